@@ -1,0 +1,72 @@
+/**
+ * `npm start`: the whole service on one machine (D36). Settings come from
+ * the environment (lib/local/local-config.ts); none are needed.
+ */
+import type { LocalRuntime } from '../lib/local/runtime';
+
+async function main(): Promise<void> {
+  // Set before any handler module builds its logger or SDK client.
+  process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { parseLocalConfig } = await import('../lib/local/local-config');
+  const { startLocalRuntime } = await import('../lib/local/runtime');
+
+  const config = parseLocalConfig(process.env);
+  const runtime: LocalRuntime = await startLocalRuntime(config, {
+    onRequest: (line) =>
+      console.log(
+        `${line.method} ${line.path} → ${line.status} (${line.ms} ms) ${line.requestId ?? ''}`,
+      ),
+  });
+  printBanner(runtime, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.log('Forced exit.');
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`\n${signal}: stopping (data is kept)…`);
+    runtime.end().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function printBanner(runtime: LocalRuntime, dataDir: string): void {
+  const { organization, newKey, firstStart } = runtime.bootstrap;
+  console.log(`Agent Query Service listening on ${runtime.url}`);
+  console.log(
+    `  environment: test   data: ${dataDir}   DynamoDB (dynalite): ${runtime.dynamoDbEndpoint}`,
+  );
+  console.log(
+    `  organization: ${organization.id} (${organization.name}, plan ${organization.plan})`,
+  );
+  if (newKey) {
+    console.log(
+      firstStart
+        ? '\nFirst start: created the organization and an Admin API key. The key is shown only this once:'
+        : '\nRegistered SVC_BOOTSTRAP_KEY as an Admin API key:',
+    );
+    console.log(`\n  ${newKey}\n`);
+    console.log('Try it:');
+    console.log(`  curl -s ${runtime.url}/api/v1/agents -H "Authorization: Bearer ${newKey}"\n`);
+  } else {
+    console.log(
+      '  (existing data: the bootstrap key was shown on first start; `npx svc keys create` makes more)',
+    );
+  }
+  console.log('Press Ctrl-C to stop.');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

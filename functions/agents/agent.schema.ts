@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { AGENT_LIMITS, AGENT_STATUSES, RAG_STRATEGIES } from '../../layers/core/domain/agent';
+import { isId } from '../../layers/core/domain/ids';
+import { paginationQuery } from '../../layers/core/http/pagination.schema';
+
+const dataSourceId = z.string().refine((value) => isId('dataSource', value), 'must be a ds_ id');
+
+/** `POST /api/v1/agents`: name and data_source_ids required (spec), bounds per D17/D18. */
+export const createAgentBody = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(AGENT_LIMITS.nameMax),
+  data_source_ids: z.array(dataSourceId).max(AGENT_LIMITS.dataSourcesMax),
+  system_prompt: z.string().max(AGENT_LIMITS.systemPromptMax).nullable().optional(),
+  rag_strategy: z.enum(RAG_STRATEGIES).optional(),
+  model: z.string().trim().min(1).max(AGENT_LIMITS.modelNameMax).optional(),
+  temperature: z
+    .number()
+    .min(AGENT_LIMITS.temperatureMin)
+    .max(AGENT_LIMITS.temperatureMax)
+    .optional(),
+  max_tokens: z.int().min(1).max(AGENT_LIMITS.maxTokensMax).optional(),
+  status: z.enum(AGENT_STATUSES).optional(),
+});
+
+/** `PUT /api/v1/agents/:id`: the same fields, all optional. */
+export const updateAgentBody = createAgentBody.partial();
+
+export const listAgentsQuery = z.strictObject(paginationQuery);
+
+/** The Agent resource as returned. */
+export const agentResource = z.object({
+  id: z.string(),
+  name: z.string(),
+  system_prompt: z.string().nullable(),
+  rag_strategy: z.enum(RAG_STRATEGIES),
+  model: z.string(),
+  temperature: z.number(),
+  max_tokens: z.int(),
+  data_source_ids: z.array(z.string()),
+  status: z.enum(AGENT_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const agentList = z.object({
+  agents: z.array(agentResource),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});

@@ -1,0 +1,70 @@
+import { httpFunction } from '../../layers/core/http/http-function';
+import { operation } from '../../layers/core/http/operation';
+import { pageRequest } from '../../layers/core/http/pagination.schema';
+import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import {
+  createAgent,
+  deleteAgent,
+  getAgent,
+  listAgents,
+  updateAgent,
+} from '../../layers/core/use-cases/agents/agent-use-cases';
+import { dependencies } from '../../layers/core/wiring/dependencies';
+import { ROUTES } from '../../lib/routes';
+import {
+  agentList,
+  agentResource,
+  createAgentBody,
+  listAgentsQuery,
+  updateAgentBody,
+} from './agent.schema';
+
+/** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers` (D8). */
+export const operations = {
+  listAgents: operation({
+    summary: 'List agents',
+    query: listAgentsQuery,
+    responses: { 200: { description: 'A page of agents, newest first', schema: agentList } },
+    async handle({ query, principal, deps }) {
+      const page = pageRequest(query);
+      const result = await listAgents(deps, principal.orgId, page);
+      return jsonResponse(200, { agents: result.items, total: result.total, ...page });
+    },
+  }),
+  createAgent: operation({
+    summary: 'Create an agent',
+    body: createAgentBody,
+    responses: { 201: { description: 'The new agent', schema: agentResource } },
+    async handle({ body, principal, deps }) {
+      return jsonResponse(201, await createAgent(deps, principal.orgId, body));
+    },
+  }),
+  getAgent: operation({
+    summary: 'Get an agent',
+    pathIds: { id: 'agent' },
+    responses: { 200: { description: 'The agent', schema: agentResource } },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(200, await getAgent(deps, principal.orgId, params.id ?? ''));
+    },
+  }),
+  updateAgent: operation({
+    summary: 'Update an agent',
+    pathIds: { id: 'agent' },
+    body: updateAgentBody,
+    responses: { 200: { description: 'The updated agent', schema: agentResource } },
+    async handle({ params, body, principal, deps }) {
+      return jsonResponse(200, await updateAgent(deps, principal.orgId, params.id ?? '', body));
+    },
+  }),
+  deleteAgent: operation({
+    summary: 'Delete an agent',
+    pathIds: { id: 'agent' },
+    responses: { 204: { description: 'Deleted' } },
+    async handle({ params, principal, deps }) {
+      await deleteAgent(deps, principal.orgId, params.id ?? '');
+      return emptyResponse(204);
+    },
+  }),
+};
+
+export const handler = httpFunction({ family: 'agents', routes: ROUTES, operations, dependencies });

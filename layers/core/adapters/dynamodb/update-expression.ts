@@ -1,0 +1,26 @@
+/**
+ * Builds `SET #a = :a, …` for the defined fields of `changes`. Names are
+ * always aliased, so any field name (even a reserved word like `status` or
+ * `name`) is safe.
+ */
+export function updateExpressionFor(changes: Record<string, unknown>): {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments: string[] = [];
+  Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .forEach(([field, value], index) => {
+      names[`#f${index}`] = field;
+      values[`:v${index}`] = value;
+      assignments.push(`#f${index} = :v${index}`);
+    });
+  return {
+    UpdateExpression: `SET ${assignments.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { ENVIRONMENTS } from './domain/environments';
+
+/**
+ * The cloud functions' configuration, parsed once from the environment the
+ * CDK stack sets (STYLE.md §5). A missing or wrong value fails the cold start
+ * with a message naming it, rather than a request later.
+ */
+const cloudConfigSchema = z.object({
+  TABLE_NAME: z.string().min(3),
+  /** D10: which keys this deployment accepts. */
+  SVC_ENVIRONMENT: z.enum(ENVIRONMENTS),
+  SYNC_QUEUE_URL: z.url(),
+  AWS_REGION: z.string().min(1),
+});
+
+export type CloudConfig = z.infer<typeof cloudConfigSchema>;
+
+export function parseCloudConfig(env: NodeJS.ProcessEnv): CloudConfig {
+  const parsed = cloudConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new Error(`Invalid function configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,23 @@
+import type { Environment } from './environments';
+import type { Scope } from './scopes';
+
+export const API_KEY_LIMITS = { nameMax: 200 } as const;
+
+/** What is stored of an API key (D10): never the key itself. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly org_id: string;
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly environment: Environment;
+  readonly last4: string;
+  readonly created_at: string;
+}
+
+/** Who a request is, once its key is verified. */
+export interface Principal {
+  readonly orgId: string;
+  readonly keyId: string;
+  readonly scopes: readonly Scope[];
+  readonly environment: Environment;
+}

@@ -1,0 +1,148 @@
+export const DATA_SOURCE_TYPES = [
+  'website',
+  'file',
+  'confluence',
+  'slack',
+  'google_drive',
+  'sharepoint',
+] as const;
+export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
+
+/** Types that sign in to a third party (D22, D26) and so carry `connection_status`. */
+export const CONNECTOR_TYPES: readonly DataSourceType[] = [
+  'confluence',
+  'slack',
+  'google_drive',
+  'sharepoint',
+];
+
+export const SYNC_FREQUENCIES = ['hourly', 'daily', 'weekly', 'manual'] as const;
+export type SyncFrequency = (typeof SYNC_FREQUENCIES)[number];
+
+/** D22 statuses. */
+export const DATA_SOURCE_STATUSES = ['pending', 'active', 'processing', 'failed'] as const;
+export type DataSourceStatus = (typeof DATA_SOURCE_STATUSES)[number];
+
+export const CONNECTION_STATUSES = ['Connected', 'Connection failed', 'Disconnected'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+export const DATA_SOURCE_LIMITS = {
+  nameMax: 200,
+  urlMax: 2048,
+  maxPagesMin: 1,
+  maxPagesMax: 10_000,
+  listItemsMax: 100,
+} as const;
+
+export const DATA_SOURCE_DEFAULTS = {
+  /** D17 */
+  maxPages: 100,
+  syncFrequency: 'manual',
+} as const satisfies { maxPages: number; syncFrequency: SyncFrequency };
+
+export const SYNC_JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type SyncJobStatus = (typeof SYNC_JOB_STATUSES)[number];
+
+/** One sync run of a data source (D22, D24). */
+export interface SyncJob {
+  readonly id: string;
+  readonly status: SyncJobStatus;
+  readonly requested_at: string;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+  readonly documents_total: number | null;
+  readonly documents_processed: number;
+  readonly chunks_indexed: number;
+  readonly error: string | null;
+}
+
+export interface DataSource {
+  readonly id: string;
+  readonly type: DataSourceType;
+  readonly name: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly sync_frequency: SyncFrequency;
+  readonly status: DataSourceStatus;
+  /** Only for connector types (D22). */
+  readonly connection_status?: ConnectionStatus;
+  /** Chunks in the index from the last successful sync. */
+  readonly chunks_indexed: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** The queued or running job; at most one per data source (D22). */
+  readonly current_job: SyncJob | null;
+  /** The most recent finished job. */
+  readonly last_job: SyncJob | null;
+}
+
+export type DataSourceChanges = Partial<Pick<DataSource, 'name' | 'config' | 'sync_frequency'>>;
+
+export function isConnectorType(type: DataSourceType): boolean {
+  return CONNECTOR_TYPES.includes(type);
+}
+
+export function newSyncJob(id: string, requestedAt: string): SyncJob {
+  return {
+    id,
+    status: 'queued',
+    requested_at: requestedAt,
+    started_at: null,
+    finished_at: null,
+    documents_total: null,
+    documents_processed: 0,
+    chunks_indexed: 0,
+    error: null,
+  };
+}
+
+/** D24: the status object of `GET /data-sources/:id/status`. */
+export interface SyncStatus {
+  readonly status: DataSourceStatus;
+  readonly job_id: string | null;
+  readonly job_status: SyncJobStatus | null;
+  readonly chunks_indexed: number;
+  readonly progress_pct: number;
+  readonly estimated_completion: string | null;
+  readonly documents_total: number | null;
+  readonly documents_processed: number;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+  readonly error: string | null;
+}
+
+/**
+ * Derives the status object. While a job runs, progress is documents
+ * processed over documents found, and completion is extrapolated from the
+ * rate so far; it is `null` when unknown or done (D24).
+ */
+export function syncStatusOf(source: DataSource, now: Date): SyncStatus {
+  const job = source.current_job ?? source.last_job;
+  const running = source.current_job?.status === 'running' ? source.current_job : null;
+  const total = job?.documents_total ?? null;
+  const processed = job?.documents_processed ?? 0;
+  let progress = 0;
+  if (job && (job.status === 'succeeded' || job.status === 'failed')) progress = 100;
+  else if (total !== null && total > 0)
+    progress = Math.min(99, Math.floor((processed / total) * 100));
+
+  let estimatedCompletion: string | null = null;
+  if (running?.started_at && total !== null && processed > 0 && processed < total) {
+    const elapsed = now.getTime() - Date.parse(running.started_at);
+    const remainingMs = (elapsed / processed) * (total - processed);
+    estimatedCompletion = new Date(now.getTime() + remainingMs).toISOString();
+  }
+
+  return {
+    status: source.status,
+    job_id: job?.id ?? null,
+    job_status: job?.status ?? null,
+    chunks_indexed: running ? running.chunks_indexed : source.chunks_indexed,
+    progress_pct: progress,
+    estimated_completion: estimatedCompletion,
+    documents_total: total,
+    documents_processed: processed,
+    started_at: job?.started_at ?? null,
+    finished_at: job?.finished_at ?? null,
+    error: job?.error ?? null,
+  };
+}

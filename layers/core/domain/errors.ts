@@ -1,0 +1,112 @@
+import type { ScopeBucketReport } from './gcra';
+
+/**
+ * Every error the service means to show a caller. Each has a stable `code`
+ * (the spec's error codes); the HTTP status for each class is chosen in one
+ * place, the HTTP error middleware. Anything that is not an `AppError` is an
+ * internal error and is never shown.
+ */
+export abstract class AppError extends Error {
+  abstract readonly code: string;
+  readonly details: Record<string, unknown>;
+
+  constructor(message: string, details: Record<string, unknown> = {}, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** Missing field, bad format, unknown field, out-of-range value (spec: 400). */
+export class InvalidRequestError extends AppError {
+  readonly code = 'invalid_request';
+}
+
+/** D4: body larger than 1 MiB. */
+export class PayloadTooLargeError extends AppError {
+  readonly code = 'invalid_request';
+}
+
+/** D4: a body that is not `application/json`. */
+export class UnsupportedMediaTypeError extends AppError {
+  readonly code = 'invalid_request';
+}
+
+/** The request conflicts with the resource's state (D20 disabled agent, data source in use). */
+export class ConflictError extends AppError {
+  readonly code = 'invalid_request';
+}
+
+/** Missing, malformed, unknown or revoked API key, or a key of the other environment (D10). */
+export class UnauthorizedError extends AppError {
+  readonly code = 'unauthorized';
+}
+
+/** A valid key without the scope the endpoint needs (D9). */
+export class ForbiddenError extends AppError {
+  readonly code = 'forbidden';
+  constructor(
+    message: string,
+    readonly requiredScope: string,
+    readonly currentScopes: readonly string[],
+  ) {
+    super(message, { required_scope: requiredScope, current_scopes: [...currentScopes] });
+  }
+}
+
+/** Unknown route, or a well-formed id that does not exist in the caller's organization (D1). */
+export class NotFoundError extends AppError {
+  readonly code = 'not_found';
+}
+
+/** A known path with a method it does not serve. */
+export class MethodNotAllowedError extends AppError {
+  readonly code = 'invalid_request';
+  constructor(
+    message: string,
+    readonly allowedMethods: readonly string[],
+  ) {
+    super(message, { allowed_methods: [...allowedMethods] });
+  }
+}
+
+export const RATE_LIMIT_REASONS = [
+  'scope_rate',
+  'plan_rate',
+  'daily_requests',
+  'daily_tokens',
+  'concurrency',
+] as const;
+export type RateLimitReason = (typeof RATE_LIMIT_REASONS)[number];
+
+/** D16: a limit was exceeded; `retryAfterSeconds` goes to `Retry-After`. */
+export class RateLimitExceededError extends AppError {
+  readonly code = 'rate_limit_exceeded';
+  constructor(
+    readonly reason: RateLimitReason,
+    readonly limit: number,
+    readonly resetAt: Date,
+    readonly retryAfterSeconds: number,
+    /** The scope bucket as it stands, for the `X-RateLimit-*` headers of the refusal. */
+    readonly bucket?: ScopeBucketReport,
+  ) {
+    super(`Rate limit exceeded (${reason.replace('_', ' ')}); retry after ${retryAfterSeconds} s`, {
+      reason,
+      limit,
+      reset_at: resetAt.toISOString(),
+      retry_after: retryAfterSeconds,
+    });
+  }
+}
+
+/** A dependency is down or overloaded; the caller should retry later. */
+export class ServiceUnavailableError extends AppError {
+  readonly code = 'service_unavailable';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, { retry_after: retryAfterSeconds }, options);
+  }
+}

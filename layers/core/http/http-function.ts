@@ -1,0 +1,116 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Dependencies } from '../ports/dependencies.port';
+import { authenticate } from './middlewares/authenticate';
+import { errorResponses } from './middlewares/error-responses';
+import { jsonBody } from './middlewares/json-body';
+import { rateLimit } from './middlewares/rate-limit';
+import { requestContext } from './middlewares/request-context';
+import { responseHeaders } from './middlewares/response-headers';
+import type { Operation } from './operation';
+import type { HttpContext, HttpRequest } from './request-state';
+import type { Route } from './route';
+import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
+
+export interface HttpFunctionOptions {
+  /** The function's name, for logs: the folder under functions/. */
+  readonly family: string;
+  /** The whole route table, for 404 and 405 answers. */
+  readonly routes: readonly Route[];
+  /** Operation name → operation, one for each of the family's routes. */
+  readonly operations: Record<string, Operation>;
+  readonly dependencies: () => Dependencies;
+}
+
+/**
+ * Builds a family's Lambda handler: the middy chain every endpoint shares
+ * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
+ *
+ * Order of `before`: request id and route → API key and scope → rate limits
+ * → JSON body → validation → operation, so an unauthenticated caller learns
+ * nothing but 401. `after`/`onError` run in reverse, so
+ * errors are shaped first and headers added last, on every response.
+ */
+export function httpFunction(options: HttpFunctionOptions) {
+  const familyRoutes = options.routes.filter((route) => route.family === options.family);
+  for (const route of familyRoutes) {
+    if (!options.operations[route.operation]) {
+      throw new Error(
+        `Route ${route.method} ${route.path} names unknown operation ${route.operation}`,
+      );
+    }
+  }
+  const logger = new Logger({ serviceName: `svc-${options.family}` });
+
+  const dispatch = async (
+    _event: APIGatewayProxyEvent,
+    context: HttpContext,
+  ): Promise<APIGatewayProxyResult> => {
+    const state = context.svc;
+    const route = state.route;
+    const principal = state.principal;
+    const operation = route ? options.operations[route.operation] : undefined;
+    if (!route || !principal || !operation)
+      throw new Error('dispatch reached without route or principal');
+    assertPathIds(state.params, operation.pathIds);
+    const legacy = route.api === 'legacy';
+    const rawQuery = singleValuedQuery(_event);
+    const query = operation.query.safeParse(legacy ? snakeCaseKeys(rawQuery) : rawQuery);
+    if (!query.success) throw invalidRequest('query', query.error.issues);
+    const body = (operation.body as z.ZodType).safeParse(
+      legacy ? snakeCaseKeys(state.body) : state.body,
+    );
+    if (!body.success) throw invalidRequest('body', body.error.issues);
+    return operation.handle({
+      query: query.data,
+      body: body.data,
+      params: state.params,
+      principal,
+      route,
+      deps: options.dependencies(),
+    });
+  };
+
+  const accessLog = {
+    after: (request: HttpRequest) => logRequest(logger, request),
+    onError: (request: HttpRequest) => logRequest(logger, request),
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
+    .use(requestContext({ routes: familyRoutes, allRoutes: options.routes }))
+    .use(accessLog)
+    .use(responseHeaders())
+    .use(errorResponses({ logger }))
+    .use(
+      authenticate({
+        apiKeys: () => options.dependencies().apiKeys,
+        environment: () => options.dependencies().environment,
+      }),
+    )
+    .use(
+      rateLimit({
+        limits: () => options.dependencies(),
+        organizations: () => options.dependencies().organizations,
+        now: () => options.dependencies().clock.now().getTime(),
+      }),
+    )
+    .use(jsonBody())
+    .handler(dispatch);
+}
+
+/** One line per request; never headers or bodies, so keys and secrets stay out of logs. */
+function logRequest(logger: Logger, request: HttpRequest): void {
+  const state = request.context.svc;
+  if (!state) return;
+  logger.info('request', {
+    request_id: state.requestId,
+    method: request.event.httpMethod,
+    path: request.event.path,
+    status: request.response?.statusCode,
+    latency_ms: Date.now() - state.startedAt,
+    org_id: state.principal?.orgId,
+    key_id: state.principal?.keyId,
+  });
+}

@@ -1,0 +1,46 @@
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '../../domain/errors';
+import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-state';
+
+/** D4: the largest request body accepted. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * D4: bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), and must
+ * parse (`400`). An absent or empty body is left `undefined` for the
+ * operation's schema to judge.
+ */
+export function jsonBody(): HttpMiddleware {
+  const jsonBodyBefore = (request: HttpRequest): void => {
+    const { event } = request;
+    if (event.body === null || event.body === undefined || event.body === '') return;
+    const raw = event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64')
+      : Buffer.from(event.body, 'utf8');
+    if (raw.byteLength > MAX_BODY_BYTES) {
+      throw new PayloadTooLargeError(
+        `Request body is ${raw.byteLength} bytes; the limit is ${MAX_BODY_BYTES}`,
+        {
+          limit_bytes: MAX_BODY_BYTES,
+        },
+      );
+    }
+    const contentType = headerValue(event, 'content-type') ?? '';
+    const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+    if (mediaType !== 'application/json') {
+      throw new UnsupportedMediaTypeError(
+        `Request bodies must be application/json; got ${mediaType ? `"${mediaType.slice(0, 100)}"` : 'no Content-Type'}`,
+      );
+    }
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    try {
+      request.context.svc.body = JSON.parse(text.decode(raw));
+    } catch {
+      throw new InvalidRequestError('Request body is not valid UTF-8 JSON');
+    }
+  };
+  return { before: jsonBodyBefore };
+}

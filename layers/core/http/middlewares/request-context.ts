@@ -1,0 +1,47 @@
+import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { HttpMiddleware, HttpRequest } from '../request-state';
+import { errorShapeForPath, matchRoute, type Route } from '../route';
+
+/**
+ * First in every chain: gives the request its id (D6) and finds its route.
+ * API Gateway has already matched the resource; a request that reaches a
+ * function without a route of its own (the catch-all) is a 404, or a 405
+ * when the path exists with other methods.
+ */
+export function requestContext(options: {
+  readonly routes: readonly Route[];
+  readonly allRoutes: readonly Route[];
+}): HttpMiddleware {
+  const requestContextBefore = (request: HttpRequest): void => {
+    const { event } = request;
+    const path = event.path ?? '/';
+    request.context.svc = {
+      requestId: newId('request'),
+      startedAt: Date.now(),
+      errorShape: errorShapeForPath(path),
+      route: null,
+      params: {},
+      principal: null,
+      rateLimit: null,
+      body: undefined,
+    };
+    const route = options.routes.find(
+      (candidate) => candidate.method === event.httpMethod && candidate.path === event.resource,
+    );
+    if (route) {
+      request.context.svc.route = route;
+      request.context.svc.params = { ...(event.pathParameters ?? {}) } as Record<string, string>;
+      return;
+    }
+    const { allowedMethods } = matchRoute(options.allRoutes, event.httpMethod, path);
+    if (allowedMethods.length > 0) {
+      throw new MethodNotAllowedError(
+        `${event.httpMethod} is not allowed on ${path}`,
+        allowedMethods,
+      );
+    }
+    throw new NotFoundError(`No such endpoint: ${event.httpMethod} ${path}`);
+  };
+  return { before: requestContextBefore };
+}

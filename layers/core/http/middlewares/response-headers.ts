@@ -1,0 +1,79 @@
+import {
+  MethodNotAllowedError,
+  RateLimitExceededError,
+  ServiceUnavailableError,
+} from '../../domain/errors';
+import type { ScopeBucketReport } from '../../domain/gcra';
+import type { HttpMiddleware, HttpRequest } from '../request-state';
+
+/** Spec, Transport: HSTS with max-age 31536000; the rest is standard API hardening. */
+export const SECURITY_HEADERS = {
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+} as const;
+
+/** D16: the scope bucket, in the classic `X-RateLimit-*` and the IETF draft's headers. */
+function rateLimitHeaders(report: ScopeBucketReport): Record<string, string> {
+  const { policy, state } = report;
+  const resetSeconds = Math.ceil(state.fullAt / 1000);
+  const used = Math.max(0, policy.perMinute - state.remaining);
+  const name = report.scope.toLowerCase();
+  return {
+    'X-RateLimit-Limit': String(policy.perMinute),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(resetSeconds),
+    'X-RateLimit-Used': String(used),
+    'RateLimit-Policy': `"${name}";q=${policy.perMinute};w=60;burst=${policy.burst}`,
+    RateLimit: `"${name}";r=${state.remaining};t=${Math.max(0, resetSeconds - Math.floor(Date.now() / 1000))}`,
+  };
+}
+
+function successorLink(request: HttpRequest): string | undefined {
+  const successor = request.context.svc.route?.successor;
+  if (!successor) return undefined;
+  const path = successor.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(request.context.svc.params[name] ?? ''),
+  );
+  return `<${path}>; rel="successor-version"`;
+}
+
+/**
+ * Last to touch every response, success or error: request id (D6), security
+ * headers, rate-limit headers (D16), `Retry-After`, `Allow`, and the legacy
+ * deprecation headers (D7).
+ */
+export function responseHeaders(): HttpMiddleware {
+  const addHeaders = (request: HttpRequest): void => {
+    const response = request.response;
+    if (!response) return;
+    const state = request.context.svc;
+    const headers: Record<string, string> = {
+      ...SECURITY_HEADERS,
+      'X-Request-Id': state.requestId,
+    };
+    const report =
+      state.rateLimit ??
+      (request.error instanceof RateLimitExceededError ? request.error.bucket : undefined);
+    if (report) Object.assign(headers, rateLimitHeaders(report));
+    if (
+      request.error instanceof RateLimitExceededError ||
+      request.error instanceof ServiceUnavailableError
+    ) {
+      headers['Retry-After'] = String(request.error.retryAfterSeconds);
+    }
+    if (request.error instanceof MethodNotAllowedError) {
+      headers.Allow = request.error.allowedMethods.join(', ');
+    }
+    if (state.route?.api === 'legacy') {
+      headers.Deprecation = 'true';
+      const link = successorLink(request);
+      if (link) headers.Link = link;
+    }
+    response.headers = { ...headers, ...response.headers };
+  };
+  return { after: addHeaders, onError: addHeaders };
+}

@@ -1,0 +1,37 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Principal } from '../domain/api-key-record';
+import type { ScopeBucketReport } from '../domain/gcra';
+import type { Route } from './route';
+
+/** What the middlewares learn about a request, in the order they learn it. */
+export interface RequestState {
+  readonly requestId: string;
+  readonly startedAt: number;
+  /** D5: which error shape the path family answers in. */
+  readonly errorShape: 'nested' | 'flat';
+  route: Route | null;
+  params: Record<string, string>;
+  principal: Principal | null;
+  rateLimit: ScopeBucketReport | null;
+  /** The parsed JSON body (D4); `undefined` when the request had none. */
+  body: unknown;
+}
+
+export type HttpContext = Context & { svc: RequestState };
+export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>;
+export type HttpMiddleware = MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  HttpContext
+>;
+
+/** Case-insensitive header lookup: API Gateway passes header names as the client sent them. */
+export function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}

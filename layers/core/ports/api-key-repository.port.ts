@@ -1,0 +1,10 @@
+import type { ApiKeyRecord } from '../domain/api-key-record';
+
+/** API keys, stored by the SHA-256 of their value (D10). */
+export interface ApiKeyRepository {
+  create(record: ApiKeyRecord, keyHash: string): Promise<void>;
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  listByOrganization(orgId: string): Promise<ApiKeyRecord[]>;
+  /** `false` when no such key exists in the organization. */
+  revoke(orgId: string, keyId: string): Promise<boolean>;
+}

@@ -1,0 +1,109 @@
+import { AGENT_DEFAULTS, type Agent, type AgentChanges } from '../../domain/agent';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Page, PageRequest } from '../../domain/pagination';
+import type { AgentRepository } from '../../ports/agent-repository.port';
+import type { Clock } from '../../ports/clock.port';
+import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+
+export interface AgentDependencies {
+  readonly agents: AgentRepository;
+  readonly dataSources: Pick<DataSourceRepository, 'existingIds'>;
+  readonly clock: Clock;
+}
+
+export interface CreateAgentInput {
+  readonly name: string;
+  readonly data_source_ids: readonly string[];
+  readonly system_prompt?: string | null | undefined;
+  readonly rag_strategy?: Agent['rag_strategy'] | undefined;
+  readonly model?: string | undefined;
+  readonly temperature?: number | undefined;
+  readonly max_tokens?: number | undefined;
+  readonly status?: Agent['status'] | undefined;
+}
+
+/**
+ * An agent may only name data sources of its own organization. Ids of other
+ * organizations are reported exactly like ids that do not exist, so nothing
+ * is learnt about other tenants.
+ */
+async function assertDataSourcesExist(
+  deps: AgentDependencies,
+  orgId: string,
+  ids: readonly string[],
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length !== ids.length) {
+    throw new InvalidRequestError('data_source_ids contains duplicates', {
+      fields: [{ path: 'data_source_ids', message: 'must not contain duplicates' }],
+    });
+  }
+  const existing = await deps.dataSources.existingIds(orgId, unique);
+  const unknown = unique.filter((id) => !existing.has(id));
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(`Unknown data source ids: ${unknown.join(', ')}`, {
+      fields: [{ path: 'data_source_ids', message: 'unknown data source ids' }],
+      unknown_data_source_ids: unknown,
+    });
+  }
+}
+
+export async function createAgent(
+  deps: AgentDependencies,
+  orgId: string,
+  input: CreateAgentInput,
+): Promise<Agent> {
+  await assertDataSourcesExist(deps, orgId, input.data_source_ids);
+  const now = deps.clock.now();
+  const agent: Agent = {
+    id: newId('agent', now.getTime()),
+    name: input.name,
+    system_prompt: input.system_prompt ?? null,
+    rag_strategy: input.rag_strategy ?? AGENT_DEFAULTS.ragStrategy,
+    model: input.model ?? AGENT_DEFAULTS.model,
+    temperature: input.temperature ?? AGENT_DEFAULTS.temperature,
+    max_tokens: input.max_tokens ?? AGENT_DEFAULTS.maxTokens,
+    data_source_ids: [...input.data_source_ids],
+    status: input.status ?? AGENT_DEFAULTS.status,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await deps.agents.create(orgId, agent);
+  return agent;
+}
+
+export async function getAgent(deps: AgentDependencies, orgId: string, id: string): Promise<Agent> {
+  const agent = await deps.agents.get(orgId, id);
+  if (!agent) throw new NotFoundError(`No agent ${id}`);
+  return agent;
+}
+
+export function listAgents(
+  deps: AgentDependencies,
+  orgId: string,
+  page: PageRequest,
+): Promise<Page<Agent>> {
+  return deps.agents.list(orgId, page);
+}
+
+export async function updateAgent(
+  deps: AgentDependencies,
+  orgId: string,
+  id: string,
+  changes: AgentChanges,
+): Promise<Agent> {
+  if (changes.data_source_ids) await assertDataSourcesExist(deps, orgId, changes.data_source_ids);
+  const updated = await deps.agents.update(orgId, id, changes, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError(`No agent ${id}`);
+  return updated;
+}
+
+export async function deleteAgent(
+  deps: AgentDependencies,
+  orgId: string,
+  id: string,
+): Promise<void> {
+  const deleted = await deps.agents.delete(orgId, id);
+  if (!deleted) throw new NotFoundError(`No agent ${id}`);
+}

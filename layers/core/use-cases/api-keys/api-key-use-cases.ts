@@ -1,0 +1,113 @@
+import {
+  API_KEY_PREFIX,
+  apiKeyLast4,
+  generateApiKey,
+  hashApiKey,
+  parseApiKey,
+} from '../../domain/api-key';
+import type { ApiKeyRecord, Principal } from '../../domain/api-key-record';
+import type { Environment } from '../../domain/environments';
+import { InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Scope } from '../../domain/scopes';
+import type { ApiKeyRepository } from '../../ports/api-key-repository.port';
+import type { Clock } from '../../ports/clock.port';
+import type { OrganizationRepository } from '../../ports/organization-repository.port';
+
+export interface ApiKeyDependencies {
+  readonly apiKeys: ApiKeyRepository;
+  readonly organizations: Pick<OrganizationRepository, 'get'>;
+  readonly clock: Clock;
+}
+
+export interface CreateApiKeyInput {
+  readonly orgId: string;
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly environment: Environment;
+  /** A well-formed key to register instead of a random one (D36 `SVC_BOOTSTRAP_KEY`). */
+  readonly presetKey?: string | undefined;
+}
+
+export interface CreatedApiKey {
+  readonly record: ApiKeyRecord;
+  /** The key itself: shown once, never stored. */
+  readonly key: string;
+}
+
+export async function createApiKey(
+  deps: ApiKeyDependencies,
+  input: CreateApiKeyInput,
+): Promise<CreatedApiKey> {
+  if (input.scopes.length === 0) throw new InvalidRequestError('A key needs at least one scope');
+  if (!(await deps.organizations.get(input.orgId))) {
+    throw new NotFoundError(`No organization ${input.orgId}`);
+  }
+  let key = generateApiKey(input.environment);
+  if (input.presetKey !== undefined) {
+    const parsed = parseApiKey(input.presetKey);
+    if (!parsed.ok || parsed.environment !== input.environment) {
+      throw new InvalidRequestError(
+        `The preset key must be a well-formed ${API_KEY_PREFIX[input.environment]}… key with a valid checksum`,
+      );
+    }
+    key = input.presetKey;
+  }
+  const record: ApiKeyRecord = {
+    id: newId('apiKey', deps.clock.now().getTime()),
+    org_id: input.orgId,
+    name: input.name,
+    scopes: [...new Set(input.scopes)],
+    environment: input.environment,
+    last4: apiKeyLast4(key),
+    created_at: deps.clock.now().toISOString(),
+  };
+  await deps.apiKeys.create(record, hashApiKey(key));
+  return { record, key };
+}
+
+export function listApiKeys(deps: ApiKeyDependencies, orgId: string): Promise<ApiKeyRecord[]> {
+  return deps.apiKeys.listByOrganization(orgId);
+}
+
+export async function revokeApiKey(
+  deps: ApiKeyDependencies,
+  orgId: string,
+  keyId: string,
+): Promise<void> {
+  if (!(await deps.apiKeys.revoke(orgId, keyId)))
+    throw new NotFoundError(`No API key ${keyId} in ${orgId}`);
+}
+
+/**
+ * Spec, Authentication: `Authorization: Bearer <key>`. A malformed key, a bad
+ * checksum and a key of the other environment are refused before any lookup
+ * (D10); the message names the problem but never echoes the key.
+ */
+export async function authenticateApiKey(
+  deps: { readonly apiKeys: Pick<ApiKeyRepository, 'findByHash'> },
+  authorization: string | undefined,
+  deployment: Environment,
+): Promise<Principal> {
+  if (!authorization)
+    throw new UnauthorizedError('Missing API key: send Authorization: Bearer <key>');
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  if (!match?.[1])
+    throw new UnauthorizedError('Malformed Authorization header: expected Bearer <key>');
+  const key = match[1];
+  const parsed = parseApiKey(key);
+  if (!parsed.ok) throw new UnauthorizedError('Invalid API key');
+  if (parsed.environment !== deployment) {
+    throw new UnauthorizedError(
+      `A ${parsed.environment} key cannot be used on this ${deployment} deployment; use a ${API_KEY_PREFIX[deployment]}… key`,
+    );
+  }
+  const record = await deps.apiKeys.findByHash(hashApiKey(key));
+  if (!record || record.environment !== deployment) throw new UnauthorizedError('Invalid API key');
+  return {
+    orgId: record.org_id,
+    keyId: record.id,
+    scopes: record.scopes,
+    environment: record.environment,
+  };
+}

@@ -1,0 +1,177 @@
+import {
+  type DataSource,
+  type DataSourceChanges,
+  type DataSourceType,
+  isConnectorType,
+  newSyncJob,
+  type SyncFrequency,
+  type SyncJob,
+  type SyncStatus,
+  syncStatusOf,
+} from '../../domain/data-source';
+import { parseDataSourceConfig } from '../../domain/data-source-config';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Page, PageRequest } from '../../domain/pagination';
+import type { AgentRepository } from '../../ports/agent-repository.port';
+import type { Clock } from '../../ports/clock.port';
+import type {
+  DataSourceFilter,
+  DataSourceRepository,
+} from '../../ports/data-source-repository.port';
+import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
+
+export interface DataSourceDependencies {
+  readonly dataSources: DataSourceRepository;
+  readonly agents: Pick<AgentRepository, 'idsReferencing'>;
+  readonly syncQueue: SyncJobQueue;
+  readonly clock: Clock;
+}
+
+export interface CreateDataSourceInput {
+  readonly type: DataSourceType;
+  readonly name: string;
+  readonly config?: unknown;
+  readonly sync_frequency?: SyncFrequency | undefined;
+}
+
+function validConfig(type: DataSourceType, config: unknown): Record<string, unknown> {
+  const parsed = parseDataSourceConfig(type, config);
+  if (!parsed.ok) {
+    throw new InvalidRequestError(
+      `Invalid config for a ${type} data source: ${parsed.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      { fields: parsed.issues },
+    );
+  }
+  return parsed.config;
+}
+
+export async function createDataSource(
+  deps: DataSourceDependencies,
+  orgId: string,
+  input: CreateDataSourceInput,
+): Promise<DataSource> {
+  const config = validConfig(input.type, input.config);
+  const now = deps.clock.now();
+  const source: DataSource = {
+    id: newId('dataSource', now.getTime()),
+    type: input.type,
+    name: input.name,
+    config,
+    sync_frequency: input.sync_frequency ?? 'manual',
+    status: 'pending',
+    ...(isConnectorType(input.type) ? { connection_status: 'Disconnected' as const } : {}),
+    chunks_indexed: 0,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    current_job: null,
+    last_job: null,
+  };
+  await deps.dataSources.create(orgId, source);
+  return source;
+}
+
+export async function getDataSource(
+  deps: Pick<DataSourceDependencies, 'dataSources'>,
+  orgId: string,
+  id: string,
+): Promise<DataSource> {
+  const source = await deps.dataSources.get(orgId, id);
+  if (!source) throw new NotFoundError(`No data source ${id}`);
+  return source;
+}
+
+export function listDataSources(
+  deps: Pick<DataSourceDependencies, 'dataSources'>,
+  orgId: string,
+  filter: DataSourceFilter,
+  page: PageRequest,
+): Promise<Page<DataSource>> {
+  return deps.dataSources.list(orgId, filter, page);
+}
+
+export interface UpdateDataSourceInput {
+  readonly name?: string | undefined;
+  readonly config?: unknown;
+  readonly sync_frequency?: SyncFrequency | undefined;
+  readonly type?: DataSourceType | undefined;
+}
+
+export async function updateDataSource(
+  deps: DataSourceDependencies,
+  orgId: string,
+  id: string,
+  input: UpdateDataSourceInput,
+): Promise<DataSource> {
+  const existing = await getDataSource(deps, orgId, id);
+  if (input.type !== undefined && input.type !== existing.type) {
+    throw new InvalidRequestError('The type of a data source cannot change; create a new one', {
+      fields: [{ path: 'type', message: 'cannot change' }],
+    });
+  }
+  const changes: DataSourceChanges = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.sync_frequency !== undefined ? { sync_frequency: input.sync_frequency } : {}),
+    ...(input.config !== undefined ? { config: validConfig(existing.type, input.config) } : {}),
+  };
+  const updated = await deps.dataSources.update(orgId, id, changes, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError(`No data source ${id}`);
+  return updated;
+}
+
+/** A data source that agents still use cannot be deleted: their answers would lose sources silently. */
+export async function deleteDataSource(
+  deps: DataSourceDependencies,
+  orgId: string,
+  id: string,
+): Promise<void> {
+  await getDataSource(deps, orgId, id);
+  const users = await deps.agents.idsReferencing(orgId, id);
+  if (users.length > 0) {
+    throw new ConflictError(
+      `Data source ${id} is used by ${users.length} agent(s); remove it from them first`,
+      { agent_ids: users },
+    );
+  }
+  const deleted = await deps.dataSources.delete(orgId, id);
+  if (!deleted) throw new NotFoundError(`No data source ${id}`);
+}
+
+export interface SyncRequestResult {
+  readonly job: SyncJob;
+  readonly dataSource: DataSource;
+  readonly created: boolean;
+}
+
+/**
+ * D22: records a sync job unless one is queued or running (then that one is
+ * returned), and puts it on the sync queue. The job is recorded first, so a
+ * failure to enqueue loses nothing: a later request finds the job still
+ * `queued` and enqueues it again. Workers treat the job id as the idempotency
+ * key, so a job enqueued twice runs once.
+ */
+export async function requestSync(
+  deps: DataSourceDependencies,
+  orgId: string,
+  id: string,
+): Promise<SyncRequestResult> {
+  const now = deps.clock.now();
+  const claim = await deps.dataSources.claimSyncJob(
+    orgId,
+    id,
+    newSyncJob(newId('syncJob', now.getTime()), now.toISOString()),
+  );
+  if (!claim) throw new NotFoundError(`No data source ${id}`);
+  if (claim.job.status === 'queued') {
+    await deps.syncQueue.send({ org_id: orgId, data_source_id: id, job_id: claim.job.id });
+  }
+  return { job: claim.job, dataSource: claim.dataSource, created: claim.created };
+}
+
+export async function getSyncStatus(
+  deps: Pick<DataSourceDependencies, 'dataSources' | 'clock'>,
+  orgId: string,
+  id: string,
+): Promise<SyncStatus> {
+  return syncStatusOf(await getDataSource(deps, orgId, id), deps.clock.now());
+}

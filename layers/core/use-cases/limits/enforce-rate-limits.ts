@@ -1,0 +1,58 @@
+import type { Principal } from '../../domain/api-key-record';
+import { RateLimitExceededError } from '../../domain/errors';
+import type { ScopeBucketReport } from '../../domain/gcra';
+import { PLAN_LIMITS, type Plan } from '../../domain/plans';
+import { SCOPE_RATE_LIMITS, type Scope } from '../../domain/scopes';
+import type { PlanQuota, RateLimiter } from '../../ports/rate-limiter.port';
+
+export interface RateLimitDependencies {
+  readonly rateLimiter: RateLimiter;
+  readonly planQuota: PlanQuota;
+}
+
+export function scopeBucketId(keyId: string, scope: Scope): string {
+  return `${keyId}#${scope}`;
+}
+
+/**
+ * D16: a request draws one token from the bucket of the scope its endpoint
+ * requires, then counts against its organization's plan. A request refused
+ * by the plan gives its scope token back, so one limit never charges for
+ * another's refusal. Returns the scope bucket's state for the headers.
+ */
+export async function enforceRateLimits(
+  deps: RateLimitDependencies,
+  principal: Principal,
+  scope: Scope,
+  plan: Plan,
+  now: number,
+): Promise<ScopeBucketReport> {
+  const policy = SCOPE_RATE_LIMITS[scope];
+  const bucketId = scopeBucketId(principal.keyId, scope);
+  const state = await deps.rateLimiter.take(bucketId, policy, now);
+  if (!state.allowed) {
+    throw new RateLimitExceededError(
+      'scope_rate',
+      policy.perMinute,
+      new Date(state.fullAt),
+      state.retryAfterSeconds,
+      { scope, policy, state },
+    );
+  }
+  const window = await deps.planQuota.countRequest(
+    principal.orgId,
+    PLAN_LIMITS[plan].requestsPerMinute,
+    now,
+  );
+  if (!window.allowed) {
+    await deps.rateLimiter.refund(bucketId, policy);
+    throw new RateLimitExceededError(
+      'plan_rate',
+      window.limit,
+      new Date(window.resetAt),
+      Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+      { scope, policy, state: { ...state, remaining: state.remaining + 1 } },
+    );
+  }
+  return { scope, policy, state };
+}

@@ -1,0 +1,37 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsQueue } from '../adapters/aws/sqs-queue';
+import { createDocumentClient } from '../adapters/dynamodb/document-client';
+import { parseCloudConfig } from '../config';
+import type { Dependencies } from '../ports/dependencies.port';
+import type { SyncJobMessage } from '../ports/sync-job-queue.port';
+import { buildDependencies } from './build-dependencies';
+
+let current: Dependencies | undefined;
+
+/**
+ * The dependencies every handler uses. In a Lambda they are built from the
+ * environment on first use (no network at import, for cold starts); the local
+ * runtime and the tests provide theirs before the first request.
+ */
+export function dependencies(): Dependencies {
+  current ??= cloudDependencies();
+  return current;
+}
+
+/** Used by the local runtime and tests: the same handlers, other adapters. */
+export function provideDependencies(provided: Dependencies): void {
+  current = provided;
+}
+
+function cloudDependencies(): Dependencies {
+  const config = parseCloudConfig(process.env);
+  return buildDependencies({
+    client: createDocumentClient({ region: config.AWS_REGION }),
+    tableName: config.TABLE_NAME,
+    environment: config.SVC_ENVIRONMENT,
+    syncQueue: new SqsQueue<SyncJobMessage>(
+      new SQSClient({ region: config.AWS_REGION }),
+      config.SYNC_QUEUE_URL,
+    ),
+  });
+}

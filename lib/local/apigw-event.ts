@@ -1,0 +1,110 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { ulid } from 'ulid';
+import type { Route } from '../../layers/core/http/route';
+
+/** API Gateway's own limit on a request payload; larger requests never reach a function. */
+export const API_GATEWAY_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** API Gateway's integration timeout. */
+export const API_GATEWAY_TIMEOUT_MS = 29_000;
+
+export interface IncomingRequest {
+  readonly method: string;
+  /** Path and query as received, e.g. `/api/v1/agents?limit=5`. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly sourceIp: string;
+}
+
+/**
+ * Builds the REST API (v1 payload) proxy event API Gateway would send for
+ * this request. `route` is the matched resource, or `null` for the catch-all.
+ */
+export function toApiGatewayEvent(
+  request: IncomingRequest,
+  route: Route | null,
+  pathParameters: Record<string, string>,
+  stage = 'local',
+): APIGatewayProxyEvent {
+  const url = new URL(request.url, 'http://localhost');
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    multiValueHeaders[name] = values;
+    headers[name] = values[values.length - 1] ?? '';
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    multiQuery[name] = [...(multiQuery[name] ?? []), value];
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const resource = route?.path ?? '/{proxy+}';
+  const requestTime = new Date();
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: route ? pathParameters : { proxy: url.pathname.slice(1) },
+    stageVariables: null,
+    body: request.body.length > 0 ? request.body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: request.method,
+      path: `/${stage}${url.pathname}`,
+      stage,
+      requestId: ulid(),
+      requestTimeEpoch: requestTime.getTime(),
+      resourceId: 'local',
+      resourcePath: resource,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: request.sourceIp,
+        user: null,
+        userAgent: headers['user-agent'] ?? null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+/** A Lambda context for one invocation, with the time API Gateway would allow. */
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + API_GATEWAY_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: ulid(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,0 +1,33 @@
+import type { MiddyfiedHandler } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { handler as agents } from '../../functions/agents/handler';
+import { handler as dataSources } from '../../functions/data-sources/handler';
+import { handler as fallback } from '../../functions/fallback/handler';
+import type { HttpContext } from '../../layers/core/http/request-state';
+import { API_GATEWAY_TIMEOUT_MS } from './apigw-event';
+import type { ProxyHandler } from './gateway';
+
+/**
+ * Calls a handler export as the Lambda runtime does: a plain context (the
+ * request-context middleware adds the request state to it) and an abort
+ * signal that fires when API Gateway would give up.
+ */
+const asProxyHandler =
+  (
+    handler: MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>,
+  ): ProxyHandler =>
+  async (event, context) => {
+    const result = await handler(event, context as HttpContext, {
+      signal: AbortSignal.timeout(API_GATEWAY_TIMEOUT_MS),
+    });
+    if (!result) throw new Error('The handler returned no response');
+    return result;
+  };
+
+/** The handler export of each family's Lambda, as the local gateway calls them. */
+export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
+  agents: asProxyHandler(agents),
+  'data-sources': asProxyHandler(dataSources),
+};
+
+export const FALLBACK_FUNCTION: ProxyHandler = asProxyHandler(fallback);

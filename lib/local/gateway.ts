@@ -1,0 +1,180 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { newId } from '../../layers/core/domain/ids';
+import { nestedErrorBody } from '../../layers/core/http/error-body';
+import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
+import { matchRoute, type Route } from '../../layers/core/http/route';
+import {
+  API_GATEWAY_MAX_PAYLOAD_BYTES,
+  type IncomingRequest,
+  lambdaContext,
+  toApiGatewayEvent,
+} from './apigw-event';
+
+export type ProxyHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
+export interface GatewayOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly routes: readonly Route[];
+  /** family → the handler export of functions/<family>/handler.ts */
+  readonly functions: Readonly<Record<string, ProxyHandler>>;
+  /** functions/fallback: what API Gateway's catch-all resource calls. */
+  readonly fallback: ProxyHandler;
+  readonly onRequest?: (line: AccessLogLine) => void;
+}
+
+export interface AccessLogLine {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly requestId: string | undefined;
+}
+
+export interface LocalGateway {
+  readonly url: string;
+  readonly port: number;
+  end(): Promise<void>;
+}
+
+class PayloadTooLarge extends Error {}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > API_GATEWAY_MAX_PAYLOAD_BYTES) {
+        reject(new PayloadTooLarge());
+        request.pause();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** What API Gateway itself answers with before any function runs (payload too large, integration failure). */
+function gatewayError(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+): void {
+  const requestId = newId('request');
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
+  response.end(JSON.stringify(nestedErrorBody({ status, code, message, details: {} }, requestId)));
+}
+
+function writeResult(response: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+    headers[name] = values.map(String);
+  }
+  const body = result.isBase64Encoded
+    ? Buffer.from(result.body, 'base64')
+    : Buffer.from(result.body ?? '', 'utf8');
+  response.writeHead(result.statusCode, headers);
+  response.end(body);
+}
+
+/**
+ * The local API Gateway: matches each request against the route table,
+ * builds the proxy event API Gateway would send, and calls the same handler
+ * export the Lambda runs.
+ */
+export async function startGateway(options: GatewayOptions): Promise<LocalGateway> {
+  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const method = request.method ?? 'GET';
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    let body: Buffer;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      if (error instanceof PayloadTooLarge) {
+        gatewayError(
+          response,
+          413,
+          'invalid_request',
+          "Request payload exceeds API Gateway's 10 MB limit",
+        );
+      } else {
+        response.destroy();
+      }
+      return;
+    }
+    const { match } = matchRoute(options.routes, method, path);
+    const incoming: IncomingRequest = {
+      method,
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    };
+    const event = toApiGatewayEvent(incoming, match?.route ?? null, match?.params ?? {});
+    const family = match?.route.family;
+    const handler = family ? options.functions[family] : options.fallback;
+    let status: number;
+    let requestId: string | undefined;
+    try {
+      if (!handler) throw new Error(`No local function for family ${family}`);
+      const result = await handler(event, lambdaContext(family ?? 'fallback'));
+      writeResult(response, result);
+      status = result.statusCode;
+      requestId = result.headers?.['X-Request-Id']?.toString();
+    } catch (error) {
+      // API Gateway answers 502 when the integration fails; so do we, and say why on the console.
+      console.error('Function failed:', error);
+      gatewayError(response, 502, 'internal_error', 'The function serving this endpoint failed');
+      status = 502;
+    }
+    options.onRequest?.({
+      method,
+      path,
+      status,
+      ms: Date.now() - started,
+      requestId,
+    });
+  };
+
+  const server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      console.error('Gateway failed:', error);
+      response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    end: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { parseApiKey } from '../../layers/core/domain/api-key';
+
+const port = z.coerce.number().int().min(0).max(65_535);
+
+/**
+ * D36: the one-machine runtime's settings, all from the environment, all
+ * with defaults, so `npm start` needs none.
+ */
+const localConfigSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  SVC_DATA_DIR: z.string().min(1).default('.data'),
+  SVC_DYNAMODB_PORT: port.default(8000),
+  SVC_BOOTSTRAP_KEY: z
+    .string()
+    .refine((key) => {
+      const parsed = parseApiKey(key);
+      return parsed.ok && parsed.environment === 'test';
+    }, 'must be a well-formed svcsk_test_… key with a valid checksum (D10)')
+    .optional(),
+  SVC_TABLE_NAME: z.string().min(3).default('svc'),
+  /** Keep everything in memory instead of SVC_DATA_DIR (tests, benchmarks). */
+  SVC_IN_MEMORY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('WARN'),
+});
+
+export type LocalConfig = z.infer<typeof localConfigSchema> & { readonly dataDir: string };
+
+export function parseLocalConfig(env: NodeJS.ProcessEnv): LocalConfig {
+  const parsed = localConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return { ...parsed.data, dataDir: resolve(parsed.data.SVC_DATA_DIR) };
+}

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
+import type { Clock } from '../../layers/core/ports/clock.port';
+import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import { provideDependencies } from '../../layers/core/wiring/dependencies';
+import { ROUTES } from '../routes';
+import { type BootstrapResult, bootstrap } from './bootstrap';
+import { type LocalDynamoDb, startDynalite } from './dynalite-server';
+import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from './functions';
+import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
+import type { LocalConfig } from './local-config';
+import { localDependencies, queueTableName } from './local-dependencies';
+import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
+
+export interface LocalRuntime {
+  readonly url: string;
+  readonly dynamoDbEndpoint: string;
+  readonly bootstrap: BootstrapResult;
+  readonly dependencies: Dependencies;
+  readonly client: DynamoDBDocumentClient;
+  /** Stops the services in reverse order of their start. */
+  end(): Promise<void>;
+}
+
+/**
+ * Starts the whole service on one machine (ARCHITECTURE.md): dynalite, its
+ * tables, the same handlers wired to local adapters, the first-start
+ * bootstrap, and the gateway. Each service stops in reverse order.
+ */
+export async function startLocalRuntime(
+  config: LocalConfig,
+  options: { readonly clock?: Clock; readonly onRequest?: (line: AccessLogLine) => void } = {},
+): Promise<LocalRuntime> {
+  const stops: Array<() => Promise<void>> = [];
+  const end = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    const dynamo: LocalDynamoDb = await startDynalite({
+      host: '127.0.0.1',
+      port: config.SVC_DYNAMODB_PORT,
+      path: config.SVC_IN_MEMORY ? undefined : join(config.dataDir, 'dynamodb'),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        throw new Error(
+          `Port ${config.SVC_DYNAMODB_PORT} (SVC_DYNAMODB_PORT) is in use: is another instance running?`,
+        );
+      }
+      throw error;
+    });
+    stops.push(() => dynamo.end());
+
+    const client = createDocumentClient({ endpoint: dynamo.endpoint });
+    stops.push(async () => client.destroy());
+    await ensureTables(client, [
+      mainTableDefinition(config.SVC_TABLE_NAME),
+      queueTableDefinition(queueTableName(config.SVC_TABLE_NAME)),
+    ]);
+
+    const dependencies = localDependencies({
+      client,
+      tableName: config.SVC_TABLE_NAME,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    provideDependencies(dependencies);
+    const bootstrapped = await bootstrap(
+      dependencies,
+      client,
+      config.SVC_TABLE_NAME,
+      config.SVC_BOOTSTRAP_KEY,
+    );
+
+    const gateway: LocalGateway = await startGateway({
+      host: config.HOST,
+      port: config.PORT,
+      routes: ROUTES,
+      functions: LOCAL_FUNCTIONS,
+      fallback: FALLBACK_FUNCTION,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') throw new Error(`Port ${config.PORT} (PORT) is in use`);
+      throw error;
+    });
+    stops.push(() => gateway.end());
+
+    return {
+      url: gateway.url,
+      dynamoDbEndpoint: dynamo.endpoint,
+      bootstrap: bootstrapped,
+      dependencies,
+      client,
+      end,
+    };
+  } catch (error) {
+    await end();
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+/** A small fetch wrapper for tests: JSON in, status/headers/JSON out. */
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+  readonly text: string;
+}
+
+export interface ApiRequest {
+  readonly method?: string;
+  readonly key?: string;
+  readonly body?: unknown;
+  /** A raw body sent as-is (bypasses JSON encoding). */
+  readonly rawBody?: string | Buffer;
+  readonly headers?: Record<string, string>;
+}
+
+export async function api(
+  baseUrl: string,
+  path: string,
+  request: ApiRequest = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.key) headers.authorization = `Bearer ${request.key}`;
+  let body: string | Buffer | undefined;
+  if (request.rawBody !== undefined) body = request.rawBody;
+  else if (request.body !== undefined) {
+    body = JSON.stringify(request.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? 'GET',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Narrows an unknown JSON body for assertions. */
+export function json(response: ApiResponse): Record<string, any> {
+  return (response.body ?? {}) as Record<string, any>;
+}

@@ -1,0 +1,38 @@
+import type { Clock } from '../../layers/core/ports/clock.port';
+import { parseLocalConfig } from '../../lib/local/local-config';
+import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime';
+
+export interface TestService {
+  readonly runtime: LocalRuntime;
+  readonly url: string;
+  /** The bootstrap organization's Admin key. */
+  readonly adminKey: string;
+  readonly orgId: string;
+  end(): Promise<void>;
+}
+
+/**
+ * Starts the real local runtime (dynalite, gateway, handlers) in memory on
+ * free ports, as `npm start` would, for tests that talk HTTP to it.
+ */
+export async function startTestService(
+  options: { readonly env?: Record<string, string>; readonly clock?: Clock } = {},
+): Promise<TestService> {
+  const config = parseLocalConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SVC_DYNAMODB_PORT: '0',
+    SVC_IN_MEMORY: 'true',
+    ...options.env,
+  });
+  const runtime = await startLocalRuntime(config, options.clock ? { clock: options.clock } : {});
+  const adminKey = runtime.bootstrap.newKey;
+  if (!adminKey) throw new Error('a fresh in-memory runtime must create its bootstrap key');
+  return {
+    runtime,
+    url: runtime.url,
+    adminKey,
+    orgId: runtime.bootstrap.organization.id,
+    end: () => runtime.end(),
+  };
+}
