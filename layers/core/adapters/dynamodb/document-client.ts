@@ -5,6 +5,8 @@ export interface DocumentClientOptions {
   /** Set for dynalite (or DynamoDB Local); unset in the cloud. */
   readonly endpoint?: string | undefined;
   readonly region?: string | undefined;
+  /** SDK attempts per call (default 3). */
+  readonly maxAttempts?: number | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
           endpoint: options.endpoint,
           region: options.region ?? 'local',
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          maxAttempts: 3,
+          maxAttempts: options.maxAttempts ?? 3,
         }
       : { region: options.region }),
   });

@@ -96,6 +96,7 @@ export class LocalQueue<T> implements MessageQueue<T> {
   /** Acknowledges a message; a stale receipt (the message was received again since) is ignored, as in SQS. */
   async delete(receiptHandle: string): Promise<void> {
     const [id] = receiptHandle.split('/');
+    if (!id) return;
     try {
       await this.client.send(
         new DeleteCommand({

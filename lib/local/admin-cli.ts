@@ -1,0 +1,238 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
+import { API_KEY_LIMITS } from '../../layers/core/domain/api-key-record';
+import { ENVIRONMENTS } from '../../layers/core/domain/environments';
+import { AppError } from '../../layers/core/domain/errors';
+import { isId } from '../../layers/core/domain/ids';
+import { ORGANIZATION_LIMITS } from '../../layers/core/domain/organization';
+import { PLANS } from '../../layers/core/domain/plans';
+import { SCOPES } from '../../layers/core/domain/scopes';
+import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../../layers/core/use-cases/api-keys/api-key-use-cases';
+import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
+import { startDynalite } from './dynalite-server';
+import { parseLocalConfig } from './local-config';
+import { localDependencies } from './local-dependencies';
+
+export const USAGE = `Usage: svc <command> [options]
+
+  orgs create --name NAME [--plan free|pro|enterprise] [--json]
+  keys create --org ORG_ID --scopes Read,Write,Execute,Admin [--env test|live] [--name NAME] [--json]
+  keys list   --org ORG_ID [--json]
+  keys revoke --org ORG_ID --key KEY_ID [--json]
+
+Works against the local service's DynamoDB (127.0.0.1:$SVC_DYNAMODB_PORT, default 8000)
+while \`npm start\` runs, or directly on $SVC_DATA_DIR (default .data) when it does not.`;
+
+/** A mistake in how the CLI was called: exit code 2 with the usage. */
+export class UsageError extends Error {}
+
+export interface CliIo {
+  readonly out: (line: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const orgId = z.string().refine((value) => isId('organization', value), 'must be an org_ id');
+const scopes = z
+  .string()
+  .transform((value) => value.split(',').map((scope) => scope.trim()))
+  .pipe(z.array(z.enum(SCOPES)).min(1));
+
+const commandSchemas = {
+  'orgs create': z.object({
+    name: z.string().trim().min(1).max(ORGANIZATION_LIMITS.nameMax),
+    plan: z.enum(PLANS).default('free'),
+  }),
+  'keys create': z.object({
+    org: orgId,
+    scopes,
+    env: z.enum(ENVIRONMENTS).default('test'),
+    name: z.string().trim().min(1).max(API_KEY_LIMITS.nameMax).default('CLI key'),
+  }),
+  'keys list': z.object({ org: orgId }),
+  'keys revoke': z.object({
+    org: orgId,
+    key: z.string().refine((value) => isId('apiKey', value), 'must be a key_ id'),
+  }),
+} as const;
+
+type Command = keyof typeof commandSchemas;
+
+/** A command with its validated options, narrowed by `command`. */
+export type ParsedCommand = {
+  [C in Command]: { command: C; options: z.output<(typeof commandSchemas)[C]>; json: boolean };
+}[Command];
+
+/** Parses argv into a command and its validated options. */
+export function parseCommand(argv: readonly string[]): ParsedCommand {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      env: { type: 'string' },
+      key: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (!(command in commandSchemas)) throw new UsageError(`Unknown command: ${command || '(none)'}`);
+  const { json, ...rest } = values;
+  const parsed = commandSchemas[command as Command].safeParse(rest);
+  if (!parsed.success) {
+    throw new UsageError(
+      parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'),
+    );
+  }
+  return { command, options: parsed.data, json: json ?? false } as ParsedCommand;
+}
+
+/**
+ * Reaches the local DynamoDB: the running server's dynalite if there is one,
+ * else the data directory directly (LevelDB allows one process at a time,
+ * which is why a running server is reached over HTTP instead).
+ */
+async function connect(env: NodeJS.ProcessEnv): Promise<{
+  deps: Dependencies;
+  close: () => Promise<void>;
+}> {
+  const config = parseLocalConfig(env);
+  if (config.SVC_DYNAMODB_PORT !== 0) {
+    const endpoint = `http://127.0.0.1:${config.SVC_DYNAMODB_PORT}`;
+    const running = createDocumentClient({ endpoint, maxAttempts: 1 });
+    try {
+      await running.send(new ListTablesCommand({}));
+      const client = createDocumentClient({ endpoint });
+      running.destroy();
+      return {
+        deps: localDependencies({ client, tableName: config.SVC_TABLE_NAME }),
+        close: async () => client.destroy(),
+      };
+    } catch (error) {
+      running.destroy();
+      if (!isConnectionRefused(error)) throw error;
+    }
+  }
+  const path = join(config.dataDir, 'dynamodb');
+  if (!existsSync(path)) {
+    throw new Error(`No local data in ${config.dataDir}: run \`npm start\` once first`);
+  }
+  const dynamo = await startDynalite({ host: '127.0.0.1', port: 0, path });
+  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: dynamo.endpoint });
+  return {
+    deps: localDependencies({ client, tableName: config.SVC_TABLE_NAME }),
+    close: async () => {
+      client.destroy();
+      await dynamo.end();
+    },
+  };
+}
+
+/** The SDK wraps socket errors; the code may sit on the error or on its cause. */
+function isConnectionRefused(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
+    if (current.message.includes('ECONNREFUSED')) return true;
+  }
+  return false;
+}
+
+/** Runs one CLI command; returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv[0] === 'help') {
+    io.out(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let parsed: ParsedCommand;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    io.out(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { deps, close } = await connect(io.env);
+  try {
+    const result = await execute(deps, parsed);
+    io.out(parsed.json ? JSON.stringify(result.json, null, 2) : result.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      io.out(`Error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await close();
+  }
+}
+
+async function execute(
+  deps: Dependencies,
+  parsed: ParsedCommand,
+): Promise<{ json: unknown; text: string }> {
+  switch (parsed.command) {
+    case 'orgs create': {
+      const { name, plan } = parsed.options;
+      const organization = await createOrganization(deps, { name, plan });
+      return {
+        json: organization,
+        text: `Created organization ${organization.id} (${organization.name}, plan ${organization.plan})`,
+      };
+    }
+    case 'keys create': {
+      const input = parsed.options;
+      const { record, key } = await createApiKey(deps, {
+        orgId: input.org,
+        name: input.name,
+        scopes: input.scopes,
+        environment: input.env,
+      });
+      return {
+        json: {
+          id: record.id,
+          key,
+          org_id: record.org_id,
+          name: record.name,
+          scopes: record.scopes,
+          environment: record.environment,
+          created_at: record.created_at,
+        },
+        text: `Created ${record.environment} key ${record.id} (${record.scopes.join(', ')}). It is shown only this once:\n\n  ${key}\n`,
+      };
+    }
+    case 'keys list': {
+      const { org } = parsed.options;
+      const keys = await listApiKeys(deps, org);
+      return {
+        json: { keys },
+        text:
+          keys.length === 0
+            ? `No keys in ${org}`
+            : keys
+                .map(
+                  (k) =>
+                    `${k.id}  ${k.environment}  …${k.last4}  ${k.scopes.join(',')}  ${k.name}  ${k.created_at}`,
+                )
+                .join('\n'),
+      };
+    }
+    case 'keys revoke': {
+      const { org, key } = parsed.options;
+      await revokeApiKey(deps, org, key);
+      return { json: { id: key, revoked: true }, text: `Revoked ${key}` };
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { type DataSource, newSyncJob, syncStatusOf } from '../../../layers/core/domain/data-source';
+import { parseDataSourceConfig } from '../../../layers/core/domain/data-source-config';
+
+const base: DataSource = {
+  id: 'ds_01jf3000000000000000000000',
+  type: 'website',
+  name: 'Docs',
+  config: { url: 'https://example.com', max_pages: 100 },
+  sync_frequency: 'manual',
+  status: 'pending',
+  chunks_indexed: 0,
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: '2026-11-21T10:00:00.000Z',
+  current_job: null,
+  last_job: null,
+};
+
+describe('Domain: sync status (D24)', () => {
+  const now = new Date('2026-11-21T10:10:00.000Z');
+
+  it('reports a source that never synced', () => {
+    expect(syncStatusOf(base, now)).toMatchObject({
+      status: 'pending',
+      job_id: null,
+      progress_pct: 0,
+      estimated_completion: null,
+    });
+  });
+
+  it('extrapolates completion from a running job', () => {
+    // Prepare: 25 of 100 documents in 5 minutes → 15 more minutes
+    const job = {
+      ...newSyncJob('job_01jf3000000000000000000000', '2026-11-21T10:04:00.000Z'),
+      status: 'running' as const,
+      started_at: '2026-11-21T10:05:00.000Z',
+      documents_total: 100,
+      documents_processed: 25,
+      chunks_indexed: 80,
+    };
+
+    // Act
+    const status = syncStatusOf({ ...base, status: 'processing', current_job: job }, now);
+
+    // Assess
+    expect(status).toMatchObject({ progress_pct: 25, chunks_indexed: 80, documents_total: 100 });
+    expect(status.estimated_completion).toBe('2026-11-21T10:25:00.000Z');
+  });
+
+  it('reports a finished job as complete with no estimate', () => {
+    const job = {
+      ...newSyncJob('job_01jf3000000000000000000000', '2026-11-21T10:00:00.000Z'),
+      status: 'succeeded' as const,
+      documents_total: 10,
+      documents_processed: 10,
+      finished_at: '2026-11-21T10:02:00.000Z',
+    };
+    const status = syncStatusOf(
+      { ...base, status: 'active', chunks_indexed: 42, last_job: job },
+      now,
+    );
+    expect(status).toMatchObject({
+      progress_pct: 100,
+      chunks_indexed: 42,
+      estimated_completion: null,
+    });
+  });
+});
+
+describe('Domain: data source config', () => {
+  it('fills the website max_pages default (D17)', () => {
+    expect(parseDataSourceConfig('website', { url: 'https://example.com' })).toEqual({
+      ok: true,
+      config: { url: 'https://example.com', max_pages: 100 },
+    });
+  });
+
+  it.each([
+    [{ url: 'ftp://example.com' }, 'config.url'],
+    [{ url: 'https://user:pw@example.com' }, 'config.url'],
+    [{ url: 'https://example.com', max_pages: 0 }, 'config.max_pages'],
+    [{ url: 'https://example.com', max_pages: 10_001 }, 'config.max_pages'],
+    [{ url: 'https://example.com', depth: 2 }, 'config'],
+  ])('refuses website config %j naming %s', (config, path) => {
+    const result = parseDataSourceConfig('website', config);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it('requires the D26 keys of connector types', () => {
+    expect(parseDataSourceConfig('slack', {}).ok).toBe(false);
+    expect(parseDataSourceConfig('slack', { channel_ids: ['C1'] }).ok).toBe(true);
+    expect(
+      parseDataSourceConfig('confluence', { base_url: 'http://wiki', space_keys: ['X'] }).ok,
+    ).toBe(false);
+    expect(
+      parseDataSourceConfig('sharepoint', { site_url: 'https://s.example', drive_ids: ['d'] }).ok,
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,37 @@
+import { errorShapeForPath, matchRoute } from '../../../layers/core/http/route';
+import { ROUTES } from '../../../lib/routes';
+
+describe('HTTP: route matching', () => {
+  it('matches a parameterised path and decodes its parameters', () => {
+    const { match } = matchRoute(ROUTES, 'GET', '/api/v1/agents/agt_abc');
+    expect(match?.route.operation).toBe('getAgent');
+    expect(match?.params).toEqual({ id: 'agt_abc' });
+  });
+
+  it('ignores one trailing slash', () => {
+    expect(matchRoute(ROUTES, 'GET', '/api/v1/agents/').match?.route.operation).toBe('listAgents');
+  });
+
+  it('lists the allowed methods of a path that exists with other methods', () => {
+    const result = matchRoute(ROUTES, 'PATCH', '/api/v1/agents/agt_abc');
+    expect(result.match).toBeNull();
+    expect(result.allowedMethods.sort()).toEqual(['DELETE', 'GET', 'PUT']);
+  });
+
+  it('matches nothing for unknown paths or empty parameters', () => {
+    expect(matchRoute(ROUTES, 'GET', '/api/v2/agents')).toEqual({
+      match: null,
+      allowedMethods: [],
+    });
+    expect(matchRoute(ROUTES, 'GET', '/api/v1/agents//status').match).toBeNull();
+    expect(matchRoute(ROUTES, 'GET', '/api/v1/agents/%E0%A4%A').match).toBeNull();
+  });
+
+  it('answers v1 and unknown versions nested, legacy flat (D5)', () => {
+    expect(errorShapeForPath('/api/v1/agents')).toBe('nested');
+    expect(errorShapeForPath('/api/v2/agents')).toBe('nested');
+    expect(errorShapeForPath('/somewhere')).toBe('nested');
+    expect(errorShapeForPath('/api/ai-agent-managers')).toBe('flat');
+    expect(errorShapeForPath('/api/chat')).toBe('flat');
+  });
+});

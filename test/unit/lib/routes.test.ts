@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from '../../../lib/local/functions';
+import { FAMILIES, ROUTES } from '../../../lib/routes';
+
+const root = join(__dirname, '..', '..', '..');
+
+describe('Route table (lib/routes.ts)', () => {
+  it('has no duplicate method and path', () => {
+    const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it.each(FAMILIES)(
+    'gives family %s a function folder, a local handler and every operation',
+    async (family) => {
+      expect(existsSync(join(root, 'functions', family, 'handler.ts'))).toBe(true);
+      expect(LOCAL_FUNCTIONS[family]).toBeDefined();
+      const module = (await import(join(root, 'functions', family, 'handler.ts'))) as {
+        operations: Record<string, unknown>;
+      };
+      for (const route of ROUTES.filter((candidate) => candidate.family === family)) {
+        expect(module.operations[route.operation]).toBeDefined();
+      }
+    },
+  );
+
+  it('serves v1 paths under /api/v1 and legacy paths outside it, each legacy with a v1 successor', () => {
+    for (const route of ROUTES) {
+      if (route.api === 'v1') {
+        expect(route.path.startsWith('/api/v1/')).toBe(true);
+        expect(route.successor).toBeUndefined();
+      } else {
+        expect(route.path.startsWith('/api/v1/')).toBe(false);
+        const successor = ROUTES.find(
+          (candidate) =>
+            candidate.api === 'v1' &&
+            candidate.method === route.method &&
+            candidate.path === route.successor,
+        );
+        expect(successor?.operation).toBe(route.operation);
+        expect(successor?.scope).toBe(route.scope);
+      }
+    }
+  });
+
+  it('has a fallback for what no route serves', () => {
+    expect(FALLBACK_FUNCTION).toBeInstanceOf(Function);
+  });
+});
