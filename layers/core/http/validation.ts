@@ -92,7 +92,7 @@ export function assertPathIds(
     if (!isId(kind, value)) {
       throw new InvalidRequestError(
         `Invalid ${name}: expected an id like ${ID_PREFIXES[kind]}_ followed by 26 lower-case characters`,
-        { fields: [{ path: name, message: `must be a ${ID_PREFIXES[kind]}_ id` }] },
+        { fields: [{ path: name, message: `must be an id with prefix ${ID_PREFIXES[kind]}_` }] },
       );
     }
   }
@@ -103,6 +103,7 @@ export function queryInteger(min: number, max: number) {
   return z
     .string()
     .regex(/^\d{1,9}$/, 'must be a whole number')
+    .describe(`A whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(z.int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 }

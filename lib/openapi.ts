@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { operations as agentOperations } from '../functions/agents/handler';
+import { operations as dataSourceOperations } from '../functions/data-sources/handler';
+import { ID_PREFIXES } from '../layers/core/domain/ids';
+import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
+import type { Route } from '../layers/core/http/route';
+import { ROUTES } from './routes';
+
+const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
+  agents: agentOperations,
+  'data-sources': dataSourceOperations,
+};
+
+type JsonSchema = Record<string, unknown>;
+
+const inputSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return rest;
+};
+const outputSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+  return rest;
+};
+
+/** The error responses every authenticated endpoint can give, by path family (D5). */
+function errorResponses(route: Route): Record<string, unknown> {
+  const ref = { $ref: `#/components/schemas/${route.api === 'v1' ? 'NestedError' : 'FlatError'}` };
+  const response = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: ref } },
+  });
+  return {
+    400: response('invalid_request: malformed input, unknown field, bad id format (D1, D4)'),
+    401: response(
+      'unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10)',
+    ),
+    403: response(`forbidden: the key lacks the ${route.scope} scope (D9)`),
+    404: response('not_found: no such resource in your organization'),
+    413: response('invalid_request: body over 1 MiB (D4)'),
+    415: response('invalid_request: body not application/json (D4)'),
+    429: response('rate_limit_exceeded: scope bucket or plan limit (D16); see Retry-After'),
+  };
+}
+
+function operationObject(route: Route, operation: Operation): Record<string, unknown> {
+  const pathParameters = Object.entries(operation.pathIds).map(([name, kind]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: `^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$` },
+  }));
+  const queryParameters =
+    operation.query === NO_QUERY
+      ? []
+      : Object.entries(
+          (inputSchema(operation.query).properties ?? {}) as Record<string, JsonSchema>,
+        ).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    responses[status] = {
+      description: response.description,
+      ...(response.schema
+        ? { content: { 'application/json': { schema: outputSchema(response.schema) } } }
+        : {}),
+    };
+  }
+  return {
+    operationId:
+      route.api === 'v1'
+        ? route.operation
+        : `${route.operation}Legacy${route.path.split('/')[2] === 'data-specs' ? 'DataSpecs' : 'AgentManagers'}`,
+    summary: operation.summary,
+    tags: [route.family],
+    ...(route.api === 'legacy'
+      ? {
+          deprecated: true,
+          description: `Legacy path (D7, D8); use ${route.successor}. Accepts camelCase synonyms.`,
+        }
+      : {}),
+    'x-required-scope': route.scope,
+    security: [{ apiKey: [] }],
+    parameters: [...pathParameters, ...queryParameters],
+    ...(operation.body === NO_BODY
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: inputSchema(operation.body) } },
+          },
+        }),
+    responses: { ...responses, ...errorResponses(route) },
+  };
+}
+
+/** The OpenAPI 3.1 document of every route in lib/routes.ts. */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    const operation = OPERATIONS_BY_FAMILY[route.family]?.[route.operation];
+    if (!operation) throw new Error(`No operation ${route.operation} in ${route.family}`);
+    paths[route.path] ??= {};
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: operationObject(route, operation),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Query Service API',
+      version: '1.0.0',
+      description:
+        "Question-answering agents over an organization's own data. Generated from lib/routes.ts and the zod schemas by `npm run openapi`.",
+    },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start (local)' }],
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'svcsk_live_… or svcsk_test_… API key (D10)',
+        },
+      },
+      schemas: {
+        NestedError: {
+          type: 'object',
+          required: ['error', 'request_id'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'details'],
+              properties: {
+                code: {
+                  type: 'string',
+                  enum: [
+                    'invalid_request',
+                    'unauthorized',
+                    'forbidden',
+                    'not_found',
+                    'rate_limit_exceeded',
+                    'internal_error',
+                    'service_unavailable',
+                  ],
+                },
+                message: { type: 'string' },
+                details: { type: 'object' },
+              },
+            },
+            request_id: { type: 'string', pattern: '^req_' },
+          },
+        },
+        FlatError: {
+          type: 'object',
+          description:
+            'Legacy shapes (D5): {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at} for 429; {error, status, code, details} otherwise. All carry request_id.',
+          required: ['error', 'request_id'],
+          properties: {
+            error: { type: 'string' },
+            status: { type: 'integer' },
+            code: { type: 'string' },
+            details: { type: 'object' },
+            required_scope: { type: 'string' },
+            current_scopes: { type: 'array', items: { type: 'string' } },
+            limit: { type: 'integer' },
+            reset_at: { type: 'string' },
+            request_id: { type: 'string' },
+          },
+        },
+      },
+    },
+    paths,
+  };
+}
