@@ -48,17 +48,21 @@ const camelToSnake = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${lett
 export function snakeCaseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCaseKeys);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
+  const seen = new Map<string, string>();
+  const entries: Array<[string, unknown]> = [];
   for (const [key, inner] of Object.entries(value)) {
     const snake = camelToSnake(key);
-    if (Object.hasOwn(out, snake)) {
-      throw new InvalidRequestError(`Field ${snake} is given twice (as ${key} and ${snake})`, {
+    const earlier = seen.get(snake);
+    if (earlier !== undefined) {
+      throw new InvalidRequestError(`Field ${snake} is given twice (as ${earlier} and ${key})`, {
         fields: [{ path: snake, message: 'given twice' }],
       });
     }
-    out[snake] = snakeCaseKeys(inner);
+    seen.set(snake, key);
+    entries.push([snake, snakeCaseKeys(inner)]);
   }
-  return out;
+  // fromEntries defines own properties: a "__proto__" key stays a key (and is refused as unknown).
+  return Object.fromEntries(entries);
 }
 
 /** Query parameters as one string each; a repeated parameter is refused rather than guessed at. */

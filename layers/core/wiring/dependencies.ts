@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { outageAsUnavailable } from '../adapters/aws/outage-as-unavailable';
 import { SqsQueue } from '../adapters/aws/sqs-queue';
 import { createDocumentClient } from '../adapters/dynamodb/document-client';
 import { parseCloudConfig } from '../config';
@@ -25,6 +26,8 @@ export function provideDependencies(provided: Dependencies): void {
 
 function cloudDependencies(): Dependencies {
   const config = parseCloudConfig(process.env);
+  const sqs = new SQSClient({ region: config.AWS_REGION });
+  sqs.middlewareStack.use(outageAsUnavailable);
   return buildDependencies({
     client: createDocumentClient({ region: config.AWS_REGION }),
     tableName: config.TABLE_NAME,

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { outageAsUnavailable } from '../aws/outage-as-unavailable';
 
 export interface DocumentClientOptions {
   /** Set for dynalite (or DynamoDB Local); unset in the cloud. */
@@ -25,6 +26,7 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
         }
       : { region: options.region }),
   });
+  client.middlewareStack.use(outageAsUnavailable);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
