@@ -1,0 +1,380 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
+import type { Route } from '../../layers/core/http/route';
+import { ServiceFunction } from './service-function';
+
+export interface HttpApiDomain {
+  /** Lower-case DNS name, e.g. `api.example.com`. */
+  readonly domainName: string;
+  /** Regional ACM certificate for `domainName`, in the stack's region. */
+  readonly certificate: acm.ICertificate;
+}
+
+export interface HttpApiProps {
+  /** The route table (lib/routes.ts): every row becomes a method on its resource path. */
+  readonly routes: readonly Route[];
+  /** Variables every family function gets (TABLE_NAME, SVC_ENVIRONMENT, SYNC_QUEUE_URL; see layers/core/config.ts). */
+  readonly functionEnvironment: Readonly<Record<string, string>>;
+  /** Key for the API's and the functions' log groups. */
+  readonly encryptionKey: kms.IKey;
+  /**
+   * Name of the REST API.
+   * @default - the construct path
+   */
+  readonly restApiName?: string;
+  /**
+   * Stage name; the execute-api URL is `https://<id>.execute-api.<region>.amazonaws.com/<stage>/`.
+   * @default 'prod' (the CDK convention)
+   */
+  readonly stageName?: string;
+  /**
+   * Stage-wide throttling: steady-state requests per second.
+   * @default 50
+   */
+  readonly throttlingRateLimit?: number;
+  /**
+   * Stage-wide throttling: burst size.
+   * @default 100
+   */
+  readonly throttlingBurstLimit?: number;
+  /**
+   * Retention of the access, execution and function log groups.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * What happens to the log groups when they leave the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Serve the API on this custom domain and turn the default execute-api
+   * endpoint off, so there is one way in.
+   * @default - the execute-api endpoint only
+   */
+  readonly domain?: HttpApiDomain;
+  /**
+   * Set the account-wide API Gateway CloudWatch Logs role (needed once per
+   * account and region for access and execution logs).
+   * @default true
+   */
+  readonly cloudWatchRole?: boolean;
+  /**
+   * Memory of each family function, in MB.
+   * @default 1024
+   */
+  readonly functionMemorySize?: number;
+  /**
+   * Timeout of each family function; API Gateway gives up after 29 s anyway.
+   * @default Duration.seconds(10)
+   */
+  readonly functionTimeout?: Duration;
+  /**
+   * Where functions/ is.
+   * @default the repository's functions/ folder
+   */
+  readonly functionsDir?: string;
+}
+
+/** The function (functions/fallback) that answers what no route serves with 404/405. */
+export const FALLBACK_FOLDER = 'fallback';
+
+/**
+ * Gateway errors (throttling, WAF, oversized bodies, integration failures)
+ * happen before any function runs, so API Gateway writes them. They use the
+ * D5 nested shape; `$context.error.messageString` is already a quoted JSON
+ * string. Legacy paths get the nested shape here too: a gateway response
+ * cannot tell path families apart.
+ */
+function errorTemplate(code: string): string {
+  return `{"error":{"code":"${code}","message":$context.error.messageString,"details":{}},"request_id":"$context.requestId"}`;
+}
+
+const GATEWAY_ERRORS: ReadonlyArray<{
+  readonly type: apigateway.ResponseType;
+  readonly code: string;
+  readonly statusCode?: string;
+}> = [
+  { type: apigateway.ResponseType.DEFAULT_4XX, code: 'invalid_request' },
+  { type: apigateway.ResponseType.DEFAULT_5XX, code: 'internal_error' },
+  // Stage throttling, before the per-key limits of D16 are even reached.
+  { type: apigateway.ResponseType.THROTTLED, code: 'rate_limit_exceeded', statusCode: '429' },
+  // D4: oversized bodies are invalid_request.
+  { type: apigateway.ResponseType.REQUEST_TOO_LARGE, code: 'invalid_request', statusCode: '413' },
+  { type: apigateway.ResponseType.WAF_FILTERED, code: 'forbidden', statusCode: '403' },
+];
+
+/**
+ * Gateway response header values are single-quoted literals, so values that
+ * contain a quote themselves (the CSP) are left to the functions.
+ */
+const GATEWAY_RESPONSE_HEADERS: Record<string, string> = Object.fromEntries(
+  Object.entries(SECURITY_HEADERS)
+    .filter(([, value]) => !value.includes("'"))
+    .map(([name, value]) => [name, `'${value}'`]),
+);
+
+/** One access-log line per request, as JSON (CloudWatch Logs Insights reads it as fields). */
+const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  requestTime: '$context.requestTimeEpoch',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integration.status',
+  integrationLatency: '$context.integration.latency',
+  errorType: '$context.error.responseType',
+  errorMessage: '$context.error.message',
+  wafStatus: '$context.waf.status',
+  xrayTraceId: '$context.xrayTraceId',
+});
+
+function constructId(folder: string): string {
+  return folder
+    .split(/[^a-zA-Z0-9]+/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** `/api/v1/agents/{id}` → `/api`, `/api/v1`, `/api/v1/agents`, `/api/v1/agents/{id}`. */
+function pathPrefixes(path: string): string[] {
+  const segments = path.split('/').filter((segment) => segment.length > 0);
+  return segments.map((_, index) => `/${segments.slice(0, index + 1).join('/')}`);
+}
+
+/**
+ * The public API: an API Gateway REST API built from the route table, one
+ * Lambda per route family behind Lambda proxy integrations, and the fallback
+ * function on `ANY` of every resource and on the root catch-all, so unknown
+ * paths and methods get the service's own 404/405 (D5, D7) rather than API
+ * Gateway's "Missing Authentication Token".
+ *
+ * API Gateway only serves HTTPS (it has no plain-HTTP listener), so there is
+ * nothing to redirect; HSTS comes from the functions and gateway responses.
+ *
+ * Authentication, scopes and rate limits are middleware inside each
+ * function (ARCHITECTURE, "A request's way"), not an API Gateway authorizer.
+ */
+export class HttpApi extends Construct {
+  readonly api: apigateway.RestApi;
+  readonly stage: apigateway.Stage;
+  /** The family functions, by family name (`agents`, `data-sources`, …). */
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
+  readonly fallback: ServiceFunction;
+  readonly accessLogGroup: logs.LogGroup;
+  readonly domainName: apigateway.DomainName | undefined;
+  /** Base URL callers use: the custom domain when there is one, else the stage URL. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: HttpApiProps) {
+    super(scope, id);
+    const stageName = props.stageName ?? 'prod';
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const throttlingRateLimit = props.throttlingRateLimit ?? 50;
+    const throttlingBurstLimit = props.throttlingBurstLimit ?? 100;
+
+    // Checked before building: a duplicate route would otherwise fail deep
+    // inside API Gateway's constructs with a message about construct ids.
+    const routeProblems = validateRoutes(props.routes);
+    if (routeProblems.length > 0) {
+      throw new Error(`${this.node.path}: invalid route table: ${routeProblems.join('; ')}`);
+    }
+    this.node.addValidation({
+      validate: () =>
+        throttlingRateLimit > 0 && throttlingBurstLimit > 0
+          ? []
+          : ['throttlingRateLimit and throttlingBurstLimit must be positive'],
+    });
+
+    const families = [...new Set(props.routes.map((route) => route.family))];
+    const functions = new Map<string, ServiceFunction>();
+    for (const family of families) {
+      const routeCount = props.routes.filter((route) => route.family === family).length;
+      functions.set(
+        family,
+        new ServiceFunction(this, constructId(family), {
+          folder: family,
+          description: `Agent Query Service: ${family} endpoints (${routeCount} routes)`,
+          environment: props.functionEnvironment,
+          memorySize: props.functionMemorySize,
+          timeout: props.functionTimeout,
+          logRetention,
+          logEncryptionKey: props.encryptionKey,
+          logRemovalPolicy,
+          functionsDir: props.functionsDir,
+        }),
+      );
+    }
+    this.functions = functions;
+
+    // No table, no key, no queue: it only reads the route table it is bundled with.
+    this.fallback = new ServiceFunction(this, 'Fallback', {
+      folder: FALLBACK_FOLDER,
+      description: 'Agent Query Service: 404/405 for anything no route serves',
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      logRetention,
+      logEncryptionKey: props.encryptionKey,
+      logRemovalPolicy,
+      functionsDir: props.functionsDir,
+    });
+
+    for (const fn of [...functions.values(), this.fallback]) {
+      Validations.of(fn.function).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked only synchronously by API Gateway (Lambda proxy integration, RequestResponse); a Lambda DLQ applies to asynchronous invocations, and a failed request is answered to its caller.',
+      });
+    }
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logRetention,
+      encryptionKey: props.encryptionKey,
+      removalPolicy: logRemovalPolicy,
+    });
+
+    this.api = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: props.restApiName,
+      description: 'Agent Query Service API (routes from lib/routes.ts)',
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      disableExecuteApiEndpoint: props.domain !== undefined,
+      cloudWatchRole: props.cloudWatchRole ?? true,
+      // The role is an account-wide setting other APIs rely on too.
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        // Execution logs at ERROR only, and never bodies: requests carry API
+        // keys and customers' data.
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit,
+        throttlingBurstLimit,
+        accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+      },
+    });
+    this.stage = this.api.deploymentStage;
+    // The RestApi's own "Endpoint" output has a generated name; the stack
+    // exports the URL under a stable one instead.
+    this.api.node.tryRemoveChild('Endpoint');
+
+    // API Gateway creates this group on first use with no expiry; creating
+    // it here gives execution logs the same retention and key.
+    new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
+      retention: logRetention,
+      encryptionKey: props.encryptionKey,
+      removalPolicy: logRemovalPolicy,
+    });
+
+    // One integration (and one invoke permission, scoped to this API) per
+    // function instead of one permission per method.
+    const integrationOf = (fn: ServiceFunction) =>
+      new apigateway.LambdaIntegration(fn.function, { scopePermissionToMethod: false });
+    const integrations = new Map(
+      [...functions].map(([family, fn]) => [family, integrationOf(fn)] as const),
+    );
+    const fallbackIntegration = integrationOf(this.fallback);
+
+    for (const route of props.routes) {
+      const integration = integrations.get(route.family);
+      if (!integration) continue; // unreachable: families come from the same routes
+      this.api.root.resourceForPath(route.path).addMethod(route.method, integration, {
+        operationName: route.api === 'legacy' ? `${route.operation}Legacy` : route.operation,
+      });
+    }
+
+    // The fallback takes every other method of each resource (405 with
+    // Allow), the root, and every path no resource matches (404).
+    const resourcePaths = new Set(props.routes.flatMap((route) => pathPrefixes(route.path)));
+    for (const resourcePath of resourcePaths) {
+      this.api.root.resourceForPath(resourcePath).addMethod('ANY', fallbackIntegration);
+    }
+    this.api.root.addMethod('ANY', fallbackIntegration);
+    this.api.root.addResource('{proxy+}').addMethod('ANY', fallbackIntegration);
+
+    for (const { type, code, statusCode } of GATEWAY_ERRORS) {
+      this.api.addGatewayResponse(`GatewayResponse${type.responseType}`, {
+        type,
+        statusCode,
+        responseHeaders: GATEWAY_RESPONSE_HEADERS,
+        templates: { 'application/json': errorTemplate(code) },
+      });
+    }
+
+    if (props.domain) {
+      this.domainName = new apigateway.DomainName(this, 'DomainName', {
+        domainName: props.domain.domainName,
+        certificate: props.domain.certificate,
+        endpointType: apigateway.EndpointType.REGIONAL,
+        securityPolicy: apigateway.SecurityPolicy.TLS_1_2,
+        mapping: this.api,
+      });
+      this.url = `https://${props.domain.domainName}/`;
+    } else {
+      this.domainName = undefined;
+      this.url = this.api.url;
+    }
+
+    this.acknowledgeDesignFindings();
+  }
+
+  private acknowledgeDesignFindings(): void {
+    const inFunction =
+      'Authentication (Bearer API key, or session cookie + CSRF), IP allowlist, scope and rate limits are middleware inside each function (ARCHITECTURE, "A request\'s way": one invocation per request, no authorizer Lambda); the fallback needs none because it only answers 404/405.';
+    Validations.of(this.api).acknowledge(
+      { id: 'AwsSolutions-APIG4', reason: inFunction },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: `Callers are API clients holding API keys (D10), not Cognito users. ${inFunction}`,
+      },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          "Requests are validated in the functions with zod (STYLE.md §2, D4), which answers in the service's own error shapes (D5) and lists unknown fields; an API Gateway validator would answer differently, before the route is known.",
+      },
+    );
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-wide API Gateway logging role uses the AWS-managed policy AWS documents for it; API Gateway needs it to write access and execution logs.',
+      });
+    }
+  }
+}
+
+function validateRoutes(routes: readonly Route[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) problems.push(`route ${key} appears twice`);
+    seen.add(key);
+    if (!route.path.startsWith('/') || (route.path.length > 1 && route.path.endsWith('/'))) {
+      problems.push(`route ${key}: the path must start with "/" and not end with one`);
+    }
+    if (route.path.includes('+')) {
+      problems.push(`route ${key}: greedy parameters belong to the fallback's catch-all`);
+    }
+  }
+  if (routes.length === 0) problems.push('the route table is empty');
+  return problems;
+}

@@ -1,0 +1,139 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: functions/ and package-lock.json live there. */
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * The runtime every function uses. ARCHITECTURE asks for Node.js 22+; 24 is
+ * the newest this aws-cdk-lib knows, which is what cdk-nag's L1 /
+ * LambdaLatestVersion rules check for.
+ */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+export interface ServiceFunctionProps {
+  /** Folder under functions/ holding `handler.ts` with a `handler` export. */
+  readonly folder: string;
+  /** What the function does, shown in the Lambda console. */
+  readonly description: string;
+  /** Environment variables besides the ones every function gets. */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Memory in MB; CPU scales with it, so it also sets cold-start speed.
+   * @default 1024
+   */
+  readonly memorySize?: number;
+  /**
+   * Maximum run time.
+   * @default Duration.seconds(10)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Retention of the function's log group.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Key the log group is encrypted with.
+   * @default - CloudWatch Logs' own encryption
+   */
+  readonly logEncryptionKey?: kms.IKey;
+  /**
+   * What happens to the log group when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Where functions/ is.
+   * @default the repository's functions/ folder
+   */
+  readonly functionsDir?: string;
+}
+
+/**
+ * One Lambda function built from `functions/<folder>/handler.ts` (ARCHITECTURE,
+ * "Cold start"): ARM64, Node.js 24, bundled locally by esbuild with only what
+ * the handler imports, source maps on, X-Ray active, its own log group and
+ * its own role that starts with nothing but writing to that log group.
+ *
+ * @example
+ * const agents = new ServiceFunction(this, 'Agents', { folder: 'agents', description: 'Agents API' });
+ * table.grantReadWriteData(agents.function);
+ */
+export class ServiceFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const entry = path.join(
+      props.functionsDir ?? path.join(PROJECT_ROOT, 'functions'),
+      props.folder,
+      'handler.ts',
+    );
+    if (!fs.existsSync(entry)) {
+      // NodejsFunction would fail too, but without saying which route family is missing.
+      throw new Error(`No handler for function "${props.folder}": ${entry} does not exist`);
+    }
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      encryptionKey: props.logEncryptionKey,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+
+    // An explicit role instead of the default one with the AWS-managed
+    // AWSLambdaBasicExecutionRole (logs:* on every log group): this one may
+    // only write to its own log group; grants add the rest.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${props.folder} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: FUNCTION_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: lambda.Tracing.ACTIVE,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: `svc-${props.folder}`,
+        ...props.environment,
+      },
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        // esbuild from node_modules; never Docker (not available, not needed).
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node24',
+        format: nodejs.OutputFormat.CJS,
+        // The Node.js runtime ships the AWS SDK v3.
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so their resource must be "*".',
+    });
+  }
+}

@@ -1,0 +1,221 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import { ENVIRONMENTS, type Environment } from '../layers/core/domain/environments';
+
+/** The OpenSearch domain's shape (see lib/constructs/search-domain.ts). */
+export interface SearchSettings {
+  readonly instanceType: string;
+  readonly instanceCount: number;
+  /** 1 turns zone awareness off; 2 or 3 spread the data nodes over that many zones. */
+  readonly availabilityZoneCount: number;
+  /** 0 means no dedicated master nodes. */
+  readonly masterCount: number;
+  readonly masterInstanceType: string;
+  readonly volumeSizeGiB: number;
+}
+
+/** A custom domain for the API; when set, the default execute-api endpoint is turned off. */
+export interface ApiDomainSettings {
+  readonly domainName: string;
+  /** A regional ACM certificate (same region as the stack) covering `domainName`. */
+  readonly certificateArn: string;
+}
+
+/** Everything a deployment can be told through CDK context, parsed and defaulted. */
+export interface DeploymentSettings {
+  /** D10: which kind of API key the deployment accepts; also picks the defaults below. */
+  readonly environment: Environment;
+  /** Days CloudWatch log groups and S3 access logs are kept. */
+  readonly logRetentionDays: RetentionDays;
+  /** Subscribed to the alarm topic when set. */
+  readonly alarmEmail: string | undefined;
+  /** Stage-wide API Gateway throttling: steady requests per second. */
+  readonly apiThrottleRateLimit: number;
+  /** Stage-wide API Gateway throttling: burst size. */
+  readonly apiThrottleBurstLimit: number;
+  readonly apiDomain: ApiDomainSettings | undefined;
+  /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
+  readonly apiGatewayCloudWatchRole: boolean;
+  readonly search: SearchSettings;
+}
+
+type EnvironmentDefaults = Omit<DeploymentSettings, 'environment' | 'alarmEmail' | 'apiDomain'>;
+
+/**
+ * Per-environment defaults. `test` is small and cheap and can be torn down;
+ * `live` is zone-aware, has dedicated search masters and keeps logs a year.
+ */
+export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefaults>> = {
+  test: {
+    logRetentionDays: RetentionDays.ONE_MONTH,
+    apiThrottleRateLimit: 50,
+    apiThrottleBurstLimit: 100,
+    apiGatewayCloudWatchRole: true,
+    search: {
+      instanceType: 't3.small.search',
+      instanceCount: 1,
+      availabilityZoneCount: 1,
+      masterCount: 0,
+      masterInstanceType: 'm6g.large.search',
+      volumeSizeGiB: 10,
+    },
+  },
+  live: {
+    logRetentionDays: RetentionDays.ONE_YEAR,
+    apiThrottleRateLimit: 500,
+    apiThrottleBurstLimit: 1000,
+    apiGatewayCloudWatchRole: true,
+    search: {
+      instanceType: 'r6g.large.search',
+      instanceCount: 2,
+      availabilityZoneCount: 2,
+      masterCount: 3,
+      masterInstanceType: 'm6g.large.search',
+      volumeSizeGiB: 100,
+    },
+  },
+};
+
+/** Retention values CloudWatch Logs accepts, without "never expire" (logs must age out). */
+const RETENTION_CHOICES: readonly number[] = Object.values(RetentionDays).filter(
+  (value): value is number => typeof value === 'number' && value !== RetentionDays.INFINITE,
+);
+
+/** `-c key=value` arrives as a string, cdk.json values keep their JSON type: accept both. */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d+$/)
+          .transform((text) => Number(text)),
+      ],
+      { error: 'must be a whole number' },
+    )
+    .pipe(
+      z
+        .number()
+        .int({ error: 'must be a whole number' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+
+const flag = z.union(
+  [z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')],
+  { error: 'must be true or false' },
+);
+
+const searchInstanceType = z.string().regex(/^[a-z][a-z0-9]*\.[a-z0-9]+\.search$/, {
+  error: 'must be an OpenSearch instance type such as t3.small.search',
+});
+
+const contextSchema = z.object({
+  environment: z.enum(ENVIRONMENTS, {
+    error: `must be one of ${ENVIRONMENTS.map((name) => `"${name}"`).join(', ')} (D10)`,
+  }),
+  logRetentionDays: wholeNumber(1, 3653)
+    .refine((days) => RETENTION_CHOICES.includes(days), {
+      error: `must be one of the CloudWatch Logs retention periods: ${RETENTION_CHOICES.join(', ')}`,
+    })
+    .optional(),
+  alarmEmail: z.email({ error: 'must be an e-mail address' }).optional(),
+  apiThrottleRateLimit: wholeNumber(1, 10_000).optional(),
+  apiThrottleBurstLimit: wholeNumber(1, 5_000).optional(),
+  apiDomainName: z
+    .string()
+    .regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+      error: 'must be a lower-case DNS name such as api.example.com',
+    })
+    .optional(),
+  apiCertificateArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/, {
+      error: 'must be an ACM certificate ARN',
+    })
+    .optional(),
+  apiGatewayCloudWatchRole: flag.optional(),
+  searchInstanceType: searchInstanceType.optional(),
+  searchInstanceCount: wholeNumber(1, 80).optional(),
+  searchAvailabilityZones: wholeNumber(1, 3).optional(),
+  searchMasterInstanceType: searchInstanceType.optional(),
+  searchMasterCount: wholeNumber(0, 5).optional(),
+  searchVolumeGiB: wholeNumber(10, 1024).optional(),
+});
+
+type ContextKey = keyof typeof contextSchema.shape;
+
+/** Every context key the app reads; docs/deployment.md describes each. */
+export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as readonly ContextKey[];
+
+/** Thrown for a missing or malformed context value, naming the key and how to set it. */
+export class DeploymentSettingsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DeploymentSettingsError';
+  }
+}
+
+function readRawContext(scope: Construct): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONTEXT_KEYS) {
+    const value: unknown = scope.node.tryGetContext(key);
+    // `-c alarmEmail=` means "not set", not "set to the empty string".
+    if (value !== undefined && value !== null && value !== '') raw[key] = value;
+  }
+  return raw;
+}
+
+/**
+ * Reads the deployment's CDK context (cdk.json `context`, `-c key=value`),
+ * validates it and fills in the environment's defaults. A bad value fails
+ * the synth with a message naming the key, before any construct is built.
+ */
+export function readDeploymentSettings(scope: Construct): DeploymentSettings {
+  const raw = readRawContext(scope);
+  const parsed = contextSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '(context)');
+      const given = key in raw ? ` (got ${JSON.stringify(raw[key])})` : ' (not set)';
+      return `context "${key}" ${issue.message}${given}`;
+    });
+    throw new DeploymentSettingsError(
+      `Invalid CDK context: ${problems.join('; ')}. Set it in cdk.json or pass it as -c key=value, e.g. npx cdk synth -c environment=test.`,
+    );
+  }
+  const context = parsed.data;
+  const defaults = ENVIRONMENT_DEFAULTS[context.environment];
+
+  if ((context.apiDomainName === undefined) !== (context.apiCertificateArn === undefined)) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "apiDomainName" and "apiCertificateArn" go together; set both or neither.',
+    );
+  }
+
+  return {
+    environment: context.environment,
+    logRetentionDays:
+      (context.logRetentionDays as RetentionDays | undefined) ?? defaults.logRetentionDays,
+    alarmEmail: context.alarmEmail,
+    apiThrottleRateLimit: context.apiThrottleRateLimit ?? defaults.apiThrottleRateLimit,
+    apiThrottleBurstLimit: context.apiThrottleBurstLimit ?? defaults.apiThrottleBurstLimit,
+    apiDomain:
+      context.apiDomainName !== undefined && context.apiCertificateArn !== undefined
+        ? { domainName: context.apiDomainName, certificateArn: context.apiCertificateArn }
+        : undefined,
+    apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole ?? defaults.apiGatewayCloudWatchRole,
+    search: {
+      instanceType: context.searchInstanceType ?? defaults.search.instanceType,
+      instanceCount: context.searchInstanceCount ?? defaults.search.instanceCount,
+      availabilityZoneCount:
+        context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount,
+      masterCount: context.searchMasterCount ?? defaults.search.masterCount,
+      masterInstanceType: context.searchMasterInstanceType ?? defaults.search.masterInstanceType,
+      volumeSizeGiB: context.searchVolumeGiB ?? defaults.search.volumeSizeGiB,
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import {
+  type BuiltServiceStack,
+  buildServiceStack,
+  EXAMPLE_CERTIFICATE_ARN,
+} from './service-stack-fixture';
+
+/**
+ * cdk-nag 3 is a policy-validation plugin, not an Aspect: findings are not
+ * annotations but violations returned by the pack (and a failed synth when
+ * the pack is registered with `Validations.of(app).addPlugins`, as
+ * bin/app.ts does). Acknowledgments (`Validations.of(x).acknowledge`) are
+ * honoured by both paths.
+ */
+function findings(
+  scope: IConstruct,
+): Array<{ rule: string; severity: string; paths: Array<string | undefined> }> {
+  return [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+    pack.validateScope(scope).violations.map((violation) => ({
+      rule: violation.ruleName,
+      severity: violation.severity ?? 'error',
+      paths: violation.violatingResources.map((resource) => resource.constructPath),
+    })),
+  );
+}
+
+const byPack = (pack: string, severity: string) => (finding: { rule: string; severity: string }) =>
+  finding.rule.startsWith(`${pack}-`) && finding.severity === severity;
+
+describe('cdk-nag: AwsSolutions and Serverless packs', () => {
+  it('reports an unacknowledged finding (the packs are really checking)', () => {
+    // Prepare
+    const app = new App();
+    const stack = new Stack(app, 'Probe');
+    new sqs.Queue(stack, 'BareQueue');
+
+    // Act
+    const found = findings(stack).map((finding) => finding.rule);
+
+    // Assess
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'AwsSolutions-SQS3',
+        'AwsSolutions-SQS4',
+        'Serverless-SQSRedrivePolicy',
+      ]),
+    );
+  });
+
+  describe.each([
+    ['test defaults', { environment: 'test' }],
+    [
+      'live with alarm e-mail and custom domain',
+      {
+        environment: 'live',
+        alarmEmail: 'oncall@example.com',
+        apiDomainName: 'api.example.com',
+        apiCertificateArn: EXAMPLE_CERTIFICATE_ARN,
+      },
+    ],
+  ])('service stack, %s', (_name, context) => {
+    let built: BuiltServiceStack;
+    let synthError: unknown;
+
+    beforeAll(() => {
+      built = buildServiceStack(context);
+      // As bin/app.ts does; registered before anything synthesizes the app,
+      // since an app synthesizes (and validates) once.
+      Validations.of(built.app).addPlugins(
+        new AwsSolutionsChecks(built.app, { verbose: true }),
+        new ServerlessChecks(built.app, { verbose: true }),
+      );
+      try {
+        built.app.synth();
+      } catch (error) {
+        synthError = error;
+      }
+    });
+
+    it.each([
+      ['AwsSolutions', 'error'],
+      ['AwsSolutions', 'warning'],
+      ['Serverless', 'error'],
+      ['Serverless', 'warning'],
+    ])('has no unacknowledged %s %ss', (pack, severity) => {
+      expect(findings(built.stack).filter(byPack(pack, severity))).toEqual([]);
+    });
+
+    it('synthesizes with both packs registered as plugins', () => {
+      expect(synthError).toBeUndefined();
+    });
+
+    it('has no error or warning annotations from CDK itself', () => {
+      const annotations = Annotations.fromStack(built.stack);
+      expect(annotations.findError('*', Match.anyValue())).toEqual([]);
+      expect(annotations.findWarning('*', Match.anyValue())).toEqual([]);
+    });
+  });
+});

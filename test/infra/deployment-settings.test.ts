@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  CONTEXT_KEYS,
+  DeploymentSettingsError,
+  ENVIRONMENT_DEFAULTS,
+  readDeploymentSettings,
+} from '../../lib/deployment-settings';
+import { EXAMPLE_CERTIFICATE_ARN } from './service-stack-fixture';
+
+const settingsFor = (context: Record<string, unknown>) =>
+  readDeploymentSettings(new App({ context }));
+
+describe('Function: readDeploymentSettings', () => {
+  it('reads the test defaults when only the environment is given', () => {
+    // Act
+    const settings = settingsFor({ environment: 'test' });
+
+    // Assess
+    expect(settings).toEqual({
+      environment: 'test',
+      ...ENVIRONMENT_DEFAULTS.test,
+      alarmEmail: undefined,
+      apiDomain: undefined,
+    });
+    expect(settings.logRetentionDays).toBe(RetentionDays.ONE_MONTH);
+  });
+
+  it('gives live dedicated search masters, zone awareness and a year of logs', () => {
+    const settings = settingsFor({ environment: 'live' });
+
+    expect(settings.search).toMatchObject({ masterCount: 3, availabilityZoneCount: 2 });
+    expect(settings.search.instanceCount % settings.search.availabilityZoneCount).toBe(0);
+    expect(settings.logRetentionDays).toBe(RetentionDays.ONE_YEAR);
+  });
+
+  it('accepts -c strings for numbers and flags, as the CLI passes them', () => {
+    const settings = settingsFor({
+      environment: 'test',
+      logRetentionDays: '90',
+      searchInstanceCount: '2',
+      searchAvailabilityZones: '2',
+      apiGatewayCloudWatchRole: 'false',
+      alarmEmail: 'oncall@example.com',
+    });
+
+    expect(settings.logRetentionDays).toBe(RetentionDays.THREE_MONTHS);
+    expect(settings.search).toMatchObject({ instanceCount: 2, availabilityZoneCount: 2 });
+    expect(settings.apiGatewayCloudWatchRole).toBe(false);
+    expect(settings.alarmEmail).toBe('oncall@example.com');
+  });
+
+  it('treats an empty value as not set', () => {
+    expect(settingsFor({ environment: 'test', alarmEmail: '' }).alarmEmail).toBeUndefined();
+  });
+
+  it('reads a custom domain from apiDomainName and apiCertificateArn together', () => {
+    const settings = settingsFor({
+      environment: 'live',
+      apiDomainName: 'api.example.com',
+      apiCertificateArn: EXAMPLE_CERTIFICATE_ARN,
+    });
+
+    expect(settings.apiDomain).toEqual({
+      domainName: 'api.example.com',
+      certificateArn: EXAMPLE_CERTIFICATE_ARN,
+    });
+  });
+
+  it.each([
+    [
+      { environment: 'prod' },
+      /context "environment" must be one of "live", "test" \(D10\) \(got "prod"\)/,
+    ],
+    [{}, /context "environment" must be one of "live", "test" \(D10\) \(not set\)/],
+    [{ environment: 'test', logRetentionDays: 42 }, /context "logRetentionDays" must be one of/],
+    [
+      { environment: 'test', searchInstanceCount: 'two' },
+      /context "searchInstanceCount" must be a whole number/,
+    ],
+    [
+      { environment: 'test', alarmEmail: 'not-an-address' },
+      /context "alarmEmail" must be an e-mail address/,
+    ],
+    [
+      { environment: 'test', apiGatewayCloudWatchRole: 'yes' },
+      /context "apiGatewayCloudWatchRole" must be true or false/,
+    ],
+    [
+      { environment: 'test', apiDomainName: 'api.example.com' },
+      /"apiDomainName" and "apiCertificateArn" go together/,
+    ],
+  ])('rejects %j, naming the key', (context, message) => {
+    expect(() => settingsFor(context)).toThrow(DeploymentSettingsError);
+    expect(() => settingsFor(context)).toThrow(message);
+  });
+
+  it('tells how to set a value', () => {
+    expect(() => settingsFor({ environment: 'staging' })).toThrow(/-c environment=test/);
+  });
+
+  it('documents every context key in docs/deployment.md', () => {
+    const docs = fs.readFileSync(
+      path.resolve(__dirname, '..', '..', 'docs', 'deployment.md'),
+      'utf8',
+    );
+    for (const key of CONTEXT_KEYS) expect(docs).toContain(`\`${key}\``);
+  });
+});

@@ -1,0 +1,110 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { readDeploymentSettings } from '../../lib/deployment-settings';
+import { ServiceStack } from '../../lib/service-stack';
+
+/** A certificate ARN of the right shape; nothing looks it up at synth time. */
+export const EXAMPLE_CERTIFICATE_ARN =
+  'arn:aws:acm:eu-west-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
+
+/** cdk.json's context (feature flags, default environment), as `cdk synth` would pass it. */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(
+    fs.readFileSync(path.resolve(__dirname, '..', '..', 'cdk.json'), 'utf8'),
+  ) as { context?: Record<string, unknown> };
+  return cdkJson.context ?? {};
+}
+
+export interface BuiltServiceStack {
+  readonly app: App;
+  readonly stack: ServiceStack;
+}
+
+/**
+ * Builds the service stack the way bin/app.ts does, from cdk.json's context
+ * plus `context` (which wins).
+ * `bundle: false` skips esbuild (assets become placeholders) for tests that
+ * only look at configuration; the main template test bundles for real.
+ */
+export function buildServiceStack(
+  context: Record<string, unknown> = {},
+  options: { readonly bundle?: boolean } = {},
+): BuiltServiceStack {
+  const app = new App({
+    context: {
+      ...cdkJsonContext(),
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...context,
+    },
+  });
+  const settings = readDeploymentSettings(app);
+  const stack = new ServiceStack(app, `AgentQueryService-${settings.environment}`, { settings });
+  return { app, stack };
+}
+
+export function templateOf(built: BuiltServiceStack): Template {
+  return Template.fromStack(built.stack);
+}
+
+type TemplateResource = { Type: string; Properties?: Record<string, any> };
+
+/**
+ * API Gateway resource paths by logical id, rebuilt from `PathPart` and
+ * `ParentId` (the root resource is `/`).
+ */
+export function apiResourcePaths(template: Template): Map<string, string> {
+  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<
+    string,
+    TemplateResource
+  >;
+  const paths = new Map<string, string>();
+  const pathOf = (logicalId: string): string => {
+    const known = paths.get(logicalId);
+    if (known) return known;
+    const resource = resources[logicalId];
+    if (!resource?.Properties) throw new Error(`No API resource ${logicalId}`);
+    const parent = resource.Properties.ParentId;
+    const parentPath = parent?.Ref ? pathOf(parent.Ref as string) : '';
+    const path = `${parentPath}/${resource.Properties.PathPart as string}`;
+    paths.set(logicalId, path);
+    return path;
+  };
+  for (const logicalId of Object.keys(resources)) pathOf(logicalId);
+  return paths;
+}
+
+export interface ApiMethod {
+  readonly path: string;
+  readonly httpMethod: string;
+  /** Logical id of the Lambda function the proxy integration invokes. */
+  readonly functionLogicalId: string | undefined;
+  readonly properties: Record<string, any>;
+}
+
+/** Every method of the API with its path and the function behind it. */
+export function apiMethods(template: Template): ApiMethod[] {
+  const paths = apiResourcePaths(template);
+  const methods = template.findResources('AWS::ApiGateway::Method') as Record<
+    string,
+    TemplateResource
+  >;
+  return Object.values(methods).map((method) => {
+    const properties = method.Properties ?? {};
+    const resourceId = properties.ResourceId;
+    const path = resourceId?.Ref ? (paths.get(resourceId.Ref as string) ?? '?') : '/';
+    return {
+      path,
+      httpMethod: properties.HttpMethod as string,
+      functionLogicalId: integrationFunction(properties.Integration?.Uri),
+      properties,
+    };
+  });
+}
+
+/** Finds the `Fn::GetAtt [<function>, Arn]` inside an integration URI. */
+function integrationFunction(uri: unknown): string | undefined {
+  const text = JSON.stringify(uri ?? null);
+  return /"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/.exec(text)?.[1];
+}

@@ -1,0 +1,499 @@
+import { type CfnElement, type Stack, Token } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
+import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
+import { FAMILIES, ROUTES } from '../../lib/routes';
+import type { ServiceStack } from '../../lib/service-stack';
+import {
+  type ApiMethod,
+  apiMethods,
+  apiResourcePaths,
+  buildServiceStack,
+  templateOf,
+} from './service-stack-fixture';
+
+/** The logical id of a construct's CloudFormation resource. */
+function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+describe('Class: ServiceStack (environment "test", bundled with esbuild)', () => {
+  let stack: ServiceStack;
+  let template: Template;
+  let methods: ApiMethod[];
+
+  beforeAll(() => {
+    // Prepare: one real synth for the whole file, bundling included.
+    const built = buildServiceStack({ environment: 'test' }, { bundle: true });
+    stack = built.stack;
+    template = templateOf(built);
+    methods = apiMethods(template);
+  });
+
+  describe('encryption key', () => {
+    it('creates one customer-managed key with rotation on', () => {
+      template.resourceCountIs('AWS::KMS::Key', 1);
+      template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    });
+
+    it('lets CloudWatch Logs and CloudWatch alarms use the key', () => {
+      template.hasResourceProperties('AWS::KMS::Key', {
+        KeyPolicy: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Sid: 'AllowCloudWatchLogsOfThisAccount',
+              Principal: { Service: Match.anyValue() },
+            }),
+            Match.objectLike({
+              Sid: 'AllowCloudWatchAlarmsToPublishToEncryptedTopics',
+              Principal: { Service: 'cloudwatch.amazonaws.com' },
+            }),
+          ]),
+        },
+      });
+    });
+  });
+
+  describe('data store', () => {
+    it('matches TABLE_KEYS: PK/SK strings, GSI1 with every attribute, TTL on expires_at', () => {
+      const { partitionKey, sortKey, gsi1, ttlAttribute } = TABLE_KEYS;
+      template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: [
+          { AttributeName: partitionKey, KeyType: 'HASH' },
+          { AttributeName: sortKey, KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith(
+          [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
+            AttributeName: name,
+            AttributeType: 'S',
+          })),
+        ),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: gsi1.indexName,
+            KeySchema: [
+              { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+              { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
+        BillingMode: 'PAY_PER_REQUEST',
+      });
+    });
+
+    it('has point-in-time recovery and customer-managed KMS encryption', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: {
+          SSEEnabled: true,
+          SSEType: 'KMS',
+          KMSMasterKeyId: { 'Fn::GetAtt': [logicalId(stack, stack.encryptionKey.key), 'Arn'] },
+        },
+      });
+    });
+
+    it('can be torn down with a test deployment', () => {
+      template.hasResource('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Delete',
+        Properties: { DeletionProtectionEnabled: false },
+      });
+    });
+  });
+
+  describe('queues', () => {
+    it('creates three work queues, each with its own dead-letter queue', () => {
+      template.resourceCountIs('AWS::SQS::Queue', 6);
+      const queues = template.findResources('AWS::SQS::Queue');
+      const redriven = Object.values(queues).filter((queue) => queue.Properties?.RedrivePolicy);
+      expect(redriven).toHaveLength(3);
+      const targets = redriven.map(
+        (queue) => queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string,
+      );
+      expect(new Set(targets).size).toBe(3);
+      for (const target of targets) {
+        // A DLQ keeps its letters 14 days and is not itself redriven.
+        expect(queues[target]?.Properties).toMatchObject({ MessageRetentionPeriod: 1_209_600 });
+        expect(queues[target]?.Properties?.RedrivePolicy).toBeUndefined();
+      }
+    });
+
+    it('encrypts every queue with the service key', () => {
+      const keyId = logicalId(stack, stack.encryptionKey.key);
+      for (const queue of Object.values(template.findResources('AWS::SQS::Queue'))) {
+        expect(queue.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      }
+    });
+
+    it('refuses requests without TLS on every queue', () => {
+      const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+      expect(policies).toHaveLength(6);
+      for (const policy of policies) {
+        expect(policy.Properties.PolicyDocument.Statement).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              Effect: 'Deny',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        );
+      }
+    });
+
+    it('lets webhook deliveries retry five times before redrive can happen', () => {
+      const queue = stack.queues.webhookDeliveries.queue;
+      const properties =
+        template.findResources('AWS::SQS::Queue')[logicalId(stack, queue)]?.Properties;
+      expect(properties.RedrivePolicy.maxReceiveCount).toBeGreaterThan(5);
+      // Retention must outlast the 5 s, 30 s, 5 min, 1 h schedule.
+      expect(properties.MessageRetentionPeriod).toBeGreaterThan(2 * 3600);
+    });
+
+    it('gives sync jobs a visibility timeout long enough for a crawl', () => {
+      const queue = stack.queues.syncJobs.queue;
+      expect(
+        template.findResources('AWS::SQS::Queue')[logicalId(stack, queue)]?.Properties
+          .VisibilityTimeout,
+      ).toBe(900);
+    });
+  });
+
+  describe('file store', () => {
+    it('encrypts the file bucket with the service key (SSE-KMS, bucket key)', () => {
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [
+            {
+              BucketKeyEnabled: true,
+              ServerSideEncryptionByDefault: {
+                SSEAlgorithm: 'aws:kms',
+                KMSMasterKeyID: {
+                  'Fn::GetAtt': [logicalId(stack, stack.encryptionKey.key), 'Arn'],
+                },
+              },
+            },
+          ],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+        LoggingConfiguration: {
+          DestinationBucketName: { Ref: logicalId(stack, stack.files.accessLogBucket) },
+        },
+      });
+    });
+
+    it('blocks public access on both buckets and requires TLS', () => {
+      const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
+      expect(buckets).toHaveLength(2);
+      for (const bucket of buckets) {
+        expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        });
+      }
+      for (const policy of Object.values(template.findResources('AWS::S3::BucketPolicy'))) {
+        expect(policy.Properties.PolicyDocument.Statement).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              Effect: 'Deny',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        );
+      }
+    });
+  });
+
+  describe('search domain', () => {
+    it('runs OpenSearch 2.x with encryption at rest, node-to-node encryption and HTTPS only', () => {
+      template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+        EngineVersion: Match.stringLikeRegexp('^OpenSearch_2\\.'),
+        EncryptionAtRestOptions: { Enabled: true, KmsKeyId: Match.anyValue() },
+        NodeToNodeEncryptionOptions: { Enabled: true },
+        DomainEndpointOptions: {
+          EnforceHTTPS: true,
+          TLSSecurityPolicy: Match.stringLikeRegexp('^Policy-Min-TLS-1-2'),
+        },
+      });
+    });
+
+    it('publishes slow and application logs to CloudWatch', () => {
+      const published = { Enabled: true, CloudWatchLogsLogGroupArn: Match.anyValue() };
+      template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+        LogPublishingOptions: {
+          SEARCH_SLOW_LOGS: published,
+          INDEX_SLOW_LOGS: published,
+          ES_APPLICATION_LOGS: published,
+        },
+      });
+      // The document is a Fn::Join (it names log group ARNs), so look inside its text.
+      const [logPolicy] = Object.values(template.findResources('AWS::Logs::ResourcePolicy'));
+      expect(JSON.stringify(logPolicy?.Properties.PolicyDocument)).toContain(
+        '\\"Service\\":\\"es.amazonaws.com\\"',
+      );
+    });
+
+    it('is small and cheap for test: one node, no zone awareness, no dedicated masters', () => {
+      template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+        ClusterConfig: {
+          InstanceType: 't3.small.search',
+          InstanceCount: 1,
+          ZoneAwarenessEnabled: false,
+          DedicatedMasterEnabled: false,
+        },
+      });
+    });
+
+    it('allows no anonymous access: data-plane requests are denied until a role is granted', () => {
+      const domain = Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0];
+      const statements = domain?.Properties.AccessPolicies.Statement as Array<
+        Record<string, unknown>
+      >;
+      expect(statements).toEqual([
+        expect.objectContaining({ Effect: 'Deny', Action: 'es:ESHttp*' }),
+      ]);
+    });
+  });
+
+  describe('session signing secret', () => {
+    it('is generated by Secrets Manager, at least 256 bits, and KMS-encrypted (D12)', () => {
+      template.hasResourceProperties('AWS::SecretsManager::Secret', {
+        KmsKeyId: { 'Fn::GetAtt': [logicalId(stack, stack.encryptionKey.key), 'Arn'] },
+        GenerateSecretString: Match.objectLike({
+          ExcludePunctuation: true,
+          PasswordLength: Match.anyValue(),
+        }),
+      });
+      const secret = Object.values(template.findResources('AWS::SecretsManager::Secret'))[0];
+      const length = secret?.Properties.GenerateSecretString.PasswordLength as number;
+      expect(length * Math.log2(62)).toBeGreaterThanOrEqual(256);
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('has a method for every route in ROUTES, proxying to the route family function', () => {
+      for (const route of ROUTES) {
+        const fn = stack.http.functions.get(route.family);
+        if (!fn) throw new Error(`No function for family ${route.family}`);
+        const method = methods.find((m) => m.path === route.path && m.httpMethod === route.method);
+        expect({ route: `${route.method} ${route.path}`, fn: method?.functionLogicalId }).toEqual({
+          route: `${route.method} ${route.path}`,
+          fn: logicalId(stack, fn.function),
+        });
+        expect(method?.properties.Integration).toMatchObject({
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+        });
+      }
+      const routed = methods.filter((method) => method.httpMethod !== 'ANY');
+      expect(routed).toHaveLength(ROUTES.length);
+    });
+
+    it('sends ANY of every resource, the root and the catch-all to the fallback function', () => {
+      const fallbackId = logicalId(stack, stack.http.fallback.function);
+      const resourcePaths = [...apiResourcePaths(template).values()];
+      for (const path of [...resourcePaths, '/']) {
+        const any = methods.find((method) => method.path === path && method.httpMethod === 'ANY');
+        expect({ path, fn: any?.functionLogicalId }).toEqual({ path, fn: fallbackId });
+      }
+      expect(resourcePaths).toContain('/{proxy+}');
+    });
+
+    it('creates one function per family, ARM64 on Node.js 22 or 24, handler `handler`', () => {
+      expect([...stack.http.functions.keys()]).toEqual([...FAMILIES]);
+      const functions = template.findResources('AWS::Lambda::Function');
+      for (const fn of [...stack.http.functions.values(), stack.http.fallback]) {
+        const properties = functions[logicalId(stack, fn.function)]?.Properties;
+        expect(properties).toMatchObject({
+          Architectures: ['arm64'],
+          Runtime: expect.stringMatching(/^nodejs(22|24)\.x$/),
+          Handler: 'index.handler',
+          TracingConfig: { Mode: 'Active' },
+          MemorySize: expect.any(Number),
+          Timeout: expect.any(Number),
+          LoggingConfig: { LogGroup: { Ref: logicalId(stack, fn.logGroup) } },
+        });
+      }
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 1);
+    });
+
+    it('gives family functions the configuration layers/core/config.ts parses', () => {
+      const functions = template.findResources('AWS::Lambda::Function');
+      for (const fn of stack.http.functions.values()) {
+        const variables =
+          functions[logicalId(stack, fn.function)]?.Properties.Environment.Variables;
+        expect(variables).toEqual({
+          TABLE_NAME: { Ref: logicalId(stack, stack.data.table) },
+          SVC_ENVIRONMENT: 'test',
+          SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },
+          NODE_OPTIONS: '--enable-source-maps',
+          POWERTOOLS_SERVICE_NAME: expect.stringMatching(/^svc-/),
+        });
+      }
+    });
+
+    it('grants table item access to every family and sqs:SendMessage to data-sources only', () => {
+      const policies = template.findResources('AWS::IAM::Policy');
+      const actionsOf = (fn: { role: { node: { findChild(id: string): unknown } } }) => {
+        const policy = fn.role.node.findChild('DefaultPolicy') as {
+          node: { defaultChild: unknown };
+        };
+        const document = policies[logicalId(stack, policy)]?.Properties.PolicyDocument;
+        return (document.Statement as Array<{ Action: string | string[] }>).flatMap((s) =>
+          Array.isArray(s.Action) ? s.Action : [s.Action],
+        );
+      };
+      for (const [family, fn] of stack.http.functions) {
+        const actions = actionsOf(fn);
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+        expect(actions).not.toContain('dynamodb:Scan');
+        if (family === 'data-sources') expect(actions).toContain('sqs:SendMessage');
+        else expect(actions).not.toContain('sqs:SendMessage');
+      }
+      expect(actionsOf(stack.http.fallback).filter((a) => !/^(logs|xray):/.test(a))).toEqual([]);
+    });
+
+    it('has a stage with JSON access logs, tracing, metrics and default throttling', () => {
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        StageName: 'test',
+        TracingEnabled: true,
+        AccessLogSetting: {
+          DestinationArn: Match.anyValue(),
+          Format: Match.serializedJson(Match.objectLike({ requestId: '$context.requestId' })),
+        },
+        MethodSettings: [
+          Match.objectLike({
+            HttpMethod: '*',
+            ResourcePath: '/*',
+            MetricsEnabled: true,
+            DataTraceEnabled: false,
+            ThrottlingRateLimit: 50,
+            ThrottlingBurstLimit: 100,
+          }),
+        ],
+      });
+    });
+
+    it('answers gateway errors in the nested error shape with the security headers (D5)', () => {
+      for (const [type, code] of [
+        ['DEFAULT_4XX', 'invalid_request'],
+        ['DEFAULT_5XX', 'internal_error'],
+      ] as const) {
+        template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+          ResponseType: type,
+          ResponseTemplates: {
+            'application/json': `{"error":{"code":"${code}","message":$context.error.messageString,"details":{}},"request_id":"$context.requestId"}`,
+          },
+          ResponseParameters: Match.objectLike({
+            'gatewayresponse.header.Strict-Transport-Security': `'${SECURITY_HEADERS['Strict-Transport-Security']}'`,
+          }),
+        });
+      }
+    });
+
+    it('keeps the execute-api endpoint when no custom domain is configured', () => {
+      template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+        DisableExecuteApiEndpoint: false,
+        EndpointConfiguration: { Types: ['REGIONAL'] },
+      });
+      template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    });
+
+    it('puts a WAF web ACL with AWS managed rules in front of the stage', () => {
+      template.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Scope: 'REGIONAL',
+        Rules: Match.arrayWith([
+          Match.objectLike({ Name: 'AWSManagedRulesAmazonIpReputationList' }),
+          Match.objectLike({ Name: 'AWSManagedRulesKnownBadInputsRuleSet' }),
+        ]),
+      });
+      template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    });
+  });
+
+  describe('alarms', () => {
+    const alarmsOn = (metricName: string) =>
+      Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter(
+        (alarm) => alarm.Properties.MetricName === metricName,
+      );
+
+    it('alarms on messages in each dead-letter queue', () => {
+      const watched = alarmsOn('ApproximateNumberOfMessagesVisible').map((alarm) => {
+        expect(alarm.Properties).toMatchObject({
+          Threshold: 0,
+          ComparisonOperator: 'GreaterThanThreshold',
+        });
+        return alarm.Properties.Dimensions[0].Value['Fn::GetAtt'][0] as string;
+      });
+      expect(watched.sort()).toEqual(
+        Object.values(stack.queues)
+          .map((queue) => logicalId(stack, queue.deadLetterQueue))
+          .sort(),
+      );
+    });
+
+    it('alarms on API 5XX errors and on errors of every function', () => {
+      expect(alarmsOn('5XXError')).toHaveLength(1);
+      expect(alarmsOn('Errors')).toHaveLength(FAMILIES.length + 1);
+    });
+
+    it('sends every alarm to the KMS-encrypted, TLS-only alarm topic', () => {
+      const topicId = logicalId(stack, stack.alarms.topic);
+      for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
+        expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+      }
+      template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+      template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+      // No alarmEmail in context: no subscription.
+      template.resourceCountIs('AWS::SNS::Subscription', 0);
+    });
+  });
+
+  describe('logs', () => {
+    it('gives every log group a retention (30 days for test) and the service key', () => {
+      const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+      // 3 functions, API access + execution logs, 3 search domain logs.
+      expect(groups).toHaveLength(8);
+      for (const group of groups) {
+        expect(group.Properties).toMatchObject({
+          RetentionInDays: 30,
+          KmsKeyId: expect.anything(),
+        });
+      }
+    });
+  });
+
+  it('exports the API URL and the names of what it created', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'ApiUrl',
+        'TableName',
+        'SyncQueueUrl',
+        'IngestionQueueUrl',
+        'WebhookDeliveryQueueUrl',
+        'FileBucketName',
+        'SearchDomainEndpoint',
+        'SessionSecretArn',
+        'AlarmTopicArn',
+      ]),
+    );
+  });
+
+  it('is environment-agnostic, so it synthesizes without an AWS account', () => {
+    expect(Token.isUnresolved(stack.account)).toBe(true);
+    expect(Token.isUnresolved(stack.region)).toBe(true);
+  });
+});
