@@ -5,6 +5,13 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 const dataSourceId = z.string().refine((value) => isId('dataSource', value), 'must be a ds_ id');
 
+/**
+ * DynamoDB cannot store a number of magnitude below 1e-130 (it refuses the
+ * write, which would surface as a 500). A temperature that small is 0 in all
+ * but name, so it is refused here as out of range instead.
+ */
+const SMALLEST_STORABLE_NUMBER = 1e-130;
+
 /** `POST /api/v1/agents`: name and data_source_ids required (spec), bounds per D17/D18. */
 export const createAgentBody = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(AGENT_LIMITS.nameMax),
@@ -16,6 +23,10 @@ export const createAgentBody = z.strictObject({
     .number()
     .min(AGENT_LIMITS.temperatureMin)
     .max(AGENT_LIMITS.temperatureMax)
+    .refine(
+      (value) => value <= 0 || value >= SMALLEST_STORABLE_NUMBER,
+      `must be 0 or at least ${SMALLEST_STORABLE_NUMBER}`,
+    )
     .optional(),
   max_tokens: z.int().min(1).max(AGENT_LIMITS.maxTokensMax).optional(),
   status: z.enum(AGENT_STATUSES).optional(),

@@ -28,21 +28,28 @@ export function toApiGatewayEvent(
   stage = 'local',
 ): APIGatewayProxyEvent {
   const url = new URL(request.url, 'http://localhost');
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Names are client input: collected in Maps and turned into objects with
+  // Object.fromEntries, so `__proto__`, `constructor` or `toString` become
+  // plain own keys (as in the JSON event Lambda receives) instead of reaching
+  // Object.prototype.
+  const headerValues = new Map<string, string[]>();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    multiValueHeaders[name] = values;
-    headers[name] = values[values.length - 1] ?? '';
+    headerValues.set(name, Array.isArray(value) ? value : [value]);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const multiValueHeaders = Object.fromEntries(headerValues);
+  const headers = Object.fromEntries(
+    [...headerValues].map(([name, values]) => [name, values[values.length - 1] ?? '']),
+  );
+  const queryValues = new Map<string, string[]>();
   for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    multiQuery[name] = [...(multiQuery[name] ?? []), value];
+    queryValues.set(name, [...(queryValues.get(name) ?? []), value]);
   }
-  const hasQuery = Object.keys(query).length > 0;
+  const multiQuery = Object.fromEntries(queryValues);
+  const query = Object.fromEntries(
+    [...queryValues].map(([name, values]) => [name, values[values.length - 1] ?? '']),
+  );
+  const hasQuery = queryValues.size > 0;
   const resource = route?.path ?? '/{proxy+}';
   const requestTime = new Date();
   return {

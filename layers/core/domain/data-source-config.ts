@@ -5,6 +5,9 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .max(DATA_SOURCE_LIMITS.urlMax)
   .refine((value) => {
+    // zod runs this refinement even when the URL check above failed; such a
+    // value is already reported, and must not throw here (that would be a 500).
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '';
   }, 'must not carry credentials');
@@ -35,18 +38,28 @@ export const DATA_SOURCE_CONFIG_SCHEMAS = {
 
 export type DataSourceConfigIssue = { path: string; message: string };
 
-/** Validates `config` for `type`, filling defaults; issues name the field under `config.`. */
+export type ParsedDataSourceConfig =
+  | { ok: true; config: Record<string, unknown> }
+  | { ok: false; issues: DataSourceConfigIssue[]; unknownFields: string[] };
+
+/**
+ * Validates `config` for `type`, filling defaults. Issues name the field
+ * under `config.`; unknown keys are listed apart, as at the top level (D4).
+ */
 export function parseDataSourceConfig(
   type: DataSourceType,
   config: unknown,
-): { ok: true; config: Record<string, unknown> } | { ok: false; issues: DataSourceConfigIssue[] } {
+): ParsedDataSourceConfig {
   const result = DATA_SOURCE_CONFIG_SCHEMAS[type].safeParse(config ?? {});
   if (result.success) return { ok: true, config: result.data };
+  const path = (parts: readonly PropertyKey[]) => ['config', ...parts.map(String)].join('.');
   return {
     ok: false,
-    issues: result.error.issues.map((issue) => ({
-      path: ['config', ...issue.path.map(String)].join('.'),
-      message: issue.message,
-    })),
+    issues: result.error.issues
+      .filter((issue) => issue.code !== 'unrecognized_keys')
+      .map((issue) => ({ path: path(issue.path), message: issue.message })),
+    unknownFields: result.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => path([...issue.path, key])) : [],
+    ),
   };
 }

@@ -62,4 +62,6 @@ export interface ScopeBucketReport {
   readonly scope: Scope;
   readonly policy: BucketPolicy;
   readonly state: BucketState;
+  /** Epoch ms of the decision, so headers count from the same clock as the bucket. */
+  readonly at: number;
 }

@@ -79,11 +79,12 @@ export function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, s
       },
     );
   }
-  const single: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined) single[name] = value;
-  }
-  return single;
+  // fromEntries, not assignment: a parameter named "__proto__" stays a key (and is refused as unknown).
+  return Object.fromEntries(
+    Object.entries(event.queryStringParameters ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
 }
 
 /** D1: a path id with the wrong prefix or shape is a 400, not a 404. */

@@ -28,7 +28,7 @@ function rateLimitHeaders(report: ScopeBucketReport): Record<string, string> {
     'X-RateLimit-Reset': String(resetSeconds),
     'X-RateLimit-Used': String(used),
     'RateLimit-Policy': `"${name}";q=${policy.perMinute};w=60;burst=${policy.burst}`,
-    RateLimit: `"${name}";r=${state.remaining};t=${Math.max(0, resetSeconds - Math.floor(Date.now() / 1000))}`,
+    RateLimit: `"${name}";r=${state.remaining};t=${Math.max(0, Math.ceil((state.fullAt - report.at) / 1000))}`,
   };
 }
 

@@ -37,13 +37,20 @@ export interface CreateDataSourceInput {
 
 function validConfig(type: DataSourceType, config: unknown): Record<string, unknown> {
   const parsed = parseDataSourceConfig(type, config);
-  if (!parsed.ok) {
-    throw new InvalidRequestError(
-      `Invalid config for a ${type} data source: ${parsed.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-      { fields: parsed.issues },
-    );
-  }
-  return parsed.config;
+  if (parsed.ok) return parsed.config;
+  const problems = [
+    ...(parsed.unknownFields.length > 0
+      ? [`unknown field(s): ${parsed.unknownFields.join(', ')}`]
+      : []),
+    ...parsed.issues.map((issue) => `${issue.path}: ${issue.message}`),
+  ];
+  throw new InvalidRequestError(
+    `Invalid config for a ${type} data source: ${problems.join('; ')}`,
+    {
+      ...(parsed.issues.length > 0 ? { fields: parsed.issues } : {}),
+      ...(parsed.unknownFields.length > 0 ? { unknown_fields: parsed.unknownFields } : {}),
+    },
+  );
 }
 
 export async function createDataSource(

@@ -36,7 +36,7 @@ export async function enforceRateLimits(
       policy.perMinute,
       new Date(state.fullAt),
       state.retryAfterSeconds,
-      { scope, policy, state },
+      { scope, policy, state, at: now },
     );
   }
   const window = await deps.planQuota.countRequest(
@@ -51,8 +51,8 @@ export async function enforceRateLimits(
       window.limit,
       new Date(window.resetAt),
       Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
-      { scope, policy, state: { ...state, remaining: state.remaining + 1 } },
+      { scope, policy, state: { ...state, remaining: state.remaining + 1 }, at: now },
     );
   }
-  return { scope, policy, state };
+  return { scope, policy, state, at: now };
 }
