@@ -16,6 +16,21 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
  * the newest this aws-cdk-lib knows, which is what cdk-nag's L1 /
  * LambdaLatestVersion rules check for.
  */
+
+/**
+ * How every function is bundled (also what `npm run bench` measures): minified
+ * CommonJS for the Lambda runtime's Node.js version, with source maps.
+ */
+export const LAMBDA_BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  target: 'node24',
+  format: nodejs.OutputFormat.CJS,
+  // The Node.js runtime ships the AWS SDK v3.
+  externalModules: ['@aws-sdk/*'] as string[],
+} as const;
+
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 export interface ServiceFunctionProps {
@@ -120,13 +135,7 @@ export class ServiceFunction extends Construct {
       bundling: {
         // esbuild from node_modules; never Docker (not available, not needed).
         forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: 'node24',
-        format: nodejs.OutputFormat.CJS,
-        // The Node.js runtime ships the AWS SDK v3.
-        externalModules: ['@aws-sdk/*'],
+        ...LAMBDA_BUNDLING,
       },
     });
 
