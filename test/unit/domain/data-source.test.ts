@@ -79,11 +79,18 @@ describe('Domain: data source config', () => {
     [{ url: 'https://user:pw@example.com' }, 'config.url'],
     [{ url: 'https://example.com', max_pages: 0 }, 'config.max_pages'],
     [{ url: 'https://example.com', max_pages: 10_001 }, 'config.max_pages'],
-    [{ url: 'https://example.com', depth: 2 }, 'config'],
   ])('refuses website config %j naming %s', (config, path) => {
     const result = parseDataSourceConfig('website', config);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it('lists unknown config keys apart from invalid ones', () => {
+    expect(parseDataSourceConfig('website', { url: 'https://example.com', depth: 2 })).toEqual({
+      ok: false,
+      issues: [],
+      unknownFields: ['config.depth'],
+    });
   });
 
   it('requires the D26 keys of connector types', () => {
