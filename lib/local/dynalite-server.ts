@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { listen } from './listen';
 
 export interface LocalDynamoDb {
   readonly endpoint: string;
@@ -26,14 +26,7 @@ export async function startDynalite(options: {
     deleteTableMs: 0,
     updateTableMs: 0,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, options.port, options.host);
   return {
     endpoint: `http://${options.host}:${port}`,
     port,

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { newId } from '../../layers/core/domain/ids';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
@@ -11,6 +10,7 @@ import {
   lambdaContext,
   toApiGatewayEvent,
 } from './apigw-event';
+import { listen } from './listen';
 
 export type ProxyHandler = (
   event: APIGatewayProxyEvent,
@@ -159,14 +159,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, options.port, options.host);
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostForUrl}:${port}`,

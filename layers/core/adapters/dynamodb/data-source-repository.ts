@@ -1,11 +1,7 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
-  DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { DataSource, DataSourceChanges, SyncJob } from '../../domain/data-source';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
@@ -14,47 +10,33 @@ import type {
   DataSourceRepository,
   SyncJobClaim,
 } from '../../ports/data-source-repository.port';
-import { isConditionFailure } from './document-client';
-import { queryAll } from './query-all';
-import { keys, withoutStorageAttributes } from './table-design';
-import { updateExpressionFor } from './update-expression';
-
-const toDataSource = (item: Record<string, unknown>) =>
-  withoutStorageAttributes(item) as unknown as DataSource;
+import { OrgPartitionItems } from './org-partition-items';
+import { keys } from './table-design';
 
 /** BatchGetItem takes at most 100 keys a call. */
 const BATCH_GET_MAX = 100;
 
 export class DynamoDbDataSourceRepository implements DataSourceRepository {
+  private readonly items: OrgPartitionItems<DataSource>;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
-
-  async create(orgId: string, source: DataSource): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.dataSource(orgId, source.id),
-          entity: 'data_source',
-          org_id: orgId,
-          ...source,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
+  ) {
+    this.items = new OrgPartitionItems<DataSource>(
+      client,
+      tableName,
+      'data_source',
+      keys.dataSourcePrefix,
     );
   }
 
-  async get(orgId: string, id: string): Promise<DataSource | null> {
-    const { Item } = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: keys.dataSource(orgId, id),
-        ConsistentRead: true,
-      }),
-    );
-    return Item ? toDataSource(Item) : null;
+  create(orgId: string, source: DataSource): Promise<void> {
+    return this.items.create(orgId, source);
+  }
+
+  get(orgId: string, id: string): Promise<DataSource | null> {
+    return this.items.get(orgId, id);
   }
 
   async existingIds(orgId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -79,69 +61,35 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     return found;
   }
 
-  /** Newest first, like every list. */
   async list(
     orgId: string,
     filter: DataSourceFilter,
     page: PageRequest,
   ): Promise<Page<DataSource>> {
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ...(filter.status
+    const sources = await this.items.queryAll(
+      orgId,
+      filter.status
         ? {
-            FilterExpression: '#status = :status',
-            ExpressionAttributeNames: { '#status': 'status' },
+            filterExpression: '#status = :status',
+            names: { '#status': 'status' },
+            values: { ':status': filter.status },
           }
-        : {}),
-      ExpressionAttributeValues: {
-        ':pk': keys.orgPartition(orgId),
-        ':prefix': keys.dataSourcePrefix,
-        ...(filter.status ? { ':status': filter.status } : {}),
-      },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-    });
-    return pageOf(items.map(toDataSource), page);
+        : {},
+    );
+    return pageOf(sources, page);
   }
 
-  async update(
+  update(
     orgId: string,
     id: string,
     changes: DataSourceChanges,
     updatedAt: string,
   ): Promise<DataSource | null> {
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.dataSource(orgId, id),
-          ...updateExpressionFor({ ...changes, updated_at: updatedAt }),
-          ConditionExpression: 'attribute_exists(PK)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes ? toDataSource(Attributes) : null;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    return this.items.update(orgId, id, { ...changes, updated_at: updatedAt });
   }
 
-  async delete(orgId: string, id: string): Promise<boolean> {
-    try {
-      await this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: keys.dataSource(orgId, id),
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  delete(orgId: string, id: string): Promise<boolean> {
+    return this.items.delete(orgId, id);
   }
 
   /**
@@ -151,23 +99,12 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
    */
   async claimSyncJob(orgId: string, id: string, job: SyncJob): Promise<SyncJobClaim | null> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      try {
-        const { Attributes } = await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: keys.dataSource(orgId, id),
-            UpdateExpression: 'SET current_job = :job',
-            ConditionExpression:
-              'attribute_exists(PK) AND (attribute_not_exists(current_job) OR current_job = :none)',
-            ExpressionAttributeValues: { ':job': job, ':none': null },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        if (!Attributes) return null;
-        return { job, created: true, dataSource: toDataSource(Attributes) };
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      const claimed = await this.items.updateIf(orgId, id, {
+        expression: 'SET current_job = :job',
+        condition: 'attribute_not_exists(current_job) OR current_job = :none',
+        values: { ':job': job, ':none': null },
+      });
+      if (claimed) return { job, created: true, dataSource: claimed };
       const current = await this.get(orgId, id);
       if (!current) return null;
       if (current.current_job)

@@ -24,7 +24,6 @@ export const TABLE_KEYS = {
 
 export const keys = {
   organization: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'META' }),
-  agent: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `AGENT#${id}` }),
   agentPrefix: 'AGENT#',
   dataSource: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `DS#${id}` }),
   dataSourcePrefix: 'DS#',
