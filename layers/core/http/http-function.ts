@@ -56,7 +56,7 @@ export function httpFunction(options: HttpFunctionOptions) {
       throw new Error('dispatch reached without route or principal');
     assertPathIds(state.params, operation.pathIds);
     const legacy = route.api === 'legacy';
-    const rawQuery = singleValuedQuery(_event);
+    const rawQuery = singleValuedQuery(event);
     const query = operation.query.safeParse(legacy ? snakeCaseKeys(rawQuery) : rawQuery);
     if (!query.success) throw invalidRequest('query', query.error.issues);
     const body = (operation.body as z.ZodType).safeParse(
