@@ -45,7 +45,7 @@ export function httpFunction(options: HttpFunctionOptions) {
   const logger = new Logger({ serviceName: `svc-${options.family}` });
 
   const dispatch = async (
-    _event: APIGatewayProxyEvent,
+    event: APIGatewayProxyEvent,
     context: HttpContext,
   ): Promise<APIGatewayProxyResult> => {
     const state = context.svc;
