@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
+import { operations as webhookOperations } from '../functions/webhooks/handler';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
 import type { Route } from '../layers/core/http/route';
@@ -9,6 +10,7 @@ import { ROUTES } from './routes';
 const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   agents: agentOperations,
   'data-sources': dataSourceOperations,
+  webhooks: webhookOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -66,9 +68,7 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
   }
   return {
     operationId:
-      route.api === 'v1'
-        ? route.operation
-        : `${route.operation}Legacy${route.path.split('/')[2] === 'data-specs' ? 'DataSpecs' : 'AgentManagers'}`,
+      route.api === 'v1' ? route.operation : `${route.operation}Legacy${legacyTag(route.path)}`,
     summary: operation.summary,
     tags: [route.family],
     ...(route.api === 'legacy'
@@ -90,6 +90,14 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
         }),
     responses: { ...responses, ...errorResponses(route) },
   };
+}
+
+/** `/api/data-specs/…` → `DataSpecs`: keeps legacy operation ids unique beside their v1 twins. */
+function legacyTag(path: string): string {
+  return (path.split('/')[2] ?? '')
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
 }
 
 /** The OpenAPI 3.1 document of every route in lib/routes.ts. */

@@ -11,6 +11,9 @@ const cloudConfigSchema = z.object({
   /** D10: which keys this deployment accepts. */
   SVC_ENVIRONMENT: z.enum(ENVIRONMENTS),
   SYNC_QUEUE_URL: z.url(),
+  DELIVERY_QUEUE_URL: z.url(),
+  /** D33: the KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
+  SECRETS_KEY_ARN: z.string().startsWith('arn:'),
   AWS_REGION: z.string().min(1),
 });
 

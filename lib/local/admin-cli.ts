@@ -20,8 +20,9 @@ import {
 } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { startDynalite } from './dynalite-server';
-import { parseLocalConfig } from './local-config';
+import { type LocalConfig, parseLocalConfig } from './local-config';
 import { localDependencies } from './local-dependencies';
+import { loadOrCreateMasterKey } from './master-key';
 
 export const USAGE = `Usage: svc <command> [options]
 
@@ -118,7 +119,11 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
       const client = createDocumentClient({ endpoint });
       running.destroy();
       return {
-        deps: localDependencies({ client, tableName: config.SVC_TABLE_NAME }),
+        deps: localDependencies({
+          client,
+          tableName: config.SVC_TABLE_NAME,
+          masterKey: masterKeyOf(config),
+        }).dependencies,
         close: async () => client.destroy(),
       };
     } catch (error) {
@@ -133,12 +138,21 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
   const dynamo = await startDynalite({ host: '127.0.0.1', port: 0, path });
   const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: dynamo.endpoint });
   return {
-    deps: localDependencies({ client, tableName: config.SVC_TABLE_NAME }),
+    deps: localDependencies({
+      client,
+      tableName: config.SVC_TABLE_NAME,
+      masterKey: masterKeyOf(config),
+    }).dependencies,
     close: async () => {
       client.destroy();
       await dynamo.end();
     },
   };
+}
+
+/** The data directory's master key (the CLI seals nothing yet, but its wiring is the server's). */
+function masterKeyOf(config: LocalConfig): Buffer {
+  return loadOrCreateMasterKey(config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'));
 }
 
 /** The SDK wraps socket errors; the code may sit on the error or on its cause. */

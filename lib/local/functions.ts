@@ -3,6 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { handler as agents } from '../../functions/agents/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
+import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
+import { handler as webhooks } from '../../functions/webhooks/handler';
 import type { HttpContext } from '../../layers/core/http/request-state';
 import { API_GATEWAY_TIMEOUT_MS } from './apigw-event';
 import type { ProxyHandler } from './gateway';
@@ -28,6 +30,10 @@ const asProxyHandler =
 export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   agents: asProxyHandler(agents),
   'data-sources': asProxyHandler(dataSources),
+  webhooks: asProxyHandler(webhooks),
 };
+
+/** functions/webhook-dispatcher, as the local deliveries consumer calls it. */
+export const WEBHOOK_DISPATCHER = webhookDispatcher;
 
 export const FALLBACK_FUNCTION: ProxyHandler = asProxyHandler(fallback);

@@ -27,6 +27,17 @@ const localConfigSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('WARN'),
+  /** D35: lets webhooks (and later the crawler) reach loopback/private addresses. Local runs and tests only. */
+  SVC_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** A PEM file of CA certificates trusted beside the system's for outbound HTTPS (a private test CA). */
+  SVC_EXTRA_CA_FILE: z.string().min(1).optional(),
+  /** D29's 10 s receiver timeout; shorter only for tests. */
+  SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
+  SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
 });
 
 export type LocalConfig = z.infer<typeof localConfigSchema> & { readonly dataDir: string };

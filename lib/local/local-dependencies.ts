@@ -1,28 +1,91 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  EnvelopeSecretSealer,
+  localKeyring,
+} from '../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
-import type { Clock } from '../../layers/core/ports/clock.port';
+import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
+import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
 
-/** Local queue names; in the cloud these are SQS queues (lib/constructs/queues.ts). */
+/** Local queue names; in the cloud these are SQS queues (lib/constructs/work-queue.ts). */
 export const LOCAL_QUEUES = {
   syncJobs: { name: 'sync-jobs', deadLetter: 'sync-jobs-dlq' },
+  webhookDeliveries: { name: 'webhook-deliveries', deadLetter: 'webhook-deliveries-dlq' },
 } as const;
+
+/**
+ * The deliveries queue's redrive: above the 5 attempts of D29, so the
+ * dead-letter queue only catches a dispatcher that keeps crashing.
+ */
+export const DELIVERY_MAX_RECEIVE_COUNT = 8;
+/** How long a received delivery stays hidden while the dispatcher works on it (≥ the 10 s POST timeout). */
+export const DELIVERY_VISIBILITY_TIMEOUT_SECONDS = 60;
 
 export const queueTableName = (tableName: string) => `${tableName}-local-queues`;
 
-/** The local wiring: the cloud's DynamoDB adapters on dynalite, the local queue for SQS. D10: local runs are `test`. */
-export function localDependencies(options: {
+export interface LocalWiringOptions {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
+  readonly masterKey: Buffer;
   readonly clock?: Clock;
-}): Dependencies {
+  /** D35 `SVC_ALLOW_PRIVATE_URLS`: local runs and tests only. */
+  readonly allowPrivateUrls?: boolean;
+  /** PEM certificates trusted beside the system's (a test CA). */
+  readonly extraCaCertificates?: readonly string[];
+  readonly webhookTimeoutMs?: number;
+}
+
+export interface LocalWiring {
+  readonly dependencies: Dependencies;
+  readonly deliveryQueue: LocalQueue<DeliveryMessage>;
+}
+
+/** The local wiring: the cloud's DynamoDB adapters on dynalite, the local queue for SQS. D10: local runs are `test`. */
+export function localDependencies(options: LocalWiringOptions): LocalWiring {
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now().getTime();
+  const queueTable = queueTableName(options.tableName);
   const syncQueue = new LocalQueue<SyncJobMessage>(
     options.client,
-    queueTableName(options.tableName),
+    queueTable,
     LOCAL_QUEUES.syncJobs.name,
-    { deadLetterQueue: LOCAL_QUEUES.syncJobs.deadLetter, maxReceiveCount: 5 },
+    {
+      deadLetterQueue: LOCAL_QUEUES.syncJobs.deadLetter,
+      maxReceiveCount: 5,
+      now,
+    },
   );
-  return buildDependencies({ ...options, environment: 'test', syncQueue });
+  const deliveryQueue = new LocalQueue<DeliveryMessage>(
+    options.client,
+    queueTable,
+    LOCAL_QUEUES.webhookDeliveries.name,
+    {
+      deadLetterQueue: LOCAL_QUEUES.webhookDeliveries.deadLetter,
+      maxReceiveCount: DELIVERY_MAX_RECEIVE_COUNT,
+      visibilityTimeoutSeconds: DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
+      now,
+    },
+  );
+  const dependencies = buildDependencies({
+    client: options.client,
+    tableName: options.tableName,
+    environment: 'test',
+    clock,
+    syncQueue,
+    deliveryQueue,
+    deliveryVisibility: {
+      change: (receipt, seconds) => deliveryQueue.changeVisibility(receipt, seconds),
+    },
+    secretSealer: new EnvelopeSecretSealer(localKeyring(options.masterKey)),
+    outboundPolicy: webhookPolicy({
+      allowPrivateAddresses: options.allowPrivateUrls ?? false,
+      ...(options.extraCaCertificates ? { extraCaCertificates: options.extraCaCertificates } : {}),
+    }),
+    ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+  });
+  return { dependencies, deliveryQueue };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
@@ -5,12 +6,14 @@ import type { Clock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import { provideDependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../routes';
+import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap } from './bootstrap';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
-import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from './functions';
+import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS, WEBHOOK_DISPATCHER } from './functions';
 import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
 import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
+import { loadOrCreateMasterKey } from './master-key';
 import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
 
 export interface LocalRuntime {
@@ -19,6 +22,8 @@ export interface LocalRuntime {
   readonly bootstrap: BootstrapResult;
   readonly dependencies: Dependencies;
   readonly client: DynamoDBDocumentClient;
+  /** The outbox sweep and the deliveries consumer; `step()` runs one round by hand. */
+  readonly workers: BackgroundWorkers;
   /** Stops the services in reverse order of their start. */
   end(): Promise<void>;
 }
@@ -58,9 +63,17 @@ export async function startLocalRuntime(
       queueTableDefinition(queueTableName(config.SVC_TABLE_NAME)),
     ]);
 
-    const dependencies = localDependencies({
+    const { dependencies, deliveryQueue } = localDependencies({
       client,
       tableName: config.SVC_TABLE_NAME,
+      masterKey: loadOrCreateMasterKey(
+        config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'),
+      ),
+      allowPrivateUrls: config.SVC_ALLOW_PRIVATE_URLS,
+      ...(config.SVC_EXTRA_CA_FILE
+        ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
+        : {}),
+      webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
       ...(options.clock ? { clock: options.clock } : {}),
     });
     provideDependencies(dependencies);
@@ -84,12 +97,17 @@ export async function startLocalRuntime(
     });
     stops.push(() => gateway.end());
 
+    const workers = new BackgroundWorkers(dependencies, deliveryQueue, WEBHOOK_DISPATCHER);
+    workers.start(config.SVC_WORKER_INTERVAL_MS);
+    stops.push(() => workers.stop());
+
     return {
       url: gateway.url,
       dynamoDbEndpoint: dynamo.endpoint,
       bootstrap: bootstrapped,
       dependencies,
       client,
+      workers,
       end,
     };
   } catch (error) {

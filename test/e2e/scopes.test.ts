@@ -11,7 +11,8 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * D9, written out from the decision rather than read from the route table, so
  * a route given the wrong scope fails here: Read for every GET on agents and
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
- * included). Legacy paths need what their v1 successors need.
+ * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
+ * Legacy paths need what their v1 successors need.
  */
 const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/agents': 'Read',
@@ -34,14 +35,36 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/data-specs': 'Read',
   'POST /api/data-specs': 'Write',
   'POST /api/data-specs/{id}/process': 'Write',
+  'GET /api/v1/webhooks': 'Admin',
+  'POST /api/v1/webhooks': 'Admin',
+  'GET /api/v1/webhooks/{id}': 'Admin',
+  'PUT /api/v1/webhooks/{id}': 'Admin',
+  'DELETE /api/v1/webhooks/{id}': 'Admin',
+  'POST /api/v1/webhooks/{id}/rotate-secret': 'Admin',
+  'GET /api/v1/webhooks/{id}/deliveries': 'Admin',
+  'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry': 'Admin',
+  'POST /api/v1/webhooks/{id}/test': 'Admin',
+  'GET /api/webhooks': 'Admin',
+  'POST /api/webhooks': 'Admin',
+  'GET /api/webhooks/{id}': 'Admin',
+  'PUT /api/webhooks/{id}': 'Admin',
+  'DELETE /api/webhooks/{id}': 'Admin',
+  'POST /api/webhooks/{id}/rotate-secret': 'Admin',
+  'GET /api/webhooks/{id}/deliveries': 'Admin',
+  'POST /api/webhooks/{id}/deliveries/{delivery_id}/retry': 'Admin',
+  'POST /api/webhooks/{id}/test': 'Admin',
 };
 
 const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 
 /** The route's path with an id of the right kind that does not exist. */
 function concretePath(path: string): string {
-  const prefix = /agents|ai-agent-managers/.test(path) ? 'agt' : 'ds';
-  return path.replace('{id}', unknownId(prefix));
+  const prefix = /agents|ai-agent-managers/.test(path)
+    ? 'agt'
+    : /webhooks/.test(path)
+      ? 'wh'
+      : 'ds';
+  return path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv'));
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */

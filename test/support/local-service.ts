@@ -23,6 +23,8 @@ export async function startTestService(
     PORT: '0',
     SVC_DYNAMODB_PORT: '0',
     SVC_IN_MEMORY: 'true',
+    // Background workers off: tests step them (runtime.workers.step()) when they need them.
+    SVC_WORKER_INTERVAL_MS: '0',
     ...options.env,
   });
   const runtime = await startLocalRuntime(config, options.clock ? { clock: options.clock } : {});

@@ -4,6 +4,7 @@ import type {
   DataSourceStatus,
   SyncJob,
 } from '../domain/data-source';
+import type { DomainEvent } from '../domain/events';
 import type { Page, PageRequest } from '../domain/pagination';
 
 export interface DataSourceFilter {
@@ -21,7 +22,7 @@ export interface SyncJobClaim {
 
 /** Data sources of one organization; every call is scoped by `orgId`. */
 export interface DataSourceRepository {
-  create(orgId: string, source: DataSource): Promise<void>;
+  create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void>;
   get(orgId: string, id: string): Promise<DataSource | null>;
   /** Ids that exist in the organization, out of `ids`. */
   existingIds(orgId: string, ids: readonly string[]): Promise<Set<string>>;

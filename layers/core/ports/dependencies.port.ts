@@ -4,8 +4,17 @@ import type { ApiKeyRepository } from './api-key-repository.port';
 import type { Clock } from './clock.port';
 import type { DataSourceRepository } from './data-source-repository.port';
 import type { OrganizationRepository } from './organization-repository.port';
+import type { Outbox } from './outbox.port';
 import type { PlanQuota, RateLimiter } from './rate-limiter.port';
-import type { SyncJobQueue } from './sync-job-queue.port';
+import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
+import type {
+  DeliveryMessage,
+  DeliveryRepository,
+  MessageVisibility,
+  SecretSealer,
+  WebhookRepository,
+} from './webhook-repository.port';
+import type { WebhookTransport, WebhookUrlVerifier } from './webhook-transport.port';
 
 /** Everything the use cases may need, as ports. The cloud and local wiring fill it in. */
 export interface Dependencies {
@@ -19,4 +28,14 @@ export interface Dependencies {
   readonly rateLimiter: RateLimiter;
   readonly planQuota: PlanQuota;
   readonly syncQueue: SyncJobQueue;
+  readonly outbox: Outbox;
+  readonly webhooks: WebhookRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly deliveryQueue: MessageQueue<DeliveryMessage>;
+  readonly deliveryVisibility: MessageVisibility;
+  readonly secretSealer: SecretSealer;
+  readonly webhookTransport: WebhookTransport;
+  readonly webhookUrlVerifier: WebhookUrlVerifier;
+  /** D29: how long a receiver has to answer. */
+  readonly webhookTimeoutMs: number;
 }

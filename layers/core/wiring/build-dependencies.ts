@@ -2,22 +2,44 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
+import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
+import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
+import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
+import {
+  HttpWebhookTransport,
+  TlsWebhookUrlVerifier,
+} from '../adapters/net/http-webhook-transport';
+import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import type { Environment } from '../domain/environments';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
-import type { SyncJobQueue } from '../ports/sync-job-queue.port';
+import type { MessageQueue, SyncJobQueue } from '../ports/sync-job-queue.port';
+import type {
+  DeliveryMessage,
+  MessageVisibility,
+  SecretSealer,
+} from '../ports/webhook-repository.port';
+
+/** D29: a receiver has 10 s to answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * The part of the wiring both runtimes share: the same DynamoDB adapters,
- * pointed at DynamoDB in the cloud and at dynalite on one machine.
+ * pointed at DynamoDB in the cloud and at dynalite on one machine, and the
+ * same outbound HTTP under the runtime's address policy (D35).
  */
 export function buildDependencies(options: {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly environment: Environment;
   readonly syncQueue: SyncJobQueue;
+  readonly deliveryQueue: MessageQueue<DeliveryMessage>;
+  readonly deliveryVisibility: MessageVisibility;
+  readonly secretSealer: SecretSealer;
+  readonly outboundPolicy: OutboundPolicy;
+  readonly webhookTimeoutMs?: number;
   readonly clock?: Clock;
 }): Dependencies {
   const { client, tableName } = options;
@@ -31,5 +53,14 @@ export function buildDependencies(options: {
     rateLimiter: new DynamoDbRateLimiter(client, tableName),
     planQuota: new DynamoDbPlanQuota(client, tableName),
     syncQueue: options.syncQueue,
+    outbox: new DynamoDbOutbox(client, tableName),
+    webhooks: new DynamoDbWebhookRepository(client, tableName),
+    deliveries: new DynamoDbDeliveryRepository(client, tableName),
+    deliveryQueue: options.deliveryQueue,
+    deliveryVisibility: options.deliveryVisibility,
+    secretSealer: options.secretSealer,
+    webhookTransport: new HttpWebhookTransport(options.outboundPolicy),
+    webhookUrlVerifier: new TlsWebhookUrlVerifier(options.outboundPolicy),
+    webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
   };
 }

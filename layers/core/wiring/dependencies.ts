@@ -1,10 +1,14 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { outageAsUnavailable } from '../adapters/aws/outage-as-unavailable';
 import { SqsQueue } from '../adapters/aws/sqs-queue';
+import { SqsMessageVisibility } from '../adapters/aws/sqs-visibility';
+import { EnvelopeSecretSealer, kmsKeyring } from '../adapters/crypto/envelope-secret-sealer';
 import { createDocumentClient } from '../adapters/dynamodb/document-client';
+import { webhookPolicy } from '../adapters/net/outbound-policy';
 import { parseCloudConfig } from '../config';
 import type { Dependencies } from '../ports/dependencies.port';
 import type { SyncJobMessage } from '../ports/sync-job-queue.port';
+import type { DeliveryMessage } from '../ports/webhook-repository.port';
 import { buildDependencies } from './build-dependencies';
 
 let current: Dependencies | undefined;
@@ -32,9 +36,11 @@ function cloudDependencies(): Dependencies {
     client: createDocumentClient({ region: config.AWS_REGION }),
     tableName: config.TABLE_NAME,
     environment: config.SVC_ENVIRONMENT,
-    syncQueue: new SqsQueue<SyncJobMessage>(
-      new SQSClient({ region: config.AWS_REGION }),
-      config.SYNC_QUEUE_URL,
-    ),
+    syncQueue: new SqsQueue<SyncJobMessage>(sqs, config.SYNC_QUEUE_URL),
+    deliveryQueue: new SqsQueue<DeliveryMessage>(sqs, config.DELIVERY_QUEUE_URL),
+    deliveryVisibility: new SqsMessageVisibility(sqs, config.DELIVERY_QUEUE_URL),
+    secretSealer: new EnvelopeSecretSealer(kmsKeyring(config.SECRETS_KEY_ARN)),
+    // D35: private addresses are never allowed in the cloud.
+    outboundPolicy: webhookPolicy({ allowPrivateAddresses: false }),
   });
 }

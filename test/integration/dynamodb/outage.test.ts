@@ -24,7 +24,7 @@ describe('DynamoDB outage handling', () => {
     const tables = await startTestTables();
     try {
       const repository = new DynamoDbAgentRepository(tables.client, tables.tableName);
-      expect(await repository.delete('org_a', 'agt_missing')).toBe(false);
+      expect(await repository.delete('org_a', 'agt_missing', [])).toBe(false);
     } finally {
       await tables.end();
     }

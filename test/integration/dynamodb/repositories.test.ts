@@ -56,11 +56,18 @@ describe('DynamoDB repositories (dynalite)', () => {
 
   it('scopes every agent read and write by organization', async () => {
     const mine = agent([]);
-    await agents.create('org_a', mine);
+    await agents.create('org_a', mine, []);
     expect(await agents.get('org_a', mine.id)).toEqual(mine);
     expect(await agents.get('org_b', mine.id)).toBeNull();
-    expect(await agents.update('org_b', mine.id, { name: 'x' }, at)).toBeNull();
-    expect(await agents.delete('org_b', mine.id)).toBe(false);
+    expect(
+      await agents.update(
+        'org_b',
+        mine.id,
+        { name: 'x', updated_at: at },
+        { expectedVersion: 1, events: [] },
+      ),
+    ).toBeNull();
+    expect(await agents.delete('org_b', mine.id, [])).toBe(false);
     expect((await agents.list('org_b', { limit: 50, offset: 0 })).total).toBe(0);
     expect(await agents.get('org_a', mine.id)).toEqual(mine);
   });
@@ -70,7 +77,7 @@ describe('DynamoDB repositories (dynalite)', () => {
     for (let i = 0; i < 5; i += 1) {
       const created = agent([]);
       ids.push(created.id);
-      await agents.create('org_pages', created);
+      await agents.create('org_pages', created, []);
     }
     const page = await agents.list('org_pages', { limit: 2, offset: 1 });
     expect(page.total).toBe(5);
@@ -79,10 +86,10 @@ describe('DynamoDB repositories (dynalite)', () => {
 
   it('finds the agents that use a data source', async () => {
     const source = dataSource();
-    await sources.create('org_ref', source);
+    await sources.create('org_ref', source, []);
     const user = agent([source.id]);
-    await agents.create('org_ref', user);
-    await agents.create('org_ref', agent([]));
+    await agents.create('org_ref', user, []);
+    await agents.create('org_ref', agent([]), []);
     expect(await agents.idsReferencing('org_ref', source.id)).toEqual([user.id]);
     expect(await sources.existingIds('org_ref', [source.id, newId('dataSource')])).toEqual(
       new Set([source.id]),
@@ -93,7 +100,7 @@ describe('DynamoDB repositories (dynalite)', () => {
   it('lets exactly one of many simultaneous sync requests create the job (D22)', async () => {
     // Prepare
     const source = dataSource();
-    await sources.create('org_sync', source);
+    await sources.create('org_sync', source, []);
 
     // Act
     const claims = await Promise.all(
@@ -112,7 +119,7 @@ describe('DynamoDB repositories (dynalite)', () => {
   });
 
   it('filters data sources by status', async () => {
-    await sources.create('org_status', dataSource());
+    await sources.create('org_status', dataSource(), []);
     expect(
       (await sources.list('org_status', { status: 'pending' }, { limit: 50, offset: 0 })).total,
     ).toBe(1);

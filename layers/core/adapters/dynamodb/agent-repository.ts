@@ -1,7 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Agent, AgentChanges } from '../../domain/agent';
+import type { DomainEvent } from '../../domain/events';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
-import type { AgentRepository } from '../../ports/agent-repository.port';
+import type { AgentRepository, Versioned } from '../../ports/agent-repository.port';
 import { OrgPartitionItems } from './org-partition-items';
 import { keys } from './table-design';
 
@@ -12,12 +13,16 @@ export class DynamoDbAgentRepository implements AgentRepository {
     this.items = new OrgPartitionItems<Agent>(client, tableName, 'agent', keys.agentPrefix);
   }
 
-  create(orgId: string, agent: Agent): Promise<void> {
-    return this.items.create(orgId, agent);
+  create(orgId: string, agent: Agent, events: readonly DomainEvent[]): Promise<void> {
+    return this.items.create(orgId, agent, events);
   }
 
   get(orgId: string, id: string): Promise<Agent | null> {
     return this.items.get(orgId, id);
+  }
+
+  getVersioned(orgId: string, id: string): Promise<Versioned<Agent> | null> {
+    return this.items.getVersioned(orgId, id);
   }
 
   async list(orgId: string, page: PageRequest): Promise<Page<Agent>> {
@@ -27,14 +32,14 @@ export class DynamoDbAgentRepository implements AgentRepository {
   update(
     orgId: string,
     id: string,
-    changes: AgentChanges,
-    updatedAt: string,
+    changes: AgentChanges & { readonly updated_at: string },
+    write: { readonly expectedVersion: number; readonly events: readonly DomainEvent[] },
   ): Promise<Agent | null> {
-    return this.items.update(orgId, id, { ...changes, updated_at: updatedAt });
+    return this.items.update(orgId, id, changes, write);
   }
 
-  delete(orgId: string, id: string): Promise<boolean> {
-    return this.items.delete(orgId, id);
+  delete(orgId: string, id: string, events: readonly DomainEvent[]): Promise<boolean> {
+    return this.items.delete(orgId, id, events);
   }
 
   async idsReferencing(orgId: string, dataSourceId: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { DataSource, DataSourceChanges, SyncJob } from '../../domain/data-source';
+import type { DomainEvent } from '../../domain/events';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type {
   DataSourceFilter,
@@ -31,8 +32,8 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     );
   }
 
-  create(orgId: string, source: DataSource): Promise<void> {
-    return this.items.create(orgId, source);
+  create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void> {
+    return this.items.create(orgId, source, events);
   }
 
   get(orgId: string, id: string): Promise<DataSource | null> {
@@ -50,11 +51,17 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
         const result: BatchGetCommandOutput = await this.client.send(
           new BatchGetCommand({
             RequestItems: {
-              [this.tableName]: { Keys: pending, ProjectionExpression: 'id', ConsistentRead: true },
+              [this.tableName]: {
+                Keys: pending,
+                ProjectionExpression: 'id, deleted_at',
+                ConsistentRead: true,
+              },
             },
           }),
         );
-        for (const item of result.Responses?.[this.tableName] ?? []) found.add(String(item.id));
+        for (const item of result.Responses?.[this.tableName] ?? []) {
+          if (item.deleted_at === undefined) found.add(String(item.id));
+        }
         pending = result.UnprocessedKeys?.[this.tableName]?.Keys;
       }
     }

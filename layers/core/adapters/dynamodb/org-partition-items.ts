@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -5,6 +6,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../../domain/events';
 import { isConditionFailure } from './document-client';
 import { queryAll } from './query-all';
 import { keys, withoutStorageAttributes } from './table-design';
@@ -18,12 +20,42 @@ export interface PartitionQuery {
   readonly values?: Record<string, unknown>;
 }
 
+/** How long a deleted entity's tombstone may outlive an outbox that was never published (TTL). */
+const TOMBSTONE_TTL_SECONDS = 7 * 24 * 3600;
+
+const LIVE = 'attribute_exists(PK) AND attribute_not_exists(deleted_at)';
+
+/**
+ * The outbox attributes a write adds: the events appended to the item's
+ * `outbox` list, and the item entered in a sparse GSI1 partition so the
+ * publisher finds it without a scan. GSI1SK keeps the first pending event's
+ * id, which the publisher uses to tell whether the outbox changed.
+ */
+function outboxClauses(key: { PK: string; SK: string }, events: readonly DomainEvent[]) {
+  if (events.length === 0) return { set: [] as string[], values: {} };
+  const shard = createHash('sha256').update(`${key.PK}|${key.SK}`).digest()[0] ?? 0;
+  return {
+    set: [
+      'outbox = list_append(if_not_exists(outbox, :noEvents), :events)',
+      'GSI1PK = :outboxPartition',
+      'GSI1SK = if_not_exists(GSI1SK, :firstEvent)',
+    ],
+    values: {
+      ':noEvents': [],
+      ':events': events,
+      ':outboxPartition': keys.outboxPartition(shard % keys.outboxShards),
+      ':firstEvent': events[0]?.id,
+    },
+  };
+}
+
 /**
  * One entity kind stored in its organization's partition (`PK = ORG#<org>`,
- * `SK = <prefix><id>`): the create, read, list, update and delete that agents
- * and data sources share. Every call is scoped by organization, every write
- * touches one item, and a write to an item that does not exist fails its
- * condition instead of creating it.
+ * `SK = <prefix><id>`): the create, read, list, update and delete that agents,
+ * data sources and webhooks share. Every call is scoped by organization,
+ * every write touches one item, and a write carries the events it causes
+ * (the outbox). A delete that has events leaves a tombstone until they are
+ * published; reads never see tombstones.
  */
 export class OrgPartitionItems<T extends { readonly id: string }> {
   constructor(
@@ -39,33 +71,70 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
     return { PK: keys.orgPartition(orgId), SK: `${this.prefix}${id}` };
   }
 
-  private toEntity(item: Record<string, unknown>): T {
+  toEntity(item: Record<string, unknown>): T {
     return withoutStorageAttributes(item) as unknown as T;
   }
 
-  async create(orgId: string, entity: T): Promise<void> {
+  /** `storage`: attributes kept beside the entity but never returned as part of it (e.g. sealed secrets). */
+  async create(
+    orgId: string,
+    entity: T,
+    events: readonly DomainEvent[] = [],
+    storage: Record<string, unknown> = {},
+  ): Promise<void> {
+    const key = this.key(orgId, entity.id);
+    const outbox =
+      events.length > 0
+        ? {
+            outbox: events,
+            GSI1PK: outboxClauses(key, events).values[':outboxPartition'],
+            GSI1SK: events[0]?.id,
+          }
+        : {};
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...this.key(orgId, entity.id), entity: this.entity, org_id: orgId, ...entity },
+        Item: {
+          ...storage,
+          ...key,
+          entity: this.entity,
+          org_id: orgId,
+          item_version: 1,
+          ...entity,
+          ...outbox,
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
   }
 
-  async get(orgId: string, id: string): Promise<T | null> {
+  /** The raw stored item (storage attributes included), for adapters that keep more than the entity. */
+  async getItem(orgId: string, id: string): Promise<Record<string, unknown> | null> {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: this.key(orgId, id), ConsistentRead: true }),
     );
-    return Item ? this.toEntity(Item) : null;
+    return Item && Item.deleted_at === undefined ? Item : null;
   }
 
-  /** Every item of this kind in the organization, newest first (ids are ULIDs). */
+  async get(orgId: string, id: string): Promise<T | null> {
+    const item = await this.getItem(orgId, id);
+    return item ? this.toEntity(item) : null;
+  }
+
+  async getVersioned(orgId: string, id: string): Promise<{ entity: T; version: number } | null> {
+    const item = await this.getItem(orgId, id);
+    return item ? { entity: this.toEntity(item), version: Number(item.item_version ?? 0) } : null;
+  }
+
+  /** Every live item of this kind in the organization, newest first (ids are ULIDs). */
   async queryAll(orgId: string, query: PartitionQuery = {}): Promise<T[]> {
+    const filter = query.filterExpression
+      ? `attribute_not_exists(deleted_at) AND (${query.filterExpression})`
+      : 'attribute_not_exists(deleted_at)';
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ...(query.filterExpression ? { FilterExpression: query.filterExpression } : {}),
+      FilterExpression: filter,
       ...(query.projection ? { ProjectionExpression: query.projection } : {}),
       ...(query.names ? { ExpressionAttributeNames: query.names } : {}),
       ExpressionAttributeValues: {
@@ -79,15 +148,38 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
     return items.map((item) => this.toEntity(item));
   }
 
-  /** Applies `changes` atomically; `null` when there is no such item. */
-  async update(orgId: string, id: string, changes: Record<string, unknown>): Promise<T | null> {
+  /**
+   * Sets `changes` (and appends `events` to the outbox) atomically; with
+   * `expectedVersion`, only if the item is still at that version. `null` when
+   * the item is missing, deleted, or has changed since.
+   */
+  async update(
+    orgId: string,
+    id: string,
+    changes: Record<string, unknown>,
+    write: { readonly expectedVersion?: number; readonly events?: readonly DomainEvent[] } = {},
+  ): Promise<T | null> {
+    const key = this.key(orgId, id);
+    const outbox = outboxClauses(key, write.events ?? []);
+    const versionCheck =
+      write.expectedVersion === undefined ? '' : ' AND item_version = :expectedVersion';
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: this.key(orgId, id),
-          ...updateExpressionFor(changes),
-          ConditionExpression: 'attribute_exists(PK)',
+          Key: key,
+          ...updateExpressionFor(changes, {
+            set: ['item_version = if_not_exists(item_version, :zero) + :one', ...outbox.set],
+            values: {
+              ':zero': 0,
+              ':one': 1,
+              ...outbox.values,
+              ...(write.expectedVersion === undefined
+                ? {}
+                : { ':expectedVersion': write.expectedVersion }),
+            },
+          }),
+          ConditionExpression: `${LIVE}${versionCheck}`,
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -99,13 +191,18 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
   }
 
   /**
-   * Sets fields only when `condition` holds (besides the item existing);
+   * Sets fields only when `condition` holds (besides the item being live);
    * `null` when the item is missing or the condition fails.
    */
   async updateIf(
     orgId: string,
     id: string,
-    update: { expression: string; condition: string; values: Record<string, unknown> },
+    update: {
+      expression: string;
+      condition: string;
+      values: Record<string, unknown>;
+      names?: Record<string, string>;
+    },
   ): Promise<T | null> {
     try {
       const { Attributes } = await this.client.send(
@@ -113,8 +210,9 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
           TableName: this.tableName,
           Key: this.key(orgId, id),
           UpdateExpression: update.expression,
-          ConditionExpression: `attribute_exists(PK) AND (${update.condition})`,
+          ConditionExpression: `${LIVE} AND (${update.condition})`,
           ExpressionAttributeValues: update.values,
+          ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -125,14 +223,36 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
     }
   }
 
-  /** `false` when there was no such item. */
-  async delete(orgId: string, id: string): Promise<boolean> {
+  /**
+   * `false` when there was no such item. With events, the item becomes a
+   * tombstone holding them until the publisher has sent them, then goes.
+   */
+  async delete(
+    orgId: string,
+    id: string,
+    events: readonly DomainEvent[] = [],
+    now = Date.now(),
+  ): Promise<boolean> {
+    const key = this.key(orgId, id);
     try {
+      if (events.length === 0) {
+        await this.client.send(
+          new DeleteCommand({ TableName: this.tableName, Key: key, ConditionExpression: LIVE }),
+        );
+        return true;
+      }
+      const outbox = outboxClauses(key, events);
       await this.client.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.tableName,
-          Key: this.key(orgId, id),
-          ConditionExpression: 'attribute_exists(PK)',
+          Key: key,
+          UpdateExpression: `SET deleted_at = :now, expires_at = :expires, ${outbox.set.join(', ')}`,
+          ConditionExpression: LIVE,
+          ExpressionAttributeValues: {
+            ':now': new Date(now).toISOString(),
+            ':expires': Math.floor(now / 1000) + TOMBSTONE_TTL_SECONDS,
+            ...outbox.values,
+          },
         }),
       );
       return true;

@@ -10,6 +10,9 @@
  * | API key          | APIKEY#<sha256>            | META            | ORG#<org>   | APIKEY#<key>   |
  * | scope bucket     | RATE#<key>#<scope>         | GCRA            |             |                |
  * | plan window      | PLAN#<org>#m#<minute>      | COUNT           |             |                |
+ * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
+ * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
+ * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
  *
  * Everything an organization owns lives under its partition, so every read
  * is a key lookup or a query on that partition (never a scan), and every
@@ -35,10 +38,27 @@ export const keys = {
   }),
   scopeBucket: (bucketId: string) => ({ PK: `RATE#${bucketId}`, SK: 'GCRA' }),
   planWindow: (orgId: string, minute: number) => ({ PK: `PLAN#${orgId}#m#${minute}`, SK: 'COUNT' }),
+  webhookPrefix: 'WEBHOOK#',
+  deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,
+  /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */
+  outboxPartition: (shard: number) => `OUTBOX#${shard}`,
+  outboxShards: 4,
 } as const;
 
 /** Attributes that belong to the storage, not to the entity. */
-const STORAGE_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'entity', 'org_id', 'expires_at'];
+const STORAGE_ATTRIBUTES = [
+  'PK',
+  'SK',
+  'GSI1PK',
+  'GSI1SK',
+  'entity',
+  'org_id',
+  'expires_at',
+  'item_version',
+  'outbox',
+  'deleted_at',
+  'secrets',
+];
 
 export function withoutStorageAttributes(item: Record<string, unknown>): Record<string, unknown> {
   const entity = { ...item };

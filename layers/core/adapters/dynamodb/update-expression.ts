@@ -1,15 +1,19 @@
 /**
- * Builds `SET #a = :a, …` for the defined fields of `changes`. Names are
- * always aliased, so any field name (even a reserved word like `status` or
- * `name`) is safe.
+ * Builds `SET #a = :a, …` for the defined fields of `changes`, plus any
+ * `extra` clauses (which use their own placeholders). Names are always
+ * aliased, so any field name (even a reserved word like `status` or `name`)
+ * is safe.
  */
-export function updateExpressionFor(changes: Record<string, unknown>): {
+export function updateExpressionFor(
+  changes: Record<string, unknown>,
+  extra: { set?: readonly string[]; values?: Record<string, unknown> } = {},
+): {
   UpdateExpression: string;
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues: Record<string, unknown>;
 } {
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = { ...extra.values };
   const assignments: string[] = [];
   Object.entries(changes)
     .filter(([, value]) => value !== undefined)
@@ -18,6 +22,7 @@ export function updateExpressionFor(changes: Record<string, unknown>): {
       values[`:v${index}`] = value;
       assignments.push(`#f${index} = :v${index}`);
     });
+  assignments.push(...(extra.set ?? []));
   return {
     UpdateExpression: `SET ${assignments.join(', ')}`,
     ExpressionAttributeNames: names,

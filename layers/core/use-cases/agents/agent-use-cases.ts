@@ -1,10 +1,11 @@
 import { AGENT_DEFAULTS, type Agent, type AgentChanges } from '../../domain/agent';
-import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Page, PageRequest } from '../../domain/pagination';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import { agentCreated, agentDeleted, agentUpdated, changedFields } from '../events/domain-events';
 
 export interface AgentDependencies {
   readonly agents: AgentRepository;
@@ -69,7 +70,7 @@ export async function createAgent(
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  await deps.agents.create(orgId, agent);
+  await deps.agents.create(orgId, agent, [agentCreated(orgId, agent, now)]);
   return agent;
 }
 
@@ -87,6 +88,14 @@ export function listAgents(
   return deps.agents.list(orgId, page);
 }
 
+/** Concurrent updates of one agent retry this often before giving up with 409. */
+const UPDATE_ATTEMPTS = 3;
+
+/**
+ * Reads the agent, applies the changes, and writes them only if nobody
+ * changed the agent meanwhile (its version), so the `agent.updated` event
+ * stored with the write describes exactly that write.
+ */
 export async function updateAgent(
   deps: AgentDependencies,
   orgId: string,
@@ -94,9 +103,32 @@ export async function updateAgent(
   changes: AgentChanges,
 ): Promise<Agent> {
   if (changes.data_source_ids) await assertDataSourcesExist(deps, orgId, changes.data_source_ids);
-  const updated = await deps.agents.update(orgId, id, changes, deps.clock.now().toISOString());
-  if (!updated) throw new NotFoundError(`No agent ${id}`);
-  return updated;
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+    const current = await deps.agents.getVersioned(orgId, id);
+    if (!current) throw new NotFoundError(`No agent ${id}`);
+    const now = deps.clock.now();
+    const next: Agent = {
+      ...current.entity,
+      ...definedOnly(changes),
+      updated_at: now.toISOString(),
+    };
+    const diff = changedFields(current.entity, next);
+    const events = Object.keys(diff).length > 0 ? [agentUpdated(orgId, next, diff, now)] : [];
+    const updated = await deps.agents.update(
+      orgId,
+      id,
+      { ...definedOnly(changes), updated_at: next.updated_at },
+      { expectedVersion: current.version, events },
+    );
+    if (updated) return updated;
+  }
+  throw new ConflictError(`Agent ${id} is being changed concurrently; retry`);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, field]) => field !== undefined),
+  ) as Partial<T>;
 }
 
 export async function deleteAgent(
@@ -104,6 +136,6 @@ export async function deleteAgent(
   orgId: string,
   id: string,
 ): Promise<void> {
-  const deleted = await deps.agents.delete(orgId, id);
+  const deleted = await deps.agents.delete(orgId, id, [agentDeleted(orgId, id, deps.clock.now())]);
   if (!deleted) throw new NotFoundError(`No agent ${id}`);
 }

@@ -20,6 +20,7 @@ import type {
   DataSourceRepository,
 } from '../../ports/data-source-repository.port';
 import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
+import { dataSourceCreated } from '../events/domain-events';
 
 export interface DataSourceDependencies {
   readonly dataSources: DataSourceRepository;
@@ -74,7 +75,7 @@ export async function createDataSource(
     current_job: null,
     last_job: null,
   };
-  await deps.dataSources.create(orgId, source);
+  await deps.dataSources.create(orgId, source, [dataSourceCreated(orgId, source, now)]);
   return source;
 }
 

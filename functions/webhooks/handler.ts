@@ -1,0 +1,134 @@
+import { httpFunction } from '../../layers/core/http/http-function';
+import { operation } from '../../layers/core/http/operation';
+import { pageRequest } from '../../layers/core/http/pagination.schema';
+import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from '../../layers/core/use-cases/webhooks/webhook-management';
+import { dependencies } from '../../layers/core/wiring/dependencies';
+import { ROUTES } from '../../lib/routes';
+import {
+  createWebhookBody,
+  deliveryList,
+  deliveryResource,
+  listDeliveriesQuery,
+  listWebhooksQuery,
+  testEventResult,
+  updateWebhookBody,
+  webhookList,
+  webhookResource,
+  webhookWithSecret,
+} from './webhook.schema';
+
+/** Webhooks (D30): `/api/v1/webhooks` and `/api/webhooks`, Admin scope. */
+export const operations = {
+  listWebhooks: operation({
+    summary: 'List webhooks',
+    query: listWebhooksQuery,
+    responses: { 200: { description: 'A page of webhooks, newest first', schema: webhookList } },
+    async handle({ query, principal, deps }) {
+      const page = pageRequest(query);
+      const result = await listWebhooks(deps, principal.orgId, page);
+      return jsonResponse(200, { webhooks: result.items, total: result.total, ...page });
+    },
+  }),
+  createWebhook: operation({
+    summary: 'Register a webhook (the secret is returned this once)',
+    body: createWebhookBody,
+    responses: {
+      201: { description: 'The webhook, with its signing secret', schema: webhookWithSecret },
+    },
+    async handle({ body, principal, deps }) {
+      return jsonResponse(201, await createWebhook(deps, principal.orgId, body));
+    },
+  }),
+  getWebhook: operation({
+    summary: 'Get a webhook',
+    pathIds: { id: 'webhook' },
+    responses: { 200: { description: 'The webhook (never its secret)', schema: webhookResource } },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(200, await getWebhook(deps, principal.orgId, params.id ?? ''));
+    },
+  }),
+  updateWebhook: operation({
+    summary: 'Update a webhook',
+    pathIds: { id: 'webhook' },
+    body: updateWebhookBody,
+    responses: { 200: { description: 'The updated webhook', schema: webhookResource } },
+    async handle({ params, body, principal, deps }) {
+      return jsonResponse(200, await updateWebhook(deps, principal.orgId, params.id ?? '', body));
+    },
+  }),
+  deleteWebhook: operation({
+    summary: 'Delete a webhook',
+    pathIds: { id: 'webhook' },
+    responses: { 204: { description: 'Deleted' } },
+    async handle({ params, principal, deps }) {
+      await deleteWebhook(deps, principal.orgId, params.id ?? '');
+      return emptyResponse(204);
+    },
+  }),
+  rotateWebhookSecret: operation({
+    summary: 'Rotate the signing secret (the old one signs beside it for 24 h, D29)',
+    pathIds: { id: 'webhook' },
+    responses: {
+      200: { description: 'The webhook, with its new secret', schema: webhookWithSecret },
+    },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(200, await rotateWebhookSecret(deps, principal.orgId, params.id ?? ''));
+    },
+  }),
+  listDeliveries: operation({
+    summary: 'List deliveries, newest first (filter by status)',
+    pathIds: { id: 'webhook' },
+    query: listDeliveriesQuery,
+    responses: {
+      200: { description: 'A page of deliveries with every attempt', schema: deliveryList },
+    },
+    async handle({ params, query, principal, deps }) {
+      const page = pageRequest(query);
+      const filter = query.status ? { status: query.status } : {};
+      const result = await listDeliveries(deps, principal.orgId, params.id ?? '', filter, page);
+      return jsonResponse(200, { deliveries: result.items, total: result.total, ...page });
+    },
+  }),
+  retryDelivery: operation({
+    summary: 'Retry a failed delivery by hand',
+    pathIds: { id: 'webhook', delivery_id: 'delivery' },
+    responses: {
+      202: { description: 'The delivery, pending again and queued', schema: deliveryResource },
+    },
+    async handle({ params, principal, deps }) {
+      const delivery = await retryDelivery(
+        deps,
+        principal.orgId,
+        params.id ?? '',
+        params.delivery_id ?? '',
+      );
+      return jsonResponse(202, delivery);
+    },
+  }),
+  sendTestEvent: operation({
+    summary: 'Send a signed test event now and report the answer',
+    pathIds: { id: 'webhook' },
+    responses: { 200: { description: 'How the receiver answered', schema: testEventResult } },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(200, await sendTestEvent(deps, principal.orgId, params.id ?? ''));
+    },
+  }),
+};
+
+export const handler = httpFunction({
+  family: 'webhooks',
+  routes: ROUTES,
+  operations,
+  dependencies,
+});

@@ -1,0 +1,112 @@
+import { MAX_DELIVERY_ATTEMPTS, retryDelayAfter } from '../../domain/webhook';
+import type { Clock } from '../../ports/clock.port';
+import type {
+  DeliveryMessage,
+  DeliveryRepository,
+  SecretSealer,
+  WebhookRepository,
+} from '../../ports/webhook-repository.port';
+import type { WebhookTransport } from '../../ports/webhook-transport.port';
+import { signedRequest, signingSecrets } from './signed-request';
+
+export interface DispatchDependencies {
+  readonly webhooks: Pick<WebhookRepository, 'getWithSecrets' | 'setStatus'>;
+  readonly deliveries: Pick<DeliveryRepository, 'get' | 'recordAttempt' | 'cancel'>;
+  readonly secretSealer: SecretSealer;
+  readonly webhookTransport: WebhookTransport;
+  readonly clock: Clock;
+  /** D29: 10 s. */
+  readonly webhookTimeoutMs: number;
+}
+
+/** What the queue should do with the message: drop it, or bring it back after a delay. */
+export type DispatchOutcome =
+  | { readonly done: true }
+  | { readonly done: false; readonly retryAfterSeconds: number };
+
+const DONE: DispatchOutcome = { done: true };
+
+/**
+ * One attempt of one delivery (D29). `attempt` is the message's receive
+ * count (SQS `ApproximateReceiveCount`). Any 2xx acknowledges; `410 Gone`
+ * disables the webhook; any other answer, redirect, timeout or connection
+ * error fails the attempt, and the message comes back after the schedule's
+ * next delay. The 5th failure marks the delivery and the webhook `failed`.
+ * A delivery that has already ended is never sent again.
+ */
+export async function dispatchDelivery(
+  deps: DispatchDependencies,
+  message: DeliveryMessage,
+  attempt: number,
+): Promise<DispatchOutcome> {
+  const { org_id: orgId, webhook_id: webhookId, delivery_id: deliveryId } = message;
+  const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
+  if (stored?.delivery.status !== 'pending') return DONE;
+
+  const found = await deps.webhooks.getWithSecrets(orgId, webhookId);
+  const now = deps.clock.now();
+  if (!found || found.webhook.status === 'disabled') {
+    const reason = found ? 'webhook disabled' : 'webhook deleted';
+    await deps.deliveries.cancel(orgId, webhookId, deliveryId, reason, now.toISOString());
+    return DONE;
+  }
+
+  const secrets = await signingSecrets(deps.secretSealer, orgId, found.webhook, found.secrets, now);
+  const result = await deps.webhookTransport.post(
+    signedRequest({
+      url: found.webhook.url,
+      body: stored.body,
+      eventId: stored.delivery.event_id,
+      eventName: stored.delivery.event_type,
+      deliveryId,
+      secrets,
+      clock: deps.clock,
+      timeoutMs: deps.webhookTimeoutMs,
+    }),
+  );
+  const at = deps.clock.now();
+  const record = {
+    attempt,
+    at: at.toISOString(),
+    status_code: result.statusCode,
+    duration_ms: Math.round(result.durationMs),
+    error: result.error,
+  };
+  const status = result.statusCode;
+
+  if (status !== null && status >= 200 && status < 300) {
+    await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
+      status: 'delivered',
+      next_attempt_at: null,
+      failure_reason: null,
+    });
+    // D29: the next success sets a failed webhook active again.
+    await deps.webhooks.setStatus(orgId, webhookId, 'active', ['failed']);
+    return DONE;
+  }
+  if (status === 410) {
+    await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
+      status: 'failed',
+      next_attempt_at: null,
+      failure_reason: 'receiver answered 410 Gone; webhook disabled',
+    });
+    await deps.webhooks.setStatus(orgId, webhookId, 'disabled', ['active', 'failed']);
+    return DONE;
+  }
+  const delay = attempt < MAX_DELIVERY_ATTEMPTS ? retryDelayAfter(attempt) : null;
+  if (delay === null) {
+    await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
+      status: 'failed',
+      next_attempt_at: null,
+      failure_reason: `${MAX_DELIVERY_ATTEMPTS} attempts failed`,
+    });
+    await deps.webhooks.setStatus(orgId, webhookId, 'failed', ['active']);
+    return DONE;
+  }
+  const stillPending = await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
+    status: 'pending',
+    next_attempt_at: new Date(at.getTime() + delay * 1000).toISOString(),
+    failure_reason: null,
+  });
+  return stillPending ? { done: false, retryAfterSeconds: delay } : DONE;
+}
