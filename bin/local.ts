@@ -19,6 +19,11 @@ async function main(): Promise<void> {
       ),
   });
   printBanner(runtime, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir);
+  if (config.SVC_ALLOW_PRIVATE_URLS) {
+    console.log(
+      'SVC_ALLOW_PRIVATE_URLS=true: webhooks may target loopback and private addresses (D35; never in the cloud).',
+    );
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
