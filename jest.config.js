@@ -1,6 +1,10 @@
 /**
  * Tests are TypeScript transformed by SWC. middy is published as ESM only, so
  * it is transformed too (everything else in node_modules is left alone).
+ * unpdf's CommonJS entry loads its PDF.js bundle with `import()`, which jest
+ * cannot run without `--experimental-vm-modules`: the entry (`.cjs`) is
+ * transformed so that `import()` becomes `require()`, and `unpdf/pdfjs`,
+ * exported for `import` only, is mapped to the bundle file, transformed too.
  * @type {import('jest').Config}
  */
 module.exports = {
@@ -8,12 +12,13 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': [
+    '^.+\\.(t|j|mj|cj)s$': [
       '@swc/jest',
       { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf)/)'],
+  moduleNameMapper: { '^unpdf/pdfjs$': '<rootDir>/node_modules/unpdf/dist/pdfjs.mjs' },
   setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
   testTimeout: 30000,
 };

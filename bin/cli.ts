@@ -1,4 +1,4 @@
-/** `npx svc …` (D36): organizations and API keys for the local service. */
+/** `npx svc …` (D36): organizations and API keys for the local service, and a local webhook receiver. */
 import { runCli } from '../lib/local/admin-cli';
 
 runCli(process.argv.slice(2), { out: (line) => console.log(line), env: process.env }).then(

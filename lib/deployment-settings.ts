@@ -38,6 +38,16 @@ export interface DeploymentSettings {
   /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
   readonly search: SearchSettings;
+  /**
+   * How many webhook deliveries run at once: the dispatcher's reserved
+   * concurrency, and the most its SQS event source scales to.
+   */
+  readonly webhookDispatcherConcurrency: number;
+  /**
+   * How many sync jobs run at once: the sync worker's reserved concurrency,
+   * and the most its SQS event source scales to (one job per invocation).
+   */
+  readonly syncWorkerConcurrency: number;
 }
 
 type EnvironmentDefaults = Omit<DeploymentSettings, 'environment' | 'alarmEmail' | 'apiDomain'>;
@@ -60,6 +70,8 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
       masterInstanceType: 'm6g.large.search',
       volumeSizeGiB: 10,
     },
+    webhookDispatcherConcurrency: 10,
+    syncWorkerConcurrency: 2,
   },
   live: {
     logRetentionDays: RetentionDays.ONE_YEAR,
@@ -74,6 +86,8 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
       masterInstanceType: 'm6g.large.search',
       volumeSizeGiB: 100,
     },
+    webhookDispatcherConcurrency: 50,
+    syncWorkerConcurrency: 10,
   },
 };
 
@@ -144,6 +158,9 @@ const contextSchema = z.object({
   searchMasterInstanceType: searchInstanceType.optional(),
   searchMasterCount: wholeNumber(0, 5).optional(),
   searchVolumeGiB: wholeNumber(10, 1024).optional(),
+  // 2 is the least an SQS event source's maximum concurrency accepts.
+  webhookDispatcherConcurrency: wholeNumber(2, 1000).optional(),
+  syncWorkerConcurrency: wholeNumber(2, 1000).optional(),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;
@@ -217,5 +234,8 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
       masterInstanceType: context.searchMasterInstanceType ?? defaults.search.masterInstanceType,
       volumeSizeGiB: context.searchVolumeGiB ?? defaults.search.volumeSizeGiB,
     },
+    webhookDispatcherConcurrency:
+      context.webhookDispatcherConcurrency ?? defaults.webhookDispatcherConcurrency,
+    syncWorkerConcurrency: context.syncWorkerConcurrency ?? defaults.syncWorkerConcurrency,
   };
 }

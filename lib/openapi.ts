@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { operations as agentOperations } from '../functions/agents/handler';
+import { operations as analyticsOperations } from '../functions/analytics/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
+import { operations as interactionOperations } from '../functions/interactions/handler';
+import { operations as queryOperations } from '../functions/query/handler';
+import { operations as searchOperations } from '../functions/search/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
@@ -11,6 +15,10 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   agents: agentOperations,
   'data-sources': dataSourceOperations,
   webhooks: webhookOperations,
+  query: queryOperations,
+  search: searchOperations,
+  interactions: interactionOperations,
+  analytics: analyticsOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -51,12 +59,7 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
     required: true,
     schema: { type: 'string', pattern: `^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$` },
   }));
-  const queryParameters =
-    operation.query === NO_QUERY
-      ? []
-      : Object.entries(
-          (inputSchema(operation.query).properties ?? {}) as Record<string, JsonSchema>,
-        ).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  const queryParameterList = operation.query === NO_QUERY ? [] : queryParameters(operation.query);
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
     responses[status] = {
@@ -79,7 +82,7 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
       : {}),
     'x-required-scope': route.scope,
     security: [{ apiKey: [] }],
-    parameters: [...pathParameters, ...queryParameters],
+    parameters: [...pathParameters, ...queryParameterList],
     ...(operation.body === NO_BODY
       ? {}
       : {
@@ -90,6 +93,20 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
         }),
     responses: { ...responses, ...errorResponses(route) },
   };
+}
+
+/** Query parameters from a query schema, required where the schema requires them. */
+function queryParameters(query: z.ZodType): Record<string, unknown>[] {
+  const schema = inputSchema(query);
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(
+    ([name, property]) => ({
+      name,
+      in: 'query',
+      required: required.has(name),
+      schema: property,
+    }),
+  );
 }
 
 /** `/api/data-specs/…` → `DataSpecs`: keeps legacy operation ids unique beside their v1 twins. */

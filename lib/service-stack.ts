@@ -9,15 +9,28 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
+import { OfflineHashEmbedder } from '../layers/core/adapters/ai/offline-embedder';
 import { TABLE_KEYS } from '../layers/core/adapters/dynamodb/table-design';
+import {
+  DEFAULT_INDEX_PREFIX,
+  DEFINITION_VERSION,
+} from '../layers/core/adapters/opensearch/index-definition';
+import type { CloudConfig } from '../layers/core/config';
+import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
 import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
 import { HttpApi } from './constructs/http-api';
+import { OutboxPublisher } from './constructs/outbox-publisher';
+import { QueueWorker, VISIBILITY_TO_TIMEOUT_RATIO } from './constructs/queue-worker';
 import { SearchDomain } from './constructs/search-domain';
+import { type IndexedEmbedder, SearchIndexBootstrap } from './constructs/search-index-bootstrap';
+import { SecretsKey } from './constructs/secrets-key';
+import type { ServiceFunction } from './constructs/service-function';
 import { SessionSigningSecret } from './constructs/session-signing-secret';
 import { WorkQueue } from './constructs/work-queue';
 import { type DeploymentSettings, ENVIRONMENT_DEFAULTS } from './deployment-settings';
@@ -31,26 +44,144 @@ export interface ServiceStackProps extends StackProps {
 /** The family whose function queues sync jobs (POST …/sync, legacy …/process). */
 export const SYNC_QUEUE_WRITER = 'data-sources';
 
+/**
+ * The family that manages webhooks (D30): it seals new secrets, opens them
+ * to sign the test event, and re-queues a delivery retried by hand.
+ */
+export const WEBHOOK_MANAGER = 'webhooks';
+
+/** The encryption-context purpose of webhook signing secrets (D33), from the code that seals them. */
+export const WEBHOOK_SECRET_PURPOSE = secretContext('', '').purpose;
+
+/**
+ * How long the webhooks family may run: creating a webhook resolves its
+ * host and checks its certificate (5 s each at most), the test event waits
+ * up to 10 s for the receiver (D29). Under API Gateway's 29 s.
+ */
+export const WEBHOOK_MANAGER_TIMEOUT = Duration.seconds(25);
+
+/**
+ * How long one dispatcher batch may run: its deliveries go out in parallel,
+ * each POST given 10 s (D29), plus the KMS and DynamoDB calls around it.
+ */
+export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(30);
+
+/**
+ * The deliveries queue's default visibility: AWS's six times the
+ * dispatcher's timeout (3 min). Longer than the local runtime's 60 s
+ * (lib/local/local-dependencies.ts), which has no Lambda timeout or
+ * throttling to allow for; either way the dispatcher sets the visibility to
+ * the next retry delay itself, so this only decides when a message whose
+ * dispatcher crashed or timed out comes back.
+ */
+export const WEBHOOK_DELIVERY_VISIBILITY = Duration.seconds(
+  WEBHOOK_DISPATCHER_TIMEOUT.toSeconds() * VISIBILITY_TO_TIMEOUT_RATIO,
+);
+
+/**
+ * A delivery's five attempts (D29: 0 s, 5 s, 30 s, 5 min, 1 h) span about
+ * 66 minutes; a message older than this is stuck beyond the schedule.
+ */
+export const WEBHOOK_DELIVERY_MAX_AGE = Duration.hours(2);
+
+/** The family that answers queries (POST /api/v1/query, legacy /api/chat), streamed (D19). */
+export const QUERY_FAMILY = 'query';
+
+/**
+ * How long a query may run, streamed or not: its routes use API Gateway's
+ * response streaming, whose integration may wait longer than the 29 s of a
+ * buffered response (up to 15 minutes; the integration is given this same
+ * timeout). A minute covers retrieval (10 s OpenSearch requests) and a model
+ * writing a long answer; the stream carries keep-alive comments every 15 s,
+ * well inside API Gateway's 5-minute idle timeout for regional APIs.
+ */
+export const QUERY_TIMEOUT = Duration.seconds(60);
+
+/**
+ * The families whose use cases read or write the OpenSearch chunk index:
+ * query and semantic search retrieve, data-sources deletes a deleted
+ * source's chunks. The sync worker and the index bootstrap are granted too;
+ * nobody else is.
+ */
+export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search', 'data-sources'];
+
+/**
+ * The buffered retrieval families' timeout: an OpenSearch request may take
+ * 10 s and is retried once (layers/core/wiring/dependencies.ts), so the
+ * function must outlive both to answer an outage with its 503 (D5) rather
+ * than be cut off. Under API Gateway's 29 s.
+ */
+export const RETRIEVAL_TIMEOUT = Duration.seconds(25);
+
+/**
+ * One sync job per invocation may crawl, embed and index up to 10,000 pages:
+ * Lambda's longest run. The job keeps its progress (resumable), so a
+ * redelivery after a timeout continues where it stopped.
+ */
+export const SYNC_WORKER_TIMEOUT = Duration.minutes(15);
+
+/**
+ * The sync queue's visibility timeout: AWS's six times the worker's timeout
+ * (90 minutes, under SQS's 12 hours), so a job still running, or retried
+ * after throttling, never reappears to a second worker.
+ */
+export const SYNC_JOB_VISIBILITY = Duration.seconds(
+  SYNC_WORKER_TIMEOUT.toSeconds() * VISIBILITY_TO_TIMEOUT_RATIO,
+);
+
+/** Receives of a sync message before redrive, as in the local runtime (lib/local/local-dependencies.ts). */
+export const SYNC_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * The sync worker's memory: 1769 MB is one full vCPU, what a single-threaded
+ * crawl (HTML parsing, chunking, the offline embedder's hashing) can use.
+ */
+export const SYNC_WORKER_MEMORY_MB = 1769;
+
+/**
+ * The embedders the cloud functions may embed with, one chunk index each.
+ * The cloud stack sets no model provider (no OPENAI_API_KEY, see
+ * docs/deployment.md), so the wiring uses the offline embedder; configuring
+ * a provider must add its embedder here.
+ */
+export function cloudEmbedders(): IndexedEmbedder[] {
+  const offline = new OfflineHashEmbedder();
+  return [{ id: offline.id, dimensions: offline.dimensions }];
+}
+
+type CloudEnvironment = Omit<CloudConfig, 'AWS_REGION'>;
+/**
+ * The environment every function that builds dependencies gets: each key
+ * layers/core/config.ts parses, required where the config requires it
+ * (AWS_REGION comes from Lambda itself).
+ */
+export type FunctionConfig = { readonly [K in keyof CloudEnvironment]: string };
+
 type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
 
 /**
- * The whole service in one stack: key, table, queues, file bucket, search
- * domain, session secret, the HTTP API with its functions and firewall, and
- * alarms.
+ * The whole service in one stack: keys, table, queues, file bucket, search
+ * domain and its index bootstrap, session secret, the HTTP API with its
+ * functions (the query family streaming) and firewall, the sync worker
+ * (issue 3), the event publisher and webhook dispatcher (issue 4), and alarms.
  *
- * Not here yet (later issues): the sync worker, ingestion worker and webhook
- * dispatcher (so the queues have no consumers yet), S3 upload notifications,
- * and the OpenSearch index bootstrap.
+ * Not here yet (later issues): the ingestion worker (so that queue has no
+ * consumer yet), S3 upload notifications, and the sync schedules (D23).
  */
 export class ServiceStack extends Stack {
   readonly settings: DeploymentSettings;
   readonly encryptionKey: EncryptionKey;
+  readonly secretsKey: SecretsKey;
   readonly data: DataStore;
   readonly queues: Readonly<Record<QueueName, WorkQueue>>;
   readonly files: FileStore;
   readonly search: SearchDomain;
+  readonly searchIndexes: SearchIndexBootstrap;
   readonly sessionSecret: SessionSigningSecret;
   readonly http: HttpApi;
+  readonly syncWorker: QueueWorker;
+  readonly webhookDispatcher: QueueWorker;
+  readonly eventPublisher: OutboxPublisher;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -72,11 +203,18 @@ export class ServiceStack extends Stack {
       pendingWindowDays: live ? 30 : 7,
     });
     const { key } = this.encryptionKey;
+    this.secretsKey = new SecretsKey(this, 'Secrets', {
+      alias: `${prefix}-secrets`,
+      removalPolicy: statefulRemoval,
+      pendingWindowDays: live ? 30 : 7,
+    });
 
     this.data = new DataStore(this, 'Data', {
       encryptionKey: key,
       removalPolicy: statefulRemoval,
       deletionProtection: live,
+      // The event publisher reads new images with a pending outbox.
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
 
     this.queues = this.createQueues();
@@ -93,16 +231,23 @@ export class ServiceStack extends Stack {
       removalPolicy: statefulRemoval,
     });
 
+    const functionEnvironment = this.functionConfig();
+    const workerLogs = {
+      logRetention: settings.logRetentionDays,
+      logEncryptionKey: key,
+      logRemovalPolicy: statefulRemoval,
+    };
+
     this.http = new HttpApi(this, 'Http', {
       routes: ROUTES,
       restApiName: prefix,
       // The execute-api URL reads …/test/api/v1/agents or …/live/api/v1/agents.
       stageName: settings.environment,
-      functionEnvironment: {
-        // layers/core/config.ts parses exactly these (AWS_REGION comes from Lambda).
-        TABLE_NAME: this.data.table.tableName,
-        SVC_ENVIRONMENT: settings.environment,
-        SYNC_QUEUE_URL: this.queues.syncJobs.queue.queueUrl,
+      functionEnvironment,
+      familyTimeouts: {
+        [WEBHOOK_MANAGER]: WEBHOOK_MANAGER_TIMEOUT,
+        ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, RETRIEVAL_TIMEOUT])),
+        [QUERY_FAMILY]: QUERY_TIMEOUT,
       },
       encryptionKey: key,
       throttlingRateLimit: settings.apiThrottleRateLimit,
@@ -120,6 +265,53 @@ export class ServiceStack extends Stack {
       },
     });
     new ApiFirewall(this, 'Firewall', { stage: this.http.stage, metricPrefix: prefix });
+
+    // Crawls customer websites: outside a VPC like every function, so it
+    // reaches the internet without NAT (the crawler refuses private addresses).
+    this.syncWorker = new QueueWorker(this, 'SyncWorker', {
+      folder: 'sync-worker',
+      description:
+        'Agent Query Service: runs sync jobs (crawl, chunk, embed, index), one at a time',
+      queue: this.queues.syncJobs,
+      environment: functionEnvironment,
+      timeout: SYNC_WORKER_TIMEOUT,
+      memorySize: SYNC_WORKER_MEMORY_MB,
+      concurrency: settings.syncWorkerConcurrency,
+      // One job per invocation, as soon as it is queued: a batch would share
+      // one 15-minute run.
+      batchSize: 1,
+      maxBatchingWindow: Duration.seconds(0),
+      ...workerLogs,
+    });
+
+    this.searchIndexes = new SearchIndexBootstrap(this, 'SearchIndexes', {
+      search: this.search,
+      // The retrieval adapter's prefix: the cloud config sets none.
+      indexPrefix: DEFAULT_INDEX_PREFIX,
+      embedders: cloudEmbedders(),
+      definitionVersion: DEFINITION_VERSION,
+      logEncryptionKey: key,
+      logRetention: settings.logRetentionDays,
+      logRemovalPolicy: statefulRemoval,
+    });
+
+    this.webhookDispatcher = new QueueWorker(this, 'WebhookDispatcher', {
+      folder: 'webhook-dispatcher',
+      description: 'Agent Query Service: signs and sends webhook deliveries on the D29 schedule',
+      queue: this.queues.webhookDeliveries,
+      environment: functionEnvironment,
+      timeout: WEBHOOK_DISPATCHER_TIMEOUT,
+      concurrency: settings.webhookDispatcherConcurrency,
+      ...workerLogs,
+    });
+
+    this.eventPublisher = new OutboxPublisher(this, 'EventPublisher', {
+      table: this.data.table,
+      encryptionKey: key,
+      environment: functionEnvironment,
+      ...workerLogs,
+    });
+
     this.grantFunctionAccess();
 
     this.alarms = new Alarms(this, 'Alarms', { encryptionKey: key, email: settings.alarmEmail });
@@ -132,11 +324,14 @@ export class ServiceStack extends Stack {
     return {
       syncJobs: new WorkQueue(this, 'SyncJobs', {
         encryptionKey,
-        // A sync job crawls and embeds for minutes; the worker keeps its
-        // progress (resumable), so a redelivery after a crash continues it.
-        visibilityTimeout: Duration.minutes(15),
-        maxReceiveCount: 3,
+        // A sync job crawls and embeds for up to the worker's 15 minutes; the
+        // worker keeps its progress (resumable), so a redelivery after a
+        // crash continues it.
+        visibilityTimeout: SYNC_JOB_VISIBILITY,
+        maxReceiveCount: SYNC_MAX_RECEIVE_COUNT,
       }),
+      // No consumer yet: file uploads (D25) and their ingestion worker are a
+      // later issue. The queue and its DLQ alarm are in place for it.
       ingestion: new WorkQueue(this, 'Ingestion', {
         encryptionKey,
         visibilityTimeout: Duration.minutes(5),
@@ -147,12 +342,13 @@ export class ServiceStack extends Stack {
         // ARCHITECTURE "Webhook retries": a failed delivery stays on the
         // queue and the dispatcher sets its visibility to the next delay
         // (5 s, 30 s, 5 min, 1 h; all under SQS's 12 h cap), so this default
-        // only matters until it does: it covers one dispatch (10 s per
-        // delivery, D29) with room to spare. ApproximateReceiveCount is the
-        // attempt number and the 5th failure marks the delivery failed, so
-        // redrive must never come first: 5 attempts plus 3 receives of slack
-        // for dispatcher crashes, which are what the DLQ is for.
-        visibilityTimeout: Duration.minutes(2),
+        // only matters until it does (see WEBHOOK_DELIVERY_VISIBILITY).
+        visibilityTimeout: WEBHOOK_DELIVERY_VISIBILITY,
+        // ApproximateReceiveCount is the attempt number and the 5th failure
+        // marks the delivery failed (D29), so redrive must never come first:
+        // 5 attempts plus 3 receives of slack for dispatcher crashes, which
+        // are all the DLQ is for. Same as the local runtime's
+        // DELIVERY_MAX_RECEIVE_COUNT.
         maxReceiveCount: 8,
         // Far more than the ~66 minutes the five attempts span.
         retentionPeriod: Duration.days(4),
@@ -192,52 +388,131 @@ export class ServiceStack extends Stack {
   }
 
   /**
-   * Least privilege: every family reads and writes table items (API keys,
-   * rate-limit buckets and its own items live there); only data-sources
-   * sends to the sync queue. Nothing reads the search domain or the session
-   * secret yet (later issues grant them).
+   * What layers/core/config.ts requires at every cold start, derived here
+   * once for every function that builds dependencies (families and
+   * workers; the fallback builds none). The type lists every key the config
+   * parses, so a new required variable fails the compile here, not a cold
+   * start in the cloud.
+   */
+  private functionConfig(): FunctionConfig {
+    return {
+      TABLE_NAME: this.data.table.tableName,
+      SVC_ENVIRONMENT: this.settings.environment,
+      SYNC_QUEUE_URL: this.queues.syncJobs.queue.queueUrl,
+      DELIVERY_QUEUE_URL: this.queues.webhookDeliveries.queue.queueUrl,
+      SECRETS_KEY_ARN: this.secretsKey.key.keyArn,
+      // The domain's host name; the retrieval adapter signs its requests (SigV4).
+      OPENSEARCH_ENDPOINT: this.search.domainEndpoint,
+    };
+  }
+
+  /**
+   * Least privilege. Every family and worker reads and writes table items
+   * (API keys, rate-limit buckets, outbox and deliveries live there).
+   * Sending: data-sources to the sync queue; webhooks (manual retry) and the
+   * publisher (fan-out) to the deliveries queue. The dispatcher consumes
+   * that queue (its event source grants receive, delete and
+   * ChangeMessageVisibility, which schedules retries); the sync worker
+   * consumes the sync queue the same way. The secrets key (D33): webhooks
+   * seals and opens webhook secrets, the dispatcher only opens them; nobody
+   * else may use it. The search domain: the retrieval families, the sync
+   * worker and the index bootstrap (granted by its construct). Nothing reads
+   * the session secret yet (a later issue grants it).
    */
   private grantFunctionAccess(): void {
-    const tableLogicalId = this.getLogicalId(this.data.table.node.defaultChild as CfnElement);
+    const deliveries = this.queues.webhookDeliveries.queue;
     for (const [family, fn] of this.http.functions) {
-      this.data.grantItemAccess(fn.function);
+      this.grantItemAccess(fn);
+      if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (family === SYNC_QUEUE_WRITER) this.queues.syncJobs.queue.grantSendMessages(fn.function);
-      Validations.of(fn.role).acknowledge(
-        {
-          id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-          reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization); the wildcard covers this one table's indexes only.`,
-        },
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-          reason:
-            "DynamoDB and SQS re-encrypt under the service's customer-managed key on the caller's behalf; the statement names that one key ARN.",
-        },
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-          reason:
-            "DynamoDB and SQS generate data keys under the service's customer-managed key for writes; the statement names that one key ARN.",
-        },
-      );
+      if (family === WEBHOOK_MANAGER) {
+        deliveries.grantSendMessages(fn.function);
+        this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);
+      }
     }
+
+    const syncWorker = this.syncWorker.worker;
+    this.grantItemAccess(syncWorker);
+    this.search.grantReadWrite(syncWorker.role);
+
+    const dispatcher = this.webhookDispatcher.worker;
+    this.grantItemAccess(dispatcher);
+    this.secretsKey.grantOpen(dispatcher.function, WEBHOOK_SECRET_PURPOSE);
+
+    const publisher = this.eventPublisher.publisher;
+    this.grantItemAccess(publisher);
+    deliveries.grantSendMessages(publisher.function);
+  }
+
+  /** Table item access, with the findings it brings acknowledged on that role only. */
+  private grantItemAccess(fn: ServiceFunction): void {
+    this.data.grantItemAccess(fn.function);
+    const tableLogicalId = this.getLogicalId(this.data.table.node.defaultChild as CfnElement);
+    Validations.of(fn.role).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+        reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization, the outbox partitions); the wildcard covers this one table's indexes only.`,
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+        reason:
+          "DynamoDB and SQS re-encrypt under the service's customer-managed key on the caller's behalf; the statement names that one key ARN.",
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+        reason:
+          "DynamoDB and SQS generate data keys under the service's customer-managed key for writes; the statement names that one key ARN.",
+      },
+    );
   }
 
   private addAlarms(): void {
-    const labels: Record<QueueName, string> = {
-      syncJobs: 'sync job',
-      ingestion: 'ingestion',
-      webhookDeliveries: 'webhook delivery',
+    const deadLetterMeaning: Record<QueueName, string> = {
+      // The sync worker reports a failed job as a batch item failure, so
+      // redrive follows failed runs (a dependency down, a timeout) as well as crashes.
+      syncJobs: `A sync job was dead-lettered after ${SYNC_MAX_RECEIVE_COUNT} failed or timed-out runs; its data source may stay in "processing"`,
+      ingestion: 'An ingestion message was dead-lettered: its consumer crashed on it repeatedly',
+      webhookDeliveries:
+        'A webhook delivery message was dead-lettered: its consumer crashed on it repeatedly',
     };
     for (const [name, queue] of Object.entries(this.queues) as [QueueName, WorkQueue][]) {
       this.alarms.onDeadLetters(
         `${queue.node.id}DeadLetters`,
         queue.deadLetterQueue,
-        `A ${labels[name]} message was dead-lettered: its consumer crashed on it repeatedly`,
+        deadLetterMeaning[name],
       );
     }
+    this.alarms.onDeadLetters(
+      'EventPublisherFailedBatches',
+      this.eventPublisher.failedBatches,
+      'The event publisher gave up on a stream batch after its retries; its events wait in the outbox for the sweep',
+    );
+    this.alarms.onQueueAge(
+      'WebhookDeliveriesStuck',
+      this.queues.webhookDeliveries.queue,
+      WEBHOOK_DELIVERY_MAX_AGE,
+      `A webhook delivery has waited over ${WEBHOOK_DELIVERY_MAX_AGE.toHumanString()}, longer than its five attempts take (D29): the dispatcher is not keeping up or not running`,
+    );
     this.alarms.onServerErrors('ApiServerErrors', this.http.api);
     for (const [name, fn] of [...this.http.functions, ['fallback', this.http.fallback] as const]) {
       this.alarms.onFunctionErrors(`${fn.node.id}Errors`, fn.function, name);
     }
+    // The workers' functions are each a construct's "Function": name them by the worker.
+    this.alarms.onFunctionErrors(
+      'SyncWorkerErrors',
+      this.syncWorker.worker.function,
+      'sync-worker',
+    );
+    this.alarms.onFunctionErrors(
+      'WebhookDispatcherErrors',
+      this.webhookDispatcher.worker.function,
+      'webhook-dispatcher',
+    );
+    this.alarms.onFunctionErrors(
+      'EventPublisherErrors',
+      this.eventPublisher.publisher.function,
+      'event-publisher',
+    );
   }
 
   private addOutputs(): void {
@@ -266,6 +541,10 @@ export class ServiceStack extends Stack {
       EncryptionKeyArn: {
         value: this.encryptionKey.key.keyArn,
         description: 'KMS key of every store',
+      },
+      SecretsKeyArn: {
+        value: this.secretsKey.key.keyArn,
+        description: 'KMS key that seals stored secrets (D33)',
       },
     };
     const { domainName } = this.http;

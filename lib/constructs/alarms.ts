@@ -27,9 +27,10 @@ export interface AlarmsProps {
 /**
  * The alarm topic and the alarms that go to it. An alarm fires on a dead
  * letter (a consumer crashed on a message; ARCHITECTURE: the DLQ only
- * catches crashes), on API server errors, and on function errors (the error
- * middleware turns every thrown error into a response, so a Lambda `Errors`
- * datapoint means a crash or a timeout).
+ * catches crashes), on a queue whose oldest message is too old, on API
+ * server errors, and on function errors (the error middleware turns every
+ * thrown error into a response, so a Lambda `Errors` datapoint means a
+ * crash or a timeout).
  */
 export class Alarms extends Construct {
   readonly topic: sns.Topic;
@@ -76,6 +77,27 @@ export class Alarms extends Construct {
         statistic: cloudwatch.Stats.MAXIMUM,
       }),
       threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      alarmDescription: description,
+    });
+  }
+
+  /**
+   * Fires when the oldest message in `queue` has waited longer than `maxAge`:
+   * its consumer is not keeping up, or keeps putting the message back.
+   */
+  onQueueAge(
+    id: string,
+    queue: sqs.IQueue,
+    maxAge: Duration,
+    description: string,
+  ): cloudwatch.Alarm {
+    return this.alarm(id, {
+      metric: queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(5),
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      threshold: maxAge.toSeconds(),
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       alarmDescription: description,
     });

@@ -18,6 +18,11 @@ export interface DataStoreProps {
    * @default true
    */
   readonly deletionProtection?: boolean;
+  /**
+   * Turn the table's DynamoDB stream on with this view.
+   * @default - no stream
+   */
+  readonly stream?: dynamodb.StreamViewType;
 }
 
 /**
@@ -69,6 +74,7 @@ export class DataStore extends Construct {
       encryptionKey: props.encryptionKey,
       // Rate-limit buckets and plan windows expire on their own (D16).
       timeToLiveAttribute: ttlAttribute,
+      stream: props.stream,
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });

@@ -18,7 +18,7 @@ export interface HttpApiDomain {
 export interface HttpApiProps {
   /** The route table (lib/routes.ts): every row becomes a method on its resource path. */
   readonly routes: readonly Route[];
-  /** Variables every family function gets (TABLE_NAME, SVC_ENVIRONMENT, SYNC_QUEUE_URL; see layers/core/config.ts). */
+  /** Variables every family function gets (the configuration layers/core/config.ts parses). */
   readonly functionEnvironment: Readonly<Record<string, string>>;
   /** Key for the API's and the functions' log groups. */
   readonly encryptionKey: kms.IKey;
@@ -70,10 +70,19 @@ export interface HttpApiProps {
    */
   readonly functionMemorySize?: number;
   /**
-   * Timeout of each family function; API Gateway gives up after 29 s anyway.
+   * Timeout of each family function; API Gateway gives up on a buffered
+   * response after 29 s anyway.
    * @default Duration.seconds(10)
    */
   readonly functionTimeout?: Duration;
+  /**
+   * Timeouts of particular families, by family name, where `functionTimeout`
+   * is too short (a family that waits on an outside server). At most 29 s,
+   * or 15 minutes for a family whose routes stream (`streaming: true`); a
+   * streaming family's integration waits exactly as long as its function runs.
+   * @default - every family gets `functionTimeout`
+   */
+  readonly familyTimeouts?: Readonly<Record<string, Duration>>;
   /**
    * Where functions/ is.
    * @default the repository's functions/ folder
@@ -83,6 +92,18 @@ export interface HttpApiProps {
 
 /** The function (functions/fallback) that answers what no route serves with 404/405. */
 export const FALLBACK_FOLDER = 'fallback';
+
+/** What a family function may run when no timeout is given. */
+const DEFAULT_FUNCTION_TIMEOUT = Duration.seconds(10);
+
+/** API Gateway's integration timeout for buffered responses (without a quota increase). */
+export const BUFFERED_TIMEOUT_LIMIT = Duration.seconds(29);
+
+/**
+ * How long API Gateway streams one response (`ResponseTransferMode.STREAM`):
+ * 15 minutes, which is also Lambda's longest run.
+ */
+export const STREAMING_TIMEOUT_LIMIT = Duration.minutes(15);
 
 /**
  * Gateway errors (throttling, WAF, oversized bodies, integration failures)
@@ -162,6 +183,11 @@ function pathPrefixes(path: string): string[] {
  * paths and methods get the service's own 404/405 (D5, D7) rather than API
  * Gateway's "Missing Authentication Token".
  *
+ * Routes marked `streaming: true` (D19, ARCHITECTURE "Streaming") use
+ * API Gateway's response streaming: `ResponseTransferMode.STREAM`, the
+ * function invoked with `InvokeWithResponseStream`, and an integration
+ * timeout equal to the function's, which may exceed 29 s (up to 15 minutes).
+ *
  * API Gateway only serves HTTPS (it has no plain-HTTP listener), so there is
  * nothing to redirect; HSTS comes from the functions and gateway responses.
  *
@@ -173,6 +199,11 @@ export class HttpApi extends Construct {
   readonly stage: apigateway.Stage;
   /** The family functions, by family name (`agents`, `data-sources`, …). */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
+  /**
+   * Families whose routes stream (D19): API Gateway invokes their functions
+   * with `InvokeWithResponseStream` (`ResponseTransferMode.STREAM`).
+   */
+  readonly streamingFamilies: ReadonlySet<string>;
   readonly fallback: ServiceFunction;
   readonly accessLogGroup: logs.LogGroup;
   readonly domainName: apigateway.DomainName | undefined;
@@ -201,17 +232,43 @@ export class HttpApi extends Construct {
     });
 
     const families = [...new Set(props.routes.map((route) => route.family))];
+    // validateRoutes made sure every route of a family agrees on `streaming`.
+    this.streamingFamilies = new Set(
+      props.routes.filter((route) => route.streaming).map((route) => route.family),
+    );
+    const familyTimeouts = props.familyTimeouts ?? {};
+    const timeoutOf = (family: string): Duration =>
+      familyTimeouts[family] ?? props.functionTimeout ?? DEFAULT_FUNCTION_TIMEOUT;
+    this.node.addValidation({
+      validate: () => [
+        ...Object.keys(familyTimeouts)
+          .filter((family) => !families.includes(family))
+          .map((family) => `familyTimeouts names "${family}", which no route serves`),
+        ...families.flatMap((family) => {
+          // A buffered run longer than API Gateway waits is never answered.
+          const limit = this.streamingFamilies.has(family)
+            ? STREAMING_TIMEOUT_LIMIT
+            : BUFFERED_TIMEOUT_LIMIT;
+          return timeoutOf(family).toSeconds() > limit.toSeconds()
+            ? [
+                `the timeout of family "${family}" (${timeoutOf(family).toHumanString()}) is over API Gateway's ${limit.toHumanString()} for ${this.streamingFamilies.has(family) ? 'streamed' : 'buffered'} responses`,
+              ]
+            : [];
+        }),
+      ],
+    });
     const functions = new Map<string, ServiceFunction>();
     for (const family of families) {
       const routeCount = props.routes.filter((route) => route.family === family).length;
+      const streaming = this.streamingFamilies.has(family) ? ', response streaming' : '';
       functions.set(
         family,
         new ServiceFunction(this, constructId(family), {
           folder: family,
-          description: `Agent Query Service: ${family} endpoints (${routeCount} routes)`,
+          description: `Agent Query Service: ${family} endpoints (${routeCount} routes${streaming})`,
           environment: props.functionEnvironment,
           memorySize: props.functionMemorySize,
-          timeout: props.functionTimeout,
+          timeout: timeoutOf(family),
           logRetention,
           logEncryptionKey: props.encryptionKey,
           logRemovalPolicy,
@@ -284,11 +341,28 @@ export class HttpApi extends Construct {
     });
 
     // One integration (and one invoke permission, scoped to this API) per
-    // function instead of one permission per method.
-    const integrationOf = (fn: ServiceFunction) =>
-      new apigateway.LambdaIntegration(fn.function, { scopePermissionToMethod: false });
+    // function instead of one permission per method. A streaming family's
+    // handler is a response-streaming one inside Lambda (layers/core/http/
+    // streaming.ts), so API Gateway must call it through
+    // InvokeWithResponseStream (the integration URI's
+    // `…/response-streaming-invocations`; lambda:InvokeFunction covers it)
+    // and may wait for the stream as long as the function runs. Every other
+    // integration stays BUFFERED with API Gateway's default 29 s.
+    const integrationOf = (fn: ServiceFunction, streamFor?: Duration) =>
+      new apigateway.LambdaIntegration(fn.function, {
+        scopePermissionToMethod: false,
+        ...(streamFor
+          ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: streamFor }
+          : {}),
+      });
     const integrations = new Map(
-      [...functions].map(([family, fn]) => [family, integrationOf(fn)] as const),
+      [...functions].map(
+        ([family, fn]) =>
+          [
+            family,
+            integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
+          ] as const,
+      ),
     );
     const fallbackIntegration = integrationOf(this.fallback);
 
@@ -364,7 +438,18 @@ export class HttpApi extends Construct {
 function validateRoutes(routes: readonly Route[]): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  // One function serves a family, and it either streams (a response-streaming
+  // handler in Lambda) or it does not: its routes must agree.
+  const streamingOf = new Map<string, boolean>();
   for (const route of routes) {
+    const streaming = route.streaming === true;
+    const known = streamingOf.get(route.family);
+    if (known === undefined) streamingOf.set(route.family, streaming);
+    else if (known !== streaming) {
+      problems.push(
+        `family "${route.family}" mixes streaming and buffered routes (${route.method} ${route.path}); one function serves them all`,
+      );
+    }
     const key = `${route.method} ${route.path}`;
     if (seen.has(key)) problems.push(`route ${key} appears twice`);
     seen.add(key);

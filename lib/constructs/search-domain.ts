@@ -75,8 +75,8 @@ const CLASSES_WITHOUT_ENCRYPTION = ['t2', 'm3', 'r3'];
  * The OpenSearch domain behind retrieval (ARCHITECTURE: k-NN with HNSW and
  * cosine, plus BM25 on the same documents). The k-NN plugin is built into
  * Amazon OpenSearch Service, so nothing is installed here; the index itself
- * (`index.knn: true`, the vector mapping) is created by a later issue's
- * bootstrap, not by this construct.
+ * (`index.knn: true`, the vector mapping) is created on deploy by
+ * `SearchIndexBootstrap`, not by this construct.
  *
  * Access is IAM only: the domain accepts SigV4-signed requests from the roles
  * passed to `grantReadWrite`, and nobody else. Until a role is granted, the
@@ -192,7 +192,9 @@ export class SearchDomain extends Construct {
 
   /**
    * Lets `role` read and write documents (SigV4-signed HTTPS requests): names
-   * it in the domain's access policy and grants it the data-plane actions.
+   * it in the domain's access policy and grants it the data-plane actions on
+   * this domain's paths only. The `<domain ARN>/*` wildcard this needs is
+   * acknowledged on `role` (when it is a construct of this app).
    */
   grantReadWrite(role: iam.IRole): void {
     if (this.grantees.length === 0) {
@@ -202,13 +204,19 @@ export class SearchDomain extends Construct {
           'Access is granted to IAM roles, not IP ranges: the callers are Lambda functions without fixed addresses, and every request is SigV4-signed by a role the access policy names.',
       });
     }
+    if (this.grantees.includes(role)) return;
     this.grantees.push(role);
+    const pathsArn = `${this.domainArn}/*`;
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: DATA_ACTIONS,
-        resources: [this.domainArn, `${this.domainArn}/*`],
+        resources: [this.domainArn, pathsArn],
       }),
     );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResourceName(Stack.of(this), pathsArn)}]`,
+      reason: `Data-plane requests address paths under this one domain (${this.domainName}): the chunk indexes and their _bulk, _msearch, _count, _search and _delete_by_query endpoints. Index names depend on the embedder, so the grant covers the domain's paths, and nothing outside it.`,
+    });
   }
 
   private logGroup(id: string, props: SearchDomainProps, removalPolicy: RemovalPolicy) {
@@ -242,6 +250,27 @@ export class SearchDomain extends Construct {
           ];
     return new iam.PolicyDocument({ statements }).toJSON();
   }
+}
+
+/**
+ * How cdk-nag names a resource in an IAM5 finding id: the resolved value
+ * with `Ref`s and `Fn::GetAtt`s written as `<Name>` / `<LogicalId.Attribute>`.
+ */
+function nagResourceName(stack: Stack, value: string): string {
+  const flatten = (node: unknown): string => {
+    if (typeof node === 'string') return node;
+    const intrinsic = node as Record<string, unknown>;
+    if (typeof intrinsic.Ref === 'string') return `<${intrinsic.Ref}>`;
+    const attribute = intrinsic['Fn::GetAtt'];
+    if (Array.isArray(attribute)) return `<${attribute.join('.')}>`;
+    const join = intrinsic['Fn::Join'];
+    if (Array.isArray(join)) {
+      const [separator, parts] = join as [string, unknown[]];
+      return parts.map(flatten).join(separator);
+    }
+    return JSON.stringify(node);
+  };
+  return flatten(stack.resolve(value));
 }
 
 function validateShape(shape: {

@@ -51,6 +51,12 @@ export interface ServiceFunctionProps {
    */
   readonly timeout?: Duration;
   /**
+   * Concurrent executions set aside for this function, which is also the
+   * most it may run at once.
+   * @default - none: the function shares the account's unreserved pool
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /**
    * Retention of the function's log group.
    * @default logs.RetentionDays.ONE_MONTH
    */
@@ -122,6 +128,7 @@ export class ServiceFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,

@@ -47,11 +47,17 @@ export interface WorkQueueProps {
 export class WorkQueue extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
+  /** The queue's default visibility timeout (a consumer checks its own timeout against it). */
+  readonly visibilityTimeout: Duration;
+  /** Receives before redrive to the dead-letter queue. */
+  readonly maxReceiveCount: number;
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
     const visibilityTimeout = props.visibilityTimeout ?? Duration.minutes(5);
     const maxReceiveCount = props.maxReceiveCount ?? 5;
+    this.visibilityTimeout = visibilityTimeout;
+    this.maxReceiveCount = maxReceiveCount;
     const retentionPeriod = props.retentionPeriod ?? Duration.days(4);
     const deadLetterRetentionPeriod = props.deadLetterRetentionPeriod ?? Duration.days(14);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.DESTROY;

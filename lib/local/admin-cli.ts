@@ -5,9 +5,11 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
+import { parseApiKey } from '../../layers/core/domain/api-key';
 import { API_KEY_LIMITS } from '../../layers/core/domain/api-key-record';
 import { ENVIRONMENTS } from '../../layers/core/domain/environments';
 import { AppError } from '../../layers/core/domain/errors';
+import { SUBSCRIBABLE_EVENT_NAMES } from '../../layers/core/domain/events';
 import { isId } from '../../layers/core/domain/ids';
 import { ORGANIZATION_LIMITS } from '../../layers/core/domain/organization';
 import { PLANS } from '../../layers/core/domain/plans';
@@ -22,7 +24,13 @@ import { createOrganization } from '../../layers/core/use-cases/organizations/or
 import { startDynalite } from './dynalite-server';
 import { type LocalConfig, parseLocalConfig } from './local-config';
 import { localDependencies } from './local-dependencies';
+import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey } from './master-key';
+import {
+  ListenerError,
+  startWebhookListener,
+  type WebhookListenerOptions,
+} from './webhook-listener';
 
 export const USAGE = `Usage: svc <command> [options]
 
@@ -30,9 +38,19 @@ export const USAGE = `Usage: svc <command> [options]
   keys create --org ORG_ID --scopes Read,Write,Execute,Admin [--env test|live] [--name NAME] [--json]
   keys list   --org ORG_ID [--json]
   keys revoke --org ORG_ID --key KEY_ID [--json]
+  webhooks listen [--key ADMIN_KEY] [--api URL] [--events all|NAME,…] [--port N] [--print-json]
+  webhooks listen --secret whsec_… --port N [--print-json]
 
-Works against the local service's DynamoDB (127.0.0.1:$SVC_DYNAMODB_PORT, default 8000)
-while \`npm start\` runs, or directly on $SVC_DATA_DIR (default .data) when it does not.`;
+orgs and keys work against the local service's DynamoDB (127.0.0.1:$SVC_DYNAMODB_PORT,
+default 8000) while \`npm start\` runs, or directly on $SVC_DATA_DIR (default .data) when it
+does not.
+
+webhooks listen receives deliveries on 127.0.0.1:--port (default: a free port), verifies
+both signatures and prints one line each; with --key (or $SVC_API_KEY, an Admin key) it
+registers a webhook through the running API (--api, default http://127.0.0.1:$PORT or 3000)
+for --events (default all), prints its secret, and deletes it on Ctrl-C. With --secret it
+only receives for an existing webhook whose URL names --port. The server must run with
+SVC_ALLOW_PRIVATE_URLS=true to deliver to this machine (D35). See docs/webhooks.md.`;
 
 /** A mistake in how the CLI was called: exit code 2 with the usage. */
 export class UsageError extends Error {}
@@ -40,6 +58,8 @@ export class UsageError extends Error {}
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly env: NodeJS.ProcessEnv;
+  /** Ends a long-running command (`webhooks listen`); without it, SIGINT or SIGTERM does. */
+  readonly signal?: AbortSignal;
 }
 
 const orgId = z.string().refine((value) => isId('organization', value), 'must be an org_ id');
@@ -47,6 +67,34 @@ const scopes = z
   .string()
   .transform((value) => value.split(',').map((scope) => scope.trim()))
   .pipe(z.array(z.enum(SCOPES)).min(1));
+
+const apiKey = z
+  .string()
+  .refine((value) => parseApiKey(value).ok, 'must be a well-formed svcsk_ API key');
+/** `all` (every subscribable name, D27 aliases included) or a comma list of names. */
+const eventNames = z
+  .string()
+  .transform((value) =>
+    value.trim() === 'all'
+      ? [...SUBSCRIBABLE_EVENT_NAMES]
+      : value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
+  )
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .refine(
+            (name) => SUBSCRIBABLE_EVENT_NAMES.includes(name),
+            `must be all or names among ${SUBSCRIBABLE_EVENT_NAMES.join(', ')}`,
+          ),
+      )
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, 'must not repeat a name'),
+  );
 
 const commandSchemas = {
   'orgs create': z.object({
@@ -63,6 +111,17 @@ const commandSchemas = {
   'keys revoke': z.object({
     org: orgId,
     key: z.string().refine((value) => isId('apiKey', value), 'must be a key_ id'),
+  }),
+  'webhooks listen': z.object({
+    key: apiKey.optional(),
+    api: z.url({ protocol: /^https?$/ }).optional(),
+    events: eventNames.optional(),
+    port: z.coerce.number().int().min(0).max(65_535).optional(),
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/, 'must be a webhook secret (whsec_…)')
+      .optional(),
+    'print-json': z.boolean().default(false),
   }),
 } as const;
 
@@ -86,6 +145,11 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
       scopes: { type: 'string' },
       env: { type: 'string' },
       key: { type: 'string' },
+      api: { type: 'string' },
+      events: { type: 'string' },
+      port: { type: 'string' },
+      secret: { type: 'string' },
+      'print-json': { type: 'boolean' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -123,6 +187,8 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
           client,
           tableName: config.SVC_TABLE_NAME,
           masterKey: masterKeyOf(config),
+          retrieval: localRetrievalIndex(config),
+          openAi: localOpenAiSettings(config),
         }).dependencies,
         close: async () => client.destroy(),
       };
@@ -142,6 +208,8 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
       client,
       tableName: config.SVC_TABLE_NAME,
       masterKey: masterKeyOf(config),
+      retrieval: localRetrievalIndex(config),
+      openAi: localOpenAiSettings(config),
     }).dependencies,
     close: async () => {
       client.destroy();
@@ -177,6 +245,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.out(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
   }
+  if (parsed.command === 'webhooks listen') return listen(parsed, io);
   const { deps, close } = await connect(io.env);
   try {
     const result = await execute(deps, parsed);
@@ -193,9 +262,120 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+type ListenCommand = Extract<ParsedCommand, { command: 'webhooks listen' }>;
+
+/** The listener's settings: register mode (an Admin key) or secret mode (`--secret` and `--port`). */
+export function listenSettings(
+  parsed: ListenCommand,
+  env: NodeJS.ProcessEnv,
+): Omit<WebhookListenerOptions, 'out'> {
+  const { key, api, events, port, secret } = parsed.options;
+  const printJson = parsed.options['print-json'];
+  if (parsed.json) {
+    throw new UsageError('webhooks listen has no --json; --print-json prints each body');
+  }
+  if (secret !== undefined) {
+    if (key !== undefined || api !== undefined || events !== undefined) {
+      throw new UsageError('--secret only receives: it takes no --key, --api or --events');
+    }
+    if (!port) {
+      throw new UsageError('--secret needs --port N: the port the existing webhook URL names');
+    }
+    return { mode: { kind: 'secret', secret }, port, printJson };
+  }
+  const adminKey = key ?? env.SVC_API_KEY;
+  if (!adminKey) {
+    throw new UsageError(
+      'webhooks listen needs --key (an Admin API key) or SVC_API_KEY to register a webhook,\nor --secret whsec_… --port N to receive for an existing one',
+    );
+  }
+  if (!parseApiKey(adminKey).ok) {
+    throw new UsageError('SVC_API_KEY: must be a well-formed svcsk_ API key');
+  }
+  return {
+    mode: {
+      kind: 'register',
+      api: api ?? `http://127.0.0.1:${env.PORT || '3000'}`,
+      key: adminKey,
+      events: events ?? [...SUBSCRIBABLE_EVENT_NAMES],
+    },
+    port: port ?? 0,
+    printJson,
+  };
+}
+
+/** `webhooks listen`: runs until `io.signal` aborts or SIGINT/SIGTERM, then deletes its webhook. */
+async function listen(parsed: ListenCommand, io: CliIo): Promise<number> {
+  let settings: Omit<WebhookListenerOptions, 'out'>;
+  try {
+    settings = listenSettings(parsed, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.out(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  // Listening for Ctrl-C before registering: a stop during registration still deletes the webhook.
+  const stop = stopRequested(io.signal);
+  let listener: Awaited<ReturnType<typeof startWebhookListener>>;
+  try {
+    listener = await startWebhookListener({ ...settings, out: io.out });
+  } catch (error) {
+    stop.dispose();
+    if (error instanceof ListenerError) {
+      io.out(`Error: ${error.message}`);
+      return 1;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.out(`Error: port ${settings.port} (--port) is in use`);
+      return 1;
+    }
+    throw error;
+  }
+  await stop.requested;
+  try {
+    await listener.close();
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ListenerError)) throw error;
+    io.out(`Error: ${error.message}`);
+    return 1;
+  }
+}
+
+/**
+ * Resolves `requested` when `signal` aborts or, without one, on the first
+ * SIGINT or SIGTERM; the handlers are then removed, so a second Ctrl-C ends
+ * the process as usual.
+ */
+function stopRequested(signal: AbortSignal | undefined): {
+  requested: Promise<void>;
+  dispose: () => void;
+} {
+  let dispose = () => {};
+  const requested = new Promise<void>((resolve) => {
+    const stop = () => {
+      dispose();
+      resolve();
+    };
+    if (signal) {
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', stop, { once: true });
+      dispose = () => signal.removeEventListener('abort', stop);
+    } else {
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      dispose = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      };
+    }
+  });
+  return { requested, dispose };
+}
+
 async function execute(
   deps: Dependencies,
-  parsed: ParsedCommand,
+  parsed: Exclude<ParsedCommand, ListenCommand>,
 ): Promise<{ json: unknown; text: string }> {
   switch (parsed.command) {
     case 'orgs create': {

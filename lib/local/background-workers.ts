@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalQueue, ReceivedMessage } from '../../layers/core/adapters/local/local-queue';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
 
@@ -32,58 +33,97 @@ export function toSqsEvent(
 }
 
 /**
+ * Delivers received messages to a consumer as Lambda's event source mapping
+ * does: the batch as one SQS event, then deletes what succeeded; reported
+ * failures stay on the queue for their visibility timeout.
+ */
+async function consume<T>(
+  queue: LocalQueue<T>,
+  handler: SqsHandler,
+  batchSize: number,
+): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    const messages = await queue.receive(batchSize);
+    if (messages.length === 0) return handled;
+    handled += messages.length;
+    const { batchItemFailures } = await handler(toSqsEvent(messages, queue.name));
+    const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+    for (const message of messages) {
+      if (!failed.has(message.messageId)) await queue.delete(message.receiptHandle);
+    }
+  }
+}
+
+export interface LocalConsumers {
+  readonly deliveryQueue: LocalQueue<DeliveryMessage>;
+  readonly dispatcher: SqsHandler;
+  readonly syncQueue: LocalQueue<SyncJobMessage>;
+  readonly syncWorker: SqsHandler;
+}
+
+/**
  * What runs in the background on one machine: the outbox sweep (the cloud's
- * stream + schedule) and the deliveries queue's consumer (the cloud's SQS
- * event source mapping), calling the same use case and the same dispatcher
- * handler export. `step()` does one round, so tests can drive time by hand.
+ * stream + schedule), the deliveries consumer and the sync-jobs consumer (the
+ * cloud's SQS event source mappings), calling the same use case and the same
+ * handler exports. Syncs run in their own loop, so a long crawl never holds
+ * up webhook deliveries. `step()` does one round of everything, so tests can
+ * drive time by hand.
  */
 export class BackgroundWorkers {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = false;
 
   constructor(
     private readonly deps: Dependencies,
-    private readonly deliveryQueue: LocalQueue<DeliveryMessage>,
-    private readonly dispatcher: SqsHandler,
+    private readonly consumers: LocalConsumers,
     private readonly onError: (error: unknown) => void = (error) =>
       console.error('Background worker:', error),
   ) {}
 
-  /** One round: publish pending events, then dispatch every delivery that is due. Returns deliveries attempted. */
-  async step(): Promise<number> {
+  /** Publishes pending events, then dispatches every delivery that is due. Returns deliveries attempted. */
+  async stepDeliveries(): Promise<number> {
     await publishPending(this.deps);
-    let attempted = 0;
-    for (;;) {
-      const messages = await this.deliveryQueue.receive(10);
-      if (messages.length === 0) return attempted;
-      attempted += messages.length;
-      const { batchItemFailures } = await this.dispatcher(
-        toSqsEvent(messages, this.deliveryQueue.name),
-      );
-      const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
-      // As Lambda's event source mapping does: delete what succeeded; failures stay for their visibility.
-      for (const message of messages) {
-        if (!failed.has(message.messageId)) await this.deliveryQueue.delete(message.receiptHandle);
-      }
-    }
+    return consume(this.consumers.deliveryQueue, this.consumers.dispatcher, 10);
+  }
+
+  /** Runs every sync job that is due, one at a time. Returns the jobs handled. */
+  stepSync(): Promise<number> {
+    return consume(this.consumers.syncQueue, this.consumers.syncWorker, 1);
+  }
+
+  /** One round of everything: syncs first, so the events they end with are published in the same round. */
+  async step(): Promise<number> {
+    await this.stepSync();
+    return this.stepDeliveries();
   }
 
   start(intervalMs: number): void {
-    if (intervalMs <= 0 || this.timer) return;
+    // Already running: one set of loops at a time.
+    if (intervalMs <= 0 || (!this.stopped && this.timers.size > 0)) return;
+    this.stopped = false;
+    this.loop(() => this.stepDeliveries(), intervalMs);
+    this.loop(() => this.stepSync(), intervalMs);
+  }
+
+  private loop(round: () => Promise<unknown>, intervalMs: number): void {
     const tick = () => {
-      this.running = this.step()
+      const run = round()
         .catch(this.onError)
         .finally(() => {
-          this.running = null;
-          if (this.timer) this.timer = setTimeout(tick, intervalMs);
+          this.running.delete(run);
+          if (!this.stopped) this.timers.add(setTimeout(tick, intervalMs));
         });
+      this.running.add(run);
     };
-    this.timer = setTimeout(tick, intervalMs);
+    this.timers.add(setTimeout(tick, intervalMs));
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all(this.running);
   }
 }

@@ -1,8 +1,13 @@
 import type { MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { handler as agents } from '../../functions/agents/handler';
+import { handler as analytics } from '../../functions/analytics/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
+import { handler as interactions } from '../../functions/interactions/handler';
+import { handler as query } from '../../functions/query/handler';
+import { handler as search } from '../../functions/search/handler';
+import { handler as syncWorker } from '../../functions/sync-worker/handler';
 import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
 import { handler as webhooks } from '../../functions/webhooks/handler';
 import type { HttpContext } from '../../layers/core/http/request-state';
@@ -31,7 +36,15 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   agents: asProxyHandler(agents),
   'data-sources': asProxyHandler(dataSources),
   webhooks: asProxyHandler(webhooks),
+  // Streaming-capable (D19): the gateway finds its streaming entry on the export itself.
+  query,
+  search: asProxyHandler(search),
+  interactions: asProxyHandler(interactions),
+  analytics: asProxyHandler(analytics),
 };
+
+/** functions/sync-worker, as the local sync-jobs consumer calls it. */
+export const SYNC_WORKER = syncWorker;
 
 /** functions/webhook-dispatcher, as the local deliveries consumer calls it. */
 export const WEBHOOK_DISPATCHER = webhookDispatcher;

@@ -4,6 +4,7 @@ import { newId } from '../../layers/core/domain/ids';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import { matchRoute, type Route } from '../../layers/core/http/route';
+import { streamingHandlerOf } from '../../layers/core/http/streaming';
 import {
   API_GATEWAY_MAX_PAYLOAD_BYTES,
   type IncomingRequest,
@@ -133,14 +134,36 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     let requestId: string | undefined;
     try {
       if (!handler) throw new Error(`No local function for family ${family}`);
-      const result = await handler(event, lambdaContext(family ?? 'fallback'));
-      writeResult(response, result);
-      status = result.statusCode;
-      requestId = result.headers?.['X-Request-Id']?.toString();
+      const streaming = streamingHandlerOf(handler);
+      if (streaming) {
+        // As API Gateway's STREAM transfer mode does: status and headers first, then the body as written.
+        let opened: { statusCode: number; headers: Record<string, string> } | undefined;
+        await streaming(
+          event,
+          {
+            open: (meta) => {
+              opened = meta;
+              response.writeHead(meta.statusCode, meta.headers);
+              response.flushHeaders();
+              return response;
+            },
+          },
+          lambdaContext(family ?? 'fallback'),
+        );
+        status = opened?.statusCode ?? 502;
+        requestId = opened?.headers['X-Request-Id'];
+      } else {
+        const result = await handler(event, lambdaContext(family ?? 'fallback'));
+        writeResult(response, result);
+        status = result.statusCode;
+        requestId = result.headers?.['X-Request-Id']?.toString();
+      }
     } catch (error) {
       // API Gateway answers 502 when the integration fails; so do we, and say why on the console.
       console.error('Function failed:', error);
-      gatewayError(response, 502, 'internal_error', 'The function serving this endpoint failed');
+      if (response.headersSent) response.destroy();
+      else
+        gatewayError(response, 502, 'internal_error', 'The function serving this endpoint failed');
       status = 502;
     }
     options.onRequest?.({

@@ -36,6 +36,11 @@ const localConfigSchema = z.object({
   SVC_EXTRA_CA_FILE: z.string().min(1).optional(),
   /** D29's 10 s receiver timeout; shorter only for tests. */
   SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
+  OPENSEARCH_URL: z.url().optional(),
+  /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
   /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
   SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
 });

@@ -7,9 +7,11 @@ import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
+import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
 
 /** Local queue names; in the cloud these are SQS queues (lib/constructs/work-queue.ts). */
 export const LOCAL_QUEUES = {
@@ -37,12 +39,19 @@ export interface LocalWiringOptions {
   /** PEM certificates trusted beside the system's (a test CA). */
   readonly extraCaCertificates?: readonly string[];
   readonly webhookTimeoutMs?: number;
+  /** The retrieval index: the embedded one, or OpenSearch when OPENSEARCH_URL is set. */
+  readonly retrieval: RetrievalIndex;
+  readonly openAi: OpenAiSettings | null;
 }
 
 export interface LocalWiring {
   readonly dependencies: Dependencies;
   readonly deliveryQueue: LocalQueue<DeliveryMessage>;
+  readonly syncQueue: LocalQueue<SyncJobMessage>;
 }
+
+/** A sync job runs within this long before its message may be received again (Lambda's 15-minute ceiling). */
+export const SYNC_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
 
 /** The local wiring: the cloud's DynamoDB adapters on dynalite, the local queue for SQS. D10: local runs are `test`. */
 export function localDependencies(options: LocalWiringOptions): LocalWiring {
@@ -86,6 +95,8 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       ...(options.extraCaCertificates ? { extraCaCertificates: options.extraCaCertificates } : {}),
     }),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+    retrieval: options.retrieval,
+    openAi: options.openAi,
   });
-  return { dependencies, deliveryQueue };
+  return { dependencies, deliveryQueue, syncQueue };
 }

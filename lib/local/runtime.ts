@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
+import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import type { Clock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { provideDependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap } from './bootstrap';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
-import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS, WEBHOOK_DISPATCHER } from './functions';
+import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS, SYNC_WORKER, WEBHOOK_DISPATCHER } from './functions';
 import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
 import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
+import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey } from './master-key';
 import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
 
@@ -24,6 +27,8 @@ export interface LocalRuntime {
   readonly client: DynamoDBDocumentClient;
   /** The outbox sweep and the deliveries consumer; `step()` runs one round by hand. */
   readonly workers: BackgroundWorkers;
+  /** The deliveries queue the workers consume (tests receive from it to play a crashing consumer). */
+  readonly deliveryQueue: LocalQueue<DeliveryMessage>;
   /** Stops the services in reverse order of their start. */
   end(): Promise<void>;
 }
@@ -63,7 +68,7 @@ export async function startLocalRuntime(
       queueTableDefinition(queueTableName(config.SVC_TABLE_NAME)),
     ]);
 
-    const { dependencies, deliveryQueue } = localDependencies({
+    const { dependencies, deliveryQueue, syncQueue } = localDependencies({
       client,
       tableName: config.SVC_TABLE_NAME,
       masterKey: loadOrCreateMasterKey(
@@ -74,6 +79,8 @@ export async function startLocalRuntime(
         ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
         : {}),
       webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+      retrieval: localRetrievalIndex(config),
+      openAi: localOpenAiSettings(config),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     provideDependencies(dependencies);
@@ -97,7 +104,12 @@ export async function startLocalRuntime(
     });
     stops.push(() => gateway.end());
 
-    const workers = new BackgroundWorkers(dependencies, deliveryQueue, WEBHOOK_DISPATCHER);
+    const workers = new BackgroundWorkers(dependencies, {
+      deliveryQueue,
+      dispatcher: WEBHOOK_DISPATCHER,
+      syncQueue,
+      syncWorker: SYNC_WORKER,
+    });
     workers.start(config.SVC_WORKER_INTERVAL_MS);
     stops.push(() => workers.stop());
 
@@ -108,6 +120,7 @@ export async function startLocalRuntime(
       dependencies,
       client,
       workers,
+      deliveryQueue,
       end,
     };
   } catch (error) {

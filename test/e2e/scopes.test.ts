@@ -12,7 +12,9 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * a route given the wrong scope fails here: Read for every GET on agents and
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
  * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
- * Legacy paths need what their v1 successors need.
+ * Execute for query, chat, semantic-search and feedback; Read to list
+ * interactions; Admin for analytics. Legacy paths need what their v1
+ * successors need.
  */
 const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/agents': 'Read',
@@ -53,22 +55,45 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/webhooks/{id}/deliveries': 'Admin',
   'POST /api/webhooks/{id}/deliveries/{delivery_id}/retry': 'Admin',
   'POST /api/webhooks/{id}/test': 'Admin',
+  'POST /api/v1/query': 'Execute',
+  'POST /api/chat': 'Execute',
+  'POST /api/v1/semantic-search': 'Execute',
+  'POST /api/semantic-search': 'Execute',
+  'GET /api/v1/interactions': 'Read',
+  'GET /api/interactions': 'Read',
+  'POST /api/v1/interactions/{id}/feedback': 'Execute',
+  'POST /api/interactions/feedback': 'Execute',
+  'GET /api/v1/analytics': 'Admin',
+  'GET /api/analytics/charts/dashboard': 'Admin',
 };
 
 const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 
-/** The route's path with an id of the right kind that does not exist. */
+/**
+ * The route's path with an id of the right kind that does not exist, and the
+ * query parameters a GET requires (analytics needs its dates, D3).
+ */
 function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
     : /webhooks/.test(path)
       ? 'wh'
-      : 'ds';
-  return path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv'));
+      : /interactions/.test(path)
+        ? 'int'
+        : 'ds';
+  const query =
+    path === '/api/v1/analytics'
+      ? '?start_date=2026-11-01&end_date=2026-11-30'
+      : path === '/api/analytics/charts/dashboard'
+        ? '?startDate=2026-11-01&endDate=2026-11-30'
+        : '';
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv'))}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {
+  // Feedback without a value fails validation before the interaction is looked up.
+  if (path.endsWith('/feedback')) return 400;
   if (path.includes('{id}')) return 404;
   return method === 'GET' ? 200 : 400;
 }

@@ -34,6 +34,7 @@ describe('Function: readDeploymentSettings', () => {
     expect(settings.search).toMatchObject({ masterCount: 3, availabilityZoneCount: 2 });
     expect(settings.search.instanceCount % settings.search.availabilityZoneCount).toBe(0);
     expect(settings.logRetentionDays).toBe(RetentionDays.ONE_YEAR);
+    expect(settings.syncWorkerConcurrency).toBe(10);
   });
 
   it('accepts -c strings for numbers and flags, as the CLI passes them', () => {
@@ -44,12 +45,16 @@ describe('Function: readDeploymentSettings', () => {
       searchAvailabilityZones: '2',
       apiGatewayCloudWatchRole: 'false',
       alarmEmail: 'oncall@example.com',
+      webhookDispatcherConcurrency: '25',
+      syncWorkerConcurrency: '4',
     });
 
     expect(settings.logRetentionDays).toBe(RetentionDays.THREE_MONTHS);
     expect(settings.search).toMatchObject({ instanceCount: 2, availabilityZoneCount: 2 });
     expect(settings.apiGatewayCloudWatchRole).toBe(false);
     expect(settings.alarmEmail).toBe('oncall@example.com');
+    expect(settings.webhookDispatcherConcurrency).toBe(25);
+    expect(settings.syncWorkerConcurrency).toBe(4);
   });
 
   it('treats an empty value as not set', () => {
@@ -87,6 +92,14 @@ describe('Function: readDeploymentSettings', () => {
     [
       { environment: 'test', apiGatewayCloudWatchRole: 'yes' },
       /context "apiGatewayCloudWatchRole" must be true or false/,
+    ],
+    [
+      { environment: 'test', webhookDispatcherConcurrency: 1 },
+      /context "webhookDispatcherConcurrency" must be at least 2/,
+    ],
+    [
+      { environment: 'test', syncWorkerConcurrency: '1' },
+      /context "syncWorkerConcurrency" must be at least 2/,
     ],
     [
       { environment: 'test', apiDomainName: 'api.example.com' },

@@ -1,10 +1,15 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DeploymentSettingsError } from '../../lib/deployment-settings';
+import { FAMILIES } from '../../lib/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { buildServiceStack, EXAMPLE_CERTIFICATE_ARN, templateOf } from './service-stack-fixture';
 
-/** SVC_ENVIRONMENT of every family function (D10: the kind of key the deployment accepts). */
+/**
+ * SVC_ENVIRONMENT of every function that has one (D10: the kind of key the
+ * deployment accepts): the families and the three workers, not the fallback
+ * nor the search index bootstrap (it reads no keys) and its provider.
+ */
 function functionEnvironments(template: Template): string[] {
   return Object.values(template.findResources('AWS::Lambda::Function'))
     .map((fn) => fn.Properties.Environment?.Variables?.SVC_ENVIRONMENT as string | undefined)
@@ -15,7 +20,7 @@ describe('Class: ServiceStack across environments (D10)', () => {
   it('passes environment "test" to the functions as SVC_ENVIRONMENT', () => {
     const template = templateOf(buildServiceStack({ environment: 'test' }));
 
-    expect(functionEnvironments(template)).toEqual(['test', 'test']);
+    expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 3).fill('test'));
   });
 
   describe('environment "live" with alarm e-mail and custom domain', () => {
@@ -34,8 +39,21 @@ describe('Class: ServiceStack across environments (D10)', () => {
     });
 
     it('passes environment "live" to the functions as SVC_ENVIRONMENT', () => {
-      expect(functionEnvironments(template)).toEqual(['live', 'live']);
+      expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 3).fill('live'));
       expect(stack.stackName).toBe('AgentQueryService-live');
+    });
+
+    it('reserves more concurrency for webhook deliveries', () => {
+      const dispatcher = stack.getLogicalId(
+        stack.webhookDispatcher.worker.function.node.defaultChild as never,
+      );
+      expect(
+        template.findResources('AWS::Lambda::Function')[dispatcher]?.Properties
+          .ReservedConcurrentExecutions,
+      ).toBe(50);
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        ScalingConfig: { MaximumConcurrency: 50 },
+      });
     });
 
     it('retains the table and protects it from deletion', () => {
@@ -44,7 +62,10 @@ describe('Class: ServiceStack across environments (D10)', () => {
         UpdateReplacePolicy: 'Retain',
         Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
       });
-      template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+      // Both keys: the stores' and the secrets' (sealed secrets are unreadable without it).
+      for (const key of Object.values(template.findResources('AWS::KMS::Key'))) {
+        expect(key.DeletionPolicy).toBe('Retain');
+      }
       template.hasResource('AWS::OpenSearchService::Domain', { DeletionPolicy: 'Retain' });
     });
 

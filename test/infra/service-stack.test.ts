@@ -3,7 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import { FAMILIES, ROUTES } from '../../lib/routes';
-import type { ServiceStack } from '../../lib/service-stack';
+import { type ServiceStack, SYNC_JOB_VISIBILITY } from '../../lib/service-stack';
 import {
   type ApiMethod,
   apiMethods,
@@ -31,9 +31,11 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   });
 
   describe('encryption key', () => {
-    it('creates one customer-managed key with rotation on', () => {
-      template.resourceCountIs('AWS::KMS::Key', 1);
-      template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    it('creates two customer-managed keys with rotation on: stores and secrets (D33)', () => {
+      template.resourceCountIs('AWS::KMS::Key', 2);
+      for (const key of Object.values(template.findResources('AWS::KMS::Key'))) {
+        expect(key.Properties.EnableKeyRotation).toBe(true);
+      }
     });
 
     it('lets CloudWatch Logs and CloudWatch alarms use the key', () => {
@@ -105,8 +107,12 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
 
   describe('queues', () => {
     it('creates three work queues, each with its own dead-letter queue', () => {
-      template.resourceCountIs('AWS::SQS::Queue', 6);
+      // The seventh is the event publisher's failed-batch queue (a destination, not redriven).
+      template.resourceCountIs('AWS::SQS::Queue', 7);
       const queues = template.findResources('AWS::SQS::Queue');
+      expect(
+        queues[logicalId(stack, stack.eventPublisher.failedBatches)]?.Properties.RedrivePolicy,
+      ).toBeUndefined();
       const redriven = Object.values(queues).filter((queue) => queue.Properties?.RedrivePolicy);
       expect(redriven).toHaveLength(3);
       const targets = redriven.map(
@@ -129,7 +135,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
 
     it('refuses requests without TLS on every queue', () => {
       const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
-      expect(policies).toHaveLength(6);
+      expect(policies).toHaveLength(7);
       for (const policy of policies) {
         expect(policy.Properties.PolicyDocument.Statement).toEqual(
           expect.arrayContaining([
@@ -151,12 +157,13 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       expect(properties.MessageRetentionPeriod).toBeGreaterThan(2 * 3600);
     });
 
-    it('gives sync jobs a visibility timeout long enough for a crawl', () => {
+    it('gives sync jobs a visibility timeout of six 15-minute crawls', () => {
       const queue = stack.queues.syncJobs.queue;
       expect(
         template.findResources('AWS::SQS::Queue')[logicalId(stack, queue)]?.Properties
           .VisibilityTimeout,
-      ).toBe(900);
+      ).toBe(SYNC_JOB_VISIBILITY.toSeconds());
+      expect(SYNC_JOB_VISIBILITY.toSeconds()).toBe(6 * 15 * 60);
     });
   });
 
@@ -247,14 +254,19 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       });
     });
 
-    it('allows no anonymous access: data-plane requests are denied until a role is granted', () => {
+    it('allows no anonymous access: only the granted roles, on this domain’s paths', () => {
       const domain = Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0];
-      const statements = domain?.Properties.AccessPolicies.Statement as Array<
-        Record<string, unknown>
-      >;
+      const statements = domain?.Properties.AccessPolicies.Statement as Array<Record<string, any>>;
       expect(statements).toEqual([
-        expect.objectContaining({ Effect: 'Deny', Action: 'es:ESHttp*' }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { AWS: expect.any(Array) },
+          Resource: stack.resolve(`${stack.search.domainArn}/*`),
+        }),
       ]);
+      for (const principal of (statements[0]?.Principal.AWS ?? []) as unknown[]) {
+        expect(principal).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+      }
     });
   });
 
@@ -317,7 +329,9 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           LoggingConfig: { LogGroup: { Ref: logicalId(stack, fn.logGroup) } },
         });
       }
-      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 1);
+      // Plus the fallback, the sync worker, the webhook dispatcher, the event
+      // publisher, the search index bootstrap and its provider framework.
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 6);
     });
 
     it('gives family functions the configuration layers/core/config.ts parses', () => {
@@ -329,29 +343,44 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           TABLE_NAME: { Ref: logicalId(stack, stack.data.table) },
           SVC_ENVIRONMENT: 'test',
           SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },
+          DELIVERY_QUEUE_URL: { Ref: logicalId(stack, stack.queues.webhookDeliveries.queue) },
+          SECRETS_KEY_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.secretsKey.key), 'Arn'] },
+          OPENSEARCH_ENDPOINT: {
+            'Fn::GetAtt': [stack.getLogicalId(stack.search.domain), 'DomainEndpoint'],
+          },
           NODE_OPTIONS: '--enable-source-maps',
           POWERTOOLS_SERVICE_NAME: expect.stringMatching(/^svc-/),
         });
       }
     });
 
-    it('grants table item access to every family and sqs:SendMessage to data-sources only', () => {
+    it('grants table item access to every family; each queue sender sends to its queue only', () => {
       const policies = template.findResources('AWS::IAM::Policy');
-      const actionsOf = (fn: { role: { node: { findChild(id: string): unknown } } }) => {
+      const statementsOf = (fn: { role: { node: { findChild(id: string): unknown } } }) => {
         const policy = fn.role.node.findChild('DefaultPolicy') as {
           node: { defaultChild: unknown };
         };
         const document = policies[logicalId(stack, policy)]?.Properties.PolicyDocument;
-        return (document.Statement as Array<{ Action: string | string[] }>).flatMap((s) =>
-          Array.isArray(s.Action) ? s.Action : [s.Action],
-        );
+        return document.Statement as Array<{ Action: string | string[]; Resource: unknown }>;
+      };
+      const actionsOf = (fn: { role: { node: { findChild(id: string): unknown } } }) =>
+        statementsOf(fn).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+      const queueArn = (queue: { node: { defaultChild?: unknown } }) => ({
+        'Fn::GetAtt': [logicalId(stack, queue), 'Arn'],
+      });
+      const sendTargets: Record<string, unknown> = {
+        'data-sources': queueArn(stack.queues.syncJobs.queue),
+        webhooks: queueArn(stack.queues.webhookDeliveries.queue),
       };
       for (const [family, fn] of stack.http.functions) {
         const actions = actionsOf(fn);
         expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
         expect(actions).not.toContain('dynamodb:Scan');
-        if (family === 'data-sources') expect(actions).toContain('sqs:SendMessage');
-        else expect(actions).not.toContain('sqs:SendMessage');
+        const sends = statementsOf(fn).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+        expect({ family, sendsTo: sends.map((s) => s.Resource) }).toEqual({
+          family,
+          sendsTo: family in sendTargets ? [sendTargets[family]] : [],
+        });
       }
       expect(actionsOf(stack.http.fallback).filter((a) => !/^(logs|xray):/.test(a))).toEqual([]);
     });
@@ -429,15 +458,28 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
         return alarm.Properties.Dimensions[0].Value['Fn::GetAtt'][0] as string;
       });
       expect(watched.sort()).toEqual(
-        Object.values(stack.queues)
-          .map((queue) => logicalId(stack, queue.deadLetterQueue))
-          .sort(),
+        [
+          ...Object.values(stack.queues).map((queue) => logicalId(stack, queue.deadLetterQueue)),
+          logicalId(stack, stack.eventPublisher.failedBatches),
+        ].sort(),
       );
     });
 
-    it('alarms on API 5XX errors and on errors of every function', () => {
+    it('alarms on API 5XX errors and on errors of every function that serves or works', () => {
       expect(alarmsOn('5XXError')).toHaveLength(1);
-      expect(alarmsOn('Errors')).toHaveLength(FAMILIES.length + 1);
+      const watched = alarmsOn('Errors').map(
+        (alarm) => alarm.Properties.Dimensions[0].Value.Ref as string,
+      );
+      const expected = [
+        ...stack.http.functions.values(),
+        stack.http.fallback,
+        stack.syncWorker.worker,
+        stack.webhookDispatcher.worker,
+        stack.eventPublisher.publisher,
+      ].map((fn) => logicalId(stack, fn.function));
+      expect(watched.sort()).toEqual(expected.sort());
+      // The index bootstrap runs only during deployments, whose failures CloudFormation reports.
+      expect(watched).not.toContain(logicalId(stack, stack.searchIndexes.handler.function));
     });
 
     it('sends every alarm to the KMS-encrypted, TLS-only alarm topic', () => {
@@ -464,8 +506,10 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   describe('logs', () => {
     it('gives every log group a retention (30 days for test) and the service key', () => {
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      // 3 functions, API access + execution logs, 3 search domain logs.
-      expect(groups).toHaveLength(8);
+      // One per function (families, fallback, sync worker, dispatcher, publisher,
+      // index bootstrap and its provider), API access + execution logs, 3 search
+      // domain logs.
+      expect(groups).toHaveLength(FAMILIES.length + 6 + 2 + 3);
       for (const group of groups) {
         expect(group.Properties).toMatchObject({
           RetentionInDays: 30,
@@ -488,6 +532,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
         'SearchDomainEndpoint',
         'SessionSecretArn',
         'AlarmTopicArn',
+        'EncryptionKeyArn',
+        'SecretsKeyArn',
       ]),
     );
   });

@@ -73,6 +73,22 @@ export const FIELD_NAMES = [
   'maxPages',
   'id',
   'org_id',
+  'orgId',
+  // Query, search and feedback bodies.
+  'agent_id',
+  'agentId',
+  'query',
+  'session_id',
+  'sessionId',
+  'stream',
+  'top_k',
+  'topK',
+  'similarity_threshold',
+  'include_embedding',
+  'feedback',
+  'comment',
+  'interaction_id',
+  'interactionId',
   '__proto__',
   'constructor',
   'prototype',
@@ -214,6 +230,30 @@ export function fuzzBody(valid: ReadonlyArray<Record<string, unknown>>): fc.Arbi
   );
 }
 
+/** One query parameter as sent: raw (only `#` and whitespace removed) or percent-encoded. */
+function queryParameter([name, value, raw]: readonly [string, string, boolean]): string {
+  return raw
+    ? `${name.replace(/[#\s]/g, '')}=${value.replace(/[#\s]/g, '')}`
+    : `${encode(name)}=${encode(value)}`;
+}
+
+/** Query-string values worth trying: bounds, dates real and impossible, filter values, junk. */
+export const queryValue: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('', '0', '1', '-1', '1.5', '200', '201', 'abc', 'pending', 'active', '1e3'),
+  fc.constantFrom(
+    '2027-03-01',
+    '2026-02-30',
+    '2026-13-01',
+    '20270301',
+    'null',
+    'positive',
+    'hour',
+    'week',
+  ),
+  anyNumber.map(String),
+  anyString(12),
+);
+
 /** Query strings: known and junk names, encoded or raw, repeated or not. */
 export const fuzzQuery: fc.Arbitrary<string> = fc
   .array(
@@ -226,6 +266,12 @@ export const fuzzQuery: fc.Arbitrary<string> = fc
             'offset',
             'status',
             'agentId',
+            'agent_id',
+            'start_date',
+            'end_date',
+            'startDate',
+            'feedback',
+            'granularity',
             '__proto__',
             'constructor',
             'toString',
@@ -234,24 +280,43 @@ export const fuzzQuery: fc.Arbitrary<string> = fc
         },
         { weight: 1, arbitrary: anyString(12) },
       ),
-      fc.oneof(
-        fc.constantFrom('', '0', '1', '-1', '1.5', '200', '201', 'abc', 'pending', 'active', '1e3'),
-        anyNumber.map(String),
-        anyString(12),
-      ),
+      queryValue,
       fc.boolean(),
     ),
     { maxLength: 4 },
   )
-  .map((params) =>
-    params
-      .map(([name, value, raw]) =>
-        raw
-          ? `${name.replace(/[#\s]/g, '')}=${value.replace(/[#\s]/g, '')}`
-          : `${encode(name)}=${encode(value)}`,
-      )
+  .map((params) => params.map(queryParameter).join('&'));
+
+/**
+ * Query strings built around an endpoint's own parameters: each one present
+ * or not, with a plausible value (mostly valid: the requests get past
+ * validation) or a hostile one, sometimes an unknown parameter beside them.
+ */
+export function fuzzQueryOf(
+  parameters: Readonly<Record<string, fc.Arbitrary<string>>>,
+): fc.Arbitrary<string> {
+  const present = Object.entries(parameters).map(([name, value]) =>
+    fc.option(
+      fc.tuple(
+        fc.constant(name),
+        fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: queryValue }),
+        fc.boolean(),
+      ),
+      // Present two times out of three.
+      { freq: 3 },
+    ),
+  );
+  const extra = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.tuple(anyString(12), queryValue, fc.boolean()) },
+  );
+  return fc.tuple(fc.tuple(...present), extra).map(([params, junk]) =>
+    [...params, junk]
+      .filter((param): param is [string, string, boolean] => param !== null)
+      .map(queryParameter)
       .join('&'),
   );
+}
 
 /** A path id: existing, unknown but well-formed, or anything at all. */
 export function fuzzId(known: readonly string[]): fc.Arbitrary<string> {

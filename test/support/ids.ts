@@ -1,6 +1,8 @@
 import { ulid } from 'ulid';
 
 /** D1: a well-formed id (`<prefix>_<ulid>` in lower case) that nothing has. */
-export function unknownId(prefix: 'agt' | 'ds' | 'org' | 'key' | 'wh' | 'dlv'): string {
+export function unknownId(
+  prefix: 'agt' | 'ds' | 'org' | 'key' | 'wh' | 'dlv' | 'int' | 'sess' | 'chk' | 'doc',
+): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }

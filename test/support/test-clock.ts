@@ -26,6 +26,19 @@ export class TestClock implements Clock {
     else this.offsetMs += ms;
   }
 
+  /**
+   * Jumps forward to `at` (time keeps running from there unless frozen), so
+   * a test can place what it does in a given hour or day. Refuses to go back:
+   * the rate limiter's buckets assume time only moves forward.
+   */
+  advanceTo(at: Date | string): void {
+    const target = new Date(at).getTime();
+    const now = this.now().getTime();
+    if (target < now)
+      throw new Error(`the clock is already past ${new Date(target).toISOString()}`);
+    this.advance(target - now);
+  }
+
   /** Stops time at the current instant until `resume()`. */
   freeze(): void {
     this.frozenAtMs = this.now().getTime();

@@ -54,6 +54,11 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** D21: a request naming another organization than the caller's. */
+export class TenantMismatchError extends AppError {
+  readonly code = 'forbidden';
+}
+
 /** Unknown route, or a well-formed id that does not exist in the caller's organization (D1). */
 export class NotFoundError extends AppError {
   readonly code = 'not_found';

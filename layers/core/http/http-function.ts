@@ -70,6 +70,7 @@ export function httpFunction(options: HttpFunctionOptions) {
       principal,
       route,
       deps: options.dependencies(),
+      requestId: state.requestId,
     });
   };
 

@@ -12,6 +12,8 @@ export interface OperationInput<Query, Body> {
   readonly principal: Principal;
   readonly route: Route;
   readonly deps: Dependencies;
+  /** D6: this request's id, for errors reported inside a stream. */
+  readonly requestId: string;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface Route {
   readonly api: 'v1' | 'legacy';
   /** For legacy routes: the v1 path that replaces it (D7 `Link: rel="successor-version"`). */
   readonly successor?: string;
+  /** Answers may stream (D19): API Gateway's STREAM transfer mode and a response-streaming Lambda. */
+  readonly streaming?: true;
 }
 
 export interface RouteMatch {

@@ -39,4 +39,33 @@ export interface DataSourceRepository {
    * running, in one conditional write; `null` when the data source does not exist.
    */
   claimSyncJob(orgId: string, id: string, job: SyncJob): Promise<SyncJobClaim | null>;
+  /**
+   * Moves job `jobId` from queued to running and the source to `processing`
+   * (D22); a job already running (a resumed one) is returned as it is. `null`
+   * when `jobId` is not the source's current job (a stale or duplicate message).
+   */
+  startSyncJob(
+    orgId: string,
+    id: string,
+    jobId: string,
+    startedAt: string,
+  ): Promise<DataSource | null>;
+  /** Writes progress (D24) while `jobId` is still current. */
+  recordSyncProgress(
+    orgId: string,
+    id: string,
+    jobId: string,
+    progress: Pick<SyncJob, 'documents_total' | 'documents_processed' | 'chunks_indexed'>,
+  ): Promise<void>;
+  /**
+   * Ends job `jobId`: it becomes `last_job`, the source `active` or `failed`
+   * with its chunk count, and the events are stored in the same write.
+   * `false` when the job was no longer current.
+   */
+  finishSyncJob(
+    orgId: string,
+    id: string,
+    finished: { job: SyncJob; status: 'active' | 'failed'; chunksIndexed: number },
+    events: readonly DomainEvent[],
+  ): Promise<boolean>;
 }

@@ -1,11 +1,21 @@
+import type { DataSource } from '../domain/data-source';
 import type { Environment } from '../domain/environments';
 import type { AgentRepository } from './agent-repository.port';
+import type { Answerer } from './answerer.port';
 import type { ApiKeyRepository } from './api-key-repository.port';
 import type { Clock } from './clock.port';
 import type { DataSourceRepository } from './data-source-repository.port';
+import type { Embedder } from './embedder.port';
+import type {
+  AnalyticsRollups,
+  InteractionRepository,
+  SessionHistory,
+} from './interaction-repository.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { PlanQuota, RateLimiter } from './rate-limiter.port';
+import type { RetrievalIndex } from './retrieval-index.port';
+import type { SourceReader } from './source-reader.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
 import type {
   DeliveryMessage,
@@ -38,4 +48,13 @@ export interface Dependencies {
   readonly webhookUrlVerifier: WebhookUrlVerifier;
   /** D29: how long a receiver has to answer. */
   readonly webhookTimeoutMs: number;
+  readonly retrieval: RetrievalIndex;
+  readonly embedder: Embedder;
+  /** D20: the answerer for an agent's model (`offline-extractive`, or the configured provider's). */
+  readonly answererFor: (model: string) => Answerer;
+  readonly interactions: InteractionRepository;
+  readonly sessions: SessionHistory;
+  readonly rollups: AnalyticsRollups;
+  /** How a data source's documents are read during a sync. */
+  readonly readerFor: (source: DataSource) => SourceReader;
 }

@@ -1,8 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  UnavailableSourceReader,
+  WebsiteSourceReader,
+} from '../adapters/crawler/website-source-reader';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
+import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
+import {
+  DynamoDbInteractionRepository,
+  DynamoDbSessionHistory,
+} from '../adapters/dynamodb/interaction-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
@@ -11,16 +20,18 @@ import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
 } from '../adapters/net/http-webhook-transport';
-import type { OutboundPolicy } from '../adapters/net/outbound-policy';
+import { crawlerPolicy, type OutboundPolicy } from '../adapters/net/outbound-policy';
 import type { Environment } from '../domain/environments';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
+import type { RetrievalIndex } from '../ports/retrieval-index.port';
 import type { MessageQueue, SyncJobQueue } from '../ports/sync-job-queue.port';
 import type {
   DeliveryMessage,
   MessageVisibility,
   SecretSealer,
 } from '../ports/webhook-repository.port';
+import { modelProviders, type OpenAiSettings } from './model-providers';
 
 /** D29: a receiver has 10 s to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -41,8 +52,15 @@ export function buildDependencies(options: {
   readonly outboundPolicy: OutboundPolicy;
   readonly webhookTimeoutMs?: number;
   readonly clock?: Clock;
+  readonly retrieval: RetrievalIndex;
+  readonly openAi: OpenAiSettings | null;
 }): Dependencies {
   const { client, tableName } = options;
+  const models = modelProviders(options.openAi);
+  const website = new WebsiteSourceReader(
+    crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
+  );
+  const unavailable = new UnavailableSourceReader();
   return {
     environment: options.environment,
     clock: options.clock ?? systemClock,
@@ -62,5 +80,12 @@ export function buildDependencies(options: {
     webhookTransport: new HttpWebhookTransport(options.outboundPolicy),
     webhookUrlVerifier: new TlsWebhookUrlVerifier(options.outboundPolicy),
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    retrieval: options.retrieval,
+    embedder: models.embedder,
+    answererFor: models.answererFor,
+    interactions: new DynamoDbInteractionRepository(client, tableName),
+    sessions: new DynamoDbSessionHistory(client, tableName),
+    rollups: new DynamoDbAnalyticsRollups(client, tableName),
+    readerFor: (source) => (source.type === 'website' ? website : unavailable),
   };
 }

@@ -5,6 +5,8 @@ import { SqsMessageVisibility } from '../adapters/aws/sqs-visibility';
 import { EnvelopeSecretSealer, kmsKeyring } from '../adapters/crypto/envelope-secret-sealer';
 import { createDocumentClient } from '../adapters/dynamodb/document-client';
 import { webhookPolicy } from '../adapters/net/outbound-policy';
+import { createOpenSearchClient } from '../adapters/opensearch/client';
+import { OpenSearchRetrievalIndex } from '../adapters/opensearch/opensearch-retrieval-index';
 import { parseCloudConfig } from '../config';
 import type { Dependencies } from '../ports/dependencies.port';
 import type { SyncJobMessage } from '../ports/sync-job-queue.port';
@@ -42,5 +44,15 @@ function cloudDependencies(): Dependencies {
     secretSealer: new EnvelopeSecretSealer(kmsKeyring(config.SECRETS_KEY_ARN)),
     // D35: private addresses are never allowed in the cloud.
     outboundPolicy: webhookPolicy({ allowPrivateAddresses: false }),
+    retrieval: new OpenSearchRetrievalIndex({
+      client: createOpenSearchClient({
+        endpoint: config.OPENSEARCH_ENDPOINT,
+        region: config.AWS_REGION,
+        timeoutMs: 10_000,
+      }),
+    }),
+    openAi: config.OPENAI_API_KEY
+      ? { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL }
+      : null,
   });
 }

@@ -1,4 +1,5 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Route } from '../../../layers/core/http/route';
 import { HttpApi } from '../../../lib/constructs/http-api';
@@ -13,11 +14,28 @@ const route = (overrides: Partial<Route> = {}): Route => ({
   ...overrides,
 });
 
-function apiIn(routes: readonly Route[]) {
+/** A streaming route of a family that has a handler (functions/query). */
+const streamingRoute = (overrides: Partial<Route> = {}): Route =>
+  route({
+    method: 'POST',
+    path: '/api/v1/query',
+    family: 'query',
+    operation: 'query',
+    scope: 'Execute',
+    streaming: true,
+    ...overrides,
+  });
+
+function apiIn(routes: readonly Route[], familyTimeouts?: Record<string, Duration>) {
   // No bundling: these tests look at the construct tree, not the code.
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Api');
   const encryptionKey = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-  return new HttpApi(stack, 'Http', { routes, functionEnvironment: {}, encryptionKey });
+  return new HttpApi(stack, 'Http', {
+    routes,
+    functionEnvironment: {},
+    encryptionKey,
+    familyTimeouts,
+  });
 }
 
 describe('Class: HttpApi', () => {
@@ -36,8 +54,59 @@ describe('Class: HttpApi', () => {
     [[route({ path: '/api/v1/agents/' })], /must start with "\/" and not end with one/],
     [[route({ path: '/api/{proxy+}' })], /greedy parameters belong to the fallback/],
     [[], /the route table is empty/],
+    [
+      [streamingRoute(), streamingRoute({ path: '/api/chat', streaming: undefined })],
+      /family "query" mixes streaming and buffered routes \(POST \/api\/chat\)/,
+    ],
   ])('refuses a broken route table before building anything (%#)', (routes, message) => {
     expect(() => apiIn(routes)).toThrow(message);
+  });
+
+  it('gives a family its own timeout, and refuses one for no family or over 29 s', () => {
+    const api = apiIn([route()], { agents: Duration.seconds(20) });
+    expect(api.node.validate()).toEqual([]);
+    expect(api.functions.get('agents')?.function.timeout?.toSeconds()).toBe(20);
+
+    expect(apiIn([route()], { agent: Duration.seconds(20) }).node.validate()).toEqual([
+      'familyTimeouts names "agent", which no route serves',
+    ]);
+    expect(apiIn([route()], { agents: Duration.seconds(30) }).node.validate()).toEqual([
+      'the timeout of family "agents" (30 seconds) is over API Gateway\'s 29 seconds for buffered responses',
+    ]);
+  });
+
+  it('lets a streaming family run past 29 s, up to the 15 minutes of a stream', () => {
+    expect(apiIn([streamingRoute()], { query: Duration.seconds(60) }).node.validate()).toEqual([]);
+    expect(apiIn([streamingRoute()], { query: Duration.minutes(16) }).node.validate()).toEqual([
+      'the timeout of family "query" (16 minutes) is over API Gateway\'s 15 minutes for streamed responses',
+    ]);
+  });
+
+  it('streams the streaming routes through InvokeWithResponseStream, for as long as the function runs', () => {
+    // Prepare
+    const api = apiIn([route(), streamingRoute()], { query: Duration.seconds(60) });
+
+    // Act
+    const methods = Object.values(
+      Template.fromStack(Stack.of(api)).findResources('AWS::ApiGateway::Method'),
+    ).map((method) => method.Properties);
+
+    // Assess
+    expect([...api.streamingFamilies]).toEqual(['query']);
+    const post = methods.find((method) => method.HttpMethod === 'POST');
+    expect(post?.Integration).toMatchObject({
+      Type: 'AWS_PROXY',
+      ResponseTransferMode: 'STREAM',
+      TimeoutInMillis: 60_000,
+    });
+    expect(JSON.stringify(post?.Integration.Uri)).toContain('/response-streaming-invocations');
+    for (const method of methods.filter((m) => m.HttpMethod !== 'POST')) {
+      expect(method.Integration.ResponseTransferMode).toBeUndefined();
+      expect(method.Integration.TimeoutInMillis).toBeUndefined();
+      expect(JSON.stringify(method.Integration.Uri)).toMatch(
+        /2015-03-31\/functions\/.*\/invocations/,
+      );
+    }
   });
 
   it('names the missing handler when a family has no functions/<family>/handler.ts', () => {

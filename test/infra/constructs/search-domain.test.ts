@@ -2,6 +2,7 @@ import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { SearchDomain, type SearchDomainProps } from '../../../lib/constructs/search-domain';
 
 function domainIn(props: Partial<SearchDomainProps> = {}) {
@@ -70,5 +71,48 @@ describe('Class: SearchDomain', () => {
         ]),
       },
     });
+  });
+
+  it('names a role once however often it is granted, and acknowledges only its own paths on it', () => {
+    // Prepare
+    const { stack, domain } = domainIn();
+    const role = new iam.Role(stack, 'Reader', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    });
+    const other = new iam.Role(stack, 'Other', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    });
+    other.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['es:ESHttpGet'],
+        resources: ['arn:aws:es:eu-west-1:123456789012:domain/another/*'],
+      }),
+    );
+
+    // Act
+    domain.grantReadWrite(role);
+    domain.grantReadWrite(role);
+
+    // Assess
+    const [resource] = Object.values(
+      Template.fromStack(stack).findResources('AWS::OpenSearchService::Domain'),
+    );
+    expect(resource?.Properties.AccessPolicies.Statement[0].Principal.AWS).toEqual({
+      'Fn::GetAtt': [stack.getLogicalId(role.node.defaultChild as CfnElement), 'Arn'],
+    });
+    const iam5 = new AwsSolutionsChecks()
+      .validateScope(stack)
+      .violations.filter((violation) => violation.ruleName.startsWith('AwsSolutions-IAM5'))
+      .map((violation) => [
+        violation.ruleName,
+        violation.violatingResources.map((r) => r.constructPath),
+      ]);
+    // The granted role's wildcard is acknowledged; another domain's is not.
+    expect(iam5).toEqual([
+      [
+        'AwsSolutions-IAM5[Resource::arn:aws:es:eu-west-1:123456789012:domain/another/*]',
+        ['Search/Other/DefaultPolicy/Resource'],
+      ],
+    ]);
   });
 });

@@ -2,7 +2,11 @@ import { DynamoDbAgentRepository } from '../../../layers/core/adapters/dynamodb/
 import { DynamoDbOutbox } from '../../../layers/core/adapters/dynamodb/outbox';
 import type { Agent } from '../../../layers/core/domain/agent';
 import { newId } from '../../../layers/core/domain/ids';
-import { agentCreated, agentDeleted, agentUpdated } from '../../../layers/core/use-cases/events/domain-events';
+import {
+  agentCreated,
+  agentDeleted,
+  agentUpdated,
+} from '../../../layers/core/use-cases/events/domain-events';
 import { startTestTables, type TestTables } from '../../support/dynalite';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
@@ -82,7 +86,10 @@ describe('Outbox in the items (dynalite)', () => {
 
     // Assess: both events are still pending (the batch changed), none lost
     const [remaining] = await outbox.pending(10);
-    expect(remaining?.events.map((event) => event.type)).toEqual(['agent.created', 'agent.updated']);
+    expect(remaining?.events.map((event) => event.type)).toEqual([
+      'agent.created',
+      'agent.updated',
+    ]);
     if (!remaining) throw new Error('expected a pending batch');
     await outbox.markPublished(remaining);
     expect(await outbox.pending(10)).toEqual([]);
@@ -93,7 +100,9 @@ describe('Outbox in the items (dynalite)', () => {
     const created = agent();
     await agents.create('org_a', created, []);
 
-    expect(await agents.delete('org_a', created.id, [agentDeleted('org_a', created.id, now)])).toBe(true);
+    expect(await agents.delete('org_a', created.id, [agentDeleted('org_a', created.id, now)])).toBe(
+      true,
+    );
 
     expect(await agents.get('org_a', created.id)).toBeNull();
     expect((await agents.list('org_a', { limit: 50, offset: 0 })).total).toBe(0);

@@ -99,6 +99,72 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     return this.items.delete(orgId, id);
   }
 
+  async startSyncJob(
+    orgId: string,
+    id: string,
+    jobId: string,
+    startedAt: string,
+  ): Promise<DataSource | null> {
+    const started = await this.items.updateIf(orgId, id, {
+      expression:
+        'SET current_job.#status = :running, current_job.started_at = :at, #status = :processing',
+      condition: 'current_job.id = :job AND current_job.#status = :queued',
+      names: { '#status': 'status' },
+      values: {
+        ':running': 'running',
+        ':at': startedAt,
+        ':processing': 'processing',
+        ':job': jobId,
+        ':queued': 'queued',
+      },
+    });
+    if (started) return started;
+    const current = await this.get(orgId, id);
+    return current?.current_job?.id === jobId ? current : null;
+  }
+
+  async recordSyncProgress(
+    orgId: string,
+    id: string,
+    jobId: string,
+    progress: Pick<SyncJob, 'documents_total' | 'documents_processed' | 'chunks_indexed'>,
+  ): Promise<void> {
+    await this.items.updateIf(orgId, id, {
+      expression:
+        'SET current_job.documents_total = :total, current_job.documents_processed = :processed, current_job.chunks_indexed = :chunks',
+      condition: 'current_job.id = :job',
+      values: {
+        ':total': progress.documents_total,
+        ':processed': progress.documents_processed,
+        ':chunks': progress.chunks_indexed,
+        ':job': jobId,
+      },
+    });
+  }
+
+  async finishSyncJob(
+    orgId: string,
+    id: string,
+    finished: { job: SyncJob; status: 'active' | 'failed'; chunksIndexed: number },
+    events: readonly DomainEvent[],
+  ): Promise<boolean> {
+    const done = await this.items.updateIf(orgId, id, {
+      expression:
+        'SET current_job = :none, last_job = :job, #status = :status, chunks_indexed = :chunks',
+      condition: 'current_job.id = :jobId',
+      names: { '#status': 'status' },
+      values: {
+        ':none': null,
+        ':job': finished.job,
+        ':status': finished.status,
+        ':chunks': finished.chunksIndexed,
+        ':jobId': finished.job.id,
+      },
+      events,
+    });
+    return done !== null;
+  }
+
   /**
    * D22 in one conditional write: the job becomes current only if there is
    * none. When the condition fails, the current job is read and returned; if

@@ -202,16 +202,22 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
       condition: string;
       values: Record<string, unknown>;
       names?: Record<string, string>;
+      /** Appended to the outbox in the same write. */
+      events?: readonly DomainEvent[];
     },
   ): Promise<T | null> {
+    const key = this.key(orgId, id);
+    const outbox = outboxClauses(key, update.events ?? []);
+    const expression =
+      outbox.set.length > 0 ? `${update.expression}, ${outbox.set.join(', ')}` : update.expression;
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: this.key(orgId, id),
-          UpdateExpression: update.expression,
+          Key: key,
+          UpdateExpression: expression,
           ConditionExpression: `${LIVE} AND (${update.condition})`,
-          ExpressionAttributeValues: update.values,
+          ExpressionAttributeValues: { ...update.values, ...outbox.values },
           ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
           ReturnValues: 'ALL_NEW',
         }),

@@ -49,6 +49,20 @@ export function webhookPolicy(options: WebhookPolicyOptions = {}): OutboundPolic
   };
 }
 
+/** The same knobs as for webhooks. */
+export type CrawlerPolicyOptions = WebhookPolicyOptions;
+
+/**
+ * The policy for the website crawler (D35): `http` and `https` both, public
+ * addresses only unless private addresses are allowed (local runs, tests).
+ *
+ * @example
+ * const policy = crawlerPolicy({ allowPrivateAddresses: config.allowPrivateUrls });
+ */
+export function crawlerPolicy(options: CrawlerPolicyOptions = {}): OutboundPolicy {
+  return { ...webhookPolicy(options), allowedSchemes: ['https', 'http'] };
+}
+
 /** The system resolver (`getaddrinfo`, as a socket would use), every address in its order. */
 export const systemResolve: Resolver = async (hostname) => {
   const records = await lookup(hostname, { all: true, verbatim: true });

@@ -9,6 +9,7 @@ import {
   PayloadTooLargeError,
   RateLimitExceededError,
   ServiceUnavailableError,
+  TenantMismatchError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from '../../domain/errors';
@@ -21,6 +22,7 @@ const STATUS_OF: ReadonlyArray<readonly [abstract new (...args: never[]) => AppE
   [InvalidRequestError, 400],
   [UnauthorizedError, 401],
   [ForbiddenError, 403],
+  [TenantMismatchError, 403],
   [NotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ConflictError, 409],
@@ -35,6 +37,29 @@ function statusOf(error: AppError): number {
 }
 
 /**
+ * What a caller may see of an error: its own message and details for errors
+ * meant for callers; for anything else a bare `internal_error` (logged here
+ * with its stack, never shown).
+ */
+export function errorViewOf(error: unknown, logger: Logger, requestId: string): ErrorView {
+  if (error instanceof AppError) {
+    return {
+      status: statusOf(error),
+      code: error.code,
+      message: error.message,
+      details: error.details,
+    };
+  }
+  logger.error('Unhandled error', { request_id: requestId, error: error as Error });
+  return {
+    status: 500,
+    code: 'internal_error',
+    message: 'Internal error; quote the request_id when contacting support',
+    details: {},
+  };
+}
+
+/**
  * Turns any thrown error into a response in the path family's shape (D5).
  * Errors meant for the caller keep their message and details; anything else
  * is logged with its stack and answered as a bare `500 internal_error` with
@@ -45,23 +70,7 @@ export function errorResponses(options: { readonly logger: Logger }): HttpMiddle
     const error = request.error;
     const state = request.context.svc;
     const requestId = state?.requestId ?? 'req_unknown';
-    let view: ErrorView;
-    if (error instanceof AppError) {
-      view = {
-        status: statusOf(error),
-        code: error.code,
-        message: error.message,
-        details: error.details,
-      };
-    } else {
-      options.logger.error('Unhandled error', { request_id: requestId, error: error as Error });
-      view = {
-        status: 500,
-        code: 'internal_error',
-        message: 'Internal error; quote the request_id when contacting support',
-        details: {},
-      };
-    }
+    const view = errorViewOf(error, options.logger, requestId);
     const appError = error instanceof AppError ? error : undefined;
     const body =
       state?.errorShape === 'flat'

@@ -32,13 +32,21 @@ function rateLimitHeaders(report: ScopeBucketReport): Record<string, string> {
   };
 }
 
+/**
+ * The successor path with this request's ids filled in; none when one is
+ * unknown (a legacy path that takes the id in its body, with no valid id):
+ * no link rather than a broken one such as `/api/v1/interactions//feedback`.
+ */
 function successorLink(request: HttpRequest): string | undefined {
   const successor = request.context.svc.route?.successor;
   if (!successor) return undefined;
-  const path = successor.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(request.context.svc.params[name] ?? ''),
-  );
-  return `<${path}>; rel="successor-version"`;
+  let complete = true;
+  const path = successor.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = request.context.svc.params[name];
+    if (value === undefined || value === '') complete = false;
+    return encodeURIComponent(value ?? '');
+  });
+  return complete ? `<${path}>; rel="successor-version"` : undefined;
 }
 
 /**

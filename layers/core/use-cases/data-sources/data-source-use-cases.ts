@@ -19,11 +19,14 @@ import type {
   DataSourceFilter,
   DataSourceRepository,
 } from '../../ports/data-source-repository.port';
+import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
 import { dataSourceCreated } from '../events/domain-events';
 
 export interface DataSourceDependencies {
   readonly dataSources: DataSourceRepository;
+  /** Deleting a data source deletes its indexed chunks too. */
+  readonly retrieval: Pick<RetrievalIndex, 'deleteDataSource'>;
   readonly agents: Pick<AgentRepository, 'idsReferencing'>;
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
@@ -141,6 +144,10 @@ export async function deleteDataSource(
       { agent_ids: users },
     );
   }
+  // Chunks first: if the record's deletion then fails, a retry finishes it and
+  // a re-sync would restore the chunks. Chunks left by a sync still running
+  // are never searched: searches are limited to existing data sources.
+  await deps.retrieval.deleteDataSource(orgId, id);
   const deleted = await deps.dataSources.delete(orgId, id);
   if (!deleted) throw new NotFoundError(`No data source ${id}`);
 }

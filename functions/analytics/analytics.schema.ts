@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { GRANULARITIES } from '../../layers/core/domain/analytics';
+import { isId } from '../../layers/core/domain/ids';
+import { queryDate } from '../../layers/core/http/date.schema';
+
+/** GET /api/v1/analytics (spec): dates required (D3), agent optional, granularity default `day`. */
+export const analyticsQuery = z.strictObject({
+  start_date: queryDate,
+  end_date: queryDate,
+  agent_id: z
+    .string()
+    .refine((value) => isId('agent', value), 'must be an agt_ id')
+    .optional(),
+  granularity: z.enum(GRANULARITIES).default('day'),
+});
+
+/** The legacy dashboard takes no granularity (D8): it is daily. */
+export const legacyDashboardQuery = analyticsQuery.omit({ granularity: true });
+
+export const analyticsResult = z.object({
+  metrics: z.object({
+    total_queries: z.int(),
+    unique_users: z.int(),
+    avg_latency_ms: z.int(),
+    accuracy_rate: z.number().nullable(),
+    citation_rate: z.number().nullable(),
+    total_cost_usd: z.number(),
+    total_tokens_input: z.int(),
+    total_tokens_output: z.int(),
+  }),
+  time_series: z.array(
+    z.object({
+      timestamp: z.string(),
+      queries: z.int(),
+      latency_p50: z.int(),
+      latency_p95: z.int(),
+    }),
+  ),
+});

@@ -1,0 +1,81 @@
+import { InvalidRequestError } from '../../layers/core/domain/errors';
+import { dayAfter } from '../../layers/core/http/date.schema';
+import { httpFunction } from '../../layers/core/http/http-function';
+import { operation } from '../../layers/core/http/operation';
+import { pageRequest } from '../../layers/core/http/pagination.schema';
+import { jsonResponse } from '../../layers/core/http/responses';
+import {
+  giveFeedback,
+  listInteractions,
+} from '../../layers/core/use-cases/interactions/interaction-use-cases';
+import { dependencies } from '../../layers/core/wiring/dependencies';
+import { ROUTES } from '../../lib/routes';
+import {
+  feedbackBody,
+  interactionList,
+  interactionResource,
+  legacyFeedbackBody,
+  listInteractionsQuery,
+} from './interaction.schema';
+
+/** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
+export const operations = {
+  listInteractions: operation({
+    summary: 'List interactions, newest first, by agent, dates (inclusive, D3) and feedback',
+    query: listInteractionsQuery,
+    responses: { 200: { description: 'A page of interactions', schema: interactionList } },
+    async handle({ query, principal, deps }) {
+      if (query.start_date && query.end_date && query.start_date > query.end_date) {
+        throw new InvalidRequestError('start_date is after end_date', {
+          fields: [{ path: 'start_date', message: 'must not be after end_date' }],
+        });
+      }
+      const page = pageRequest(query);
+      const result = await listInteractions(
+        deps,
+        principal.orgId,
+        {
+          ...(query.agent_id ? { agentId: query.agent_id } : {}),
+          ...(query.start_date ? { from: query.start_date } : {}),
+          ...(query.end_date ? { to: dayAfter(query.end_date) } : {}),
+          ...(query.feedback
+            ? { feedback: query.feedback === 'null' ? ('none' as const) : query.feedback }
+            : {}),
+        },
+        page,
+      );
+      return jsonResponse(200, { interactions: result.items, total: result.total, ...page });
+    },
+  }),
+  giveFeedback: operation({
+    summary: 'Give feedback on an interaction (the latest feedback wins)',
+    pathIds: { id: 'interaction' },
+    body: feedbackBody,
+    responses: {
+      200: { description: 'The interaction with its feedback', schema: interactionResource },
+    },
+    async handle({ params, body, principal, deps }) {
+      return jsonResponse(200, await giveFeedback(deps, principal.orgId, params.id ?? '', body));
+    },
+  }),
+  giveFeedbackLegacy: operation({
+    summary: 'Give feedback (legacy: the interaction id in the body, D8)',
+    body: legacyFeedbackBody,
+    responses: {
+      200: { description: 'The interaction with its feedback', schema: interactionResource },
+    },
+    async handle({ body, params, principal, deps }) {
+      const { interaction_id, ...feedback } = body;
+      // D7: the successor link names this interaction's v1 path (/api/v1/interactions/{id}/feedback).
+      params.id = interaction_id;
+      return jsonResponse(200, await giveFeedback(deps, principal.orgId, interaction_id, feedback));
+    },
+  }),
+};
+
+export const handler = httpFunction({
+  family: 'interactions',
+  routes: ROUTES,
+  operations,
+  dependencies,
+});

@@ -1,0 +1,21 @@
+import { httpFunction } from '../../layers/core/http/http-function';
+import { operation } from '../../layers/core/http/operation';
+import { jsonResponse } from '../../layers/core/http/responses';
+import { semanticSearch } from '../../layers/core/use-cases/retrieval/semantic-search';
+import { dependencies } from '../../layers/core/wiring/dependencies';
+import { ROUTES } from '../../lib/routes';
+import { semanticSearchBody, semanticSearchResult } from './search.schema';
+
+/** Semantic search (spec; D21): chunks without an answer. */
+export const operations = {
+  semanticSearch: operation({
+    summary: "Search the organization's chunks by meaning (no answer generated)",
+    body: semanticSearchBody,
+    responses: { 200: { description: 'The best chunks', schema: semanticSearchResult } },
+    async handle({ body, principal, deps }) {
+      return jsonResponse(200, await semanticSearch(deps, principal, body));
+    },
+  }),
+};
+
+export const handler = httpFunction({ family: 'search', routes: ROUTES, operations, dependencies });

@@ -1,0 +1,46 @@
+import OpenAI from 'openai';
+
+/** How to reach an OpenAI (or OpenAI-compatible) endpoint. */
+export interface OpenAiConnectionOptions {
+  /** `OPENAI_API_KEY` (later an agent's own model key, D33). */
+  readonly apiKey: string;
+  /**
+   * Any OpenAI-compatible endpoint (`OPENAI_BASE_URL`).
+   * @default 'https://api.openai.com/v1'
+   */
+  readonly baseURL?: string;
+  /** Longest wait for the provider's next sign of life, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Retries the SDK makes on its own (connection errors, 408/409/429/5xx). */
+  readonly maxRetries?: number;
+  /**
+   * Seconds a caller is told to wait (`Retry-After`) when the provider names
+   * none.
+   * @default 30
+   */
+  readonly retryAfterSeconds?: number;
+}
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * An SDK client configured from the options alone. Every setting the SDK
+ * would otherwise read from the environment (`OPENAI_BASE_URL`,
+ * `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`) is passed explicitly: configuration
+ * is parsed once, by the wiring (STYLE.md §5), and a per-agent key (D33) must
+ * never pick up the operator's organization.
+ */
+export function createOpenAiClient(
+  options: OpenAiConnectionOptions,
+  settings: { readonly timeoutMs: number; readonly maxRetries: number },
+): OpenAI {
+  return new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+    organization: null,
+    project: null,
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+  });
+}

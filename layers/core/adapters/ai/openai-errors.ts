@@ -1,0 +1,120 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { ModelUnavailableError } from '../../ports/answerer.port';
+import { ModelRequestError } from '../../ports/model-request-error';
+
+export interface ModelErrorContext {
+  /** What was attempted, for the message: `chat completion`, `embedding`. */
+  readonly operation: string;
+  /** Our own watchdog gave up waiting (the SDK then reports an abort). */
+  readonly timedOut: boolean;
+  readonly timeoutMs: number;
+  /** `Retry-After` when the provider names none. */
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * Sorts a failure from the OpenAI SDK into the two kinds the service treats
+ * differently (issue 3): `ModelUnavailableError` when a later retry may work
+ * (timeouts, connection errors, 408/409/429, 5xx, errors inside a stream —
+ * 503 with Retry-After, never a 500), `ModelRequestError` when the
+ * configuration is wrong (bad key, unknown model, used-up quota, a request
+ * the provider rejects). Never called for the caller's own abort.
+ */
+export function toModelError(error: unknown, context: ModelErrorContext): Error {
+  const { operation, retryAfterSeconds } = context;
+  if (context.timedOut || error instanceof APIConnectionTimeoutError) {
+    return new ModelUnavailableError(
+      `The model provider did not answer the ${operation} within ${context.timeoutMs} ms`,
+      retryAfterSeconds,
+      { cause: error },
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelUnavailableError(
+      `The model provider could not be reached for the ${operation}`,
+      retryAfterSeconds,
+      { cause: error },
+    );
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    const status = error.status;
+    const reason = providerMessage(error);
+    if (status === 429 && error.code === 'insufficient_quota') {
+      return new ModelRequestError(
+        `The model provider's quota is used up (429): ${reason}`,
+        'quota',
+        status,
+        { cause: error },
+      );
+    }
+    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+      return new ModelUnavailableError(
+        `The model provider refused the ${operation} for now (${status}): ${reason}`,
+        retryAfter(error.headers, retryAfterSeconds),
+        { cause: error },
+      );
+    }
+    const failure =
+      status === 401
+        ? 'authentication'
+        : status === 403
+          ? 'permission'
+          : status === 404
+            ? 'model_not_found'
+            : 'bad_request';
+    return new ModelRequestError(
+      `The model provider rejected the ${operation} (${status} ${failure}): ${reason}`,
+      failure,
+      status,
+      { cause: error },
+    );
+  }
+  // An `error` event inside a stream, a chunk that is not JSON, a connection
+  // cut mid-body: the provider failed this once.
+  return new ModelUnavailableError(
+    `The model provider failed during the ${operation}: ${error instanceof Error ? redactKeys(error.message) : 'unknown error'}`,
+    retryAfterSeconds,
+    { cause: error },
+  );
+}
+
+/**
+ * Seconds to wait, from `Retry-After-Ms` (OpenAI's own), `Retry-After` in
+ * seconds or as an HTTP date, else the fallback; at least 1 and at most a day.
+ */
+export function retryAfter(
+  headers: Headers | undefined,
+  fallbackSeconds: number,
+  now: number = Date.now(),
+): number {
+  const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  const header = headers?.get('retry-after')?.trim() ?? '';
+  const seconds = /^\d+(\.\d+)?$/.test(header) ? Number.parseFloat(header) : Number.NaN;
+  const date = header && Number.isNaN(seconds) ? Date.parse(header) : Number.NaN;
+  const wait = Number.isFinite(milliseconds)
+    ? milliseconds / 1000
+    : Number.isFinite(seconds)
+      ? seconds
+      : Number.isFinite(date)
+        ? (date - now) / 1000
+        : fallbackSeconds;
+  return Math.min(Math.max(Math.ceil(wait), 1), 86_400);
+}
+
+/** The provider's own explanation, without any key it quotes (D33: keys never logged). */
+function providerMessage(error: APIError): string {
+  const body: unknown = error.error;
+  const message =
+    typeof body === 'object' &&
+    body !== null &&
+    'message' in body &&
+    typeof body.message === 'string'
+      ? body.message
+      : error.message;
+  return redactKeys(message);
+}
+
+/** OpenAI echoes a masked key in 401 messages (`sk-abc***wxyz`); even masked, it stays out. */
+function redactKeys(text: string): string {
+  return text.replace(/\b(sk|sess|svcsk)[-_][\w*.-]+/g, '[redacted key]');
+}

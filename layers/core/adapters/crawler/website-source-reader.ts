@@ -1,0 +1,56 @@
+import type { DataSource } from '../../domain/data-source';
+import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
+import type { OutboundPolicy } from '../net/outbound-policy';
+import { crawlWebsite } from './website-crawler';
+
+/** A website data source read by crawling it (issue 3: origin-bound, robots.txt, sitemap, D35). */
+export class WebsiteSourceReader implements SourceReader {
+  constructor(
+    private readonly policy: OutboundPolicy,
+    private readonly options: { readonly concurrency?: number; readonly timeoutMs?: number } = {},
+  ) {}
+
+  async *read(source: DataSource, signal: AbortSignal): AsyncIterable<SourceItem> {
+    const config = source.config as { url: string; max_pages: number };
+    for await (const result of crawlWebsite({
+      startUrl: config.url,
+      maxPages: config.max_pages,
+      policy: this.policy,
+      signal,
+      ...this.options,
+    })) {
+      yield result.status === 'ok'
+        ? {
+            status: 'ok',
+            key: result.url,
+            document: result.document,
+            contentHash: result.contentHash,
+          }
+        : { status: 'skipped', key: result.url, reason: result.reason, detail: result.detail };
+    }
+  }
+
+  expectedTotal(source: DataSource): number | null {
+    return (source.config as { max_pages: number }).max_pages;
+  }
+}
+
+/**
+ * The reader for data source types whose ingestion is not built yet (files
+ * until uploads land, the OAuth connectors): it reads nothing and says why,
+ * so the sync ends `failed` with that reason instead of pretending.
+ */
+export class UnavailableSourceReader implements SourceReader {
+  async *read(source: DataSource): AsyncIterable<SourceItem> {
+    yield {
+      status: 'skipped',
+      key: source.id,
+      reason: 'unavailable',
+      detail: `syncing ${source.type} data sources is not available yet`,
+    };
+  }
+
+  expectedTotal(): number | null {
+    return null;
+  }
+}

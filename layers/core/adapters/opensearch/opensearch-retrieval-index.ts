@@ -1,0 +1,576 @@
+import type { Client } from '@opensearch-project/opensearch';
+import { z } from 'zod';
+import {
+  EmbedderMismatchError,
+  type IndexedChunk,
+  type RetrievalIndex,
+  type ScoredChunk,
+  type SearchFilter,
+} from '../../ports/retrieval-index.port';
+import { ensureIndex } from './ensure-index';
+import { BulkIndexingError, type BulkItemFailure, SearchUnavailableError } from './errors';
+import {
+  BM25_FIELD,
+  chunkIndexName,
+  chunkIndexPattern,
+  cosineFromScore,
+  DEFAULT_INDEX_PREFIX,
+  type EmbedderShape,
+  otherChunkIndexes,
+} from './index-definition';
+import { errorFromStatus, isTransientStatus, withSearchErrors } from './translate-error';
+
+export interface OpenSearchRetrievalIndexOptions {
+  readonly client: Client;
+  /**
+   * Prefix of the chunk index names (one index per embedder, see index-definition.ts).
+   * @default 'svc-chunks'
+   */
+  readonly indexPrefix?: string;
+  /**
+   * Time allowed to bulk writes and deletes, which can touch many chunks;
+   * searches keep the client's timeout.
+   * @default 60000
+   */
+  readonly writeTimeoutMs?: number;
+}
+
+/**
+ * Bytes of NDJSON per bulk request. Amazon OpenSearch Service refuses HTTP
+ * bodies over 10 MiB on small instances, and OpenSearch suggests 5–15 MB per
+ * bulk request; a chunk with a 1536-dimension vector is about 30 KB.
+ */
+const MAX_BULK_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The HNSW candidate list is `k` with the Lucene engine, so a top-3 search
+ * would look at 3 candidates. Asking for at least this many neighbours (and
+ * returning `size: k`) buys recall cheaply on every OpenSearch version.
+ */
+const MIN_KNN_CANDIDATES = 100;
+
+/** OpenSearch's upper bound for `k` in a k-NN query. */
+const MAX_KNN_K = 10_000;
+
+/** Documents per page when listing a data source's document hashes. */
+const COMPOSITE_PAGE_SIZE = 1000;
+
+/** `_source` as written by `upsert`: `IndexedChunk`, field for field. */
+const chunkSourceSchema = z.object({
+  chunk_id: z.string(),
+  org_id: z.string(),
+  data_source_id: z.string(),
+  document_id: z.string(),
+  document_title: z.string(),
+  document_url: z.string().nullish(),
+  heading_path: z.array(z.string()),
+  text: z.string(),
+  position: z.number().int(),
+  document_hash: z.string(),
+  embedder_id: z.string(),
+  embedding: z.array(z.number()).optional(),
+});
+
+const hitsSchema = z.object({
+  hits: z.object({
+    hits: z.array(z.object({ _score: z.number().nullable(), _source: chunkSourceSchema })),
+  }),
+});
+
+const embedderHitsSchema = z.object({
+  hits: z.object({
+    hits: z.array(z.object({ _source: z.object({ embedder_id: z.string() }) })),
+  }),
+});
+
+/** One answer of a multi-search: a search result, or `{ error, status }`. */
+const multiSearchItemSchema = z
+  .object({
+    error: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
+    status: z.number().optional(),
+  })
+  .loose();
+
+const multiSearchSchema = z.object({ responses: z.array(multiSearchItemSchema) });
+
+/** `aggregations` is absent when no chunk index exists yet (the pattern matched no shard). */
+const compositeSchema = z.object({
+  aggregations: z
+    .object({
+      documents: z.object({
+        after_key: z.record(z.string(), z.string()).optional(),
+        buckets: z.array(
+          z.object({ key: z.object({ document_id: z.string(), document_hash: z.string() }) }),
+        ),
+      }),
+    })
+    .optional(),
+});
+
+const countSchema = z.object({ count: z.number() });
+
+const deleteByQuerySchema = z.object({
+  timed_out: z.boolean(),
+  failures: z.array(
+    z
+      .object({
+        status: z.number().optional(),
+        cause: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
+      })
+      .loose(),
+  ),
+});
+
+const bulkResponseSchema = z.object({
+  errors: z.boolean(),
+  items: z.array(
+    z.record(
+      z.string(),
+      z.object({
+        _id: z.string().nullish(),
+        status: z.number(),
+        error: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
+      }),
+    ),
+  ),
+});
+
+/**
+ * The retrieval index on OpenSearch (ARCHITECTURE: k-NN with HNSW and cosine,
+ * BM25 on the same documents), through the official client.
+ *
+ * Choices, each explained where it is made:
+ * - one index per embedder, named `<prefix>-<embedder slug>` (index-definition.ts);
+ * - every chunk is routed by its `org_id`: an organization's chunks share a
+ *   shard, every request carries `routing: org_id`, so a search reads one
+ *   shard however many the index has, and the organization filter is applied
+ *   on top of it, always (ARCHITECTURE: every read is scoped by its organization);
+ * - writes are visible when `upsert` and the deletes return (`refresh`);
+ * - timeouts, refused connections, 5xx and 429 become `SearchUnavailableError` (503).
+ *
+ * Hybrid fusion of `knn` and `bm25` happens above the port.
+ *
+ * @example
+ * const index = new OpenSearchRetrievalIndex({ client: createOpenSearchClient({ url, timeoutMs: 5000 }) });
+ * await index.knn({ orgId }, vector, embedder.id, 10);
+ */
+export class OpenSearchRetrievalIndex implements RetrievalIndex {
+  private readonly client: Client;
+  private readonly prefix: string;
+  private readonly writeTimeoutMs: number;
+  /** Indexes this instance has made sure exist, by name (so only the first write checks). */
+  private readonly ensured = new Map<string, Promise<void>>();
+
+  constructor(options: OpenSearchRetrievalIndexOptions) {
+    this.client = options.client;
+    this.prefix = options.indexPrefix ?? DEFAULT_INDEX_PREFIX;
+    this.writeTimeoutMs = options.writeTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Indexes chunks under `_id: chunk_id`, in the index of the embedder that
+   * made them (created on first use if the bootstrap has not). A chunk id is
+   * one chunk whatever its embedder, so the same ids are removed from the
+   * other embedders' indexes at the same time.
+   */
+  async upsert(chunks: readonly IndexedChunk[]): Promise<void> {
+    const failures: BulkItemFailure[] = [];
+    for (const [embedder, group] of groupByEmbedder(chunks)) {
+      await this.ensure(embedder);
+      const indexName = chunkIndexName(this.prefix, embedder.id);
+      const [groupFailures] = await Promise.all([
+        this.bulkIndex(indexName, group),
+        this.removeFromOtherIndexes(indexName, group),
+      ]);
+      failures.push(...groupFailures);
+    }
+    if (failures.length === 0) return;
+    // Bulk actions are independent: the chunks not listed were indexed.
+    if (failures.every((failure) => isTransientStatus(failure.status))) {
+      throw new SearchUnavailableError(
+        `OpenSearch was too busy to index ${failures.length} chunk(s): ${failures
+          .slice(0, 10)
+          .map((failure) => failure.chunkId)
+          .join(', ')}`,
+        { cause: new BulkIndexingError(failures) },
+      );
+    }
+    throw new BulkIndexingError(failures);
+  }
+
+  async deleteDocument(orgId: string, dataSourceId: string, documentId: string): Promise<void> {
+    await this.deleteByQuery('deleteDocument', chunkIndexPattern(this.prefix), orgId, [
+      { term: { org_id: orgId } },
+      { term: { data_source_id: dataSourceId } },
+      { term: { document_id: documentId } },
+    ]);
+  }
+
+  async deleteDataSource(orgId: string, dataSourceId: string): Promise<void> {
+    await this.deleteByQuery('deleteDataSource', chunkIndexPattern(this.prefix), orgId, [
+      { term: { org_id: orgId } },
+      { term: { data_source_id: dataSourceId } },
+    ]);
+  }
+
+  /**
+   * Pages through a composite aggregation over (document_id, document_hash):
+   * it scales to any number of documents, unlike a `terms` aggregation, whose
+   * size must be known up front. A document whose chunks disagree (an
+   * update interrupted between its writes) reports an empty hash, as in the
+   * embedded index: no content hash equals it, so the next sync redoes it.
+   */
+  async documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>> {
+    const hashes = new Map<string, string>();
+    let after: Record<string, string> | undefined;
+    do {
+      const response = await withSearchErrors('documentHashes', () =>
+        this.client.search({
+          index: chunkIndexPattern(this.prefix),
+          routing: orgId,
+          body: {
+            size: 0,
+            query: {
+              bool: {
+                filter: [{ term: { org_id: orgId } }, { term: { data_source_id: dataSourceId } }],
+              },
+            },
+            aggregations: {
+              documents: {
+                composite: {
+                  size: COMPOSITE_PAGE_SIZE,
+                  sources: [
+                    { document_id: { terms: { field: 'document_id' } } },
+                    { document_hash: { terms: { field: 'document_hash' } } },
+                  ],
+                  ...(after ? { after } : {}),
+                },
+              },
+            },
+          },
+        }),
+      );
+      const documents = compositeSchema.parse(response.body).aggregations?.documents;
+      if (!documents) break;
+      for (const { key } of documents.buckets) {
+        // Buckets come sorted by document id, so a second hash follows the first (maybe on the next page).
+        const known = hashes.get(key.document_id);
+        hashes.set(key.document_id, known === undefined ? key.document_hash : '');
+      }
+      after = documents.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : documents.after_key;
+    } while (after);
+    return hashes;
+  }
+
+  /**
+   * k-NN in the searching embedder's index, with the organization and data
+   * source filter inside the k-NN query (efficient filtering: `k` results
+   * that match, not `k` results filtered afterwards).
+   *
+   * An `EmbedderMismatchError` when chunks the filter can see were embedded by
+   * another embedder: one multi-search asks, in the same round trip, for one
+   * such chunk in the other embedders' indexes. An empty result would hide
+   * them; the caller is told to re-sync instead.
+   *
+   * Scores are mapped back to cosine similarity (`cosineFromScore`).
+   */
+  async knn(
+    filter: SearchFilter,
+    vector: readonly number[],
+    embedderId: string,
+    k: number,
+  ): Promise<ScoredChunk[]> {
+    const size = Math.min(Math.floor(k), MAX_KNN_K);
+    // `!(size >= 1)` also catches a NaN k.
+    if (!(size >= 1) || filter.dataSourceIds?.length === 0) return [];
+    // A zero vector has no direction: nothing is similar to it, and OpenSearch refuses it under cosine.
+    if (vector.every((value) => value === 0)) return [];
+    const indexName = chunkIndexName(this.prefix, embedderId);
+    const filterClauses = filterOf(filter);
+    const response = await withSearchErrors('knn', () =>
+      this.client.msearch({
+        body: [
+          // A missing index (nothing indexed with this embedder yet) is no hits, not an error.
+          { index: indexName, routing: filter.orgId, ignore_unavailable: true },
+          {
+            size,
+            query: {
+              knn: {
+                embedding: {
+                  vector: [...vector],
+                  k: Math.min(Math.max(size, MIN_KNN_CANDIDATES), MAX_KNN_K),
+                  filter: { bool: { filter: filterClauses } },
+                },
+              },
+            },
+          },
+          {
+            index: otherChunkIndexes(this.prefix, indexName),
+            routing: filter.orgId,
+            ignore_unavailable: true,
+            allow_no_indices: true,
+          },
+          {
+            size: 1,
+            terminate_after: 1,
+            _source: ['embedder_id'],
+            query: { bool: { filter: filterClauses } },
+          },
+        ],
+      }),
+    );
+    const [nearest, others] = multiSearchSchema.parse(response.body).responses;
+    const otherEmbedder = embedderHitsSchema.parse(searchResult('knn', others)).hits.hits[0];
+    if (otherEmbedder) {
+      throw new EmbedderMismatchError(otherEmbedder._source.embedder_id, embedderId);
+    }
+    const hits = scoredChunks(searchResult('knn', nearest), filter.orgId, cosineFromScore);
+    // Two embedder ids with the same slug would share an index; ensureIndex refuses that, this is the last guard.
+    const foreign = hits.find((hit) => hit.chunk.embedder_id !== embedderId);
+    if (foreign) throw new EmbedderMismatchError(foreign.chunk.embedder_id, embedderId);
+    return hits;
+  }
+
+  /**
+   * BM25 over title and text (`title_and_text`, English analysis, the
+   * embedded index's k1 and b) in every chunk index: words do not depend on
+   * the embedder. Raw BM25 scores, which use the shard's statistics (all
+   * organizations on it) where the embedded index uses one organization's,
+   * so scores differ a little between the two while rankings agree.
+   * Vectors come with the hits, as from `knn` (MMR over fused results needs them).
+   */
+  async bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]> {
+    const size = Math.floor(k);
+    if (!(size >= 1) || query.trim() === '' || filter.dataSourceIds?.length === 0) return [];
+    const response = await withSearchErrors('bm25', () =>
+      this.client.search({
+        index: chunkIndexPattern(this.prefix),
+        routing: filter.orgId,
+        body: {
+          size,
+          query: {
+            bool: {
+              must: [{ match: { [BM25_FIELD]: { query } } }],
+              filter: filterOf(filter),
+            },
+          },
+        },
+      }),
+    );
+    return scoredChunks(response.body, filter.orgId, (score) => score);
+  }
+
+  async count(filter: SearchFilter): Promise<number> {
+    if (filter.dataSourceIds?.length === 0) return 0;
+    const response = await withSearchErrors('count', () =>
+      this.client.count({
+        index: chunkIndexPattern(this.prefix),
+        routing: filter.orgId,
+        body: { query: { bool: { filter: filterOf(filter) } } },
+      }),
+    );
+    return countSchema.parse(response.body).count;
+  }
+
+  private ensure(embedder: EmbedderShape): Promise<void> {
+    const indexName = chunkIndexName(this.prefix, embedder.id);
+    let ensured = this.ensured.get(indexName);
+    if (!ensured) {
+      ensured = ensureIndex(this.client, { prefix: this.prefix, embedder }).then(() => undefined);
+      // A failed check is not remembered: the next write tries again.
+      ensured.catch(() => this.ensured.delete(indexName));
+      this.ensured.set(indexName, ensured);
+    }
+    return ensured;
+  }
+
+  /**
+   * Sends the chunks in bulk requests of at most MAX_BULK_BYTES. Only the last
+   * request waits for a refresh (`wait_for`, which rides on the scheduled
+   * refresh instead of forcing small segments); with the index's single
+   * shard, that refresh makes every earlier request visible too.
+   */
+  private async bulkIndex(
+    indexName: string,
+    chunks: readonly IndexedChunk[],
+  ): Promise<BulkItemFailure[]> {
+    const failures: BulkItemFailure[] = [];
+    const batches = bulkBatches(indexName, chunks);
+    for (const [position, body] of batches.entries()) {
+      const last = position === batches.length - 1;
+      const response = await withSearchErrors('upsert', () =>
+        this.client.bulk(
+          { body, refresh: last ? 'wait_for' : false },
+          { requestTimeout: this.writeTimeoutMs },
+        ),
+      );
+      const result = bulkResponseSchema.parse(response.body);
+      if (!result.errors) continue;
+      for (const item of result.items) {
+        for (const outcome of Object.values(item)) {
+          if (!outcome.error) continue;
+          failures.push({
+            chunkId: outcome._id ?? 'unknown',
+            status: outcome.status,
+            type: outcome.error.type ?? 'unknown',
+            reason: outcome.error.reason ?? 'no reason given',
+          });
+        }
+      }
+    }
+    return failures;
+  }
+
+  /** Removes these chunk ids from the other embedders' indexes (none exist, usually: then it is a no-op). */
+  private async removeFromOtherIndexes(
+    indexName: string,
+    chunks: readonly IndexedChunk[],
+  ): Promise<void> {
+    const idsByOrg = new Map<string, string[]>();
+    for (const chunk of chunks) {
+      idsByOrg.set(chunk.org_id, [...(idsByOrg.get(chunk.org_id) ?? []), chunk.chunk_id]);
+    }
+    for (const [orgId, chunkIds] of idsByOrg) {
+      await this.deleteByQuery('upsert', otherChunkIndexes(this.prefix, indexName), orgId, [
+        { term: { org_id: orgId } },
+        { ids: { values: chunkIds } },
+      ]);
+    }
+  }
+
+  /**
+   * `_delete_by_query` on the organization's shard. `refresh: true` (the only
+   * choice delete-by-query has besides none) so a search right after the
+   * delete no longer finds the chunks; `conflicts: proceed` so a chunk
+   * rewritten meanwhile does not abort the whole delete.
+   */
+  private async deleteByQuery(
+    operation: string,
+    index: string,
+    orgId: string,
+    filter: readonly object[],
+  ): Promise<void> {
+    const response = await withSearchErrors(operation, () =>
+      this.client.deleteByQuery(
+        {
+          index,
+          routing: orgId,
+          refresh: true,
+          conflicts: 'proceed',
+          allow_no_indices: true,
+          ignore_unavailable: true,
+          body: { query: { bool: { filter: [...filter] } } },
+        },
+        { requestTimeout: this.writeTimeoutMs },
+      ),
+    );
+    const result = deleteByQuerySchema.parse(response.body);
+    const [failure] = result.failures;
+    if (failure) {
+      throw errorFromStatus(operation, failure.status ?? 500, failure.cause);
+    }
+    if (result.timed_out) {
+      throw new SearchUnavailableError(`OpenSearch timed out during ${operation}`);
+    }
+  }
+}
+
+/** The organization filter, always; the data source filter when given. */
+function filterOf(filter: SearchFilter): object[] {
+  const clauses: object[] = [{ term: { org_id: filter.orgId } }];
+  if (filter.dataSourceIds) {
+    clauses.push({ terms: { data_source_id: [...filter.dataSourceIds] } });
+  }
+  return clauses;
+}
+
+function groupByEmbedder(chunks: readonly IndexedChunk[]): Map<EmbedderShape, IndexedChunk[]> {
+  const groups = new Map<string, { embedder: EmbedderShape; chunks: IndexedChunk[] }>();
+  for (const chunk of chunks) {
+    const group = groups.get(chunk.embedder_id);
+    if (!group) {
+      groups.set(chunk.embedder_id, {
+        embedder: { id: chunk.embedder_id, dimensions: chunk.embedding.length },
+        chunks: [chunk],
+      });
+      continue;
+    }
+    if (chunk.embedding.length !== group.embedder.dimensions) {
+      throw new Error(
+        `Chunk ${chunk.chunk_id} has ${chunk.embedding.length} dimensions; other chunks of ${chunk.embedder_id} have ${group.embedder.dimensions}`,
+      );
+    }
+    group.chunks.push(chunk);
+  }
+  return new Map([...groups.values()].map((group) => [group.embedder, group.chunks]));
+}
+
+/** Bulk bodies (action line, source line, …) of at most MAX_BULK_BYTES each. */
+function bulkBatches(indexName: string, chunks: readonly IndexedChunk[]): object[][] {
+  const batches: object[][] = [];
+  let batch: object[] = [];
+  let bytes = 0;
+  for (const chunk of chunks) {
+    const action = { index: { _index: indexName, _id: chunk.chunk_id, routing: chunk.org_id } };
+    const source = sourceOf(chunk);
+    const size = Buffer.byteLength(`${JSON.stringify(action)}\n${JSON.stringify(source)}\n`);
+    if (batch.length > 0 && bytes + size > MAX_BULK_BYTES) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(action, source);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** The stored document: the chunk's own fields, nothing else (the mapping is strict). */
+function sourceOf(chunk: IndexedChunk): Record<string, unknown> {
+  return {
+    chunk_id: chunk.chunk_id,
+    org_id: chunk.org_id,
+    data_source_id: chunk.data_source_id,
+    document_id: chunk.document_id,
+    document_title: chunk.document_title,
+    document_url: chunk.document_url,
+    heading_path: [...chunk.heading_path],
+    text: chunk.text,
+    position: chunk.position,
+    document_hash: chunk.document_hash,
+    embedder_id: chunk.embedder_id,
+    embedding: [...chunk.embedding],
+  };
+}
+
+/** One multi-search answer, or the error it carries. */
+function searchResult(operation: string, item: z.infer<typeof multiSearchItemSchema> | undefined) {
+  if (!item) throw new Error(`OpenSearch answered ${operation} with fewer results than searches`);
+  if (item.error) throw errorFromStatus(operation, item.status ?? 500, item.error);
+  return item;
+}
+
+function scoredChunks(
+  body: unknown,
+  orgId: string,
+  scoreOf: (score: number) => number,
+): ScoredChunk[] {
+  const { hits } = hitsSchema.parse(body).hits;
+  return (
+    hits
+      // The query filters by organization; this drops anything else, should it ever slip through.
+      .filter((hit) => hit._source.org_id === orgId)
+      .map(({ _score, _source }) => {
+        const { embedding, document_url, ...rest } = _source;
+        return {
+          chunk: {
+            ...rest,
+            document_url: document_url ?? null,
+            ...(embedding ? { embedding } : {}),
+          },
+          score: scoreOf(_score ?? 0),
+        };
+      })
+  );
+}

@@ -1,0 +1,52 @@
+import { InvalidRequestError } from '../../domain/errors';
+import { ACCEPTED_FILE_TYPES_TEXT, FILE_TYPES } from '../../domain/file-types';
+
+/**
+ * D25: a file that is none of the accepted types. An `InvalidRequestError`
+ * (400 `invalid_request`) where it reaches a caller directly; during
+ * ingestion its message is the document's error. The message names the
+ * accepted types so it tells the user what to do.
+ */
+export class UnsupportedFileTypeError extends InvalidRequestError {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string | undefined,
+  ) {
+    super(`unsupported file type for "${filename}" (accepted: ${ACCEPTED_FILE_TYPES_TEXT})`, {
+      filename,
+      accepted_types: [...FILE_TYPES],
+    });
+  }
+}
+
+/**
+ * A file of an accepted type that could not be read (a damaged or encrypted
+ * PDF, a DOCX that is not a valid package). The message is safe to store
+ * and show; the library's error is the `cause`.
+ */
+export class FileParseError extends Error {
+  readonly code = 'file_unreadable';
+
+  constructor(
+    readonly filename: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(`could not read "${filename}": ${message}`, options);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * HTML nested too deeply to parse in reasonable time (see
+ * `MAX_HTML_NESTING`): refused rather than letting one page hold a worker's
+ * CPU for minutes.
+ */
+export class DocumentTooComplexError extends Error {
+  readonly code = 'document_too_complex';
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Citation markers in answers: a numbered source is cited as `[n]` (D18),
+ * models also write `[1, 2]` or `[1][2]`.
+ */
+
+/**
+ * The source numbers an answer cites, in order of first citation, keeping
+ * only numbers that were offered: a model that cites `[7]` with five sources
+ * has cited nothing real.
+ *
+ * @example citedSourceNumbers('Yes [2]. Also [1, 2][9].', [1, 2, 3]) // [2, 1]
+ */
+export function citedSourceNumbers(text: string, offered: Iterable<number>): number[] {
+  const allowed = new Set(offered);
+  const cited: number[] = [];
+  for (const marker of text.matchAll(MARKER)) {
+    for (const part of (marker[1] ?? '').split(SEPARATOR)) {
+      const number = Number(part);
+      if (allowed.has(number) && !cited.includes(number)) cited.push(number);
+    }
+  }
+  return cited;
+}
+
+/**
+ * The text without its citation markers. Earlier answers go back into the
+ * prompt (D18) without them: their numbers referred to that turn's sources,
+ * and would be mistaken for this turn's.
+ *
+ * @example stripCitations('Thirty days [1][2].') // 'Thirty days.'
+ */
+export function stripCitations(text: string): string {
+  return text.replace(MARKER_WITH_SPACE, '');
+}
+
+const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
+const MARKER_WITH_SPACE = /[ \t]*\[\d{1,4}(?:\s*,\s*\d{1,4})*\]/g;
+const SEPARATOR = /\s*,\s*/;

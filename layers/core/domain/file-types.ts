@@ -1,0 +1,67 @@
+/**
+ * D25: the file types a `file` data source accepts, and how an upload's type
+ * is told from its name and declared content type. Pure, so the upload use
+ * case can refuse a type before anything is stored, and the ingestion parser
+ * dispatches by the same rule.
+ */
+export const FILE_TYPES = ['pdf', 'docx', 'html', 'markdown', 'text', 'csv'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** How each type is named to people, in D25's order. */
+export const FILE_TYPE_NAMES: Readonly<Record<FileType, string>> = {
+  pdf: 'PDF',
+  docx: 'DOCX',
+  html: 'HTML',
+  markdown: 'Markdown',
+  text: 'plain text',
+  csv: 'CSV',
+};
+
+/** "PDF, DOCX, HTML, Markdown, plain text, CSV", for error messages. */
+export const ACCEPTED_FILE_TYPES_TEXT = FILE_TYPES.map((type) => FILE_TYPE_NAMES[type]).join(', ');
+
+const BY_EXTENSION: Readonly<Record<string, FileType>> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  md: 'markdown',
+  markdown: 'markdown',
+  mdown: 'markdown',
+  mkd: 'markdown',
+  txt: 'text',
+  text: 'text',
+  csv: 'csv',
+};
+
+const BY_MEDIA_TYPE: Readonly<Record<string, FileType>> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/plain': 'text',
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+};
+
+/**
+ * The type of an upload: by the file name's extension first (what people
+ * choose and see), else by the declared content type (browsers send
+ * `application/octet-stream` for anything they do not know, so it is only a
+ * hint). `undefined` when neither names an accepted type.
+ *
+ * @example
+ * detectFileType('Handbook.PDF'); // 'pdf'
+ * detectFileType('notes', 'text/markdown; charset=utf-8'); // 'markdown'
+ */
+export function detectFileType(filename: string, contentType?: string): FileType | undefined {
+  const dot = filename.lastIndexOf('.');
+  const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+  const byExtension = BY_EXTENSION[extension];
+  if (byExtension) return byExtension;
+  const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return BY_MEDIA_TYPE[mediaType];
+}

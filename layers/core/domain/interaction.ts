@@ -1,0 +1,42 @@
+/** D18/D19: a cited source of an answer, as the Query result shows it. */
+export interface CitedSource {
+  readonly chunk_id: string;
+  readonly document_title: string;
+  readonly document_url: string | null;
+  readonly similarity_score: number;
+  readonly chunk_text: string;
+}
+
+export const FEEDBACK_VALUES = ['positive', 'negative'] as const;
+export type Feedback = (typeof FEEDBACK_VALUES)[number];
+
+/** One question and its answer (spec: Interaction), with what analytics needs. */
+export interface Interaction {
+  readonly id: string;
+  readonly agent_id: string;
+  readonly session_id: string;
+  readonly query: string;
+  readonly response: string;
+  readonly sources: readonly CitedSource[];
+  /** How many of `sources` the answer cites (D34 citation_rate counts answers citing at least one). */
+  readonly cited_sources: number;
+  readonly feedback: Feedback | null;
+  readonly feedback_comment: string | null;
+  readonly latency_ms: number;
+  readonly tokens_input: number;
+  readonly tokens_output: number;
+  readonly cost_usd: number;
+  readonly rag_strategy: string;
+  readonly model: string;
+  /** The API key that asked (end users of the API are sessions; D34 counts sessions as users). */
+  readonly key_id: string;
+  readonly created_at: string;
+}
+
+export const INTERACTION_LIMITS = {
+  /** D17 */
+  queryMax: 4_000,
+  commentMax: 2_000,
+  /** D18: earlier turns of a session that go into the prompt. */
+  historyTurns: 10,
+} as const;

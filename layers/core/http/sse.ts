@@ -1,0 +1,59 @@
+import { Readable } from 'node:stream';
+
+/** One server-sent event: a name and a JSON object (D19). */
+export interface ServerSentEvent {
+  readonly event: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** D19: a comment line every 15 s keeps proxies from closing a quiet stream. */
+export const KEEP_ALIVE_MS = 15_000;
+
+export function encodeEvent(event: ServerSentEvent): string {
+  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/**
+ * Encodes events as `text/event-stream`, with `: keep-alive` comments while
+ * the source is quiet. The source is expected to turn its own failures into
+ * an `error` event (D19); if it throws anyway, the stream ends with a generic
+ * one rather than a torn connection.
+ */
+export function sseStream(
+  source: AsyncIterable<ServerSentEvent>,
+  options: { keepAliveMs?: number; onUnexpectedError?: (error: unknown) => void } = {},
+): Readable {
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  async function* encoded(): AsyncGenerator<string> {
+    const iterator = source[Symbol.asyncIterator]();
+    let pending = iterator.next();
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const keepAlive = new Promise<'keep-alive'>((resolve) => {
+        timer = setTimeout(() => resolve('keep-alive'), keepAliveMs);
+      });
+      try {
+        const next = await Promise.race([pending, keepAlive]);
+        if (next === 'keep-alive') {
+          yield ': keep-alive\n\n';
+          continue;
+        }
+        if (next.done) return;
+        yield encodeEvent(next.value);
+        pending = iterator.next();
+      } catch (error) {
+        options.onUnexpectedError?.(error);
+        yield encodeEvent({
+          event: 'error',
+          data: {
+            error: { code: 'internal_error', message: 'The answer stream failed', details: {} },
+          },
+        });
+        return;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+  return Readable.from(encoded());
+}

@@ -1,0 +1,56 @@
+import { ServiceUnavailableError } from '../domain/errors';
+
+/** A retrieved chunk offered to the answerer, numbered for citation as `[n]`. */
+export interface AnswerSource {
+  /** 1-based; the answer cites it as `[n]`. */
+  readonly number: number;
+  readonly chunk_id: string;
+  readonly document_title: string;
+  readonly document_url: string | null;
+  readonly text: string;
+  readonly score: number;
+}
+
+/** One earlier turn of the conversation (D18: the last 10 go into the prompt). */
+export interface ConversationTurn {
+  readonly question: string;
+  readonly answer: string;
+}
+
+export interface AnswerRequest {
+  readonly model: string;
+  readonly systemPrompt: string | null;
+  readonly question: string;
+  readonly history: readonly ConversationTurn[];
+  readonly sources: readonly AnswerSource[];
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface AnswerResult {
+  readonly text: string;
+  /** Source numbers the answer cites, in order of first citation. */
+  readonly cited: readonly number[];
+  readonly tokensInput: number;
+  readonly tokensOutput: number;
+  /** The model that answered, as the provider names it. */
+  readonly model: string;
+}
+
+/** What an answerer streams: text deltas, then exactly one `done`. */
+export type AnswerEvent =
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'done'; readonly result: AnswerResult };
+
+/**
+ * Composes an answer from sources (the offline extractive answerer, or a chat
+ * model). Provider failures and timeouts surface as `ModelUnavailableError`
+ * (the service answers 503 with Retry-After, issue 3).
+ */
+export interface Answerer {
+  answer(request: AnswerRequest): AsyncIterable<AnswerEvent>;
+}
+
+/** A model provider is down, slow or refusing: the caller gets 503 with Retry-After (issue 3). */
+export class ModelUnavailableError extends ServiceUnavailableError {}

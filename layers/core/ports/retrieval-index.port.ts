@@ -1,0 +1,71 @@
+/** A chunk as indexed: text, where it came from, and its vector. Every chunk carries its organization. */
+export interface IndexedChunk {
+  readonly chunk_id: string;
+  readonly org_id: string;
+  readonly data_source_id: string;
+  readonly document_id: string;
+  readonly document_title: string;
+  readonly document_url: string | null;
+  /** Headings above the chunk, outermost first. */
+  readonly heading_path: readonly string[];
+  readonly text: string;
+  /** Position of the chunk in its document, from 0. */
+  readonly position: number;
+  /** SHA-256 of the document's normalised content: unchanged documents are not re-embedded on re-sync. */
+  readonly document_hash: string;
+  /** The `Embedder.id` that made `embedding`. */
+  readonly embedder_id: string;
+  readonly embedding: readonly number[];
+}
+
+/** Which chunks a search may see: always one organization, optionally some of its data sources. */
+export interface SearchFilter {
+  readonly orgId: string;
+  /** Omitted: all the organization's data sources. Empty: nothing. */
+  readonly dataSourceIds?: readonly string[];
+}
+
+export interface ScoredChunk {
+  readonly chunk: Omit<IndexedChunk, 'embedding'> & { readonly embedding?: readonly number[] };
+  /** k-NN: cosine similarity in [-1, 1]; BM25: the raw BM25 score (≥ 0). */
+  readonly score: number;
+}
+
+/** Thrown when the index was built by another embedder than the one searching (issue 3: a clear error asking for a re-sync). */
+export class EmbedderMismatchError extends Error {
+  constructor(
+    readonly indexedWith: string,
+    readonly searchingWith: string,
+  ) {
+    super(
+      `The index was built with ${indexedWith}; searching with ${searchingWith} needs a re-sync`,
+    );
+    this.name = 'EmbedderMismatchError';
+  }
+}
+
+/**
+ * The retrieval index (OpenSearch k-NN + BM25 in the cloud, the embedded
+ * index on one machine). Both adapters pass one contract suite.
+ */
+export interface RetrievalIndex {
+  /** Adds or replaces chunks (by chunk_id). */
+  upsert(chunks: readonly IndexedChunk[]): Promise<void>;
+  /** Removes every chunk of one document. */
+  deleteDocument(orgId: string, dataSourceId: string, documentId: string): Promise<void>;
+  /** Removes every chunk of one data source. */
+  deleteDataSource(orgId: string, dataSourceId: string): Promise<void>;
+  /** document_id → document_hash of what is indexed for a data source (for re-sync diffs). */
+  documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>>;
+  /** Nearest chunks by cosine similarity; refuses (EmbedderMismatchError) if matching chunks were embedded by another embedder. */
+  knn(
+    filter: SearchFilter,
+    vector: readonly number[],
+    embedderId: string,
+    k: number,
+  ): Promise<ScoredChunk[]>;
+  /** Best chunks by BM25 over text and title. */
+  bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]>;
+  /** Chunks visible to the filter. */
+  count(filter: SearchFilter): Promise<number>;
+}

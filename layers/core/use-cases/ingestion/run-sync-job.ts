@@ -1,0 +1,276 @@
+import { createHash } from 'node:crypto';
+import type { DataSource, SyncJob } from '../../domain/data-source';
+import { chunkDocument, textToEmbed } from '../../domain/retrieval/chunker';
+import type { Clock } from '../../ports/clock.port';
+import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import type { ParsedDocument } from '../../ports/document.port';
+import type { Embedder } from '../../ports/embedder.port';
+import type { IndexedChunk, RetrievalIndex } from '../../ports/retrieval-index.port';
+import type { SourceReader } from '../../ports/source-reader.port';
+import type { SyncJobMessage } from '../../ports/sync-job-queue.port';
+import { domainEvent } from '../events/domain-events';
+
+export interface SyncDependencies {
+  readonly dataSources: Pick<
+    DataSourceRepository,
+    'get' | 'startSyncJob' | 'recordSyncProgress' | 'finishSyncJob'
+  >;
+  readonly retrieval: RetrievalIndex;
+  readonly embedder: Embedder;
+  /** The reader for a data source's type (website crawler, uploaded files). */
+  readonly readerFor: (source: DataSource) => SourceReader;
+  readonly clock: Clock;
+}
+
+/** Texts embedded per call: large enough to amortise a provider round trip, small enough for its limits. */
+const EMBED_BATCH = 64;
+/** Progress is written at most this often (D24: "as it goes", without a write per page). */
+const PROGRESS_EVERY_MS = 1_000;
+/** Examples of skipped documents kept in the job's error, for people. */
+const SKIP_EXAMPLES = 3;
+
+/** A document's id, stable for its key within its data source, shaped like any doc_ id. */
+export function documentIdFor(dataSourceId: string, key: string): string {
+  const digest = createHash('sha256').update(`${dataSourceId}\n${key}`).digest();
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  let body = '';
+  for (let i = 0; i < 26; i += 1) body += alphabet.charAt((digest[i] ?? 0) % 32);
+  return `doc_${body}`;
+}
+
+export type SyncOutcome = 'finished' | 'not-current';
+
+/**
+ * Runs one sync job to the end (D22, D24). Idempotent per job id and
+ * resumable: a message for a job that is no longer current does nothing; a
+ * job found `running` (its worker died) simply runs again, and since
+ * unchanged documents are recognised by their content hash and skipped, a
+ * rerun costs fetching, not re-embedding. Per-document failures are recorded
+ * without failing the sync; failures of our own dependencies throw, so the
+ * message comes back and the job resumes. Documents that disappeared, and
+ * documents no longer found when the crawl completes, are deleted from the
+ * index.
+ */
+export async function runSyncJob(
+  deps: SyncDependencies,
+  message: SyncJobMessage,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<SyncOutcome> {
+  const { org_id: orgId, data_source_id: dataSourceId, job_id: jobId } = message;
+  const started = deps.clock.now();
+  const source = await deps.dataSources.startSyncJob(
+    orgId,
+    dataSourceId,
+    jobId,
+    started.toISOString(),
+  );
+  const job = source?.current_job;
+  if (!source || !job || job.id !== jobId) return 'not-current';
+
+  const reader = deps.readerFor(source);
+  const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId);
+  const seen = new Set<string>();
+  const skipped: string[] = [];
+  let processed = 0;
+  let tokensProcessed = 0;
+  let lastProgress = 0;
+  const expected = reader.expectedTotal(source);
+
+  for await (const item of reader.read(source, signal)) {
+    const documentId = documentIdFor(dataSourceId, item.key);
+    if (item.status === 'ok') {
+      seen.add(documentId);
+      if (indexed.get(documentId) !== item.contentHash) {
+        tokensProcessed += await indexDocument(
+          deps,
+          orgId,
+          dataSourceId,
+          documentId,
+          item.document,
+          item.contentHash,
+        );
+      }
+      processed += 1;
+    } else {
+      if (item.reason === 'gone' && indexed.has(documentId)) {
+        await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+      }
+      if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${item.detail}`);
+      else skipped.push('');
+    }
+    const now = deps.clock.now().getTime();
+    if (now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      await deps.dataSources.recordSyncProgress(orgId, dataSourceId, jobId, {
+        documents_total: expected === null ? null : Math.max(expected, processed),
+        documents_processed: processed,
+        chunks_indexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
+      });
+    }
+  }
+
+  // A crawl that ended normally saw everything there is: what it did not see was removed.
+  if (!signal.aborted) {
+    for (const documentId of indexed.keys()) {
+      if (!seen.has(documentId))
+        await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+    }
+  }
+
+  const finishedAt = deps.clock.now();
+  const chunksIndexed = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
+  // D22: active even with some skipped pages; failed when nothing usable came out.
+  const usable = processed > 0;
+  const skippedCount = skipped.length;
+  const examples = skipped.filter((example) => example !== '').join('; ');
+  const notes = [
+    ...(signal.aborted
+      ? [`stopped at the time limit after ${processed} document(s); the next sync continues`]
+      : []),
+    ...(skippedCount > 0 ? [`${skippedCount} document(s) skipped, e.g. ${examples}`] : []),
+  ];
+  const error = usable
+    ? notes.length > 0
+      ? notes.join('; ')
+      : null
+    : `Nothing usable was found${notes.length > 0 ? `: ${notes.join('; ')}` : ''}`;
+  const finishedJob: SyncJob = {
+    ...job,
+    status: usable ? 'succeeded' : 'failed',
+    started_at: job.started_at ?? started.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    documents_total: processed,
+    documents_processed: processed,
+    chunks_indexed: chunksIndexed,
+    error,
+  };
+  const stats = {
+    documentsProcessed: processed,
+    tokensProcessed,
+    duration: finishedAt.getTime() - Date.parse(finishedJob.started_at ?? started.toISOString()),
+  };
+  const event = usable
+    ? domainEvent(
+        'datasource.processed',
+        orgId,
+        // Spec: a dataSource object with upper-case type and status, and stats (D28).
+        {
+          dataSource: {
+            id: source.id,
+            name: source.name,
+            type: source.type.toUpperCase(),
+            status: 'COMPLETED',
+            stats,
+          },
+        },
+        finishedAt,
+      )
+    : domainEvent(
+        'datasource.failed',
+        orgId,
+        {
+          dataSource: {
+            id: source.id,
+            name: source.name,
+            type: source.type.toUpperCase(),
+            status: 'FAILED',
+            stats,
+          },
+          error,
+        },
+        finishedAt,
+      );
+  await deps.dataSources.finishSyncJob(
+    orgId,
+    dataSourceId,
+    { job: finishedJob, status: usable ? 'active' : 'failed', chunksIndexed },
+    [event],
+  );
+  return 'finished';
+}
+
+/**
+ * Ends a job that cannot run (its message's last delivery failed): the
+ * source becomes `failed` with the reason and `datasource.failed` is stored,
+ * instead of the source staying `processing` forever.
+ */
+export async function failSyncJob(
+  deps: SyncDependencies,
+  message: SyncJobMessage,
+  reason: string,
+): Promise<void> {
+  const { org_id: orgId, data_source_id: dataSourceId, job_id: jobId } = message;
+  const source = await deps.dataSources.get(orgId, dataSourceId);
+  const job = source?.current_job;
+  if (!source || !job || job.id !== jobId) return;
+  const now = deps.clock.now();
+  const chunksIndexed = await deps.retrieval
+    .count({ orgId, dataSourceIds: [dataSourceId] })
+    .catch(() => source.chunks_indexed);
+  await deps.dataSources.finishSyncJob(
+    orgId,
+    dataSourceId,
+    {
+      job: { ...job, status: 'failed', finished_at: now.toISOString(), error: reason },
+      status: 'failed',
+      chunksIndexed,
+    },
+    [
+      domainEvent(
+        'datasource.failed',
+        orgId,
+        {
+          dataSource: {
+            id: source.id,
+            name: source.name,
+            type: source.type.toUpperCase(),
+            status: 'FAILED',
+          },
+          error: reason,
+        },
+        now,
+      ),
+    ],
+  );
+}
+
+/** Chunks, embeds and replaces one document's chunks; returns the tokens embedded. */
+async function indexDocument(
+  deps: SyncDependencies,
+  orgId: string,
+  dataSourceId: string,
+  documentId: string,
+  document: ParsedDocument,
+  contentHash: string,
+): Promise<number> {
+  const chunks = chunkDocument(document);
+  const vectors: number[][] = [];
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    vectors.push(
+      ...(await deps.embedder.embed(
+        // As the eval measures it: the title and headings give a chunk its context.
+        chunks
+          .slice(start, start + EMBED_BATCH)
+          .map((chunk) => textToEmbed(document.title, chunk.headingPath, chunk.text)),
+      )),
+    );
+  }
+  const indexedChunks: IndexedChunk[] = chunks.map((chunk, index) => ({
+    chunk_id: `chk_${documentId.slice(4, 14)}${createHash('sha256').update(`${documentId}#${chunk.position}`).digest('hex').slice(0, 16)}`,
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    document_id: documentId,
+    document_title: document.title,
+    document_url: document.url,
+    heading_path: chunk.headingPath,
+    text: chunk.text,
+    position: chunk.position,
+    document_hash: contentHash,
+    embedder_id: deps.embedder.id,
+    embedding: vectors[index] ?? [],
+  }));
+  // Replace, not merge: a document that shrank must not keep its old tail.
+  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  if (indexedChunks.length > 0) await deps.retrieval.upsert(indexedChunks);
+  return chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0);
+}

@@ -1,0 +1,132 @@
+import {
+  bucketStart,
+  EMPTY_ROLLUP,
+  type Granularity,
+  histogramQuantile,
+  mergeRollups,
+  metricsOf,
+  type Rollup,
+} from '../../domain/analytics';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import type { Feedback, Interaction } from '../../domain/interaction';
+import type { Page, PageRequest } from '../../domain/pagination';
+import type { Clock } from '../../ports/clock.port';
+import type {
+  AnalyticsRollups,
+  InteractionFilter,
+  InteractionRepository,
+} from '../../ports/interaction-repository.port';
+import { domainEvent } from '../events/domain-events';
+
+export interface InteractionDependencies {
+  readonly interactions: InteractionRepository;
+  readonly rollups: AnalyticsRollups;
+  readonly clock: Clock;
+}
+
+export function listInteractions(
+  deps: Pick<InteractionDependencies, 'interactions'>,
+  orgId: string,
+  filter: InteractionFilter,
+  page: PageRequest,
+): Promise<Page<Interaction>> {
+  return deps.interactions.list(orgId, filter, page);
+}
+
+/**
+ * Records feedback on an interaction (it may change its mind: the latest
+ * wins). The change is conditional on the feedback read, so the
+ * `interaction.feedback` event stored with it and the rollup counters each
+ * count it exactly once.
+ */
+export async function giveFeedback(
+  deps: InteractionDependencies,
+  orgId: string,
+  interactionId: string,
+  input: { feedback: Feedback; comment?: string | null | undefined },
+): Promise<Interaction> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const current = await deps.interactions.get(orgId, interactionId);
+    if (!current) throw new NotFoundError(`No interaction ${interactionId}`);
+    const comment = input.comment ?? null;
+    const next: Interaction = { ...current, feedback: input.feedback, feedback_comment: comment };
+    const event = domainEvent(
+      'interaction.feedback',
+      orgId,
+      { interaction: next, feedback: input.feedback, comment },
+      deps.clock.now(),
+    );
+    const updated = await deps.interactions.setFeedback(orgId, interactionId, {
+      expectedFeedback: current.feedback,
+      feedback: input.feedback,
+      comment,
+      events: [event],
+    });
+    if (updated) {
+      await deps.rollups.recordFeedback(orgId, current, current.feedback, input.feedback);
+      return updated;
+    }
+  }
+  throw new ConflictError(`Feedback on ${interactionId} is changing concurrently; retry`);
+}
+
+export interface AnalyticsRequest {
+  /** First day, inclusive (D3). */
+  readonly from: Date;
+  /** The day after the last day: end dates are inclusive whole UTC days (D3). */
+  readonly to: Date;
+  readonly agentId?: string | undefined;
+  readonly granularity: Granularity;
+}
+
+export interface TimeSeriesPoint {
+  readonly timestamp: string;
+  readonly queries: number;
+  readonly latency_p50: number;
+  readonly latency_p95: number;
+}
+
+/** D34 metrics and a time series with p50/p95 per bucket, from hourly rollups only. */
+export async function getAnalytics(
+  deps: Pick<InteractionDependencies, 'rollups'>,
+  orgId: string,
+  request: AnalyticsRequest,
+) {
+  const hours = await deps.rollups.read(
+    orgId,
+    { from: request.from, to: request.to },
+    request.agentId,
+  );
+  const buckets = new Map<number, Rollup>();
+  for (
+    let at = bucketStart(request.from, request.granularity);
+    at < request.to;
+    at = nextBucket(at, request.granularity)
+  ) {
+    buckets.set(at.getTime(), EMPTY_ROLLUP);
+  }
+  let total = EMPTY_ROLLUP;
+  for (const { hour, rollup } of hours) {
+    total = mergeRollups(total, rollup);
+    const key = bucketStart(hour, request.granularity).getTime();
+    buckets.set(key, mergeRollups(buckets.get(key) ?? EMPTY_ROLLUP, rollup));
+  }
+  const time_series: TimeSeriesPoint[] = [...buckets.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([start, rollup]) => ({
+      timestamp: new Date(start).toISOString(),
+      queries: rollup.queries,
+      latency_p50: histogramQuantile(rollup.latency_histogram, 0.5),
+      latency_p95: histogramQuantile(rollup.latency_histogram, 0.95),
+    }));
+  return { metrics: metricsOf(total), time_series };
+}
+
+function nextBucket(at: Date, granularity: Granularity): Date {
+  const next = new Date(at);
+  if (granularity === 'hour') next.setUTCHours(next.getUTCHours() + 1);
+  else if (granularity === 'day') next.setUTCDate(next.getUTCDate() + 1);
+  else if (granularity === 'week') next.setUTCDate(next.getUTCDate() + 7);
+  else next.setUTCMonth(next.getUTCMonth() + 1);
+  return next;
+}

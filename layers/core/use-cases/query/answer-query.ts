@@ -1,0 +1,248 @@
+import type { Agent } from '../../domain/agent';
+import type { Principal } from '../../domain/api-key-record';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import type { DomainEvent } from '../../domain/events';
+import { newId } from '../../domain/ids';
+import type { CitedSource, Interaction } from '../../domain/interaction';
+import { costUsd } from '../../domain/model-pricing';
+import { countTokens, firstTokens } from '../../domain/retrieval/tokens';
+import type { AgentRepository } from '../../ports/agent-repository.port';
+import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
+import type { Clock } from '../../ports/clock.port';
+import type { Embedder } from '../../ports/embedder.port';
+import type {
+  AnalyticsRollups,
+  InteractionRepository,
+  SessionHistory,
+} from '../../ports/interaction-repository.port';
+import type { RetrievalIndex } from '../../ports/retrieval-index.port';
+import { domainEvent } from '../events/domain-events';
+import { retrieve } from '../retrieval/retrieve';
+
+/** How many retrieved chunks an answer is composed from. */
+export const ANSWER_SOURCES = 5;
+
+/** What an agent says when its data sources have nothing indexed (issue 3: never an invented source). */
+export const NO_SOURCES_ANSWER =
+  "This agent has no indexed sources yet, so I can't answer from them. Sync its data sources and ask again.";
+
+export interface QueryDependencies {
+  readonly agents: Pick<AgentRepository, 'get'>;
+  readonly retrieval: RetrievalIndex;
+  readonly embedder: Embedder;
+  /** The answerer for an agent's model (D20: `offline-extractive` unless a provider is configured). */
+  readonly answererFor: (model: string) => Answerer;
+  readonly interactions: Pick<InteractionRepository, 'create'>;
+  readonly sessions: SessionHistory;
+  readonly rollups: Pick<AnalyticsRollups, 'recordInteraction'>;
+  readonly clock: Clock;
+}
+
+export interface QueryInput {
+  readonly agent_id: string;
+  readonly query: string;
+  readonly session_id?: string | undefined;
+  readonly temperature?: number | undefined;
+  readonly max_tokens?: number | undefined;
+}
+
+/** The spec's Query result (D18). */
+export interface QueryResult {
+  readonly response: string;
+  readonly sources: readonly CitedSource[];
+  readonly metadata: {
+    readonly interaction_id: string;
+    readonly session_id: string;
+    readonly latency_ms: number;
+    readonly tokens_input: number;
+    readonly tokens_output: number;
+    readonly cost_usd: number;
+    readonly rag_strategy: string;
+    readonly model: string;
+  };
+}
+
+/** D19's stream, in order: the sources, the answer in pieces, then the result. */
+export type QueryEvent =
+  | { readonly type: 'sources'; readonly sources: readonly CitedSource[] }
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'done'; readonly result: QueryResult };
+
+async function activeAgent(
+  deps: QueryDependencies,
+  orgId: string,
+  agentId: string,
+): Promise<Agent> {
+  const agent = await deps.agents.get(orgId, agentId);
+  if (!agent) throw new NotFoundError(`No agent ${agentId}`);
+  // D20: a disabled agent refuses queries with 409.
+  if (agent.status === 'disabled') throw new ConflictError(`Agent ${agentId} is disabled`);
+  return agent;
+}
+
+/**
+ * Answers a question with an agent (spec: POST /api/v1/query): retrieves with
+ * the agent's strategy from its data sources, composes the answer with its
+ * model (session history included, D18), then records the interaction — with
+ * its `interaction.created` and `interaction.completed` events in the same
+ * write — the session's turn and the analytics rollup. Yields D19's events;
+ * a non-streaming caller just keeps the `done` result.
+ */
+export async function* answerQuery(
+  deps: QueryDependencies,
+  principal: Principal,
+  input: QueryInput,
+): AsyncGenerator<QueryEvent> {
+  const started = deps.clock.now();
+  const orgId = principal.orgId;
+  const agent = await activeAgent(deps, orgId, input.agent_id);
+  // Chosen before anything is streamed, so an agent whose model has no provider is a plain 4xx either way.
+  const answerer = deps.answererFor(agent.model);
+  const sessionId = input.session_id ?? newId('session', started.getTime());
+  const history = input.session_id ? await deps.sessions.turns(orgId, sessionId) : [];
+
+  const retrieved =
+    agent.data_source_ids.length === 0
+      ? { chunks: [] }
+      : await retrieve(deps, {
+          orgId,
+          dataSourceIds: agent.data_source_ids,
+          query: input.query,
+          strategy: agent.rag_strategy,
+          topK: ANSWER_SOURCES,
+        });
+  const offered: AnswerSource[] = retrieved.chunks.map((found, index) => ({
+    number: index + 1,
+    chunk_id: found.chunk.chunk_id,
+    document_title: found.chunk.document_title,
+    document_url: found.chunk.document_url,
+    text: found.chunk.text,
+    score: found.similarity,
+  }));
+  const sources: CitedSource[] = offered.map((source) => ({
+    chunk_id: source.chunk_id,
+    document_title: source.document_title,
+    document_url: source.document_url,
+    similarity_score: source.score,
+    chunk_text: source.text,
+  }));
+  yield { type: 'sources', sources };
+
+  let answer: AnswerResult;
+  if (offered.length === 0) {
+    // Nothing indexed (or nothing retrievable): say so, without calling a model that might invent.
+    // D18: max_tokens bounds this answer too.
+    const maxTokens = input.max_tokens ?? agent.max_tokens;
+    const text =
+      countTokens(NO_SOURCES_ANSWER) <= maxTokens
+        ? NO_SOURCES_ANSWER
+        : firstTokens(NO_SOURCES_ANSWER, maxTokens);
+    answer = {
+      text,
+      cited: [],
+      tokensInput: 0,
+      tokensOutput: countTokens(text),
+      model: agent.model,
+    };
+    yield { type: 'delta', text };
+  } else {
+    let result: AnswerResult | undefined;
+    for await (const event of answerer.answer({
+      model: agent.model,
+      systemPrompt: agent.system_prompt,
+      question: input.query,
+      history,
+      sources: offered,
+      temperature: input.temperature ?? agent.temperature,
+      maxTokens: input.max_tokens ?? agent.max_tokens,
+    })) {
+      if (event.type === 'delta') yield event;
+      else result = event.result;
+    }
+    if (!result) throw new Error('The answerer ended without a result');
+    answer = result;
+  }
+
+  const finished = deps.clock.now();
+  const interaction: Interaction = {
+    id: newId('interaction', started.getTime()),
+    agent_id: agent.id,
+    session_id: sessionId,
+    query: input.query,
+    response: answer.text,
+    sources,
+    cited_sources: answer.cited.length,
+    feedback: null,
+    feedback_comment: null,
+    latency_ms: Math.max(0, finished.getTime() - started.getTime()),
+    tokens_input: answer.tokensInput,
+    tokens_output: answer.tokensOutput,
+    cost_usd: costUsd(answer.model, answer.tokensInput, answer.tokensOutput).usd,
+    rag_strategy: agent.rag_strategy,
+    model: answer.model,
+    key_id: principal.keyId,
+    created_at: started.toISOString(),
+  };
+  await deps.interactions.create(
+    orgId,
+    interaction,
+    interactionEvents(orgId, interaction, started, finished),
+  );
+  await deps.sessions.append(
+    orgId,
+    sessionId,
+    { question: input.query, answer: answer.text },
+    finished.toISOString(),
+  );
+  await deps.rollups.recordInteraction(orgId, interaction);
+
+  yield {
+    type: 'done',
+    result: {
+      response: interaction.response,
+      sources,
+      metadata: {
+        interaction_id: interaction.id,
+        session_id: sessionId,
+        latency_ms: interaction.latency_ms,
+        tokens_input: interaction.tokens_input,
+        tokens_output: interaction.tokens_output,
+        cost_usd: interaction.cost_usd,
+        rag_strategy: interaction.rag_strategy,
+        model: interaction.model,
+      },
+    },
+  };
+}
+
+/** Spec, Events: interaction.created (question asked) and interaction.completed (response generated, with id, prompt, response, agentId, userId, sources). */
+function interactionEvents(
+  orgId: string,
+  interaction: Interaction,
+  asked: Date,
+  answered: Date,
+): DomainEvent[] {
+  const summary = {
+    id: interaction.id,
+    agentId: interaction.agent_id,
+    sessionId: interaction.session_id,
+    userId: interaction.session_id,
+    prompt: interaction.query,
+  };
+  return [
+    domainEvent('interaction.created', orgId, { interaction: summary }, asked),
+    domainEvent(
+      'interaction.completed',
+      orgId,
+      {
+        interaction: {
+          ...summary,
+          response: interaction.response,
+          sources: interaction.sources.map(({ chunk_text: _, ...source }) => source),
+          latencyMs: interaction.latency_ms,
+        },
+      },
+      answered,
+    ),
+  ];
+}

@@ -1,0 +1,72 @@
+import type { Principal } from '../../domain/api-key-record';
+import { TenantMismatchError } from '../../domain/errors';
+import type { Clock } from '../../ports/clock.port';
+import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import { type RetrieveDependencies, retrieve } from './retrieve';
+
+export interface SemanticSearchInput {
+  readonly query: string;
+  readonly org_id: string;
+  readonly top_k: number;
+  readonly similarity_threshold: number;
+  readonly data_source_ids?: readonly string[] | undefined;
+  readonly include_embedding: boolean;
+}
+
+/**
+ * D21: chunks by meaning (k-NN), without an answer. `org_id` must be the
+ * caller's organization (403 otherwise); all its data sources unless some
+ * are named; `query_embedding` only when asked for (it is large).
+ */
+export async function semanticSearch(
+  deps: RetrieveDependencies & {
+    readonly clock: Clock;
+    readonly dataSources: Pick<DataSourceRepository, 'list'>;
+  },
+  principal: Principal,
+  input: SemanticSearchInput,
+) {
+  if (input.org_id !== principal.orgId) {
+    throw new TenantMismatchError('org_id must be the organization of the API key');
+  }
+  const started = deps.clock.now().getTime();
+  // "All the organization's data sources" means those that exist: chunks of a
+  // data source deleted mid-sync are never returned.
+  const dataSourceIds =
+    input.data_source_ids ??
+    (
+      await deps.dataSources.list(
+        principal.orgId,
+        {},
+        { limit: Number.MAX_SAFE_INTEGER, offset: 0 },
+      )
+    ).items.map((source) => source.id);
+  const filter = { orgId: principal.orgId, dataSourceIds };
+  const { chunks, queryEmbedding } = await retrieve(deps, {
+    ...filter,
+    query: input.query,
+    strategy: 'similarity',
+    topK: input.top_k,
+  });
+  const searched = await deps.retrieval.count(filter);
+  return {
+    chunks: chunks
+      .filter((found) => found.similarity >= input.similarity_threshold)
+      .map(({ chunk, similarity }) => ({
+        chunk_id: chunk.chunk_id,
+        text: chunk.text,
+        similarity_score: similarity,
+        document_id: chunk.document_id,
+        document_title: chunk.document_title,
+        document_url: chunk.document_url,
+        data_source_id: chunk.data_source_id,
+        heading_path: [...chunk.heading_path],
+      })),
+    ...(input.include_embedding ? { query_embedding: queryEmbedding } : {}),
+    metadata: {
+      total_chunks_searched: searched,
+      latency_ms: Math.max(0, deps.clock.now().getTime() - started),
+      embedder: deps.embedder.id,
+    },
+  };
+}

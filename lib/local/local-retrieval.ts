@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
+import { createOpenSearchClient } from '../../layers/core/adapters/opensearch/client';
+import { OpenSearchRetrievalIndex } from '../../layers/core/adapters/opensearch/opensearch-retrieval-index';
+import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
+import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
+import type { LocalConfig } from './local-config';
+
+/** The retrieval index on one machine: the embedded index under SVC_DATA_DIR, or OpenSearch when OPENSEARCH_URL is set. */
+export function localRetrievalIndex(config: LocalConfig): RetrievalIndex {
+  if (config.OPENSEARCH_URL) {
+    return new OpenSearchRetrievalIndex({
+      client: createOpenSearchClient({ url: config.OPENSEARCH_URL, timeoutMs: 10_000 }),
+    });
+  }
+  return new EmbeddedIndex(
+    config.SVC_IN_MEMORY ? {} : { directory: join(config.dataDir, 'index') },
+  );
+}
+
+/** D36: OPENAI_API_KEY (and OPENAI_BASE_URL) switch embeddings and answers to that provider. */
+export function localOpenAiSettings(config: LocalConfig): OpenAiSettings | null {
+  return config.OPENAI_API_KEY
+    ? { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL }
+    : null;
+}

@@ -1,0 +1,103 @@
+/**
+ * SciFact through the product's own indexing path: the chunker, the offline
+ * embedder and the embedded index (in memory, one organization, one data
+ * source), each document a `ParsedDocument` of one untitled section.
+ */
+import type { OfflineHashEmbedder } from '../../layers/core/adapters/ai/offline-embedder';
+import { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
+import { type Bm25Parameters, DEFAULT_BM25 } from '../../layers/core/domain/retrieval/bm25';
+import {
+  type ChunkingOptions,
+  chunkDocument,
+  DEFAULT_CHUNKING,
+  documentHash,
+  textToEmbed,
+} from '../../layers/core/domain/retrieval/chunker';
+import { RETRIEVAL_TUNING } from '../../layers/core/domain/retrieval/fusion';
+import type { ParsedDocument } from '../../layers/core/ports/document.port';
+import type { IndexedChunk } from '../../layers/core/ports/retrieval-index.port';
+import type { ScifactDocument, ScifactQuery } from './scifact';
+import type { Searches } from './strategies';
+
+export const EVAL_ORG = 'org_eval';
+export const EVAL_DATA_SOURCE = 'ds_scifact';
+
+export function toParsedDocument(document: ScifactDocument): ParsedDocument {
+  return {
+    title: document.title,
+    url: null,
+    sections: [{ headingPath: [], paragraphs: [document.text] }],
+  };
+}
+
+/** A chunk before embedding. */
+export type PlainChunk = Omit<IndexedChunk, 'embedding' | 'embedder_id'>;
+
+/** The corpus cut into chunks, as the sync worker would cut it. */
+export function chunkCorpus(
+  documents: readonly ScifactDocument[],
+  chunking: ChunkingOptions = DEFAULT_CHUNKING,
+): PlainChunk[] {
+  const chunks: PlainChunk[] = [];
+  for (const document of documents) {
+    const parsed = toParsedDocument(document);
+    const hash = documentHash(parsed);
+    for (const chunk of chunkDocument(parsed, chunking)) {
+      chunks.push({
+        chunk_id: `${document.id}#${chunk.position}`,
+        org_id: EVAL_ORG,
+        data_source_id: EVAL_DATA_SOURCE,
+        document_id: document.id,
+        document_title: parsed.title,
+        document_url: parsed.url,
+        heading_path: chunk.headingPath,
+        text: chunk.text,
+        position: chunk.position,
+        document_hash: hash,
+      });
+    }
+  }
+  return chunks;
+}
+
+export function embedChunks(
+  chunks: readonly PlainChunk[],
+  embedder: OfflineHashEmbedder,
+): IndexedChunk[] {
+  return chunks.map((chunk) => ({
+    ...chunk,
+    embedder_id: embedder.id,
+    embedding: Array.from(
+      embedder.embedOne(textToEmbed(chunk.document_title, chunk.heading_path, chunk.text)),
+    ),
+  }));
+}
+
+export async function buildIndex(
+  chunks: readonly IndexedChunk[],
+  bm25: Bm25Parameters = DEFAULT_BM25,
+): Promise<EmbeddedIndex> {
+  const index = new EmbeddedIndex({ bm25 });
+  await index.upsert(chunks);
+  return index;
+}
+
+/** Both searches of every query, `RETRIEVAL_TUNING.candidates` deep. */
+export async function searchAll(
+  index: EmbeddedIndex,
+  embedder: OfflineHashEmbedder,
+  queries: readonly ScifactQuery[],
+): Promise<Map<string, Searches>> {
+  const filter = { orgId: EVAL_ORG };
+  const depth = RETRIEVAL_TUNING.candidates;
+  const searches = new Map<string, Searches>();
+  for (const query of queries) {
+    const [queryVector = []] = await embedder.embed([query.text]);
+    searches.set(query.id, {
+      queryVector,
+      knn: await index.knn(filter, queryVector, embedder.id, depth),
+      bm25: await index.bm25(filter, query.text, depth),
+    });
+  }
+  return searches;
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm run eval`: retrieval quality of the offline defaults on BEIR SciFact
+ * (issue 3: nDCG@10 and recall@10 for each strategy), written to
+ * docs/quality.md beside the published BM25 figure, and printed.
+ *
+ * Then (test/eval/citation-eval.ts) answer citation precision of the offline
+ * answerer on the project's own small question set, written to the
+ * citations section.
+ *
+ * `npm run eval -- --tune`: the tuning grids, on the first 150 queries only,
+ * written to the tuning section of docs/quality.md.
+ *
+ * A measurement, not a test: it fails only when the collection is missing.
+ */
+import { join, resolve } from 'node:path';
+import { OfflineHashEmbedder } from '../../layers/core/adapters/ai/offline-embedder';
+import { DEFAULT_BM25 } from '../../layers/core/domain/retrieval/bm25';
+import { RETRIEVAL_TUNING, type StrategySettings } from '../../layers/core/domain/retrieval/fusion';
+import { describeMachine } from '../bench/machine';
+import { buildIndex, chunkCorpus, embedChunks, searchAll } from './corpus-index';
+import { splitMetrics, strategyRuns } from './evaluate';
+import { writeSection } from './markdown';
+import {
+  PUBLISHED_BM25_FLAT_NDCG10,
+  QUALITY_PREAMBLE,
+  type RowKey,
+  renderResults,
+  renderTuning,
+} from './quality-report';
+import { loadScifact } from './scifact';
+import { RANKED_CHUNKS, type Strategy } from './strategies';
+import { currentSettings, driftFromPicks, tune } from './tuning';
+
+const ROOT = resolve(__dirname, '..', '..');
+const DOCUMENT = join(ROOT, 'docs', 'quality.md');
+
+const log = (line: string) => console.log(`[eval] ${line}`);
+
+/** Chunks as large as any SciFact abstract: one chunk per document, as the published baseline indexes them. */
+const WHOLE_DOCUMENTS = { maxTokens: 100_000, overlapTokens: 0 };
+
+const ROWS: readonly { key: RowKey; label: string; strategy: Strategy; untuned?: boolean }[] = [
+  { key: 'similarity', label: 'similarity (k-NN only)', strategy: 'similarity' },
+  { key: 'bm25', label: 'BM25 only (not a D20 strategy)', strategy: 'bm25' },
+  { key: 'hybrid', label: 'hybrid (the default)', strategy: 'hybrid' },
+  { key: 'mmr', label: 'mmr', strategy: 'mmr' },
+  { key: 'rerank', label: 'rerank', strategy: 'rerank' },
+  {
+    key: 'untuned',
+    label: 'hybrid, untuned RRF (k 60, equal weights)',
+    strategy: 'hybrid',
+    untuned: true,
+  },
+];
+
+async function evaluate(): Promise<void> {
+  const started = performance.now();
+  const data = loadScifact();
+  log(`${data.documents.length} documents, ${data.queries.length} queries`);
+
+  const embedder = new OfflineHashEmbedder();
+  const chunks = embedChunks(chunkCorpus(data.documents), embedder);
+  const index = await buildIndex(chunks);
+  const indexSeconds = (performance.now() - started) / 1000;
+  log(`${chunks.length} chunks indexed in ${indexSeconds.toFixed(1)} s`);
+
+  const searches = await searchAll(index, embedder, data.queries);
+  // The published baseline's setup: whole documents, no chunking (BM25 only).
+  const whole = embedChunks(chunkCorpus(data.documents, WHOLE_DOCUMENTS), embedder);
+  const wholeSearches = await searchAll(await buildIndex(whole), embedder, data.queries);
+  const settings = currentSettings();
+  const untuned: StrategySettings = { ...settings, rrf: RETRIEVAL_TUNING.rrf.model };
+  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned }) => ({
+    key,
+    label,
+    metrics: splitMetrics(data, strategyRuns(strategy, searches, isUntuned ? untuned : settings)),
+  }));
+  rows.push({
+    key: 'bm25-whole',
+    label: 'BM25 only, whole documents (unchunked)',
+    metrics: splitMetrics(data, strategyRuns('bm25', wholeSearches, settings)),
+  });
+  for (const { label, metrics } of rows) {
+    log(
+      `${label.padEnd(44)} nDCG@10 ${metrics.all.ndcg10.toFixed(4)} (last 150 ${metrics.heldOut.ndcg10.toFixed(4)}, first 150 ${metrics.training.ndcg10.toFixed(4)})  R@10 ${metrics.all.recall10.toFixed(4)}`,
+    );
+  }
+  log(`published BM25 flat: nDCG@10 ${PUBLISHED_BM25_FLAT_NDCG10}`);
+
+  const { rrf, mmrLambda, rerankLexicalWeight } = settings;
+  const section = renderResults({
+    date: new Date().toISOString().slice(0, 10),
+    machine: describeMachine(),
+    durationSeconds: (performance.now() - started) / 1000,
+    indexSeconds,
+    documents: data.documents.length,
+    chunks: chunks.length,
+    wholeDocumentChunks: whole.length,
+    embedderId: embedder.id,
+    rows,
+    settings: [
+      `BM25: k1 ${DEFAULT_BM25.k1}, b ${DEFAULT_BM25.b}`,
+      `hybrid: RRF k ${rrf.k}, weights ${rrf.weights?.[0]} (k-NN) and ${rrf.weights?.[1]} (BM25)`,
+      `mmr: λ ${mmrLambda} over the hybrid's ${RETRIEVAL_TUNING.candidates} best, all ${RANKED_CHUNKS} picked in order`,
+      `rerank: BM25 weight ${rerankLexicalWeight}, cosine ${Number((1 - rerankLexicalWeight).toFixed(2))}, over the hybrid's ${RETRIEVAL_TUNING.candidates} best`,
+    ],
+  });
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'results', section);
+  log(`wrote the results section of ${DOCUMENT}`);
+}
+
+async function tuneAndReport(): Promise<void> {
+  const data = loadScifact();
+  const report = await tune(data, log);
+  const drift = driftFromPicks(report);
+  log(`picks: ${JSON.stringify(report.picks)}`);
+  if (drift.length > 0) log(`the code differs from the picks for: ${drift.join(', ')}`);
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'tuning', renderTuning(report, drift));
+  log(`wrote the tuning section of ${DOCUMENT}`);
+}
+
+/** The `citations` section: answer citation precision on the project's own question set. */
+async function citations(): Promise<void> {
+  const started = performance.now();
+  const { evaluateCitations, renderCitations } = await import('./citation-eval');
+  const result = await evaluateCitations();
+  const { metrics } = result;
+  log(
+    `citations: precision ${metrics.precision.toFixed(3)} (${metrics.supportedCitations}/${metrics.citations}), answers citing support ${metrics.supportedAnswerRate.toFixed(3)}, honest non-answers ${metrics.honestNoAnswerRate.toFixed(3)}`,
+  );
+  const section = renderCitations({
+    date: new Date().toISOString().slice(0, 10),
+    machine: describeMachine(),
+    durationSeconds: (performance.now() - started) / 1000,
+    result,
+  });
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'citations', section);
+  log(`wrote the citations section of ${DOCUMENT}`);
+}
+
+(process.argv.includes('--tune') ? tuneAndReport() : citations().then(evaluate)).catch(
+  (error: unknown) => {
+    console.error('[eval] failed:', error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,215 @@
+import {
+  ExtractiveAnswerer,
+  OFFLINE_EXTRACTIVE_MODEL,
+} from '../../../../layers/core/adapters/ai/extractive-answerer';
+import { citedSourceNumbers } from '../../../../layers/core/domain/citations';
+import { NO_ANSWER_TEXT } from '../../../../layers/core/domain/no-answer';
+import { countTokens } from '../../../../layers/core/domain/retrieval/tokens';
+import type {
+  AnswerEvent,
+  AnswerRequest,
+  AnswerResult,
+  AnswerSource,
+} from '../../../../layers/core/ports/answerer.port';
+
+const source = (number: number, text: string, score = 0.5): AnswerSource => ({
+  number,
+  chunk_id: `chk_${number}`,
+  document_title: `Document ${number}`,
+  document_url: null,
+  text,
+  score,
+});
+
+const SOURCES: readonly AnswerSource[] = [
+  source(
+    1,
+    'Refund policy\n\nCustomers can request a refund within 30 days of purchase. Refunds are paid to the original payment method within 5 business days. Gift cards cannot be refunded.',
+    0.82,
+  ),
+  source(
+    2,
+    'Enterprise customers are billed annually. An enterprise contract can be cancelled with a pro-rata refund of the remaining months. Support is available around the clock.',
+    0.61,
+  ),
+  source(
+    3,
+    'Orders ship within two days. Shipping to Canada takes a week and customs fees are paid by the buyer.',
+    0.4,
+  ),
+];
+
+const request = (overrides: Partial<AnswerRequest> = {}): AnswerRequest => ({
+  model: OFFLINE_EXTRACTIVE_MODEL,
+  systemPrompt: null,
+  question: 'What is the refund policy?',
+  history: [],
+  sources: SOURCES,
+  temperature: 0,
+  maxTokens: 500,
+  ...overrides,
+});
+
+async function answer(
+  overrides: Partial<AnswerRequest> = {},
+): Promise<{ deltas: string[]; result: AnswerResult }> {
+  const deltas: string[] = [];
+  let result: AnswerResult | undefined;
+  const events: AnswerEvent[] = [];
+  for await (const event of new ExtractiveAnswerer().answer(request(overrides))) {
+    events.push(event);
+    if (event.type === 'delta') deltas.push(event.text);
+    else result = event.result;
+  }
+  // Exactly one `done`, last.
+  expect(events.filter((event) => event.type === 'done')).toHaveLength(1);
+  expect(events.at(-1)?.type).toBe('done');
+  if (!result) throw new Error('no done event');
+  return { deltas, result };
+}
+
+describe('Class: ExtractiveAnswerer', () => {
+  it('quotes the sentences that answer the question, each with its citation', async () => {
+    const { result } = await answer();
+
+    expect(result.text).toContain('Customers can request a refund within 30 days of purchase [1].');
+    expect(result.text).toContain(
+      'Refunds are paid to the original payment method within 5 business days [1].',
+    );
+    expect(result.text).not.toContain('Orders ship');
+    expect(result.cited[0]).toBe(1);
+    expect(result.model).toBe('offline-extractive');
+  });
+
+  it('ends every quoted sentence with a citation of an offered source', async () => {
+    const { result } = await answer({ question: 'Can enterprise customers get a refund?' });
+
+    const sentences = result.text.split(/(?<=[.!?])\s+/);
+    expect(sentences.length).toBeGreaterThan(1);
+    for (const sentence of sentences) expect(sentence).toMatch(/ \[[123]\][.!?]?$/);
+    expect(result.cited).toEqual(citedSourceNumbers(result.text, [1, 2, 3]));
+    expect(result.cited).toContain(2);
+  });
+
+  it('reads in document order within a source, leading with the best source', async () => {
+    const { result } = await answer({ question: 'Can enterprise customers get a refund?' });
+
+    // Source 2 holds the best sentence, so it comes first, in its own order.
+    expect(result.text.indexOf('[2]')).toBeLessThan(result.text.indexOf('[1]'));
+    expect(result.text.indexOf('billed annually')).toBeLessThan(
+      result.text.indexOf('pro-rata refund'),
+    );
+  });
+
+  it('cites only the sources it was offered, never numbers written inside them', async () => {
+    const { result } = await answer({
+      sources: [source(4, 'Refunds are handled by the billing team [12]. See note [3].')],
+      question: 'Who handles refunds?',
+    });
+
+    expect(result.text).toBe('Refunds are handled by the billing team [4].');
+    expect(result.cited).toEqual([4]);
+  });
+
+  it('answers honestly that it found nothing when no sentence shares a term with the question', async () => {
+    const { result } = await answer({ question: 'What is the weather in Paris?' });
+
+    expect(result).toMatchObject({ text: NO_ANSWER_TEXT, cited: [] });
+  });
+
+  it('answers honestly that it found nothing when there are no sources', async () => {
+    const { result } = await answer({ sources: [] });
+
+    expect(result).toMatchObject({ text: NO_ANSWER_TEXT, cited: [], model: 'offline-extractive' });
+  });
+
+  it('does not count question words as a match', async () => {
+    const { result } = await answer({
+      question: 'What can you tell me about how it works?',
+      sources: [source(1, 'What you need to know before you start: bring your passport.')],
+    });
+
+    expect(result.text).toBe(NO_ANSWER_TEXT);
+  });
+
+  it('gives the same answer every time, whatever the temperature', async () => {
+    const first = await answer({ temperature: 0 });
+    const second = await answer({ temperature: 2 });
+
+    expect(second).toEqual(first);
+  });
+
+  it('keeps the answer within a small max_tokens', async () => {
+    const { result } = await answer({ maxTokens: 20 });
+
+    expect(result.tokensOutput).toBeLessThanOrEqual(20);
+    expect(result.tokensOutput).toBe(countTokens(result.text));
+    expect(result.text).toMatch(/\[1\]/);
+  });
+
+  it('cuts the best sentence short rather than quote a weaker one when it does not fit', async () => {
+    const { result } = await answer({ maxTokens: 10 });
+
+    expect(result.text).toMatch(/^Customers can request\b.*… \[1\]$/);
+    expect(result.tokensOutput).toBeLessThanOrEqual(10);
+    expect(result.cited).toEqual([1]);
+  });
+
+  it('streams several deltas that concatenate to the final text', async () => {
+    const { deltas, result } = await answer();
+
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.join('')).toBe(result.text);
+  });
+
+  it('counts the question, the sources and the history as input', async () => {
+    const history = [{ question: 'Hello?', answer: 'Hi there.' }];
+    const { result } = await answer({ history });
+
+    const expected =
+      countTokens('What is the refund policy?') +
+      SOURCES.reduce((sum, offered) => sum + countTokens(offered.text), 0) +
+      countTokens('Hello?') +
+      countTokens('Hi there.');
+    expect(result.tokensInput).toBe(expected);
+  });
+
+  it('follows a question that refers back to the previous one', async () => {
+    const { result } = await answer({
+      question: 'How are they billed?',
+      history: [
+        {
+          question: 'Tell me about enterprise customers',
+          answer: 'Enterprise customers are billed annually [2].',
+        },
+      ],
+    });
+
+    expect(result.text).toBe('Enterprise customers are billed annually [2].');
+  });
+
+  it('does not quote the same sentence twice when overlapping chunks repeat it', async () => {
+    const repeated = 'Customers can request a refund within 30 days of purchase.';
+    const { result } = await answer({
+      sources: [source(1, repeated, 0.9), source(2, `Intro text here. ${repeated}`, 0.8)],
+    });
+
+    expect(result.text).toBe('Customers can request a refund within 30 days of purchase [1].');
+  });
+
+  it('stops when the caller aborts', async () => {
+    const controller = new AbortController();
+    const events = new ExtractiveAnswerer().answer(request({ signal: controller.signal }));
+    const seen: AnswerEvent[] = [];
+
+    const outcome = (async () => {
+      for await (const event of events) {
+        seen.push(event);
+        controller.abort();
+      }
+    })();
+
+    await expect(outcome).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(1);
+  });
+});
