@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isId } from '../../layers/core/domain/ids';
 import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
+import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
 import { queryDate } from '../../layers/core/http/date.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
@@ -26,21 +27,13 @@ export const legacyFeedbackBody = feedbackBody.extend({
   interaction_id: z.string().refine((value) => isId('interaction', value), 'must be an int_ id'),
 });
 
-const source = z.object({
-  chunk_id: z.string(),
-  document_title: z.string(),
-  document_url: z.string().nullable(),
-  similarity_score: z.number(),
-  chunk_text: z.string(),
-});
-
 export const interactionResource = z.object({
   id: z.string(),
   agent_id: z.string(),
   session_id: z.string(),
   query: z.string(),
   response: z.string(),
-  sources: z.array(source),
+  sources: z.array(citedSourceResource),
   cited_sources: z.int(),
   feedback: z.enum(FEEDBACK_VALUES).nullable(),
   feedback_comment: z.string().nullable(),

@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { AGENT_LIMITS } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
-
-const cited = z.object({
-  chunk_id: z.string(),
-  document_title: z.string(),
-  document_url: z.string().nullable(),
-  similarity_score: z.number(),
-  chunk_text: z.string(),
-});
+import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
 
 /** POST /api/v1/query (spec; D17, D18, D19). */
 export const queryBody = z.strictObject({
@@ -30,7 +23,7 @@ export const queryBody = z.strictObject({
 
 export const queryResult = z.object({
   response: z.string(),
-  sources: z.array(cited),
+  sources: z.array(citedSourceResource),
   metadata: z.object({
     interaction_id: z.string(),
     session_id: z.string(),

@@ -182,16 +182,7 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
       await running.send(new ListTablesCommand({}));
       const client = createDocumentClient({ endpoint });
       running.destroy();
-      return {
-        deps: localDependencies({
-          client,
-          tableName: config.SVC_TABLE_NAME,
-          masterKey: masterKeyOf(config),
-          retrieval: localRetrievalIndex(config),
-          openAi: localOpenAiSettings(config),
-        }).dependencies,
-        close: async () => client.destroy(),
-      };
+      return { deps: cliDependencies(config, client), close: async () => client.destroy() };
     } catch (error) {
       running.destroy();
       if (!isConnectionRefused(error)) throw error;
@@ -204,18 +195,23 @@ async function connect(env: NodeJS.ProcessEnv): Promise<{
   const dynamo = await startDynalite({ host: '127.0.0.1', port: 0, path });
   const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: dynamo.endpoint });
   return {
-    deps: localDependencies({
-      client,
-      tableName: config.SVC_TABLE_NAME,
-      masterKey: masterKeyOf(config),
-      retrieval: localRetrievalIndex(config),
-      openAi: localOpenAiSettings(config),
-    }).dependencies,
+    deps: cliDependencies(config, client),
     close: async () => {
       client.destroy();
       await dynamo.end();
     },
   };
+}
+
+/** The server's own wiring, on whichever DynamoDB the CLI reached. */
+function cliDependencies(config: LocalConfig, client: DynamoDBDocumentClient): Dependencies {
+  return localDependencies({
+    client,
+    tableName: config.SVC_TABLE_NAME,
+    masterKey: masterKeyOf(config),
+    retrieval: localRetrievalIndex(config),
+    openAi: localOpenAiSettings(config),
+  }).dependencies;
 }
 
 /** The data directory's master key (the CLI seals nothing yet, but its wiring is the server's). */
