@@ -1,5 +1,6 @@
 import { PLAN_LIMITS } from '../../layers/core/domain/plans';
 import { SCOPE_RATE_LIMITS } from '../../layers/core/domain/scopes';
+import { table } from '../support/markdown-table';
 import { type FunctionBundleSize, LAMBDA_BUNDLING, PROVIDED_BY_RUNTIME } from './bundle-size';
 import type { LoadPlan } from './load-driver';
 import type { Machine } from './machine';
@@ -28,34 +29,6 @@ const ms = (value: number) => value.toFixed(2);
 const bytes = (value: number) => value.toLocaleString('en-US');
 const kib = (value: number) => `${(value / 1024).toFixed(1)} KiB`;
 const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
-
-const NUMERIC = /^[-\d.,]+( %| s)?$/;
-
-/**
- * A Markdown table laid out as Biome formats Markdown (padded cells, dashes
- * across the column), so a fresh run leaves `biome check` clean. Columns
- * whose cells are all numbers are right-aligned.
- */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const columns = header.map((title, column) => {
-    const cells = rows.map((row) => row[column] ?? '');
-    return {
-      width: Math.max(3, title.length, ...cells.map((cell) => cell.length)),
-      right: cells.length > 0 && cells.every((cell) => NUMERIC.test(cell)),
-    };
-  });
-  const line = (cells: readonly string[]) =>
-    `| ${columns
-      .map(({ width, right }, column) => {
-        const cell = cells[column] ?? '';
-        return right ? cell.padStart(width) : cell.padEnd(width);
-      })
-      .join(' | ')} |`;
-  const rule = `| ${columns
-    .map(({ width, right }) => (right ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width)))
-    .join(' | ')} |`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
 
 function overheadTable(levels: readonly LevelResult[]): string {
   return table(

@@ -17,8 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
+import { table } from '../support/markdown-table';
 import { writeSection } from './benchmarks-doc';
-import { table } from './foundation-report';
 import { describeMachine, type Machine } from './machine';
 import { type LatencySummary, summarize } from './stats';
 

@@ -19,8 +19,8 @@ import {
   strategySettingsFor,
 } from '../../layers/core/domain/retrieval/fusion';
 import type { IndexedChunk, SearchFilter } from '../../layers/core/ports/retrieval-index.port';
+import { table } from '../support/markdown-table';
 import { writeSection } from './benchmarks-doc';
-import { table } from './foundation-report';
 import { describeMachine, type Machine } from './machine';
 import { type LatencySummary, summarize } from './stats';
 

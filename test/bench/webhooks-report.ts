@@ -1,4 +1,4 @@
-import { table } from './foundation-report';
+import { table } from '../support/markdown-table';
 import type { Machine } from './machine';
 import {
   type ArrivalCheck,

@@ -26,6 +26,7 @@ import type { IndexedChunk } from '../../layers/core/ports/retrieval-index.port'
 import { ANSWER_SOURCES } from '../../layers/core/use-cases/query/answer-query';
 import { retrieve } from '../../layers/core/use-cases/retrieval/retrieve';
 import type { Machine } from '../bench/machine';
+import { table } from '../support/markdown-table';
 import { type AnsweredQuestion, type CitationMetrics, citationMetrics } from './citation-metrics';
 import {
   CITATION_DOCUMENTS,
@@ -33,7 +34,6 @@ import {
   type CitationDocument,
   type CitationQuestion,
 } from './citation-questions';
-import { table } from './markdown';
 
 const ORG = 'org_eval_citations';
 const DATA_SOURCE = 'ds_citations';

@@ -1,7 +1,7 @@
 import { RETRIEVAL_TUNING } from '../../layers/core/domain/retrieval/fusion';
 import type { Machine } from '../bench/machine';
+import { table } from '../support/markdown-table';
 import type { SplitMetrics } from './evaluate';
-import { table } from './markdown';
 import { BM25_MIN_GAIN, type TuningReport } from './tuning';
 
 /** Anserini's BM25 flat on BEIR SciFact (../shared/eval/beir-scifact/SOURCE.md): nDCG@10 over all 300 queries. */
