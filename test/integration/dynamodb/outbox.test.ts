@@ -116,3 +116,43 @@ describe('Outbox in the items (dynalite)', () => {
     expect(await agents.get('org_a', created.id)).toBeNull();
   });
 });
+
+describe('Versioned updates of items written before versions existed', () => {
+  it('treats an item without item_version as version 0', async () => {
+    // Prepare: an agent as the foundation release stored it (no item_version)
+    const tables = await startTestTables();
+    try {
+      const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+      const legacy = agent();
+      await tables.client.send(
+        new PutCommand({
+          TableName: tables.tableName,
+          Item: {
+            PK: 'ORG#org_a',
+            SK: `AGENT#${legacy.id}`,
+            entity: 'agent',
+            org_id: 'org_a',
+            ...legacy,
+          },
+        }),
+      );
+      const agents = new DynamoDbAgentRepository(tables.client, tables.tableName);
+
+      // Act
+      const read = await agents.getVersioned('org_a', legacy.id);
+      const updated = await agents.update(
+        'org_a',
+        legacy.id,
+        { name: 'Renamed', updated_at: now.toISOString() },
+        { expectedVersion: read?.version ?? -1, events: [] },
+      );
+
+      // Assess
+      expect(read?.version).toBe(0);
+      expect(updated?.name).toBe('Renamed');
+      expect((await agents.getVersioned('org_a', legacy.id))?.version).toBe(1);
+    } finally {
+      await tables.end();
+    }
+  });
+});

@@ -161,8 +161,13 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
   ): Promise<T | null> {
     const key = this.key(orgId, id);
     const outbox = outboxClauses(key, write.events ?? []);
+    // Items written before versions existed have none: they are version 0.
     const versionCheck =
-      write.expectedVersion === undefined ? '' : ' AND item_version = :expectedVersion';
+      write.expectedVersion === undefined
+        ? ''
+        : write.expectedVersion === 0
+          ? ' AND attribute_not_exists(item_version)'
+          : ' AND item_version = :expectedVersion';
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
@@ -174,9 +179,7 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
               ':zero': 0,
               ':one': 1,
               ...outbox.values,
-              ...(write.expectedVersion === undefined
-                ? {}
-                : { ':expectedVersion': write.expectedVersion }),
+              ...(write.expectedVersion ? { ':expectedVersion': write.expectedVersion } : {}),
             },
           }),
           ConditionExpression: `${LIVE}${versionCheck}`,
