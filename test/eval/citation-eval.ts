@@ -12,17 +12,10 @@
  */
 import { ExtractiveAnswerer } from '../../layers/core/adapters/ai/extractive-answerer';
 import { OfflineHashEmbedder } from '../../layers/core/adapters/ai/offline-embedder';
-import { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
+import type { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
 import { AGENT_DEFAULTS } from '../../layers/core/domain/agent';
-import {
-  chunkDocument,
-  DEFAULT_CHUNKING,
-  documentHash,
-  textToEmbed,
-} from '../../layers/core/domain/retrieval/chunker';
 import type { AnswerResult, AnswerSource } from '../../layers/core/ports/answerer.port';
 import type { ParsedDocument } from '../../layers/core/ports/document.port';
-import type { IndexedChunk } from '../../layers/core/ports/retrieval-index.port';
 import { ANSWER_SOURCES } from '../../layers/core/use-cases/query/answer-query';
 import { retrieve } from '../../layers/core/use-cases/retrieval/retrieve';
 import type { Machine } from '../bench/machine';
@@ -34,6 +27,7 @@ import {
   type CitationDocument,
   type CitationQuestion,
 } from './citation-questions';
+import { buildIndex, chunkDocuments, embedChunks } from './corpus-index';
 
 const ORG = 'org_eval_citations';
 const DATA_SOURCE = 'ds_citations';
@@ -51,32 +45,14 @@ export async function indexCollection(
   documents: readonly CitationDocument[],
   embedder: OfflineHashEmbedder,
 ): Promise<{ index: EmbeddedIndex; chunks: number }> {
-  const chunks: IndexedChunk[] = [];
-  for (const document of documents) {
-    const parsed = toParsedDocument(document);
-    const hash = documentHash(parsed);
-    for (const chunk of chunkDocument(parsed, DEFAULT_CHUNKING)) {
-      chunks.push({
-        chunk_id: `${document.id}#${chunk.position}`,
-        org_id: ORG,
-        data_source_id: DATA_SOURCE,
-        document_id: document.id,
-        document_title: parsed.title,
-        document_url: parsed.url,
-        heading_path: chunk.headingPath,
-        text: chunk.text,
-        position: chunk.position,
-        document_hash: hash,
-        embedder_id: embedder.id,
-        embedding: Array.from(
-          embedder.embedOne(textToEmbed(parsed.title, chunk.headingPath, chunk.text)),
-        ),
-      });
-    }
-  }
-  const index = new EmbeddedIndex();
-  await index.upsert(chunks);
-  return { index, chunks: chunks.length };
+  const chunks = embedChunks(
+    chunkDocuments(
+      documents.map((document) => ({ id: document.id, parsed: toParsedDocument(document) })),
+      { orgId: ORG, dataSourceId: DATA_SOURCE },
+    ),
+    embedder,
+  );
+  return { index: await buildIndex(chunks), chunks: chunks.length };
 }
 
 /** One question through retrieval and the offline answerer, as the query path runs them. */

@@ -33,21 +33,27 @@ export function toParsedDocument(document: ScifactDocument): ParsedDocument {
 /** A chunk before embedding. */
 export type PlainChunk = Omit<IndexedChunk, 'embedding' | 'embedder_id'>;
 
-/** The corpus cut into chunks, as the sync worker would cut it. */
-export function chunkCorpus(
-  documents: readonly ScifactDocument[],
+/** Where a collection's chunks are indexed: one organization, one data source. */
+export interface CollectionPlace {
+  readonly orgId: string;
+  readonly dataSourceId: string;
+}
+
+/** Any collection's documents cut into chunks, as the sync worker would cut them. */
+export function chunkDocuments(
+  documents: readonly { readonly id: string; readonly parsed: ParsedDocument }[],
+  place: CollectionPlace,
   chunking: ChunkingOptions = DEFAULT_CHUNKING,
 ): PlainChunk[] {
   const chunks: PlainChunk[] = [];
-  for (const document of documents) {
-    const parsed = toParsedDocument(document);
+  for (const { id, parsed } of documents) {
     const hash = documentHash(parsed);
     for (const chunk of chunkDocument(parsed, chunking)) {
       chunks.push({
-        chunk_id: `${document.id}#${chunk.position}`,
-        org_id: EVAL_ORG,
-        data_source_id: EVAL_DATA_SOURCE,
-        document_id: document.id,
+        chunk_id: `${id}#${chunk.position}`,
+        org_id: place.orgId,
+        data_source_id: place.dataSourceId,
+        document_id: id,
         document_title: parsed.title,
         document_url: parsed.url,
         heading_path: chunk.headingPath,
@@ -58,6 +64,18 @@ export function chunkCorpus(
     }
   }
   return chunks;
+}
+
+/** The SciFact corpus cut into chunks. */
+export function chunkCorpus(
+  documents: readonly ScifactDocument[],
+  chunking: ChunkingOptions = DEFAULT_CHUNKING,
+): PlainChunk[] {
+  return chunkDocuments(
+    documents.map((document) => ({ id: document.id, parsed: toParsedDocument(document) })),
+    { orgId: EVAL_ORG, dataSourceId: EVAL_DATA_SOURCE },
+    chunking,
+  );
 }
 
 export function embedChunks(
