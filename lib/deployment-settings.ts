@@ -48,6 +48,11 @@ export interface DeploymentSettings {
    * and the most its SQS event source scales to (one job per invocation).
    */
   readonly syncWorkerConcurrency: number;
+  /**
+   * How many uploaded files are ingested at once (D25): the ingestion
+   * worker's reserved concurrency, and the most its SQS event source scales to.
+   */
+  readonly ingestionWorkerConcurrency: number;
 }
 
 type EnvironmentDefaults = Omit<DeploymentSettings, 'environment' | 'alarmEmail' | 'apiDomain'>;
@@ -72,6 +77,7 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     },
     webhookDispatcherConcurrency: 10,
     syncWorkerConcurrency: 2,
+    ingestionWorkerConcurrency: 2,
   },
   live: {
     logRetentionDays: RetentionDays.ONE_YEAR,
@@ -88,6 +94,7 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     },
     webhookDispatcherConcurrency: 50,
     syncWorkerConcurrency: 10,
+    ingestionWorkerConcurrency: 10,
   },
 };
 
@@ -161,6 +168,7 @@ const contextSchema = z.object({
   // 2 is the least an SQS event source's maximum concurrency accepts.
   webhookDispatcherConcurrency: wholeNumber(2, 1000).optional(),
   syncWorkerConcurrency: wholeNumber(2, 1000).optional(),
+  ingestionWorkerConcurrency: wholeNumber(2, 1000).optional(),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;
@@ -237,5 +245,7 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     webhookDispatcherConcurrency:
       context.webhookDispatcherConcurrency ?? defaults.webhookDispatcherConcurrency,
     syncWorkerConcurrency: context.syncWorkerConcurrency ?? defaults.syncWorkerConcurrency,
+    ingestionWorkerConcurrency:
+      context.ingestionWorkerConcurrency ?? defaults.ingestionWorkerConcurrency,
   };
 }

@@ -152,6 +152,39 @@ export const ROUTES: readonly Route[] = [
     scope: 'Read',
     api: 'v1',
   },
+  // Uploaded files of a file data source (D25)
+  {
+    method: 'POST',
+    path: '/api/v1/data-sources/{id}/files',
+    family: 'data-sources',
+    operation: 'createFileUpload',
+    scope: 'Write',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/data-sources/{id}/files',
+    family: 'data-sources',
+    operation: 'listFiles',
+    scope: 'Read',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/data-sources/{id}/files/{document_id}',
+    family: 'data-sources',
+    operation: 'getFile',
+    scope: 'Read',
+    api: 'v1',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/data-sources/{id}/files/{document_id}',
+    family: 'data-sources',
+    operation: 'deleteFile',
+    scope: 'Write',
+    api: 'v1',
+  },
   // Data sources (legacy, D8: /api/data-specs, /process = sync)
   {
     method: 'GET',

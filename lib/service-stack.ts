@@ -10,6 +10,9 @@ import {
 } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
 import { OfflineHashEmbedder } from '../layers/core/adapters/ai/offline-embedder';
 import { TABLE_KEYS } from '../layers/core/adapters/dynamodb/table-design';
@@ -32,6 +35,7 @@ import { type IndexedEmbedder, SearchIndexBootstrap } from './constructs/search-
 import { SecretsKey } from './constructs/secrets-key';
 import type { ServiceFunction } from './constructs/service-function';
 import { SessionSigningSecret } from './constructs/session-signing-secret';
+import { SyncScheduler } from './constructs/sync-scheduler';
 import { WorkQueue } from './constructs/work-queue';
 import { type DeploymentSettings, ENVIRONMENT_DEFAULTS } from './deployment-settings';
 import { ROUTES } from './routes';
@@ -129,8 +133,36 @@ export const SYNC_JOB_VISIBILITY = Duration.seconds(
   SYNC_WORKER_TIMEOUT.toSeconds() * VISIBILITY_TO_TIMEOUT_RATIO,
 );
 
+/**
+ * One uploaded file per invocation (D25): reading up to 50 MiB from S3,
+ * parsing it (a large PDF is the slow case), chunking, embedding and
+ * indexing. Far under Lambda's 15 minutes, with room for a slow model API.
+ */
+export const INGESTION_WORKER_TIMEOUT = Duration.minutes(5);
+
+/** The ingestion queue's visibility: six times the worker's timeout, as for every SQS event source. */
+export const INGESTION_VISIBILITY = Duration.seconds(
+  INGESTION_WORKER_TIMEOUT.toSeconds() * VISIBILITY_TO_TIMEOUT_RATIO,
+);
+
+/**
+ * The ingestion worker's memory: a 50 MiB file is held whole, and PDF.js
+ * and mammoth build structures several times its size while parsing.
+ */
+export const INGESTION_WORKER_MEMORY_MB = 2048;
+
+/** Where uploads go in the bucket (layers/core/domain/uploaded-file.ts `fileObjectKey`). */
+export const UPLOAD_PREFIX = 'files/';
+
 /** Receives of a sync message before redrive, as in the local runtime (lib/local/local-dependencies.ts). */
 export const SYNC_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * D23: how often the scheduler looks for scheduled data sources that are
+ * due, so the most a scheduled sync starts late (P40). The local runtime's
+ * default (SVC_SCHEDULER_INTERVAL_MS) is a minute.
+ */
+export const SYNC_SCHEDULE_INTERVAL = Duration.minutes(5);
 
 /**
  * The sync worker's memory: 1769 MB is one full vCPU, what a single-threaded
@@ -163,15 +195,15 @@ type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
  * The whole service in one stack: keys, table, queues, file bucket, search
  * domain and its index bootstrap, session secret, the HTTP API with its
  * functions (the query family streaming) and firewall, the sync worker
- * (issue 3), the event publisher and webhook dispatcher (issue 4), and alarms.
- *
- * Not here yet (later issues): the ingestion worker (so that queue has no
- * consumer yet), S3 upload notifications, and the sync schedules (D23).
+ * and the ingestion worker fed by the bucket's upload events (issue 3), the
+ * event publisher and webhook dispatcher (issue 4), the sync scheduler
+ * (D23), and alarms.
  */
 export class ServiceStack extends Stack {
   readonly settings: DeploymentSettings;
   readonly encryptionKey: EncryptionKey;
   readonly secretsKey: SecretsKey;
+  readonly uploadEventsKey: EncryptionKey;
   readonly data: DataStore;
   readonly queues: Readonly<Record<QueueName, WorkQueue>>;
   readonly files: FileStore;
@@ -180,8 +212,10 @@ export class ServiceStack extends Stack {
   readonly sessionSecret: SessionSigningSecret;
   readonly http: HttpApi;
   readonly syncWorker: QueueWorker;
+  readonly ingestionWorker: QueueWorker;
   readonly webhookDispatcher: QueueWorker;
   readonly eventPublisher: OutboxPublisher;
+  readonly syncScheduler: SyncScheduler;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -217,6 +251,15 @@ export class ServiceStack extends Stack {
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
 
+    // The upload-event queue's own key: S3 may only send to it if the key's
+    // policy names the bucket, and the bucket is encrypted with the main key,
+    // so sharing that key would make the two depend on each other.
+    this.uploadEventsKey = new EncryptionKey(this, 'UploadEventsEncryption', {
+      alias: `${prefix}-upload-events`,
+      description: 'Agent Query Service: encryption at rest for the upload events queue (D25)',
+      removalPolicy: statefulRemoval,
+      pendingWindowDays: live ? 30 : 7,
+    });
     this.queues = this.createQueues();
 
     this.files = new FileStore(this, 'Files', {
@@ -284,6 +327,39 @@ export class ServiceStack extends Stack {
       ...workerLogs,
     });
 
+    // D25: every object created under files/ is an upload to ingest.
+    this.ingestionWorker = new QueueWorker(this, 'IngestionWorker', {
+      folder: 'ingestion-worker',
+      description:
+        'Agent Query Service: ingests uploaded files (parse, chunk, embed, index), one at a time',
+      queue: this.queues.ingestion,
+      environment: functionEnvironment,
+      timeout: INGESTION_WORKER_TIMEOUT,
+      memorySize: INGESTION_WORKER_MEMORY_MB,
+      concurrency: settings.ingestionWorkerConcurrency,
+      batchSize: 1,
+      maxBatchingWindow: Duration.seconds(0),
+      ...workerLogs,
+    });
+    this.files.bucket.addEventNotification(
+      s3.EventType.OBJECT_CREATED,
+      new s3n.SqsDestination(this.queues.ingestion.queue),
+      { prefix: UPLOAD_PREFIX },
+    );
+    // CDK configures the notification with a singleton handler of its own
+    // (a custom resource, run at deploy time only), which logs through the
+    // AWS managed basic execution role.
+    const notificationsHandler = this.node.children.find((child) =>
+      child.node.id.startsWith('BucketNotificationsHandler'),
+    );
+    if (notificationsHandler) {
+      Validations.of(notificationsHandler).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason:
+          "CDK's bucket-notifications custom resource (runs only when the stack deploys, to set the upload notification) is created with the AWS managed basic execution role; its other permission is s3:PutBucketNotification.",
+      });
+    }
+
     this.searchIndexes = new SearchIndexBootstrap(this, 'SearchIndexes', {
       search: this.search,
       // The retrieval adapter's prefix: the cloud config sets none.
@@ -312,6 +388,12 @@ export class ServiceStack extends Stack {
       ...workerLogs,
     });
 
+    this.syncScheduler = new SyncScheduler(this, 'SyncScheduler', {
+      environment: functionEnvironment,
+      interval: SYNC_SCHEDULE_INTERVAL,
+      ...workerLogs,
+    });
+
     this.grantFunctionAccess();
 
     this.alarms = new Alarms(this, 'Alarms', { encryptionKey: key, email: settings.alarmEmail });
@@ -330,11 +412,12 @@ export class ServiceStack extends Stack {
         visibilityTimeout: SYNC_JOB_VISIBILITY,
         maxReceiveCount: SYNC_MAX_RECEIVE_COUNT,
       }),
-      // No consumer yet: file uploads (D25) and their ingestion worker are a
-      // later issue. The queue and its DLQ alarm are in place for it.
+      // S3 announces each upload here (D25); the ingestion worker consumes it.
       ingestion: new WorkQueue(this, 'Ingestion', {
-        encryptionKey,
-        visibilityTimeout: Duration.minutes(5),
+        encryptionKey: this.uploadEventsKey.key,
+        visibilityTimeout: INGESTION_VISIBILITY,
+        // As the local runtime's INGESTION_MAX_RECEIVE_COUNT; the worker
+        // marks the file failed on the last one.
         maxReceiveCount: 5,
       }),
       webhookDeliveries: new WorkQueue(this, 'WebhookDeliveries', {
@@ -401,6 +484,7 @@ export class ServiceStack extends Stack {
       SYNC_QUEUE_URL: this.queues.syncJobs.queue.queueUrl,
       DELIVERY_QUEUE_URL: this.queues.webhookDeliveries.queue.queueUrl,
       SECRETS_KEY_ARN: this.secretsKey.key.keyArn,
+      FILE_BUCKET_NAME: this.files.bucket.bucketName,
       // The domain's host name; the retrieval adapter signs its requests (SigV4).
       OPENSEARCH_ENDPOINT: this.search.domainEndpoint,
     };
@@ -409,7 +493,7 @@ export class ServiceStack extends Stack {
   /**
    * Least privilege. Every family and worker reads and writes table items
    * (API keys, rate-limit buckets, outbox and deliveries live there).
-   * Sending: data-sources to the sync queue; webhooks (manual retry) and the
+   * Sending: data-sources and the scheduler (D23) to the sync queue; webhooks (manual retry) and the
    * publisher (fan-out) to the deliveries queue. The dispatcher consumes
    * that queue (its event source grants receive, delete and
    * ChangeMessageVisibility, which schedules retries); the sync worker
@@ -435,6 +519,19 @@ export class ServiceStack extends Stack {
     this.grantItemAccess(syncWorker);
     this.search.grantReadWrite(syncWorker.role);
 
+    // D25: data-sources presigns uploads (a presigned POST is signed with
+    // its role, so the role needs PutObject) and deletes files; the ingestion
+    // worker reads them and deletes orphans. Both already use the main key,
+    // which encrypts the bucket, through their table access.
+    const dataSources = this.http.functions.get(SYNC_QUEUE_WRITER);
+    if (dataSources) {
+      this.grantFileAccess(dataSources, ['s3:PutObject', 's3:DeleteObject'], true);
+    }
+    const ingestion = this.ingestionWorker.worker;
+    this.grantItemAccess(ingestion);
+    this.search.grantReadWrite(ingestion.role);
+    this.grantFileAccess(ingestion, ['s3:GetObject', 's3:DeleteObject'], false);
+
     const dispatcher = this.webhookDispatcher.worker;
     this.grantItemAccess(dispatcher);
     this.secretsKey.grantOpen(dispatcher.function, WEBHOOK_SECRET_PURPOSE);
@@ -442,6 +539,37 @@ export class ServiceStack extends Stack {
     const publisher = this.eventPublisher.publisher;
     this.grantItemAccess(publisher);
     deliveries.grantSendMessages(publisher.function);
+
+    const scheduler = this.syncScheduler.scheduler;
+    this.grantItemAccess(scheduler);
+    this.queues.syncJobs.queue.grantSendMessages(scheduler.function);
+  }
+
+  /**
+   * Object actions on uploads only (`files/*`), and listing that prefix
+   * (deleting a data source's files). Exact actions, not the bucket's
+   * grant helpers, which add wildcards such as `s3:GetObject*` and `s3:List*`.
+   */
+  private grantFileAccess(fn: ServiceFunction, actions: string[], list: boolean): void {
+    const { bucket } = this.files;
+    fn.function.addToRolePolicy(
+      new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects(`${UPLOAD_PREFIX}*`)] }),
+    );
+    if (list) {
+      fn.function.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': [`${UPLOAD_PREFIX}*`] } },
+        }),
+      );
+    }
+    const bucketLogicalId = this.getLogicalId(bucket.node.defaultChild as CfnElement);
+    Validations.of(fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${UPLOAD_PREFIX}*]`,
+      reason:
+        'Uploaded files are objects named by organization, data source and document id under files/; the wildcard is that prefix of this one bucket.',
+    });
   }
 
   /** Table item access, with the findings it brings acknowledged on that role only. */
@@ -451,7 +579,7 @@ export class ServiceStack extends Stack {
     Validations.of(fn.role).acknowledge(
       {
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-        reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization, the outbox partitions); the wildcard covers this one table's indexes only.`,
+        reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization, the outbox partitions) and ${TABLE_KEYS.gsi2.indexName} (the sync schedule, D23); the wildcard covers this one table's indexes only.`,
       },
       {
         id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
@@ -471,7 +599,8 @@ export class ServiceStack extends Stack {
       // The sync worker reports a failed job as a batch item failure, so
       // redrive follows failed runs (a dependency down, a timeout) as well as crashes.
       syncJobs: `A sync job was dead-lettered after ${SYNC_MAX_RECEIVE_COUNT} failed or timed-out runs; its data source may stay in "processing"`,
-      ingestion: 'An ingestion message was dead-lettered: its consumer crashed on it repeatedly',
+      ingestion:
+        'An upload event was dead-lettered: the ingestion worker failed on it repeatedly and could not mark the file failed',
       webhookDeliveries:
         'A webhook delivery message was dead-lettered: its consumer crashed on it repeatedly',
     };
@@ -504,6 +633,11 @@ export class ServiceStack extends Stack {
       'sync-worker',
     );
     this.alarms.onFunctionErrors(
+      'IngestionWorkerErrors',
+      this.ingestionWorker.worker.function,
+      'ingestion-worker',
+    );
+    this.alarms.onFunctionErrors(
       'WebhookDispatcherErrors',
       this.webhookDispatcher.worker.function,
       'webhook-dispatcher',
@@ -512,6 +646,11 @@ export class ServiceStack extends Stack {
       'EventPublisherErrors',
       this.eventPublisher.publisher.function,
       'event-publisher',
+    );
+    this.alarms.onFunctionErrors(
+      'SyncSchedulerErrors',
+      this.syncScheduler.scheduler.function,
+      'scheduler',
     );
   }
 

@@ -48,6 +48,8 @@ export const dataSourceResource = z.object({
   name: z.string(),
   config: z.record(z.string(), z.unknown()),
   sync_frequency: z.enum(SYNC_FREQUENCIES),
+  /** D23: when the scheduler next syncs the source; `null` for `manual`. */
+  next_sync_at: z.string().nullable(),
   status: z.enum(DATA_SOURCE_STATUSES),
   connection_status: z.enum(CONNECTION_STATUSES).optional(),
   chunks_indexed: z.int(),

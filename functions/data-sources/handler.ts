@@ -22,6 +22,7 @@ import {
   syncStatusResource,
   updateDataSourceBody,
 } from './data-source.schema';
+import { fileOperations } from './file-operations';
 
 /** Data sources: `/api/v1/data-sources` and the legacy `/api/data-specs` (D8). */
 export const operations = {
@@ -100,6 +101,7 @@ export const operations = {
       return jsonResponse(200, await getSyncStatus(deps, principal.orgId, params.id ?? ''));
     },
   }),
+  ...fileOperations,
 };
 
 export const handler = httpFunction({

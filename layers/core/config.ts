@@ -15,6 +15,8 @@ const cloudConfigSchema = z.object({
   /** D33: the KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
   SECRETS_KEY_ARN: z.string().startsWith('arn:'),
   AWS_REGION: z.string().min(1),
+  /** D25: the bucket uploaded files go to (lib/constructs/file-store.ts). */
+  FILE_BUCKET_NAME: z.string().min(3),
   /** The OpenSearch domain's endpoint (host, https), SigV4-signed. */
   OPENSEARCH_ENDPOINT: z.string().min(1),
   /** D36: OpenAI (or a compatible endpoint) instead of the offline defaults. */

@@ -50,7 +50,8 @@ const KEY_ACTIONS = [
 
 /**
  * The single metadata table (layers/core/adapters/dynamodb/table-design.ts):
- * `PK`/`SK`, one `GSI1` with every attribute projected, TTL on `expires_at`.
+ * `PK`/`SK`, `GSI1` with every attribute projected, the sparse schedule index
+ * `GSI2` projecting a few, TTL on `expires_at`.
  * lib/local/tables.ts creates the same table in dynalite, so a key change in
  * TABLE_KEYS reaches both runtimes.
  */
@@ -61,7 +62,7 @@ export class DataStore extends Construct {
   constructor(scope: Construct, id: string, props: DataStoreProps) {
     super(scope, id);
     this.encryptionKey = props.encryptionKey;
-    const { partitionKey, sortKey, gsi1, ttlAttribute } = TABLE_KEYS;
+    const { partitionKey, sortKey, gsi1, gsi2, ttlAttribute } = TABLE_KEYS;
 
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
@@ -84,6 +85,17 @@ export class DataStore extends Construct {
       partitionKey: { name: gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: gsi1.sortKey, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    // D23: the sync schedule. Sparse (scheduled data sources only) and
+    // projecting only what the scheduler reads, so the index stays small and
+    // writes to other attributes of a data source never touch it.
+    this.table.addGlobalSecondaryIndex({
+      indexName: gsi2.indexName,
+      partitionKey: { name: gsi2.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: gsi2.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [...gsi2.projectedAttributes],
     });
   }
 

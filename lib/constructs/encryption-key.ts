@@ -20,6 +20,11 @@ export interface EncryptionKeyProps {
    * @default 30
    */
   readonly pendingWindowDays?: number;
+  /**
+   * What the key protects, shown in the KMS console.
+   * @default every store of the service
+   */
+  readonly description?: string;
 }
 
 /**
@@ -36,7 +41,9 @@ export class EncryptionKey extends Construct {
   constructor(scope: Construct, id: string, props: EncryptionKeyProps = {}) {
     super(scope, id);
     this.key = new kms.Key(this, 'Key', {
-      description: 'Agent Query Service: encryption at rest for every store of the service',
+      description:
+        props.description ??
+        'Agent Query Service: encryption at rest for every store of the service',
       enableKeyRotation: true,
       alias: props.alias,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,

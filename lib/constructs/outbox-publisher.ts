@@ -1,22 +1,21 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionLogProps } from './service-function';
 
 /** The attribute holding an item's unpublished events (layers/core/adapters/dynamodb/outbox.ts). */
 export const OUTBOX_ATTRIBUTE = 'outbox';
 /** What GSI1PK starts with while an item has unpublished events (`keys.outboxPartition`). */
 export const OUTBOX_PARTITION_PREFIX = 'OUTBOX#';
 
-export interface OutboxPublisherProps {
+export interface OutboxPublisherProps extends ServiceFunctionLogProps {
   /** The table whose items carry the outbox; its stream must be on with NEW_IMAGE (or both images). */
   readonly table: dynamodb.ITable;
   /** Key of the failed-batch queue. */
@@ -38,17 +37,6 @@ export interface OutboxPublisherProps {
    * @default 512
    */
   readonly memorySize?: number;
-  /** Retention of the function's log group. */
-  readonly logRetention?: logs.RetentionDays;
-  /** Key the log group is encrypted with. */
-  readonly logEncryptionKey?: kms.IKey;
-  /** What happens to the log group when it leaves the stack. */
-  readonly logRemovalPolicy?: RemovalPolicy;
-  /**
-   * Where functions/ is.
-   * @default the repository's functions/ folder
-   */
-  readonly functionsDir?: string;
 }
 
 /**

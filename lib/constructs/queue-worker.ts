@@ -1,16 +1,14 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type * as kms from 'aws-cdk-lib/aws-kms';
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionLogProps } from './service-function';
 import type { WorkQueue } from './work-queue';
 
 /** AWS guidance for SQS event sources: queue visibility ≥ six times the function timeout. */
 export const VISIBILITY_TO_TIMEOUT_RATIO = 6;
 
-export interface QueueWorkerProps {
+export interface QueueWorkerProps extends ServiceFunctionLogProps {
   /** Folder under functions/ holding the consumer's `handler.ts`. */
   readonly folder: string;
   /** What the function does, shown in the Lambda console. */
@@ -42,17 +40,6 @@ export interface QueueWorkerProps {
    * @default Duration.seconds(1)
    */
   readonly maxBatchingWindow?: Duration;
-  /** Retention of the function's log group. */
-  readonly logRetention?: logs.RetentionDays;
-  /** Key the log group is encrypted with. */
-  readonly logEncryptionKey?: kms.IKey;
-  /** What happens to the log group when it leaves the stack. */
-  readonly logRemovalPolicy?: RemovalPolicy;
-  /**
-   * Where functions/ is.
-   * @default the repository's functions/ folder
-   */
-  readonly functionsDir?: string;
 }
 
 /**

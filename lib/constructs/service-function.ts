@@ -79,6 +79,15 @@ export interface ServiceFunctionProps {
 }
 
 /**
+ * What a construct that builds a ServiceFunction passes through unchanged:
+ * its log group settings and where functions/ is.
+ */
+export type ServiceFunctionLogProps = Pick<
+  ServiceFunctionProps,
+  'logRetention' | 'logEncryptionKey' | 'logRemovalPolicy' | 'functionsDir'
+>;
+
+/**
  * One Lambda function built from `functions/<folder>/handler.ts` (ARCHITECTURE,
  * "Cold start"): ARM64, Node.js 24, bundled locally by esbuild with only what
  * the handler imports, source maps on, X-Ray active, its own log group and

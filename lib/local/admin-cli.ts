@@ -26,6 +26,7 @@ import { type LocalConfig, parseLocalConfig } from './local-config';
 import { localDependencies } from './local-dependencies';
 import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey } from './master-key';
+import { LOCAL_UPLOAD_PATH } from './upload-endpoint';
 import {
   ListenerError,
   startWebhookListener,
@@ -211,6 +212,8 @@ function cliDependencies(config: LocalConfig, client: DynamoDBDocumentClient): D
     masterKey: masterKeyOf(config),
     retrieval: localRetrievalIndex(config),
     openAi: localOpenAiSettings(config),
+    blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
+    uploadUrl: () => `http://${config.HOST}:${config.PORT}${LOCAL_UPLOAD_PATH}`,
   }).dependencies;
 }
 

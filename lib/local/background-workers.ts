@@ -1,8 +1,12 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalQueue, ReceivedMessage } from '../../layers/core/adapters/local/local-queue';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
+import {
+  runScheduledSyncs,
+  type ScheduledSyncRun,
+} from '../../layers/core/use-cases/scheduling/run-scheduled-syncs';
 import { publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -60,15 +64,18 @@ export interface LocalConsumers {
   readonly dispatcher: SqsHandler;
   readonly syncQueue: LocalQueue<SyncJobMessage>;
   readonly syncWorker: SqsHandler;
+  readonly ingestionQueue: LocalQueue<S3Event>;
+  readonly ingestionWorker: SqsHandler;
 }
 
 /**
  * What runs in the background on one machine: the outbox sweep (the cloud's
- * stream + schedule), the deliveries consumer and the sync-jobs consumer (the
- * cloud's SQS event source mappings), calling the same use case and the same
- * handler exports. Syncs run in their own loop, so a long crawl never holds
- * up webhook deliveries. `step()` does one round of everything, so tests can
- * drive time by hand.
+ * stream + schedule), and the consumers of deliveries, sync jobs and uploads
+ * (the cloud's SQS event source mappings), calling the same use case and the
+ * same handler exports. Each consumer runs in its own loop, so a long crawl
+ * never holds up webhook deliveries or an uploaded file. `step()` does one round of everything, so tests can
+ * drive time by hand. The sync scheduler (D23, the cloud's EventBridge rule)
+ * ticks in a slower loop of its own.
  */
 export class BackgroundWorkers {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -88,23 +95,51 @@ export class BackgroundWorkers {
     return consume(this.consumers.deliveryQueue, this.consumers.dispatcher, 10);
   }
 
+  /** Ingests every uploaded file that has arrived (D25), one at a time. Returns the uploads handled. */
+  stepIngestion(): Promise<number> {
+    return consume(this.consumers.ingestionQueue, this.consumers.ingestionWorker, 1);
+  }
+
+  /**
+   * D23: the scheduler's tick (the cloud's EventBridge rule → functions/scheduler):
+   * queues a sync for every scheduled data source that is due. A source whose
+   * request failed is reported to `onError` and stays due for the next tick.
+   */
+  async stepSchedule(): Promise<ScheduledSyncRun> {
+    const run = await runScheduledSyncs(this.deps);
+    for (const failure of run.failures) this.onError(failure.error);
+    return run;
+  }
+
   /** Runs every sync job that is due, one at a time. Returns the jobs handled. */
   stepSync(): Promise<number> {
     return consume(this.consumers.syncQueue, this.consumers.syncWorker, 1);
   }
 
-  /** One round of everything: syncs first, so the events they end with are published in the same round. */
+  /** One round of everything: uploads and syncs first, so the events they end with are published in the same round. */
   async step(): Promise<number> {
+    // D23: the schedule first, so the syncs it queues run in this round.
+    await this.stepSchedule();
+    await this.stepIngestion();
     await this.stepSync();
     return this.stepDeliveries();
   }
 
-  start(intervalMs: number): void {
+  /**
+   * Starts the loops: every consumer each `intervalMs`, the scheduler each
+   * `scheduleIntervalMs` (its first tick one interval after the start).
+   * `intervalMs` 0 starts nothing (tests step by hand); `scheduleIntervalMs`
+   * 0 leaves only the scheduler off.
+   */
+  start(intervalMs: number, options: { readonly scheduleIntervalMs?: number } = {}): void {
     // Already running: one set of loops at a time.
     if (intervalMs <= 0 || (!this.stopped && this.timers.size > 0)) return;
     this.stopped = false;
     this.loop(() => this.stepDeliveries(), intervalMs);
     this.loop(() => this.stepSync(), intervalMs);
+    const scheduleIntervalMs = options.scheduleIntervalMs ?? 0;
+    if (scheduleIntervalMs > 0) this.loop(() => this.stepSchedule(), scheduleIntervalMs);
+    this.loop(() => this.stepIngestion(), intervalMs);
   }
 
   private loop(round: () => Promise<unknown>, intervalMs: number): void {

@@ -4,6 +4,7 @@ import { handler as agents } from '../../functions/agents/handler';
 import { handler as analytics } from '../../functions/analytics/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
+import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
@@ -45,6 +46,9 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */
 export const SYNC_WORKER = syncWorker;
+
+/** functions/ingestion-worker, as the local ingestion consumer calls it (S3's events in the cloud). */
+export const INGESTION_WORKER = ingestionWorker;
 
 /** functions/webhook-dispatcher, as the local deliveries consumer calls it. */
 export const WEBHOOK_DISPATCHER = webhookDispatcher;

@@ -27,6 +27,14 @@ export interface GatewayOptions {
   /** functions/fallback: what API Gateway's catch-all resource calls. */
   readonly fallback: ProxyHandler;
   readonly onRequest?: (line: AccessLogLine) => void;
+  /**
+   * Paths the gateway serves itself instead of a function: what another AWS
+   * service answers in the cloud (S3's presigned uploads). Their bodies are
+   * streamed to the handler, not read whole.
+   */
+  readonly services?: Readonly<
+    Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<number>>
+  >;
 }
 
 export interface AccessLogLine {
@@ -103,6 +111,12 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     const started = Date.now();
     const method = request.method ?? 'GET';
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const service = options.services?.[path];
+    if (service) {
+      const status = await service(request, response);
+      options.onRequest?.({ method, path, status, ms: Date.now() - started, requestId: undefined });
+      return;
+    }
     let body: Buffer;
     try {
       body = await readBody(request);

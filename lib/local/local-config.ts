@@ -43,6 +43,12 @@ const localConfigSchema = z.object({
   OPENAI_BASE_URL: z.url().optional(),
   /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
   SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  /**
+   * D23: how often the local scheduler looks for scheduled data sources that
+   * are due (the cloud's EventBridge rule runs every 5 minutes); 0 turns it
+   * off. Nothing runs while SVC_WORKER_INTERVAL_MS is 0.
+   */
+  SVC_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 
 export type LocalConfig = z.infer<typeof localConfigSchema> & { readonly dataDir: string };

@@ -1,8 +1,11 @@
+import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Event } from 'aws-lambda';
 import {
   EnvelopeSecretSealer,
   localKeyring,
 } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
@@ -17,6 +20,7 @@ import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
 export const LOCAL_QUEUES = {
   syncJobs: { name: 'sync-jobs', deadLetter: 'sync-jobs-dlq' },
   webhookDeliveries: { name: 'webhook-deliveries', deadLetter: 'webhook-deliveries-dlq' },
+  ingestion: { name: 'ingestion', deadLetter: 'ingestion-dlq' },
 } as const;
 
 /**
@@ -42,13 +46,25 @@ export interface LocalWiringOptions {
   /** The retrieval index: the embedded one, or OpenSearch when OPENSEARCH_URL is set. */
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** Where uploaded files are kept (`<data dir>/blobs`); `null` keeps them in memory. */
+  readonly blobDirectory: string | null;
+  /** The gateway's upload address, once it listens. */
+  readonly uploadUrl: () => string;
 }
 
 export interface LocalWiring {
   readonly dependencies: Dependencies;
   readonly deliveryQueue: LocalQueue<DeliveryMessage>;
   readonly syncQueue: LocalQueue<SyncJobMessage>;
+  /** S3's event notifications for uploads, as the ingestion worker receives them. */
+  readonly ingestionQueue: LocalQueue<S3Event>;
+  readonly fileStorage: LocalFileStorage;
 }
+
+/** An ingestion message is re-tried this many times before it goes to the dead-letter queue. */
+export const INGESTION_MAX_RECEIVE_COUNT = 5;
+/** How long an upload being ingested stays hidden (a 50 MiB PDF parses and embeds in well under this). */
+export const INGESTION_VISIBILITY_TIMEOUT_SECONDS = 5 * 60;
 
 /** A sync job runs within this long before its message may be received again (Lambda's 15-minute ceiling). */
 export const SYNC_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
@@ -79,6 +95,24 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       now,
     },
   );
+  const ingestionQueue = new LocalQueue<S3Event>(
+    options.client,
+    queueTable,
+    LOCAL_QUEUES.ingestion.name,
+    {
+      deadLetterQueue: LOCAL_QUEUES.ingestion.deadLetter,
+      maxReceiveCount: INGESTION_MAX_RECEIVE_COUNT,
+      visibilityTimeoutSeconds: INGESTION_VISIBILITY_TIMEOUT_SECONDS,
+      now,
+    },
+  );
+  const fileStorage = new LocalFileStorage({
+    directory: options.blobDirectory,
+    // Its own key, derived: the master key itself never signs anything a caller sees.
+    signingKey: Buffer.from(hkdfSync('sha256', options.masterKey, '', 'local-upload-policy', 32)),
+    uploadUrl: options.uploadUrl,
+    now,
+  });
   const dependencies = buildDependencies({
     client: options.client,
     tableName: options.tableName,
@@ -97,6 +131,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
+    fileStorage,
   });
-  return { dependencies, deliveryQueue, syncQueue };
+  return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
-import type { Clock } from '../../layers/core/ports/clock.port';
+import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { provideDependencies } from '../../layers/core/wiring/dependencies';
@@ -11,13 +11,21 @@ import { ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap } from './bootstrap';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
-import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS, SYNC_WORKER, WEBHOOK_DISPATCHER } from './functions';
+import {
+  FALLBACK_FUNCTION,
+  INGESTION_WORKER,
+  LOCAL_FUNCTIONS,
+  SYNC_WORKER,
+  WEBHOOK_DISPATCHER,
+} from './functions';
 import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
 import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
 import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey } from './master-key';
+import { migrateTable, scheduleEarlierDataSources } from './table-migration';
 import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
+import { handleUpload, LOCAL_UPLOAD_PATH, objectCreatedEvent } from './upload-endpoint';
 
 export interface LocalRuntime {
   readonly url: string;
@@ -63,26 +71,38 @@ export async function startLocalRuntime(
 
     const client = createDocumentClient({ endpoint: dynamo.endpoint });
     stops.push(async () => client.destroy());
+    if (!config.SVC_IN_MEMORY) {
+      // A table kept by an earlier version may lack an index (GSI2, D23): rebuilt first (P40).
+      await migrateTable(client, mainTableDefinition(config.SVC_TABLE_NAME), {
+        backupDir: config.dataDir,
+        upgradeItem: scheduleEarlierDataSources((options.clock ?? systemClock).now()),
+      });
+    }
     await ensureTables(client, [
       mainTableDefinition(config.SVC_TABLE_NAME),
       queueTableDefinition(queueTableName(config.SVC_TABLE_NAME)),
     ]);
 
-    const { dependencies, deliveryQueue, syncQueue } = localDependencies({
-      client,
-      tableName: config.SVC_TABLE_NAME,
-      masterKey: loadOrCreateMasterKey(
-        config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'),
-      ),
-      allowPrivateUrls: config.SVC_ALLOW_PRIVATE_URLS,
-      ...(config.SVC_EXTRA_CA_FILE
-        ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
-        : {}),
-      webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
-      retrieval: localRetrievalIndex(config),
-      openAi: localOpenAiSettings(config),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
+    // The upload address is the gateway's, known once it listens (port 0 in tests).
+    let gatewayUrl = `http://${config.HOST}:${config.PORT}`;
+    const { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage } =
+      localDependencies({
+        client,
+        tableName: config.SVC_TABLE_NAME,
+        masterKey: loadOrCreateMasterKey(
+          config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'),
+        ),
+        allowPrivateUrls: config.SVC_ALLOW_PRIVATE_URLS,
+        ...(config.SVC_EXTRA_CA_FILE
+          ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
+          : {}),
+        webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+        retrieval: localRetrievalIndex(config),
+        openAi: localOpenAiSettings(config),
+        ...(options.clock ? { clock: options.clock } : {}),
+        blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
+        uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
+      });
     provideDependencies(dependencies);
     const bootstrapped = await bootstrap(
       dependencies,
@@ -97,20 +117,32 @@ export async function startLocalRuntime(
       routes: ROUTES,
       functions: LOCAL_FUNCTIONS,
       fallback: FALLBACK_FUNCTION,
+      // S3's part (D25): presigned uploads land here, and their "event notification" is the ingestion queue.
+      services: {
+        [LOCAL_UPLOAD_PATH]: (request, response) =>
+          handleUpload(request, response, fileStorage, async (key, size) => {
+            await ingestionQueue.send(objectCreatedEvent(key, size, Date.now()));
+          }),
+      },
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') throw new Error(`Port ${config.PORT} (PORT) is in use`);
       throw error;
     });
     stops.push(() => gateway.end());
+    gatewayUrl = gateway.url;
 
     const workers = new BackgroundWorkers(dependencies, {
       deliveryQueue,
       dispatcher: WEBHOOK_DISPATCHER,
       syncQueue,
       syncWorker: SYNC_WORKER,
+      ingestionQueue,
+      ingestionWorker: INGESTION_WORKER,
     });
-    workers.start(config.SVC_WORKER_INTERVAL_MS);
+    workers.start(config.SVC_WORKER_INTERVAL_MS, {
+      scheduleIntervalMs: config.SVC_SCHEDULER_INTERVAL_MS,
+    });
     stops.push(() => workers.stop());
 
     return {

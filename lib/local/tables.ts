@@ -10,14 +10,18 @@ import { LOCAL_QUEUE_TABLE } from '../../layers/core/adapters/local/local-queue'
 
 /** The main table as the CDK stack defines it (lib/constructs/data-store.ts), for dynalite. */
 export function mainTableDefinition(tableName: string): CreateTableCommandInput {
-  const { partitionKey, sortKey, gsi1 } = TABLE_KEYS;
+  const { partitionKey, sortKey, gsi1, gsi2 } = TABLE_KEYS;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
-      AttributeName: name,
-      AttributeType: 'S',
-    })),
+    AttributeDefinitions: [
+      partitionKey,
+      sortKey,
+      gsi1.partitionKey,
+      gsi1.sortKey,
+      gsi2.partitionKey,
+      gsi2.sortKey,
+    ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
       { AttributeName: sortKey, KeyType: 'RANGE' },
@@ -30,6 +34,15 @@ export function mainTableDefinition(tableName: string): CreateTableCommandInput 
           { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        // D23: the sync schedule (sparse; see table-design.ts).
+        IndexName: gsi2.indexName,
+        KeySchema: [
+          { AttributeName: gsi2.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi2.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi2.projectedAttributes] },
       },
     ],
   };
@@ -62,7 +75,11 @@ export function queueTableDefinition(tableName: string): CreateTableCommandInput
   };
 }
 
-/** Creates each table unless it exists (data under SVC_DATA_DIR outlives restarts). */
+/**
+ * Creates each table unless it exists (data under SVC_DATA_DIR outlives
+ * restarts). A table of an earlier version whose indexes differ is rebuilt
+ * first by `migrateTables` (lib/local/table-migration.ts).
+ */
 export async function ensureTables(
   client: DynamoDBDocumentClient,
   definitions: readonly CreateTableCommandInput[],

@@ -36,6 +36,7 @@ describe('Data sources API', () => {
       name: 'Help centre',
       config: { url: 'https://help.example.com', max_pages: 100 },
       sync_frequency: 'manual',
+      next_sync_at: null,
       status: 'pending',
       chunks_indexed: 0,
       created_at: expect.stringMatching(TIMESTAMP),
@@ -68,14 +69,17 @@ describe('Data sources API', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(json(response)).toEqual({
+    const updated = json(response);
+    expect(updated).toEqual({
       ...source,
       name: 'Renamed',
       sync_frequency: 'hourly',
+      // D23: a new frequency is counted from the change (P40).
+      next_sync_at: new Date(Date.parse(updated.updated_at) + 3_600_000).toISOString(),
       config: { url: 'https://new.example.com', max_pages: 7 },
       updated_at: expect.stringMatching(TIMESTAMP),
     });
-    expect(json(response).updated_at).not.toBe(source.updated_at);
+    expect(updated.updated_at).not.toBe(source.updated_at);
   });
 
   it('deletes a data source (204), after which it is 404', async () => {

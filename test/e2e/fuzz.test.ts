@@ -28,7 +28,14 @@ const VALID_LEGACY_SOURCE = {
   syncFrequency: 'weekly',
   config: { url: 'https://fuzz.example.com', maxPages: 3 },
 };
-const VALID_BODIES = [VALID_AGENT, VALID_LEGACY_AGENT, VALID_SOURCE, VALID_LEGACY_SOURCE];
+const VALID_FILE_UPLOAD = { filename: 'guide.md', content_type: 'text/markdown', size_bytes: 2048 };
+const VALID_BODIES = [
+  VALID_AGENT,
+  VALID_LEGACY_AGENT,
+  VALID_SOURCE,
+  VALID_LEGACY_SOURCE,
+  VALID_FILE_UPLOAD,
+];
 
 /** D5: which error shape a path answers in, judged from the path the server sees. */
 function shapeFor(path: string): 'nested' | 'flat' {
@@ -85,6 +92,7 @@ describe('Fuzzing every endpoint', () => {
     for (const [path, body] of [
       ['/api/v1/data-sources', VALID_SOURCE],
       ['/api/v1/data-sources', VALID_SOURCE],
+      ['/api/v1/data-sources', { type: 'file', name: 'Fuzzed files' }],
       ['/api/v1/agents', VALID_AGENT],
       ['/api/v1/agents', VALID_AGENT],
     ] as const) {

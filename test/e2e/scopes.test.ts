@@ -34,6 +34,10 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'DELETE /api/v1/data-sources/{id}': 'Write',
   'POST /api/v1/data-sources/{id}/sync': 'Write',
   'GET /api/v1/data-sources/{id}/status': 'Read',
+  'POST /api/v1/data-sources/{id}/files': 'Write',
+  'GET /api/v1/data-sources/{id}/files': 'Read',
+  'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
+  'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
   'GET /api/data-specs': 'Read',
   'POST /api/data-specs': 'Write',
   'POST /api/data-specs/{id}/process': 'Write',
@@ -87,13 +91,15 @@ function concretePath(path: string): string {
       : path === '/api/analytics/charts/dashboard'
         ? '?startDate=2026-11-01&endDate=2026-11-30'
         : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv'))}${query}`;
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc'))}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {
   // Feedback without a value fails validation before the interaction is looked up.
   if (path.endsWith('/feedback')) return 400;
+  // So does a file upload without a file name (D25).
+  if (method === 'POST' && path.endsWith('/files')) return 400;
   if (path.includes('{id}')) return 404;
   return method === 'GET' ? 200 : 400;
 }

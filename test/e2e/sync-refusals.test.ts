@@ -79,21 +79,33 @@ describe('Syncs that fail', () => {
     expect(site.requested()).toEqual([]);
   });
 
-  it.each([
-    ['file', {}],
-    ['slack', { channel_ids: ['C0123456'] }],
-  ])('ends a %s sync failed: its ingestion is not available yet', async (type, config) => {
+  it('ends the sync of a file source without uploaded files failed: nothing usable (D22, D25)', async () => {
     const source = await createDataSource(service, service.adminKey, {
-      type,
-      name: `A ${type} source`,
-      config,
+      type: 'file',
+      name: 'No files yet',
       sync_frequency: 'manual',
     });
 
     const status = await syncNow(service, service.adminKey, source.id);
 
-    expectFailed(status, new RegExp(`syncing ${type} data sources is not available yet`));
+    expectFailed(status, /^Nothing usable was found$/);
   });
+
+  it.each([['slack', { channel_ids: ['C0123456'] }]])(
+    'ends a %s sync failed: its ingestion is not available yet',
+    async (type, config) => {
+      const source = await createDataSource(service, service.adminKey, {
+        type,
+        name: `A ${type} source`,
+        config,
+        sync_frequency: 'manual',
+      });
+
+      const status = await syncNow(service, service.adminKey, source.id);
+
+      expectFailed(status, new RegExp(`syncing ${type} data sources is not available yet`));
+    },
+  );
 
   it('lets a failed data source be synced again, with a new job', async () => {
     const source = await website(`${site.origin}/`);

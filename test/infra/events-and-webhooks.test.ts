@@ -85,6 +85,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
     ['sync-worker', stack.syncWorker.worker],
     ['webhook-dispatcher', stack.webhookDispatcher.worker],
     ['event-publisher', stack.eventPublisher.publisher],
+    ['scheduler', stack.syncScheduler.scheduler],
   ];
 
   beforeAll(() => {
@@ -114,7 +115,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
           SECRETS_KEY_ARN: arnOf(secretsKeyId),
         });
       }
-      expect(configuredFunctions()).toHaveLength(FAMILIES.length + 3);
+      expect(configuredFunctions()).toHaveLength(FAMILIES.length + 4);
     });
 
     it('gives the fallback no configuration (it never reads the table, queues or keys)', () => {

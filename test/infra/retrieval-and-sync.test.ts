@@ -63,8 +63,10 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     ...stack.http.functions,
     ['fallback', stack.http.fallback],
     ['sync-worker', stack.syncWorker.worker],
+    ['ingestion-worker', stack.ingestionWorker.worker],
     ['webhook-dispatcher', stack.webhookDispatcher.worker],
     ['event-publisher', stack.eventPublisher.publisher],
+    ['scheduler', stack.syncScheduler.scheduler],
     ['search-index-bootstrap', stack.searchIndexes.handler],
   ];
   const timeoutOf = (fn: ServiceFunction) => propertiesOf(fn.function).Timeout as number;
@@ -177,9 +179,16 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
   });
 
   describe('OpenSearch access', () => {
-    const granted = ['data-sources', 'query', 'search', 'search-index-bootstrap', 'sync-worker'];
+    const granted = [
+      'data-sources',
+      'ingestion-worker',
+      'query',
+      'search',
+      'search-index-bootstrap',
+      'sync-worker',
+    ];
 
-    it('grants the data plane to the retrieval families, the sync worker and the bootstrap only', () => {
+    it('grants the data plane to the retrieval families, the sync and ingestion workers and the bootstrap only', () => {
       expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['data-sources', 'query', 'search']);
       const withSearch = ownFunctions()
         .filter(([, fn]) =>
@@ -237,7 +246,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       // (layers/core/adapters/opensearch/client.ts) prefixes https:// itself.
       const endpoint = { 'Fn::GetAtt': [domainId, 'DomainEndpoint'] };
       const configured = ownFunctions().filter(([name]) => name !== 'fallback');
-      expect(configured).toHaveLength(FAMILIES.length + 4);
+      expect(configured).toHaveLength(FAMILIES.length + 6);
       for (const [name, fn] of configured) {
         const variables = propertiesOf(fn.function).Environment?.Variables ?? {};
         expect({ name, endpoint: variables.OPENSEARCH_ENDPOINT }).toEqual({ name, endpoint });
@@ -327,10 +336,6 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
         );
       expect(on('Errors', fnId)).toHaveLength(1);
       expect(on('ApproximateNumberOfMessagesVisible', dlqId)).toHaveLength(1);
-    });
-
-    it('leaves the ingestion queue without a consumer (file uploads are a later issue)', () => {
-      expect(mappingsOn(logicalId(stack, stack.queues.ingestion.queue))).toEqual([]);
     });
 
     it('takes its concurrency from syncWorkerConcurrency (live defaults to 10)', () => {
@@ -424,8 +429,13 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     });
   });
 
-  it('schedules no syncs yet (D23 needs a scheduler the code does not have): one rule, the outbox sweep', () => {
+  it('has two schedules: the outbox sweep and the sync scheduler (D23)', () => {
     const rules = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Events::Rule');
-    expect(rules.map(([id]) => id)).toEqual([logicalId(stack, stack.eventPublisher.sweep)]);
+    expect(rules.map(([id]) => id).sort()).toEqual(
+      [
+        logicalId(stack, stack.eventPublisher.sweep),
+        logicalId(stack, stack.syncScheduler.rule),
+      ].sort(),
+    );
   });
 });

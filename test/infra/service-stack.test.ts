@@ -31,8 +31,10 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   });
 
   describe('encryption key', () => {
-    it('creates two customer-managed keys with rotation on: stores and secrets (D33)', () => {
-      template.resourceCountIs('AWS::KMS::Key', 2);
+    it('creates three customer-managed keys with rotation on: stores, secrets (D33) and upload events', () => {
+      // The upload-event queue has its own key: S3 may only send to it if the
+      // key's policy names the bucket, which is encrypted with the store key.
+      template.resourceCountIs('AWS::KMS::Key', 3);
       for (const key of Object.values(template.findResources('AWS::KMS::Key'))) {
         expect(key.Properties.EnableKeyRotation).toBe(true);
       }
@@ -57,8 +59,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   });
 
   describe('data store', () => {
-    it('matches TABLE_KEYS: PK/SK strings, GSI1 with every attribute, TTL on expires_at', () => {
-      const { partitionKey, sortKey, gsi1, ttlAttribute } = TABLE_KEYS;
+    it('matches TABLE_KEYS: PK/SK strings, GSI1 with every attribute, GSI2 with a few, TTL on expires_at', () => {
+      const { partitionKey, sortKey, gsi1, gsi2, ttlAttribute } = TABLE_KEYS;
       template.resourceCountIs('AWS::DynamoDB::Table', 1);
       template.hasResourceProperties('AWS::DynamoDB::Table', {
         KeySchema: [
@@ -66,7 +68,14 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           { AttributeName: sortKey, KeyType: 'RANGE' },
         ],
         AttributeDefinitions: Match.arrayWith(
-          [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
+          [
+            partitionKey,
+            sortKey,
+            gsi1.partitionKey,
+            gsi1.sortKey,
+            gsi2.partitionKey,
+            gsi2.sortKey,
+          ].map((name) => ({
             AttributeName: name,
             AttributeType: 'S',
           })),
@@ -79,6 +88,18 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
               { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            // D23: the sync schedule, projecting only what the scheduler reads.
+            IndexName: gsi2.indexName,
+            KeySchema: [
+              { AttributeName: gsi2.partitionKey, KeyType: 'HASH' },
+              { AttributeName: gsi2.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: {
+              ProjectionType: 'INCLUDE',
+              NonKeyAttributes: ['org_id', 'id', 'sync_frequency', 'next_sync_at'],
+            },
           },
         ],
         TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
@@ -126,10 +147,16 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       }
     });
 
-    it('encrypts every queue with the service key', () => {
+    it('encrypts every queue with the service key, the upload-event queues with their own', () => {
       const keyId = logicalId(stack, stack.encryptionKey.key);
-      for (const queue of Object.values(template.findResources('AWS::SQS::Queue'))) {
-        expect(queue.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      const uploadKeyId = logicalId(stack, stack.uploadEventsKey.key);
+      const ingestion = [stack.queues.ingestion.queue, stack.queues.ingestion.deadLetterQueue].map(
+        (queue) => logicalId(stack, queue),
+      );
+      for (const [id, queue] of Object.entries(template.findResources('AWS::SQS::Queue'))) {
+        expect(queue.Properties.KmsMasterKeyId).toEqual({
+          'Fn::GetAtt': [ingestion.includes(id) ? uploadKeyId : keyId, 'Arn'],
+        });
       }
     });
 
@@ -329,9 +356,11 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           LoggingConfig: { LogGroup: { Ref: logicalId(stack, fn.logGroup) } },
         });
       }
-      // Plus the fallback, the sync worker, the webhook dispatcher, the event
-      // publisher, the search index bootstrap and its provider framework.
-      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 6);
+      // Plus the fallback, the sync worker, the ingestion worker, the webhook
+      // dispatcher, the event publisher, the sync scheduler, the search index
+      // bootstrap and its provider framework, and CDK's bucket-notifications
+      // handler (deploy time only).
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 9);
     });
 
     it('gives family functions the configuration layers/core/config.ts parses', () => {
@@ -345,6 +374,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },
           DELIVERY_QUEUE_URL: { Ref: logicalId(stack, stack.queues.webhookDeliveries.queue) },
           SECRETS_KEY_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.secretsKey.key), 'Arn'] },
+          FILE_BUCKET_NAME: { Ref: logicalId(stack, stack.files.bucket) },
           OPENSEARCH_ENDPOINT: {
             'Fn::GetAtt': [stack.getLogicalId(stack.search.domain), 'DomainEndpoint'],
           },
@@ -474,8 +504,10 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
         ...stack.http.functions.values(),
         stack.http.fallback,
         stack.syncWorker.worker,
+        stack.ingestionWorker.worker,
         stack.webhookDispatcher.worker,
         stack.eventPublisher.publisher,
+        stack.syncScheduler.scheduler,
       ].map((fn) => logicalId(stack, fn.function));
       expect(watched.sort()).toEqual(expected.sort());
       // The index bootstrap runs only during deployments, whose failures CloudFormation reports.
@@ -506,10 +538,10 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   describe('logs', () => {
     it('gives every log group a retention (30 days for test) and the service key', () => {
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      // One per function (families, fallback, sync worker, dispatcher, publisher,
-      // index bootstrap and its provider), API access + execution logs, 3 search
-      // domain logs.
-      expect(groups).toHaveLength(FAMILIES.length + 6 + 2 + 3);
+      // One per function (families, fallback, sync worker, ingestion worker,
+      // dispatcher, publisher, sync scheduler, index bootstrap and its
+      // provider), API access + execution logs, 3 search domain logs.
+      expect(groups).toHaveLength(FAMILIES.length + 8 + 2 + 3);
       for (const group of groups) {
         expect(group.Properties).toMatchObject({
           RetentionInDays: 30,

@@ -1,13 +1,17 @@
 import { api, json } from './http-client';
 import type { TestService } from './local-service';
 
-/** A valid website data source body; `overrides` replace top-level fields. */
+/**
+ * A valid website data source body; `overrides` replace top-level fields.
+ * `manual`, because a scheduled source is due at once (D23): any
+ * `workers.step()` would crawl its (external) URL.
+ */
 export function websiteSource(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     type: 'website',
     name: 'Docs site',
     config: { url: 'https://docs.example.com', max_pages: 50 },
-    sync_frequency: 'daily',
+    sync_frequency: 'manual',
     ...overrides,
   };
 }

@@ -349,5 +349,6 @@ export function fuzzId(known: readonly string[]): fc.Arbitrary<string> {
 
 /** A concrete path for a route, with `{id}` filled in. */
 export function routePath(route: Route, id: string): string {
-  return route.path.replace('{id}', id);
+  // Every path parameter gets the id: a mismatched kind is one more thing to refuse.
+  return route.path.replace(/\{[a-z_]+\}/g, id);
 }

@@ -76,9 +76,8 @@ const TABLE_NAME = parseLocalConfig({}).SVC_TABLE_NAME;
 
 /**
  * Records an event in a data source's outbox, in the same kind of write a
- * use case makes. For event types no API call emits yet (the sync pipeline
- * that would emit `datasource.processed` is not built), so the fan-out and
- * the D27 alias names can still be tested end to end.
+ * use case makes, so the fan-out and the D27 alias names can be tested end
+ * to end without running a sync for every event.
  */
 export async function recordDataSourceEvent(
   service: TestService,

@@ -18,6 +18,41 @@ export const CONNECTOR_TYPES: readonly DataSourceType[] = [
 
 export const SYNC_FREQUENCIES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 export type SyncFrequency = (typeof SYNC_FREQUENCIES)[number];
+/** The frequencies the scheduler syncs (D23); `manual` syncs only on request. */
+export type ScheduledFrequency = Exclude<SyncFrequency, 'manual'>;
+
+/** D23: how long a scheduled source waits between two scheduled syncs. */
+export const SYNC_INTERVALS_MS = {
+  hourly: 3_600_000,
+  daily: 86_400_000,
+  weekly: 604_800_000,
+} as const satisfies Record<ScheduledFrequency, number>;
+
+export function isScheduled(frequency: SyncFrequency): frequency is ScheduledFrequency {
+  return frequency !== 'manual';
+}
+
+/**
+ * D23: when a source of `frequency` is next due after a sync (or a change of
+ * frequency) at `from`: one interval later; `null` for `manual`, which the
+ * scheduler never syncs.
+ *
+ * @example nextSyncAfter('daily', new Date('2026-11-21T10:00:00Z')) // '2026-11-22T10:00:00.000Z'
+ */
+export function nextSyncAfter(frequency: ScheduledFrequency, from: Date): string;
+export function nextSyncAfter(frequency: SyncFrequency, from: Date): string | null;
+export function nextSyncAfter(frequency: SyncFrequency, from: Date): string | null {
+  if (!isScheduled(frequency)) return null;
+  return new Date(from.getTime() + SYNC_INTERVALS_MS[frequency]).toISOString();
+}
+
+/**
+ * D23 (P40): a new scheduled source is due at once, so its first sync happens
+ * at the scheduler's next tick instead of one interval after its creation.
+ */
+export function firstSyncAt(frequency: SyncFrequency, createdAt: Date): string | null {
+  return isScheduled(frequency) ? createdAt.toISOString() : null;
+}
 
 /** D22 statuses. */
 export const DATA_SOURCE_STATUSES = ['pending', 'active', 'processing', 'failed'] as const;
@@ -62,6 +97,8 @@ export interface DataSource {
   readonly name: string;
   readonly config: Readonly<Record<string, unknown>>;
   readonly sync_frequency: SyncFrequency;
+  /** D23: when the scheduler next syncs this source (ISO 8601); `null` for `manual`. */
+  readonly next_sync_at: string | null;
   readonly status: DataSourceStatus;
   /** Only for connector types (D22). */
   readonly connection_status?: ConnectionStatus;
@@ -75,7 +112,9 @@ export interface DataSource {
   readonly last_job: SyncJob | null;
 }
 
-export type DataSourceChanges = Partial<Pick<DataSource, 'name' | 'config' | 'sync_frequency'>>;
+export type DataSourceChanges = Partial<
+  Pick<DataSource, 'name' | 'config' | 'sync_frequency' | 'next_sync_at'>
+>;
 
 export function isConnectorType(type: DataSourceType): boolean {
   return CONNECTOR_TYPES.includes(type);

@@ -1,3 +1,5 @@
+import { InvalidRequestError } from './errors';
+
 /**
  * D25: the file types a `file` data source accepts, and how an upload's type
  * is told from its name and declared content type. Pure, so the upload use
@@ -64,4 +66,22 @@ export function detectFileType(filename: string, contentType?: string): FileType
   if (byExtension) return byExtension;
   const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return BY_MEDIA_TYPE[mediaType];
+}
+
+/**
+ * D25: a file that is none of the accepted types. An `InvalidRequestError`
+ * (400 `invalid_request`) where it reaches a caller directly; during
+ * ingestion its message is the document's error. The message names the
+ * accepted types so it tells the user what to do.
+ */
+export class UnsupportedFileTypeError extends InvalidRequestError {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string | undefined,
+  ) {
+    super(`unsupported file type for "${filename}" (accepted: ${ACCEPTED_FILE_TYPES_TEXT})`, {
+      filename,
+      accepted_types: [...FILE_TYPES],
+    });
+  }
 }

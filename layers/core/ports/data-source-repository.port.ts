@@ -2,6 +2,7 @@ import type {
   DataSource,
   DataSourceChanges,
   DataSourceStatus,
+  ScheduledFrequency,
   SyncJob,
 } from '../domain/data-source';
 import type { DomainEvent } from '../domain/events';
@@ -20,7 +21,26 @@ export interface SyncJobClaim {
   readonly dataSource: DataSource;
 }
 
-/** Data sources of one organization; every call is scoped by `orgId`. */
+/** A scheduled data source whose `next_sync_at` has come (D23), as the schedule index lists it. */
+export interface DueDataSource {
+  readonly orgId: string;
+  readonly dataSourceId: string;
+  readonly frequency: ScheduledFrequency;
+  readonly nextSyncAt: string;
+}
+
+/** Moves `next_sync_at` from `from` to `to`, if the source is still due at `from` with `frequency`. */
+export interface NextSyncMove {
+  readonly frequency: ScheduledFrequency;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * Data sources of one organization; every call is scoped by `orgId`, except
+ * `listDueForSync`, the scheduler's look-up across organizations, whose
+ * results each carry their organization.
+ */
 export interface DataSourceRepository {
   create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void>;
   get(orgId: string, id: string): Promise<DataSource | null>;
@@ -34,6 +54,18 @@ export interface DataSourceRepository {
     updatedAt: string,
   ): Promise<DataSource | null>;
   delete(orgId: string, id: string): Promise<boolean>;
+  /**
+   * D23: the scheduled sources of every organization whose `next_sync_at` is
+   * `now` (ISO 8601) or earlier, from the schedule index (never a scan).
+   */
+  listDueForSync(now: string): Promise<DueDataSource[]>;
+  /**
+   * D23: moves a source's `next_sync_at` in one conditional write. `false`
+   * when it is no longer `move.from` with `move.frequency`: another scheduler
+   * run moved it first, or the source was deleted, rescheduled or turned
+   * `manual` in between.
+   */
+  moveNextSync(orgId: string, id: string, move: NextSyncMove): Promise<boolean>;
   /**
    * Makes `job` the data source's current job unless one is already queued or
    * running, in one conditional write; `null` when the data source does not exist.
@@ -67,5 +99,18 @@ export interface DataSourceRepository {
     id: string,
     finished: { job: SyncJob; status: 'active' | 'failed'; chunksIndexed: number },
     events: readonly DomainEvent[],
+  ): Promise<boolean>;
+  /**
+   * Records indexing done outside a sync job (an uploaded file ingested or
+   * deleted, D25): the source's chunk count and, optionally, its status
+   * (`active` once something is indexed; `failed` only while nothing ever
+   * was), with the events in the same write. Skipped while a sync job is
+   * running (it writes its own count when it ends); `false` when skipped.
+   */
+  recordDirectIndexing(
+    orgId: string,
+    id: string,
+    change: { readonly chunksIndexed: number; readonly status?: 'active' | 'failed' },
+    events?: readonly DomainEvent[],
   ): Promise<boolean>;
 }

@@ -6,6 +6,8 @@ import type { ApiKeyRepository } from './api-key-repository.port';
 import type { Clock } from './clock.port';
 import type { DataSourceRepository } from './data-source-repository.port';
 import type { Embedder } from './embedder.port';
+import type { FileParser } from './file-parser.port';
+import type { FileStorage } from './file-storage.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -17,6 +19,7 @@ import type { PlanQuota, RateLimiter } from './rate-limiter.port';
 import type { RetrievalIndex } from './retrieval-index.port';
 import type { SourceReader } from './source-reader.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
+import type { UploadedFileRepository } from './uploaded-file-repository.port';
 import type {
   DeliveryMessage,
   DeliveryRepository,
@@ -56,5 +59,9 @@ export interface Dependencies {
   readonly sessions: SessionHistory;
   readonly rollups: AnalyticsRollups;
   /** How a data source's documents are read during a sync. */
-  readonly readerFor: (source: DataSource) => SourceReader;
+  readonly readerFor: (source: DataSource, orgId: string) => SourceReader;
+  /** D25: uploaded files' records, their bytes, and how they are read. */
+  readonly files: UploadedFileRepository;
+  readonly fileStorage: FileStorage;
+  readonly fileParser: FileParser;
 }

@@ -7,6 +7,8 @@ export type SourceItem =
       readonly status: 'ok';
       /** Stable per document across syncs (a page's URL, an uploaded file's id). */
       readonly key: string;
+      /** The document's id when the source assigns its own (an uploaded file's); else derived from `key`. */
+      readonly documentId?: string;
       readonly document: ParsedDocument;
       /** Changes only when the document's text does. */
       readonly contentHash: string;
@@ -14,6 +16,7 @@ export type SourceItem =
   | {
       readonly status: 'skipped';
       readonly key: string;
+      readonly documentId?: string;
       /** `gone`: the document no longer exists (its chunks are deleted). */
       readonly reason: string;
       readonly detail: string;

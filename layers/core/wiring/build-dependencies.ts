@@ -15,15 +15,19 @@ import {
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
+import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
 import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
+import { FileSourceReader } from '../adapters/files/file-source-reader';
 import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
 } from '../adapters/net/http-webhook-transport';
 import { crawlerPolicy, type OutboundPolicy } from '../adapters/net/outbound-policy';
+import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import type { Environment } from '../domain/environments';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
+import type { FileStorage } from '../ports/file-storage.port';
 import type { RetrievalIndex } from '../ports/retrieval-index.port';
 import type { MessageQueue, SyncJobQueue } from '../ports/sync-job-queue.port';
 import type {
@@ -54,6 +58,8 @@ export function buildDependencies(options: {
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** D25: S3 in the cloud, the local blob store on one machine. */
+  readonly fileStorage: FileStorage;
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
@@ -61,6 +67,7 @@ export function buildDependencies(options: {
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
   );
   const unavailable = new UnavailableSourceReader();
+  const files = new DynamoDbUploadedFileRepository(client, tableName);
   return {
     environment: options.environment,
     clock: options.clock ?? systemClock,
@@ -86,6 +93,14 @@ export function buildDependencies(options: {
     interactions: new DynamoDbInteractionRepository(client, tableName),
     sessions: new DynamoDbSessionHistory(client, tableName),
     rollups: new DynamoDbAnalyticsRollups(client, tableName),
-    readerFor: (source) => (source.type === 'website' ? website : unavailable),
+    readerFor: (source, orgId) => {
+      if (source.type === 'website') return website;
+      if (source.type === 'file')
+        return new FileSourceReader(orgId, files, options.fileStorage, uploadedFileParser);
+      return unavailable;
+    },
+    files,
+    fileStorage: options.fileStorage,
+    fileParser: uploadedFileParser,
   };
 }

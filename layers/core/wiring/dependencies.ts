@@ -1,5 +1,7 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { outageAsUnavailable } from '../adapters/aws/outage-as-unavailable';
+import { S3FileStorage } from '../adapters/aws/s3-file-storage';
 import { SqsQueue } from '../adapters/aws/sqs-queue';
 import { SqsMessageVisibility } from '../adapters/aws/sqs-visibility';
 import { EnvelopeSecretSealer, kmsKeyring } from '../adapters/crypto/envelope-secret-sealer';
@@ -34,6 +36,8 @@ function cloudDependencies(): Dependencies {
   const config = parseCloudConfig(process.env);
   const sqs = new SQSClient({ region: config.AWS_REGION });
   sqs.middlewareStack.use(outageAsUnavailable);
+  const s3 = new S3Client({ region: config.AWS_REGION });
+  s3.middlewareStack.use(outageAsUnavailable);
   return buildDependencies({
     client: createDocumentClient({ region: config.AWS_REGION }),
     tableName: config.TABLE_NAME,
@@ -51,6 +55,7 @@ function cloudDependencies(): Dependencies {
         timeoutMs: 10_000,
       }),
     }),
+    fileStorage: new S3FileStorage(s3, config.FILE_BUCKET_NAME),
     openAi: config.OPENAI_API_KEY
       ? { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL }
       : null,

@@ -16,6 +16,7 @@ function dataSource(): DataSource {
     name: 'Docs',
     config: { url: 'https://example.com', max_pages: 10 },
     sync_frequency: 'manual',
+    next_sync_at: null,
     status: 'pending',
     chunks_indexed: 0,
     created_at: at,

@@ -1,4 +1,12 @@
-import { type DataSource, newSyncJob, syncStatusOf } from '../../../layers/core/domain/data-source';
+import {
+  type DataSource,
+  firstSyncAt,
+  isScheduled,
+  newSyncJob,
+  nextSyncAfter,
+  SYNC_INTERVALS_MS,
+  syncStatusOf,
+} from '../../../layers/core/domain/data-source';
 import { parseDataSourceConfig } from '../../../layers/core/domain/data-source-config';
 
 const base: DataSource = {
@@ -7,6 +15,7 @@ const base: DataSource = {
   name: 'Docs',
   config: { url: 'https://example.com', max_pages: 100 },
   sync_frequency: 'manual',
+  next_sync_at: null,
   status: 'pending',
   chunks_indexed: 0,
   created_at: '2026-11-21T10:00:00.000Z',
@@ -102,5 +111,38 @@ describe('Domain: data source config', () => {
     expect(
       parseDataSourceConfig('sharepoint', { site_url: 'https://s.example', drive_ids: ['d'] }).ok,
     ).toBe(true);
+  });
+});
+
+describe('Domain: sync schedule (D23)', () => {
+  const at = new Date('2026-11-21T10:00:00.000Z');
+
+  it.each([
+    ['hourly', '2026-11-21T11:00:00.000Z'],
+    ['daily', '2026-11-22T10:00:00.000Z'],
+    ['weekly', '2026-11-28T10:00:00.000Z'],
+  ] as const)('schedules a %s source one interval later', (frequency, expected) => {
+    expect(nextSyncAfter(frequency, at)).toBe(expected);
+    expect(Date.parse(expected) - at.getTime()).toBe(SYNC_INTERVALS_MS[frequency]);
+  });
+
+  it('never schedules a manual source', () => {
+    expect(nextSyncAfter('manual', at)).toBeNull();
+    expect(firstSyncAt('manual', at)).toBeNull();
+    expect(isScheduled('manual')).toBe(false);
+  });
+
+  it('makes a new scheduled source due at once (P40)', () => {
+    for (const frequency of ['hourly', 'daily', 'weekly'] as const) {
+      expect(isScheduled(frequency)).toBe(true);
+      expect(firstSyncAt(frequency, at)).toBe(at.toISOString());
+    }
+  });
+
+  it('keeps the schedule in UTC across a daylight-saving change', () => {
+    // 2026-10-25 is the end of summer time in Europe: still exactly 24 hours.
+    expect(nextSyncAfter('daily', new Date('2026-10-24T23:30:00.000Z'))).toBe(
+      '2026-10-25T23:30:00.000Z',
+    );
   });
 });

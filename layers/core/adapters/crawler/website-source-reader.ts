@@ -36,8 +36,8 @@ export class WebsiteSourceReader implements SourceReader {
 }
 
 /**
- * The reader for data source types whose ingestion is not built yet (files
- * until uploads land, the OAuth connectors): it reads nothing and says why,
+ * The reader for data source types whose ingestion is not built yet (the
+ * OAuth connectors): it reads nothing and says why,
  * so the sync ends `failed` with that reason instead of pretending.
  */
 export class UnavailableSourceReader implements SourceReader {

@@ -1,21 +1,55 @@
+import { createHash } from 'node:crypto';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { DataSource, DataSourceChanges, SyncJob } from '../../domain/data-source';
+import {
+  type DataSource,
+  type DataSourceChanges,
+  isScheduled,
+  SYNC_FREQUENCIES,
+  type SyncJob,
+} from '../../domain/data-source';
 import type { DomainEvent } from '../../domain/events';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type {
   DataSourceFilter,
   DataSourceRepository,
+  DueDataSource,
+  NextSyncMove,
   SyncJobClaim,
 } from '../../ports/data-source-repository.port';
 import { OrgPartitionItems } from './org-partition-items';
-import { keys } from './table-design';
+import { queryAll } from './query-all';
+import { keys, TABLE_KEYS } from './table-design';
 
 /** BatchGetItem takes at most 100 keys a call. */
 const BATCH_GET_MAX = 100;
+
+/**
+ * D23: the sparse GSI2 entry of a data source due at `nextSyncAt`. The shard
+ * derives from the item's key, so it never changes with the due time.
+ */
+export function scheduleIndexKeys(
+  orgId: string,
+  id: string,
+  nextSyncAt: string,
+): { GSI2PK: string; GSI2SK: string } {
+  const { PK, SK } = keys.dataSource(orgId, id);
+  const shard = createHash('sha256').update(`${PK}|${SK}`).digest()[0] ?? 0;
+  return {
+    GSI2PK: keys.schedulePartition(shard % keys.scheduleShards),
+    GSI2SK: keys.scheduleSortKey(nextSyncAt, orgId, id),
+  };
+}
+
+/** Items written before schedules existed have no `next_sync_at`; they read as unscheduled. */
+function withSchedule(source: DataSource): DataSource {
+  return source.next_sync_at === undefined ? { ...source, next_sync_at: null } : source;
+}
+
+const SCHEDULED_FREQUENCIES = SYNC_FREQUENCIES.filter(isScheduled);
 
 export class DynamoDbDataSourceRepository implements DataSourceRepository {
   private readonly items: OrgPartitionItems<DataSource>;
@@ -29,11 +63,15 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
       tableName,
       'data_source',
       keys.dataSourcePrefix,
+      withSchedule,
     );
   }
 
   create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void> {
-    return this.items.create(orgId, source, events);
+    const schedule = source.next_sync_at
+      ? scheduleIndexKeys(orgId, source.id, source.next_sync_at)
+      : {};
+    return this.items.create(orgId, source, events, schedule);
   }
 
   get(orgId: string, id: string): Promise<DataSource | null> {
@@ -86,17 +124,73 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     return pageOf(sources, page);
   }
 
+  /** A new `next_sync_at` moves the source in the schedule index, or out of it when `null` (D23). */
   update(
     orgId: string,
     id: string,
     changes: DataSourceChanges,
     updatedAt: string,
   ): Promise<DataSource | null> {
-    return this.items.update(orgId, id, { ...changes, updated_at: updatedAt });
+    const next = changes.next_sync_at;
+    const storage =
+      next === undefined
+        ? {}
+        : next === null
+          ? { remove: [TABLE_KEYS.gsi2.partitionKey, TABLE_KEYS.gsi2.sortKey] }
+          : { set: scheduleIndexKeys(orgId, id, next) };
+    return this.items.update(orgId, id, { ...changes, updated_at: updatedAt }, { storage });
   }
 
   delete(orgId: string, id: string): Promise<boolean> {
     return this.items.delete(orgId, id);
+  }
+
+  /**
+   * Queries each GSI2 shard for entries due by `now`, page by page. The index
+   * is eventually consistent: an entry may be a moment stale, which the
+   * conditional `moveNextSync` settles.
+   */
+  async listDueForSync(now: string): Promise<DueDataSource[]> {
+    const { gsi2 } = TABLE_KEYS;
+    const due: DueDataSource[] = [];
+    for (let shard = 0; shard < keys.scheduleShards; shard += 1) {
+      const items = await queryAll(this.client, {
+        TableName: this.tableName,
+        IndexName: gsi2.indexName,
+        KeyConditionExpression: '#pk = :partition AND #sk <= :due',
+        ExpressionAttributeNames: { '#pk': gsi2.partitionKey, '#sk': gsi2.sortKey },
+        ExpressionAttributeValues: {
+          ':partition': keys.schedulePartition(shard),
+          ':due': keys.scheduleDueBound(now),
+        },
+      });
+      for (const item of items) {
+        const frequency = SCHEDULED_FREQUENCIES.find((f) => f === item.sync_frequency);
+        if (!frequency || typeof item.next_sync_at !== 'string') continue;
+        due.push({
+          orgId: String(item.org_id),
+          dataSourceId: String(item.id),
+          frequency,
+          nextSyncAt: item.next_sync_at,
+        });
+      }
+    }
+    return due;
+  }
+
+  async moveNextSync(orgId: string, id: string, move: NextSyncMove): Promise<boolean> {
+    const moved = await this.items.updateIf(orgId, id, {
+      expression: 'SET next_sync_at = :to, #sk = :sortKey',
+      condition: 'next_sync_at = :from AND sync_frequency = :frequency',
+      names: { '#sk': TABLE_KEYS.gsi2.sortKey },
+      values: {
+        ':to': move.to,
+        ':sortKey': scheduleIndexKeys(orgId, id, move.to).GSI2SK,
+        ':from': move.from,
+        ':frequency': move.frequency,
+      },
+    });
+    return moved !== null;
   }
 
   async startSyncJob(
@@ -184,5 +278,32 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
         return { job: current.current_job, created: false, dataSource: current };
     }
     throw new Error(`Could not claim a sync job for ${id}: the current job kept changing`);
+  }
+
+  async recordDirectIndexing(
+    orgId: string,
+    id: string,
+    change: { readonly chunksIndexed: number; readonly status?: 'active' | 'failed' },
+    events: readonly DomainEvent[] = [],
+  ): Promise<boolean> {
+    const done = await this.items.updateIf(orgId, id, {
+      expression: change.status
+        ? 'SET chunks_indexed = :chunks, #status = :status'
+        : 'SET chunks_indexed = :chunks',
+      // D22: `failed` means nothing usable, so an upload that failed never
+      // overrides a source that has other files indexed.
+      condition:
+        change.status === 'failed' ? '#status IN (:pending, :failed)' : '#status <> :processing',
+      names: { '#status': 'status' },
+      values: {
+        ':chunks': change.chunksIndexed,
+        ...(change.status ? { ':status': change.status } : {}),
+        ...(change.status === 'failed'
+          ? { ':pending': 'pending', ':failed': 'failed' }
+          : { ':processing': 'processing' }),
+      },
+      events,
+    });
+    return done !== null;
   }
 }

@@ -65,6 +65,8 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
     private readonly entity: string,
     /** Sort-key prefix, e.g. `AGENT#`. */
     private readonly prefix: string,
+    /** Fills in fields that items written by earlier versions lack. */
+    private readonly upgrade: (entity: T) => T = (entity) => entity,
   ) {}
 
   private key(orgId: string, id: string) {
@@ -72,7 +74,7 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
   }
 
   toEntity(item: Record<string, unknown>): T {
-    return withoutStorageAttributes(item) as unknown as T;
+    return this.upgrade(withoutStorageAttributes(item) as unknown as T);
   }
 
   /** `storage`: attributes kept beside the entity but never returned as part of it (e.g. sealed secrets). */
@@ -151,13 +153,21 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
   /**
    * Sets `changes` (and appends `events` to the outbox) atomically; with
    * `expectedVersion`, only if the item is still at that version. `null` when
-   * the item is missing, deleted, or has changed since.
+   * the item is missing, deleted, or has changed since. `storage` sets and
+   * removes attributes kept beside the entity (index keys) in the same write.
    */
   async update(
     orgId: string,
     id: string,
     changes: Record<string, unknown>,
-    write: { readonly expectedVersion?: number; readonly events?: readonly DomainEvent[] } = {},
+    write: {
+      readonly expectedVersion?: number;
+      readonly events?: readonly DomainEvent[];
+      readonly storage?: {
+        readonly set?: Record<string, unknown>;
+        readonly remove?: readonly string[];
+      };
+    } = {},
   ): Promise<T | null> {
     const key = this.key(orgId, id);
     const outbox = outboxClauses(key, write.events ?? []);
@@ -173,15 +183,19 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          ...updateExpressionFor(changes, {
-            set: ['item_version = if_not_exists(item_version, :zero) + :one', ...outbox.set],
-            values: {
-              ':zero': 0,
-              ':one': 1,
-              ...outbox.values,
-              ...(write.expectedVersion ? { ':expectedVersion': write.expectedVersion } : {}),
+          ...updateExpressionFor(
+            { ...changes, ...write.storage?.set },
+            {
+              set: ['item_version = if_not_exists(item_version, :zero) + :one', ...outbox.set],
+              values: {
+                ':zero': 0,
+                ':one': 1,
+                ...outbox.values,
+                ...(write.expectedVersion ? { ':expectedVersion': write.expectedVersion } : {}),
+              },
+              ...(write.storage?.remove ? { remove: write.storage.remove } : {}),
             },
-          }),
+          ),
           ConditionExpression: `${LIVE}${versionCheck}`,
           ReturnValues: 'ALL_NEW',
         }),

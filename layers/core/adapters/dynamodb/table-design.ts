@@ -1,18 +1,28 @@
 /**
  * The single-table design. Every item has `PK`/`SK`; `GSI1` serves the few
- * secondary look-ups; `expires_at` (epoch seconds) is the TTL attribute.
+ * secondary look-ups, `GSI2` the sync schedule; `expires_at` (epoch seconds)
+ * is the TTL attribute.
  *
  * | item             | PK                         | SK              | GSI1PK      | GSI1SK         |
  * |------------------|----------------------------|-----------------|-------------|----------------|
  * | organization     | ORG#<org>                  | META            |             |                |
  * | agent            | ORG#<org>                  | AGENT#<agt>     |             |                |
  * | data source      | ORG#<org>                  | DS#<ds>         |             |                |
+ * | uploaded file    | ORG#<org>                  | FILE#<ds>#<doc> |             |                |
  * | API key          | APIKEY#<sha256>            | META            | ORG#<org>   | APIKEY#<key>   |
  * | scope bucket     | RATE#<key>#<scope>         | GCRA            |             |                |
  * | plan window      | PLAN#<org>#m#<minute>      | COUNT           |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
+ *
+ * `GSI2` is sparse too (D23): only data sources synced on a schedule carry
+ * its keys (a change to `manual` removes them), and it projects only what the
+ * scheduler reads (`org_id`, `id`, `sync_frequency`, `next_sync_at`).
+ *
+ * | item             | GSI2PK        | GSI2SK                        |
+ * |------------------|---------------|-------------------------------|
+ * | scheduled source | SCHEDULE#<n>  | <next_sync_at>#<org>#<ds>     |
  *
  * Everything an organization owns lives under its partition, so every read
  * is a key lookup or a query on that partition (never a scan), and every
@@ -22,6 +32,13 @@ export const TABLE_KEYS = {
   partitionKey: 'PK',
   sortKey: 'SK',
   gsi1: { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+  gsi2: {
+    indexName: 'GSI2',
+    partitionKey: 'GSI2PK',
+    sortKey: 'GSI2SK',
+    /** What the scheduler reads from the index: enough to find the item and advance it. */
+    projectedAttributes: ['org_id', 'id', 'sync_frequency', 'next_sync_at'],
+  },
   ttlAttribute: 'expires_at',
 } as const;
 
@@ -30,6 +47,7 @@ export const keys = {
   agentPrefix: 'AGENT#',
   dataSource: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `DS#${id}` }),
   dataSourcePrefix: 'DS#',
+  uploadedFilePrefix: (dataSourceId: string) => `FILE#${dataSourceId}#`,
   orgPartition: (orgId: string) => `ORG#${orgId}`,
   apiKey: (hash: string) => ({ PK: `APIKEY#${hash}`, SK: 'META' }),
   apiKeyIndex: (orgId: string, keyId: string) => ({
@@ -43,6 +61,18 @@ export const keys = {
   /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */
   outboxPartition: (shard: number) => `OUTBOX#${shard}`,
   outboxShards: 4,
+  /** Scheduled data sources sit in one of these sparse GSI2 partitions (D23), spread like the outbox's. */
+  schedulePartition: (shard: number) => `SCHEDULE#${shard}`,
+  scheduleShards: 4,
+  /**
+   * GSI2SK: the due time first, so `GSI2SK <= scheduleDueBound(now)` finds
+   * what is due; organization and id after it keep equal times apart and in a
+   * stable order.
+   */
+  scheduleSortKey: (nextSyncAt: string, orgId: string, id: string) =>
+    `${nextSyncAt}#${orgId}#${id}`,
+  /** Above every GSI2SK whose time is `now` or earlier: `~` sorts after any id character. */
+  scheduleDueBound: (now: string) => `${now}#~`,
 } as const;
 
 /** Attributes that belong to the storage, not to the entity. */
@@ -51,6 +81,8 @@ const STORAGE_ATTRIBUTES = [
   'SK',
   'GSI1PK',
   'GSI1SK',
+  'GSI2PK',
+  'GSI2SK',
   'entity',
   'org_id',
   'expires_at',

@@ -1,12 +1,17 @@
 /**
  * Builds `SET #a = :a, …` for the defined fields of `changes`, plus any
- * `extra` clauses (which use their own placeholders). Names are always
- * aliased, so any field name (even a reserved word like `status` or `name`)
- * is safe.
+ * `extra` clauses (which use their own placeholders) and a `REMOVE` of
+ * `extra.remove` (storage attribute names, used as they are). Names of
+ * changed fields are always aliased, so any field name (even a reserved word
+ * like `status` or `name`) is safe.
  */
 export function updateExpressionFor(
   changes: Record<string, unknown>,
-  extra: { set?: readonly string[]; values?: Record<string, unknown> } = {},
+  extra: {
+    set?: readonly string[];
+    values?: Record<string, unknown>;
+    remove?: readonly string[];
+  } = {},
 ): {
   UpdateExpression: string;
   ExpressionAttributeNames: Record<string, string>;
@@ -23,8 +28,9 @@ export function updateExpressionFor(
       assignments.push(`#f${index} = :v${index}`);
     });
   assignments.push(...(extra.set ?? []));
+  const removal = extra.remove?.length ? ` REMOVE ${extra.remove.join(', ')}` : '';
   return {
-    UpdateExpression: `SET ${assignments.join(', ')}`,
+    UpdateExpression: `SET ${assignments.join(', ')}${removal}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };

@@ -1,23 +1,4 @@
-import { InvalidRequestError } from '../../domain/errors';
-import { ACCEPTED_FILE_TYPES_TEXT, FILE_TYPES } from '../../domain/file-types';
-
-/**
- * D25: a file that is none of the accepted types. An `InvalidRequestError`
- * (400 `invalid_request`) where it reaches a caller directly; during
- * ingestion its message is the document's error. The message names the
- * accepted types so it tells the user what to do.
- */
-export class UnsupportedFileTypeError extends InvalidRequestError {
-  constructor(
-    readonly filename: string,
-    readonly contentType: string | undefined,
-  ) {
-    super(`unsupported file type for "${filename}" (accepted: ${ACCEPTED_FILE_TYPES_TEXT})`, {
-      filename,
-      accepted_types: [...FILE_TYPES],
-    });
-  }
-}
+export { UnsupportedFileTypeError } from '../../domain/file-types';
 
 /**
  * A file of an accepted type that could not be read (a damaged or encrypted

@@ -2,8 +2,11 @@ import {
   type DataSource,
   type DataSourceChanges,
   type DataSourceType,
+  firstSyncAt,
   isConnectorType,
+  isScheduled,
   newSyncJob,
+  nextSyncAfter,
   type SyncFrequency,
   type SyncJob,
   type SyncStatus,
@@ -13,14 +16,17 @@ import { parseDataSourceConfig } from '../../domain/data-source-config';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Page, PageRequest } from '../../domain/pagination';
+import { dataSourceFilesPrefix } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type {
   DataSourceFilter,
   DataSourceRepository,
 } from '../../ports/data-source-repository.port';
+import type { FileStorage } from '../../ports/file-storage.port';
 import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
+import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
 import { dataSourceCreated } from '../events/domain-events';
 
 export interface DataSourceDependencies {
@@ -30,6 +36,9 @@ export interface DataSourceDependencies {
   readonly agents: Pick<AgentRepository, 'idsReferencing'>;
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
+  /** Deleting a file data source deletes its uploaded files too (D25). */
+  readonly files: Pick<UploadedFileRepository, 'list' | 'delete'>;
+  readonly fileStorage: Pick<FileStorage, 'deleteUnder'>;
 }
 
 export interface CreateDataSourceInput {
@@ -64,12 +73,15 @@ export async function createDataSource(
 ): Promise<DataSource> {
   const config = validConfig(input.type, input.config);
   const now = deps.clock.now();
+  const frequency = input.sync_frequency ?? 'manual';
   const source: DataSource = {
     id: newId('dataSource', now.getTime()),
     type: input.type,
     name: input.name,
     config,
-    sync_frequency: input.sync_frequency ?? 'manual',
+    sync_frequency: frequency,
+    // D23: a scheduled source is due at once (P40).
+    next_sync_at: firstSyncAt(frequency, now),
     status: 'pending',
     ...(isConnectorType(input.type) ? { connection_status: 'Disconnected' as const } : {}),
     chunks_indexed: 0,
@@ -120,12 +132,26 @@ export async function updateDataSource(
       fields: [{ path: 'type', message: 'cannot change' }],
     });
   }
+  const now = deps.clock.now();
+  // D23: a new frequency counts its first interval from now (P40); `manual`
+  // leaves the schedule. The same frequency again keeps the schedule as it
+  // is, unless the source has none (written before schedules existed).
+  const frequency = input.sync_frequency;
+  const rescheduled =
+    frequency !== undefined &&
+    (frequency !== existing.sync_frequency ||
+      (isScheduled(frequency) && existing.next_sync_at === null))
+      ? {
+          sync_frequency: frequency,
+          next_sync_at: nextSyncAfter(frequency, now),
+        }
+      : {};
   const changes: DataSourceChanges = {
     ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.sync_frequency !== undefined ? { sync_frequency: input.sync_frequency } : {}),
+    ...rescheduled,
     ...(input.config !== undefined ? { config: validConfig(existing.type, input.config) } : {}),
   };
-  const updated = await deps.dataSources.update(orgId, id, changes, deps.clock.now().toISOString());
+  const updated = await deps.dataSources.update(orgId, id, changes, now.toISOString());
   if (!updated) throw new NotFoundError(`No data source ${id}`);
   return updated;
 }
@@ -148,6 +174,11 @@ export async function deleteDataSource(
   // a re-sync would restore the chunks. Chunks left by a sync still running
   // are never searched: searches are limited to existing data sources.
   await deps.retrieval.deleteDataSource(orgId, id);
+  // Then its files: bytes before records, so no record outlives its bytes
+  // unnoticed; an upload arriving after this finds no data source and is
+  // deleted by ingestion.
+  await deps.fileStorage.deleteUnder(dataSourceFilesPrefix(orgId, id));
+  for (const file of await deps.files.list(orgId, id)) await deps.files.delete(orgId, id, file.id);
   const deleted = await deps.dataSources.delete(orgId, id);
   if (!deleted) throw new NotFoundError(`No data source ${id}`);
 }
@@ -166,7 +197,11 @@ export interface SyncRequestResult {
  * key, so a job enqueued twice runs once.
  */
 export async function requestSync(
-  deps: DataSourceDependencies,
+  deps: {
+    readonly dataSources: Pick<DataSourceRepository, 'claimSyncJob'>;
+    readonly syncQueue: SyncJobQueue;
+    readonly clock: Clock;
+  },
   orgId: string,
   id: string,
 ): Promise<SyncRequestResult> {

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, SyncJob } from '../../domain/data-source';
-import { chunkDocument, textToEmbed } from '../../domain/retrieval/chunker';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
-import type { ParsedDocument } from '../../ports/document.port';
 import type { Embedder } from '../../ports/embedder.port';
-import type { IndexedChunk, RetrievalIndex } from '../../ports/retrieval-index.port';
+import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import type { SourceReader } from '../../ports/source-reader.port';
 import type { SyncJobMessage } from '../../ports/sync-job-queue.port';
 import { domainEvent } from '../events/domain-events';
+import { indexDocument } from './index-document';
 
 export interface SyncDependencies {
   readonly dataSources: Pick<
@@ -18,12 +17,10 @@ export interface SyncDependencies {
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
   /** The reader for a data source's type (website crawler, uploaded files). */
-  readonly readerFor: (source: DataSource) => SourceReader;
+  readonly readerFor: (source: DataSource, orgId: string) => SourceReader;
   readonly clock: Clock;
 }
 
-/** Texts embedded per call: large enough to amortise a provider round trip, small enough for its limits. */
-const EMBED_BATCH = 64;
 /** Progress is written at most this often (D24: "as it goes", without a write per page). */
 const PROGRESS_EVERY_MS = 1_000;
 /** Examples of skipped documents kept in the job's error, for people. */
@@ -67,7 +64,7 @@ export async function runSyncJob(
   const job = source?.current_job;
   if (!source || !job || job.id !== jobId) return 'not-current';
 
-  const reader = deps.readerFor(source);
+  const reader = deps.readerFor(source, orgId);
   const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId);
   const seen = new Set<string>();
   const skipped: string[] = [];
@@ -77,11 +74,11 @@ export async function runSyncJob(
   const expected = reader.expectedTotal(source);
 
   for await (const item of reader.read(source, signal)) {
-    const documentId = documentIdFor(dataSourceId, item.key);
+    const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
     if (item.status === 'ok') {
       seen.add(documentId);
       if (indexed.get(documentId) !== item.contentHash) {
-        tokensProcessed += await indexDocument(
+        const written = await indexDocument(
           deps,
           orgId,
           dataSourceId,
@@ -89,6 +86,7 @@ export async function runSyncJob(
           item.document,
           item.contentHash,
         );
+        tokensProcessed += written.tokens;
       }
       processed += 1;
     } else {
@@ -232,45 +230,4 @@ export async function failSyncJob(
       ),
     ],
   );
-}
-
-/** Chunks, embeds and replaces one document's chunks; returns the tokens embedded. */
-async function indexDocument(
-  deps: SyncDependencies,
-  orgId: string,
-  dataSourceId: string,
-  documentId: string,
-  document: ParsedDocument,
-  contentHash: string,
-): Promise<number> {
-  const chunks = chunkDocument(document);
-  const vectors: number[][] = [];
-  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
-    vectors.push(
-      ...(await deps.embedder.embed(
-        // As the eval measures it: the title and headings give a chunk its context.
-        chunks
-          .slice(start, start + EMBED_BATCH)
-          .map((chunk) => textToEmbed(document.title, chunk.headingPath, chunk.text)),
-      )),
-    );
-  }
-  const indexedChunks: IndexedChunk[] = chunks.map((chunk, index) => ({
-    chunk_id: `chk_${documentId.slice(4, 14)}${createHash('sha256').update(`${documentId}#${chunk.position}`).digest('hex').slice(0, 16)}`,
-    org_id: orgId,
-    data_source_id: dataSourceId,
-    document_id: documentId,
-    document_title: document.title,
-    document_url: document.url,
-    heading_path: chunk.headingPath,
-    text: chunk.text,
-    position: chunk.position,
-    document_hash: contentHash,
-    embedder_id: deps.embedder.id,
-    embedding: vectors[index] ?? [],
-  }));
-  // Replace, not merge: a document that shrank must not keep its old tail.
-  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
-  if (indexedChunks.length > 0) await deps.retrieval.upsert(indexedChunks);
-  return chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0);
 }

@@ -1,0 +1,64 @@
+import { operation } from '../../layers/core/http/operation';
+import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import {
+  createFileUpload,
+  deleteFile,
+  getFile,
+  listFiles,
+} from '../../layers/core/use-cases/files/file-uploads';
+import {
+  createFileUploadBody,
+  fileUploadTicket,
+  uploadedFileList,
+  uploadedFileResource,
+} from './file.schema';
+
+/** A file data source's uploads (D25): `/api/v1/data-sources/:id/files`. */
+export const fileOperations = {
+  createFileUpload: operation({
+    summary:
+      'Presign a file upload (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`',
+    pathIds: { id: 'dataSource' },
+    body: createFileUploadBody,
+    responses: {
+      201: {
+        description: 'Where and how to upload, and the file record',
+        schema: fileUploadTicket,
+      },
+    },
+    async handle({ params, body, principal, deps }) {
+      return jsonResponse(
+        201,
+        await createFileUpload(deps, principal.orgId, params.id ?? '', body),
+      );
+    },
+  }),
+  listFiles: operation({
+    summary: "List a data source's uploaded files, newest first",
+    pathIds: { id: 'dataSource' },
+    responses: { 200: { description: 'The files', schema: uploadedFileList } },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(200, { files: await listFiles(deps, principal.orgId, params.id ?? '') });
+    },
+  }),
+  getFile: operation({
+    summary: 'Get an uploaded file and its ingestion status',
+    pathIds: { id: 'dataSource', document_id: 'document' },
+    responses: { 200: { description: 'The file', schema: uploadedFileResource } },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(
+        200,
+        await getFile(deps, principal.orgId, params.id ?? '', params.document_id ?? ''),
+      );
+    },
+  }),
+  deleteFile: operation({
+    summary: 'Delete an uploaded file: its chunks, its bytes and its record',
+    pathIds: { id: 'dataSource', document_id: 'document' },
+    responses: { 204: { description: 'Deleted' } },
+    async handle({ params, principal, deps }) {
+      await deleteFile(deps, principal.orgId, params.id ?? '', params.document_id ?? '');
+      return emptyResponse(204);
+    },
+  }),
+};

@@ -1,0 +1,80 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import {
+  failUploadedFile,
+  ingestUploadedFile,
+} from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
+import { dependencies } from '../../layers/core/wiring/dependencies';
+
+const logger = new Logger({ serviceName: 'svc-ingestion-worker' });
+
+/**
+ * What matters of an S3 event notification. S3 also sends a one-off
+ * `s3:TestEvent` when the notification is configured, which has no records.
+ */
+const s3Notification = z.object({
+  Records: z
+    .array(
+      z.object({
+        eventName: z.string(),
+        s3: z.object({ object: z.object({ key: z.string() }) }),
+      }),
+    )
+    .optional(),
+});
+
+/** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */
+const LAST_RECEIVE = 5;
+
+/**
+ * The ingestion queue's consumer (D25): S3 announces each upload here and
+ * each uploaded file is parsed, chunked, embedded and indexed. An upload
+ * that keeps failing for reasons of ours is marked failed on its last
+ * delivery, so its record does not stay `processing`.
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    if (!(await handleRecord(record))) batchItemFailures.push({ itemIdentifier: record.messageId });
+  }
+  return { batchItemFailures };
+}
+
+/** S3 event keys are URL-encoded, with `+` for spaces. */
+const objectKeyOf = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
+
+async function handleRecord(record: SQSRecord): Promise<boolean> {
+  let keys: string[];
+  try {
+    const notification = s3Notification.parse(JSON.parse(record.body));
+    keys = (notification.Records ?? [])
+      .filter((entry) => entry.eventName.startsWith('ObjectCreated:'))
+      .map((entry) => objectKeyOf(entry.s3.object.key));
+  } catch {
+    logger.error('Dropped a malformed ingestion message', { message_id: record.messageId });
+    return true;
+  }
+  const deps = dependencies();
+  for (const key of keys) {
+    try {
+      const outcome = await ingestUploadedFile(deps, key);
+      logger.info('Uploaded file', { key, outcome });
+    } catch (error) {
+      const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+      logger.error('Ingesting an uploaded file failed', { key, attempt, error: error as Error });
+      if (attempt < LAST_RECEIVE) return false;
+      try {
+        await failUploadedFile(
+          deps,
+          key,
+          `ingestion failed ${attempt} times; last error: ${(error as Error).message}`,
+        );
+      } catch (failure) {
+        logger.error('Could not mark the file failed', { key, error: failure as Error });
+        return false;
+      }
+    }
+  }
+  return true;
+}

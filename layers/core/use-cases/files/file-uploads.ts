@@ -1,0 +1,150 @@
+import { InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { detectFileType, UnsupportedFileTypeError } from '../../domain/file-types';
+import { newId } from '../../domain/ids';
+import { FILE_UPLOAD_LIMITS, fileObjectKey, type UploadedFile } from '../../domain/uploaded-file';
+import type { Clock } from '../../ports/clock.port';
+import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import type { FileStorage } from '../../ports/file-storage.port';
+import type { RetrievalIndex } from '../../ports/retrieval-index.port';
+import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
+
+export interface FileUploadDependencies {
+  readonly dataSources: Pick<DataSourceRepository, 'get' | 'recordDirectIndexing'>;
+  readonly files: UploadedFileRepository;
+  readonly fileStorage: FileStorage;
+  readonly retrieval: Pick<RetrievalIndex, 'deleteDocument' | 'count'>;
+  readonly clock: Clock;
+}
+
+export interface CreateFileUploadInput {
+  readonly filename: string;
+  readonly content_type?: string | undefined;
+  /** Declared size: an upload that cannot fit is refused before it is sent. */
+  readonly size_bytes?: number | undefined;
+}
+
+/** D25's answer: where and how to send the file, and the document it becomes. */
+export interface FileUploadTicket {
+  readonly document_id: string;
+  readonly upload_url: string;
+  readonly upload_method: 'POST';
+  readonly upload_fields: Readonly<Record<string, string>>;
+  readonly expires_at: string;
+  readonly max_bytes: number;
+  readonly file: UploadedFile;
+}
+
+/** How long a record of an upload that never came is kept after its URL expired (TTL). */
+const UNUSED_RECORD_GRACE_SECONDS = 7 * 24 * 3600;
+
+async function fileSource(
+  deps: Pick<FileUploadDependencies, 'dataSources'>,
+  orgId: string,
+  dataSourceId: string,
+) {
+  const source = await deps.dataSources.get(orgId, dataSourceId);
+  if (!source) throw new NotFoundError(`No data source ${dataSourceId}`);
+  return source;
+}
+
+/**
+ * D25: records the file to come and presigns its upload. The type is
+ * checked here, by name and declared content type, so a wrong file is
+ * refused before it is sent; ingestion checks the bytes again. The record
+ * is written before the URL exists, so every upload that can arrive has
+ * one; a record whose upload never comes expires.
+ */
+export async function createFileUpload(
+  deps: FileUploadDependencies,
+  orgId: string,
+  dataSourceId: string,
+  input: CreateFileUploadInput,
+): Promise<FileUploadTicket> {
+  const source = await fileSource(deps, orgId, dataSourceId);
+  if (source.type !== 'file') {
+    throw new InvalidRequestError(
+      `Data source ${dataSourceId} is a ${source.type} source; files can only be uploaded to a file data source`,
+      { data_source_type: source.type },
+    );
+  }
+  if (detectFileType(input.filename, input.content_type) === undefined) {
+    throw new UnsupportedFileTypeError(input.filename, input.content_type);
+  }
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + FILE_UPLOAD_LIMITS.urlTtlSeconds * 1000);
+  const file: UploadedFile = {
+    id: newId('document', now.getTime()),
+    data_source_id: dataSourceId,
+    filename: input.filename,
+    content_type: input.content_type ?? null,
+    status: 'awaiting_upload',
+    size_bytes: null,
+    sha256: null,
+    chunks_indexed: 0,
+    error: null,
+    upload_expires_at: expiresAt.toISOString(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    indexed_at: null,
+  };
+  await deps.files.create(
+    orgId,
+    file,
+    Math.floor(expiresAt.getTime() / 1000) + UNUSED_RECORD_GRACE_SECONDS,
+  );
+  const upload = await deps.fileStorage.presignUpload({
+    key: fileObjectKey(orgId, dataSourceId, file.id),
+    maxBytes: FILE_UPLOAD_LIMITS.maxBytes,
+    expiresAt,
+  });
+  return {
+    document_id: file.id,
+    upload_url: upload.url,
+    upload_method: 'POST',
+    upload_fields: upload.fields,
+    expires_at: file.upload_expires_at,
+    max_bytes: FILE_UPLOAD_LIMITS.maxBytes,
+    file,
+  };
+}
+
+export async function listFiles(
+  deps: Pick<FileUploadDependencies, 'dataSources' | 'files'>,
+  orgId: string,
+  dataSourceId: string,
+): Promise<UploadedFile[]> {
+  await fileSource(deps, orgId, dataSourceId);
+  return deps.files.list(orgId, dataSourceId);
+}
+
+export async function getFile(
+  deps: Pick<FileUploadDependencies, 'dataSources' | 'files'>,
+  orgId: string,
+  dataSourceId: string,
+  documentId: string,
+): Promise<UploadedFile> {
+  await fileSource(deps, orgId, dataSourceId);
+  const file = await deps.files.get(orgId, dataSourceId, documentId);
+  if (!file) throw new NotFoundError(`No file ${documentId} in data source ${dataSourceId}`);
+  return file;
+}
+
+/**
+ * Removes a file: its chunks first (so it stops being cited at once), then
+ * its bytes, then its record. Each step is idempotent, so a failure part way
+ * is finished by calling again.
+ */
+export async function deleteFile(
+  deps: FileUploadDependencies,
+  orgId: string,
+  dataSourceId: string,
+  documentId: string,
+): Promise<void> {
+  await getFile(deps, orgId, dataSourceId, documentId);
+  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  await deps.fileStorage.delete(fileObjectKey(orgId, dataSourceId, documentId));
+  await deps.files.delete(orgId, dataSourceId, documentId);
+  await deps.dataSources.recordDirectIndexing(orgId, dataSourceId, {
+    chunksIndexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
+  });
+}

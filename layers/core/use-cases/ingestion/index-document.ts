@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { chunkDocument, textToEmbed } from '../../domain/retrieval/chunker';
+import type { ParsedDocument } from '../../ports/document.port';
+import type { Embedder } from '../../ports/embedder.port';
+import type { IndexedChunk, RetrievalIndex } from '../../ports/retrieval-index.port';
+
+/** Texts embedded per call: large enough to amortise a provider round trip, small enough for its limits. */
+const EMBED_BATCH = 64;
+
+/** Chunks, embeds and replaces one document's chunks; returns how many chunks and tokens were embedded. */
+export async function indexDocument(
+  deps: { readonly retrieval: RetrievalIndex; readonly embedder: Embedder },
+  orgId: string,
+  dataSourceId: string,
+  documentId: string,
+  document: ParsedDocument,
+  contentHash: string,
+): Promise<{ chunks: number; tokens: number }> {
+  const chunks = chunkDocument(document);
+  const vectors: number[][] = [];
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    vectors.push(
+      ...(await deps.embedder.embed(
+        // As the eval measures it: the title and headings give a chunk its context.
+        chunks
+          .slice(start, start + EMBED_BATCH)
+          .map((chunk) => textToEmbed(document.title, chunk.headingPath, chunk.text)),
+      )),
+    );
+  }
+  const indexedChunks: IndexedChunk[] = chunks.map((chunk, index) => ({
+    chunk_id: `chk_${documentId.slice(4, 14)}${createHash('sha256').update(`${documentId}#${chunk.position}`).digest('hex').slice(0, 16)}`,
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    document_id: documentId,
+    document_title: document.title,
+    document_url: document.url,
+    heading_path: chunk.headingPath,
+    text: chunk.text,
+    position: chunk.position,
+    document_hash: contentHash,
+    embedder_id: deps.embedder.id,
+    embedding: vectors[index] ?? [],
+  }));
+  // Replace, not merge: a document that shrank must not keep its old tail.
+  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  if (indexedChunks.length > 0) await deps.retrieval.upsert(indexedChunks);
+  return {
+    chunks: chunks.length,
+    tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0),
+  };
+}

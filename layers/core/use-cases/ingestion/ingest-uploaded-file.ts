@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from '../../domain/data-source';
+import { FILE_UPLOAD_LIMITS, parseFileObjectKey } from '../../domain/uploaded-file';
+import type { Clock } from '../../ports/clock.port';
+import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import type { Embedder } from '../../ports/embedder.port';
+import type { FileParser } from '../../ports/file-parser.port';
+import type { FileStorage } from '../../ports/file-storage.port';
+import type { RetrievalIndex } from '../../ports/retrieval-index.port';
+import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
+import { domainEvent } from '../events/domain-events';
+import { indexDocument } from './index-document';
+
+export interface IngestionDependencies {
+  readonly dataSources: Pick<DataSourceRepository, 'get' | 'recordDirectIndexing'>;
+  readonly files: UploadedFileRepository;
+  readonly fileStorage: FileStorage;
+  readonly fileParser: FileParser;
+  readonly retrieval: RetrievalIndex;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+}
+
+export type IngestionOutcome =
+  /** Not a file's key (S3's test event, a stray object). */
+  | 'ignored'
+  /** Its data source or record is gone; the bytes were deleted. */
+  | 'orphan'
+  /** The object was deleted before it was read. */
+  | 'gone'
+  /** These exact bytes are already indexed (a repeated event). */
+  | 'unchanged'
+  | 'indexed'
+  | 'failed';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * D25: an upload has arrived (S3's event, or the local gateway's): parse,
+ * chunk, embed and index it as the document its record names. Safe to run
+ * twice for one upload, and in any order with a re-upload: the document is
+ * replaced as a whole by whatever bytes are stored now, and bytes already
+ * indexed are recognised by their hash. The data source is written before
+ * the file's record, so a crash between them is repaired by the retry
+ * (which re-indexes, since the record still lacks the hash). A file that is
+ * not of an accepted type, or cannot be read, is recorded `failed` with the
+ * reason; failures of our own dependencies throw, so the message is retried.
+ */
+export async function ingestUploadedFile(
+  deps: IngestionDependencies,
+  objectKey: string,
+): Promise<IngestionOutcome> {
+  const ids = parseFileObjectKey(objectKey);
+  if (!ids) return 'ignored';
+  const { orgId, dataSourceId, documentId } = ids;
+  const source = await deps.dataSources.get(orgId, dataSourceId);
+  const file = source ? await deps.files.get(orgId, dataSourceId, documentId) : null;
+  if (!source || !file) {
+    await deps.fileStorage.delete(objectKey);
+    return 'orphan';
+  }
+  const bytes = await deps.fileStorage.read(objectKey);
+  if (!bytes) return 'gone';
+  const hash = sha256(bytes);
+  if (file.status === 'indexed' && file.sha256 === hash) return 'unchanged';
+
+  const started = deps.clock.now();
+  await deps.files.update(orgId, dataSourceId, documentId, {
+    status: 'processing',
+    size_bytes: bytes.length,
+    updated_at: started.toISOString(),
+  });
+  const parsed =
+    bytes.length > FILE_UPLOAD_LIMITS.maxBytes
+      ? ({ ok: false, reason: 'the file is larger than 50 MiB (D17)' } as const)
+      : await deps.fileParser.parse(bytes, file.filename, file.content_type ?? undefined);
+
+  if (!parsed.ok) {
+    // The file is these bytes now: whatever an earlier upload indexed goes.
+    await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+    const chunks = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
+    const error = `${file.filename}: ${parsed.reason}`;
+    await deps.dataSources.recordDirectIndexing(
+      orgId,
+      dataSourceId,
+      chunks === 0 ? { chunksIndexed: 0, status: 'failed' } : { chunksIndexed: chunks },
+      chunks === 0
+        ? [sourceEvent(orgId, source, 'failed', started, deps.clock.now(), 0, error)]
+        : [],
+    );
+    await deps.files.update(orgId, dataSourceId, documentId, {
+      status: 'failed',
+      sha256: hash,
+      chunks_indexed: 0,
+      error: parsed.reason,
+      updated_at: deps.clock.now().toISOString(),
+    });
+    return 'failed';
+  }
+
+  const written = await indexDocument(deps, orgId, dataSourceId, documentId, parsed.document, hash);
+  const finished = deps.clock.now();
+  await deps.dataSources.recordDirectIndexing(
+    orgId,
+    dataSourceId,
+    {
+      chunksIndexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
+      status: 'active',
+    },
+    [sourceEvent(orgId, source, 'processed', started, finished, written.tokens, null)],
+  );
+  await deps.files.update(orgId, dataSourceId, documentId, {
+    status: 'indexed',
+    sha256: hash,
+    chunks_indexed: written.chunks,
+    error: null,
+    indexed_at: finished.toISOString(),
+    updated_at: finished.toISOString(),
+  });
+  return 'indexed';
+}
+
+/** The data source's event for one file, shaped as a sync's (D28), with the file's stats. */
+function sourceEvent(
+  orgId: string,
+  source: DataSource,
+  outcome: 'processed' | 'failed',
+  started: Date,
+  finished: Date,
+  tokensProcessed: number,
+  error: string | null,
+) {
+  const dataSource = {
+    id: source.id,
+    name: source.name,
+    type: source.type.toUpperCase(),
+    status: outcome === 'processed' ? 'COMPLETED' : 'FAILED',
+    stats: {
+      documentsProcessed: outcome === 'processed' ? 1 : 0,
+      tokensProcessed,
+      duration: finished.getTime() - started.getTime(),
+    },
+  };
+  return domainEvent(
+    outcome === 'processed' ? 'datasource.processed' : 'datasource.failed',
+    orgId,
+    outcome === 'processed' ? { dataSource } : { dataSource, error },
+    finished,
+  );
+}
+
+/** Ends an upload that cannot be ingested (its message's last delivery failed): the record says why. */
+export async function failUploadedFile(
+  deps: Pick<IngestionDependencies, 'files' | 'clock'>,
+  objectKey: string,
+  reason: string,
+): Promise<void> {
+  const ids = parseFileObjectKey(objectKey);
+  if (!ids) return;
+  await deps.files.update(ids.orgId, ids.dataSourceId, ids.documentId, {
+    status: 'failed',
+    error: reason,
+    updated_at: deps.clock.now().toISOString(),
+  });
+}
