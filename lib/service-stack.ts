@@ -48,6 +48,9 @@ export interface ServiceStackProps extends StackProps {
 /** The family whose function queues sync jobs (POST …/sync, legacy …/process). */
 export const SYNC_QUEUE_WRITER = 'data-sources';
 
+/** The family that presigns uploads and deletes uploaded files (D25: …/data-sources/:id/files). */
+export const FILE_UPLOADER = 'data-sources';
+
 /**
  * The family that manages webhooks (D30): it seals new secrets, opens them
  * to sign the test event, and re-queues a delivery retried by hand.
@@ -523,10 +526,8 @@ export class ServiceStack extends Stack {
     // its role, so the role needs PutObject) and deletes files; the ingestion
     // worker reads them and deletes orphans. Both already use the main key,
     // which encrypts the bucket, through their table access.
-    const dataSources = this.http.functions.get(SYNC_QUEUE_WRITER);
-    if (dataSources) {
-      this.grantFileAccess(dataSources, ['s3:PutObject', 's3:DeleteObject'], true);
-    }
+    const uploader = this.http.functions.get(FILE_UPLOADER);
+    if (uploader) this.grantFileAccess(uploader, ['s3:PutObject', 's3:DeleteObject'], true);
     const ingestion = this.ingestionWorker.worker;
     this.grantItemAccess(ingestion);
     this.search.grantReadWrite(ingestion.role);

@@ -27,7 +27,7 @@ const REFUSALS = {
   malformed: new UploadRefused(
     400,
     'invalid_request',
-    'The upload form lacks a valid key, policy or signature',
+    'The upload form lacks a valid key, policy or signature (send the upload fields before the file)',
   ),
   signature: new UploadRefused(403, 'forbidden', 'The upload signature does not match its policy'),
   expired: new UploadRefused(

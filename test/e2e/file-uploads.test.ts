@@ -444,6 +444,34 @@ describe('File uploads (D25)', () => {
     });
   });
 
+  describe('a file deleted while it is ingested', () => {
+    it('leaves none of its chunks behind', async () => {
+      const source = await newFileSource('Racy');
+      const ticket = await uploadFile(
+        service,
+        key,
+        source,
+        'race.md',
+        Buffer.from('# Race\n\nThe numbat outran the deletion.'),
+      );
+      const deps = service.runtime.dependencies;
+      // The file is deleted after its chunks are written, just before ingestion records them.
+      const files = Object.assign(Object.create(deps.files), {
+        update: async (...args: Parameters<typeof deps.files.update>) => {
+          if (args[3].status === 'indexed') await deps.files.delete(args[0], args[1], args[2]);
+          return deps.files.update(...args);
+        },
+      });
+
+      const outcome = await ingestUploadedFile({ ...deps, files }, ticket.upload_fields.key ?? '');
+
+      expect(outcome).toBe('orphan');
+      expect(await search('numbat outran deletion', source)).toEqual([]);
+      await ingest();
+      expect(await search('numbat outran deletion', source)).toEqual([]);
+    });
+  });
+
   describe('the upload URL', () => {
     let ticket: UploadTicket;
     const bytes = Buffer.from('A perfectly good text file.');

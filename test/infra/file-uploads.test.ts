@@ -1,9 +1,9 @@
 import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { fileObjectKey } from '../../layers/core/domain/uploaded-file';
 import {
+  FILE_UPLOADER,
   INGESTION_WORKER_TIMEOUT,
   type ServiceStack,
-  SYNC_QUEUE_WRITER,
   UPLOAD_PREFIX,
 } from '../../lib/service-stack';
 import { buildServiceStack, templateOf } from './service-stack-fixture';
@@ -115,7 +115,7 @@ describe('File uploads in the cloud (D25)', () => {
   });
 
   it('lets data-sources presign uploads (PutObject), delete them and list their prefix only', () => {
-    const dataSources = stack.http.functions.get(SYNC_QUEUE_WRITER);
+    const dataSources = stack.http.functions.get(FILE_UPLOADER);
     if (!dataSources) throw new Error('no data-sources function');
     expect(s3Statements(dataSources.role)).toEqual([
       {
@@ -134,7 +134,7 @@ describe('File uploads in the cloud (D25)', () => {
 
   it('gives no other function of ours access to the bucket', () => {
     const others = [...stack.http.functions]
-      .filter(([family]) => family !== SYNC_QUEUE_WRITER)
+      .filter(([family]) => family !== FILE_UPLOADER)
       .map(([, fn]) => fn);
     for (const fn of [...others, stack.syncWorker.worker, stack.webhookDispatcher.worker]) {
       expect(s3Statements(fn.role)).toEqual([]);

@@ -132,7 +132,10 @@ export async function getFile(
 /**
  * Removes a file: its chunks first (so it stops being cited at once), then
  * its bytes, then its record. Each step is idempotent, so a failure part way
- * is finished by calling again.
+ * is finished by calling again. The chunks are deleted once more at the end:
+ * an ingestion of the same file that was running meanwhile either recorded
+ * its result before the record went (so its chunks were written before, and
+ * go now) or finds the record gone and deletes them itself.
  */
 export async function deleteFile(
   deps: FileUploadDependencies,
@@ -144,6 +147,7 @@ export async function deleteFile(
   await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
   await deps.fileStorage.delete(fileObjectKey(orgId, dataSourceId, documentId));
   await deps.files.delete(orgId, dataSourceId, documentId);
+  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
   await deps.dataSources.recordDirectIndexing(orgId, dataSourceId, {
     chunksIndexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
   });

@@ -28,7 +28,7 @@ export type IngestionOutcome =
   | 'orphan'
   /** The object was deleted before it was read. */
   | 'gone'
-  /** These exact bytes are already indexed (a repeated event). */
+  /** These exact bytes were handled already (a repeated event). */
   | 'unchanged'
   | 'indexed'
   | 'failed';
@@ -62,7 +62,9 @@ export async function ingestUploadedFile(
   const bytes = await deps.fileStorage.read(objectKey);
   if (!bytes) return 'gone';
   const hash = sha256(bytes);
-  if (file.status === 'indexed' && file.sha256 === hash) return 'unchanged';
+  // Indexed or refused already: a repeated event, or the same bytes sent again.
+  if ((file.status === 'indexed' || file.status === 'failed') && file.sha256 === hash)
+    return 'unchanged';
 
   const started = deps.clock.now();
   await deps.files.update(orgId, dataSourceId, documentId, {
@@ -109,7 +111,7 @@ export async function ingestUploadedFile(
     },
     [sourceEvent(orgId, source, 'processed', started, finished, written.tokens, null)],
   );
-  await deps.files.update(orgId, dataSourceId, documentId, {
+  const recorded = await deps.files.update(orgId, dataSourceId, documentId, {
     status: 'indexed',
     sha256: hash,
     chunks_indexed: written.chunks,
@@ -117,6 +119,11 @@ export async function ingestUploadedFile(
     indexed_at: finished.toISOString(),
     updated_at: finished.toISOString(),
   });
+  if (!recorded) {
+    // The file was deleted while it was being indexed: what was written goes too.
+    await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+    return 'orphan';
+  }
   return 'indexed';
 }
 
