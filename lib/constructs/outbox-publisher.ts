@@ -1,7 +1,6 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -9,6 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { ServiceFunction, type ServiceFunctionLogProps } from './service-function';
+import { tickRule } from './tick-rule';
 
 /** The attribute holding an item's unpublished events (layers/core/adapters/dynamodb/outbox.ts). */
 export const OUTBOX_ATTRIBUTE = 'outbox';
@@ -139,17 +139,13 @@ export class OutboxPublisher extends Construct {
         'The stream event source needs dynamodb:ListStreams, which has no resource-level permissions (AWS documents its resource as "*"); reading records (DescribeStream, GetRecords, GetShardIterator) is granted on this table\'s stream ARN only.',
     });
 
-    this.sweep = new events.Rule(this, 'Sweep', {
-      description: 'Agent Query Service: publish what the outbox still holds',
-      schedule: events.Schedule.rate(sweepInterval),
-      targets: [
-        new targets.LambdaFunction(this.publisher.function, {
-          // A tick older than the next one is worth nothing.
-          maxEventAge: sweepInterval,
-          retryAttempts: 2,
-        }),
-      ],
-    });
+    this.sweep = tickRule(
+      this,
+      'Sweep',
+      this.publisher.function,
+      sweepInterval,
+      'Agent Query Service: publish what the outbox still holds',
+    );
 
     const tickReason = `The schedule's event carries no data: the sweep reads the outbox, not the event, and runs again ${sweepInterval.toHumanString()} later, so a tick that failed holds nothing to recover. Failures show in the function's Errors alarm.`;
     Validations.of(this.sweep).acknowledge({ id: 'Serverless-EventBusDLQ', reason: tickReason });

@@ -1,8 +1,8 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as events from 'aws-cdk-lib/aws-events';
 import { Construct } from 'constructs';
 import { ServiceFunction, type ServiceFunctionLogProps } from './service-function';
+import { tickRule } from './tick-rule';
 
 export interface SyncSchedulerProps extends ServiceFunctionLogProps {
   /** Environment variables (layers/core/config.ts). */
@@ -69,17 +69,13 @@ export class SyncScheduler extends Construct {
       functionsDir: props.functionsDir,
     });
 
-    this.rule = new events.Rule(this, 'Schedule', {
-      description: 'Agent Query Service: sync the scheduled data sources that are due (D23)',
-      schedule: events.Schedule.rate(interval),
-      targets: [
-        new targets.LambdaFunction(this.scheduler.function, {
-          // A tick older than the next one is worth nothing.
-          maxEventAge: interval,
-          retryAttempts: 2,
-        }),
-      ],
-    });
+    this.rule = tickRule(
+      this,
+      'Schedule',
+      this.scheduler.function,
+      interval,
+      'Agent Query Service: sync the scheduled data sources that are due (D23)',
+    );
 
     const tickReason = `The schedule's event carries no data: the scheduler reads what is due from the table, and a source it could not start stays due, so the next tick ${interval.toHumanString()} later picks it up; a failed tick holds nothing to recover. Failures show in the function's Errors alarm.`;
     Validations.of(this.rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: tickReason });
