@@ -38,10 +38,19 @@ module.exports = {
     },
     {
       name: 'functions-do-not-pick-adapters',
-      comment: 'Handlers reach adapters only through the wiring.',
+      comment:
+        "Handlers reach adapters only through their function's composition root (functions/<family>/wiring.ts).",
       severity: 'error',
-      from: { path: '^functions/' },
+      from: { path: '^functions/', pathNot: '^functions/[^/]+/wiring\\.ts$' },
       to: { path: ['^layers/core/adapters', '@aws-sdk', '^lib/local'] },
+    },
+    {
+      name: 'cloud-wiring-is-cloud-only',
+      comment:
+        'The cloud adapter modules never pick a one-machine adapter: that choice is lib/local/local-dependencies.ts.',
+      severity: 'error',
+      from: { path: '^(layers/core/wiring/cloud|functions/[^/]+/wiring\\.ts)' },
+      to: { path: ['^layers/core/adapters/local', '^layers/core/wiring/build-dependencies'] },
     },
     {
       name: 'no-local-runtime-in-lambdas',

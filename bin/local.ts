@@ -7,6 +7,8 @@ import type { LocalRuntime } from '../lib/local/runtime';
 async function main(): Promise<void> {
   // Set before any handler module builds its logger or SDK client.
   process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
+  // Metrics are CloudWatch EMF lines in the cloud; on one machine they would only flood the console.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const { parseLocalConfig } = await import('../lib/local/local-config');
   const { startLocalRuntime } = await import('../lib/local/runtime');

@@ -1,6 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS, type Environment } from '../layers/core/domain/environments';
 
 /** The OpenSearch domain's shape (see lib/constructs/search-domain.ts). */

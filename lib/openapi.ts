@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as analyticsOperations } from '../functions/analytics/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';

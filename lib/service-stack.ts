@@ -20,7 +20,7 @@ import {
   DEFAULT_INDEX_PREFIX,
   DEFINITION_VERSION,
 } from '../layers/core/adapters/opensearch/index-definition';
-import type { CloudConfig } from '../layers/core/config';
+import type { CloudConfigKey } from '../layers/core/config';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
@@ -114,7 +114,7 @@ export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search', 'd
 
 /**
  * The buffered retrieval families' timeout: an OpenSearch request may take
- * 10 s and is retried once (layers/core/wiring/dependencies.ts), so the
+ * 10 s and is retried once (layers/core/wiring/cloud/cloud-retrieval.ts), so the
  * function must outlive both to answer an outage with its 503 (D5) rather
  * than be cut off. Under API Gateway's 29 s.
  */
@@ -184,13 +184,17 @@ export function cloudEmbedders(): IndexedEmbedder[] {
   return [{ id: offline.id, dimensions: offline.dimensions }];
 }
 
-type CloudEnvironment = Omit<CloudConfig, 'AWS_REGION'>;
+/** The model provider's settings: set only on the functions that call a model (ModelProvider). */
+type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KEY_MAX_AGE_SECONDS';
 /**
- * The environment every function that builds dependencies gets: each key
- * layers/core/config.ts parses, required where the config requires it
- * (AWS_REGION comes from Lambda itself).
+ * The environment every function that builds dependencies gets: the names
+ * of the stack's resources, each key layers/core/config.ts parses (a
+ * function parses only the parts it uses; AWS_REGION comes from Lambda
+ * itself). Names, not secrets, so every function may see them all.
  */
-export type FunctionConfig = { readonly [K in keyof CloudEnvironment]: string };
+export type FunctionConfig = {
+  readonly [K in Exclude<CloudConfigKey, 'AWS_REGION' | ModelConfigKey>]: string;
+};
 
 type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
 

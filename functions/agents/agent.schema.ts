@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_LIMITS, AGENT_STATUSES, RAG_STRATEGIES } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';

@@ -1,5 +1,5 @@
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
@@ -9,7 +9,6 @@ import {
   listAgents,
   updateAgent,
 } from '../../layers/core/use-cases/agents/agent-use-cases';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import {
   agentList,
@@ -18,6 +17,9 @@ import {
   listAgentsQuery,
   updateAgentBody,
 } from './agent.schema';
+import { type AgentsDependencies, dependencies } from './wiring';
+
+const operation = operationsWith<AgentsDependencies>();
 
 /** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers` (D8). */
 export const operations = {

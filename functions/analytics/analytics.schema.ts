@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GRANULARITIES } from '../../layers/core/domain/analytics';
 import { isId } from '../../layers/core/domain/ids';
 import { queryDate } from '../../layers/core/http/date.schema';

@@ -2,19 +2,20 @@ import type { Granularity } from '../../layers/core/domain/analytics';
 import { InvalidRequestError } from '../../layers/core/domain/errors';
 import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
-import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import { getAnalytics } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import { analyticsQuery, analyticsResult, legacyDashboardQuery } from './analytics.schema';
+import { type AnalyticsDependencies, dependencies } from './wiring';
+
+const operation = operationsWith<AnalyticsDependencies>();
 
 /** The most buckets one request may ask for (a year of days, a month of hours). */
 const MAX_BUCKETS = { hour: 24 * 31, day: 366, week: 260, month: 120 } as const;
 
 async function analytics(
-  deps: Dependencies,
+  deps: AnalyticsDependencies,
   orgId: string,
   query: {
     start_date: Date;

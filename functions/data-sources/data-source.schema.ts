@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CONNECTION_STATUSES,
   DATA_SOURCE_LIMITS,

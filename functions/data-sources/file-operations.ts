@@ -1,4 +1,4 @@
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
   createFileUpload,
@@ -12,6 +12,9 @@ import {
   uploadedFileList,
   uploadedFileResource,
 } from './file.schema';
+import type { DataSourcesDependencies } from './wiring';
+
+const operation = operationsWith<DataSourcesDependencies>();
 
 /** A file data source's uploads (D25): `/api/v1/data-sources/:id/files`. */
 export const fileOperations = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FILE_UPLOAD_LIMITS, UPLOADED_FILE_STATUSES } from '../../layers/core/domain/uploaded-file';
 
 /** Control characters and path separators have no place in a file's name (it becomes its title). */

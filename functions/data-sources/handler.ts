@@ -1,5 +1,5 @@
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
@@ -11,7 +11,6 @@ import {
   requestSync,
   updateDataSource,
 } from '../../layers/core/use-cases/data-sources/data-source-use-cases';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import {
   createDataSourceBody,
@@ -23,6 +22,9 @@ import {
   updateDataSourceBody,
 } from './data-source.schema';
 import { fileOperations } from './file-operations';
+import { type DataSourcesDependencies, dependencies } from './wiring';
+
+const operation = operationsWith<DataSourcesDependencies>();
 
 /** Data sources: `/api/v1/data-sources` and the legacy `/api/data-specs` (D8). */
 export const operations = {

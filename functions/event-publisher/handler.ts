@@ -1,8 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { publishBatch, publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { outboxBatchOfStreamRecord } from '../../layers/core/wiring/outbox-stream';
+import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-event-publisher' });
 

@@ -1,11 +1,13 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import {
   failUploadedFile,
   ingestUploadedFile,
 } from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
-import { dependencies } from '../../layers/core/wiring/dependencies';
+import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-ingestion-worker' });
 
@@ -27,24 +29,37 @@ const s3Notification = z.object({
 /** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */
 const LAST_RECEIVE = 5;
 
+/** A record to try again: SQS brings it back after the queue's visibility timeout. */
+class RetryLaterError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RetryLaterError';
+  }
+}
+
+const processor = new BatchProcessor(EventType.SQS);
+
 /**
  * The ingestion queue's consumer (D25): S3 announces each upload here and
  * each uploaded file is parsed, chunked, embedded and indexed. An upload
  * that keeps failing for reasons of ours is marked failed on its last
- * delivery, so its record does not stay `processing`.
+ * delivery, so its record does not stay `processing`. Powertools' batch
+ * processor reports the records to retry.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    if (!(await handleRecord(record))) batchItemFailures.push({ itemIdentifier: record.messageId });
-  }
-  return { batchItemFailures };
+  const response = await processPartialResponse(event, handleRecord, processor, {
+    throwOnFullBatchFailure: false,
+    processInParallel: false,
+  });
+  const metrics = serviceMetrics();
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  return response;
 }
 
 /** S3 event keys are URL-encoded, with `+` for spaces. */
 const objectKeyOf = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
 
-async function handleRecord(record: SQSRecord): Promise<boolean> {
+async function handleRecord(record: SQSRecord): Promise<void> {
   let keys: string[];
   try {
     const notification = s3Notification.parse(JSON.parse(record.body));
@@ -53,28 +68,31 @@ async function handleRecord(record: SQSRecord): Promise<boolean> {
       .map((entry) => objectKeyOf(entry.s3.object.key));
   } catch {
     logger.error('Dropped a malformed ingestion message', { message_id: record.messageId });
-    return true;
+    return;
   }
   const deps = dependencies();
+  const metrics = serviceMetrics();
   for (const key of keys) {
     try {
       const outcome = await ingestUploadedFile(deps, key);
+      if (outcome === 'indexed') metrics.addMetric('FilesIndexed', MetricUnit.Count, 1);
+      if (outcome === 'failed') metrics.addMetric('FilesFailed', MetricUnit.Count, 1);
       logger.info('Uploaded file', { key, outcome });
     } catch (error) {
       const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
       logger.error('Ingesting an uploaded file failed', { key, attempt, error: error as Error });
-      if (attempt < LAST_RECEIVE) return false;
+      if (attempt < LAST_RECEIVE) throw new RetryLaterError('ingestion failed', { cause: error });
       try {
         await failUploadedFile(
           deps,
           key,
           `ingestion failed ${attempt} times; last error: ${(error as Error).message}`,
         );
+        metrics.addMetric('FilesFailed', MetricUnit.Count, 1);
       } catch (failure) {
         logger.error('Could not mark the file failed', { key, error: failure as Error });
-        return false;
+        throw new RetryLaterError('could not mark the file failed', { cause: failure });
       }
     }
   }
-  return true;
 }

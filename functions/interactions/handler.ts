@@ -1,14 +1,13 @@
 import { InvalidRequestError } from '../../layers/core/domain/errors';
 import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { jsonResponse } from '../../layers/core/http/responses';
 import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import {
   feedbackBody,
@@ -17,6 +16,9 @@ import {
   legacyFeedbackBody,
   listInteractionsQuery,
 } from './interaction.schema';
+import { dependencies, type InteractionsDependencies } from './wiring';
+
+const operation = operationsWith<InteractionsDependencies>();
 
 /** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
 export const operations = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isId } from '../../layers/core/domain/ids';
 import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 import { citedSourceResource } from '../../layers/core/http/cited-source.schema';

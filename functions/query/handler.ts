@@ -2,18 +2,21 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { errorViewOf } from '../../layers/core/http/middlewares/error-responses';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { type ServerSentEvent, sseStream } from '../../layers/core/http/sse';
 import { type StreamableResult, streamable } from '../../layers/core/http/streaming';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import {
   answerQuery,
   type QueryEvent,
   type QueryResult,
 } from '../../layers/core/use-cases/query/answer-query';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import { queryBody, queryResult } from './query.schema';
+import { dependencies, type QueryDependencies } from './wiring';
+
+const operation = operationsWith<QueryDependencies>();
 
 const logger = new Logger({ serviceName: 'svc-query' });
 
@@ -26,12 +29,30 @@ async function* serverSentEvents(
     for await (const event of events) {
       if (event.type === 'sources') yield { event: 'sources', data: { sources: event.sources } };
       else if (event.type === 'delta') yield { event: 'delta', data: { text: event.text } };
-      else yield { event: 'done', data: withoutChunkTexts(event.result) };
+      else {
+        recordQueryMetrics(event.result);
+        yield { event: 'done', data: withoutChunkTexts(event.result) };
+      }
     }
   } catch (error) {
     const view = errorViewOf(error, logger, requestId);
     yield { event: 'error', data: nestedErrorBody(view, requestId) };
+  } finally {
+    // A stream outlives the middleware chain, whose end publishes everything else.
+    const metrics = serviceMetrics();
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   }
+}
+
+/** What every answered query adds to the function's metrics (published when the request ends). */
+function recordQueryMetrics(result: QueryResult): void {
+  const metrics = serviceMetrics();
+  metrics.addMetric('Queries', MetricUnit.Count, 1);
+  metrics.addMetric('QueryLatency', MetricUnit.Milliseconds, result.metadata.latency_ms);
+  metrics.addMetric('TokensInput', MetricUnit.Count, result.metadata.tokens_input);
+  metrics.addMetric('TokensOutput', MetricUnit.Count, result.metadata.tokens_output);
+  metrics.addMetric('CostUsd', MetricUnit.NoUnit, result.metadata.cost_usd);
+  if (result.sources.length === 0) metrics.addMetric('QueriesWithoutSources', MetricUnit.Count, 1);
 }
 
 function withoutChunkTexts(result: QueryResult): Record<string, unknown> {
@@ -56,6 +77,7 @@ export const operations = {
       if (!stream) {
         let result: QueryResult | undefined;
         for await (const event of events) if (event.type === 'done') result = event.result;
+        if (result) recordQueryMetrics(result);
         return jsonResponse(200, result);
       }
       // The first event (sources) is awaited before answering, so a bad agent id is still a plain 4xx.

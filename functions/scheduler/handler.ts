@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { runScheduledSyncs } from '../../layers/core/use-cases/scheduling/run-scheduled-syncs';
-import { dependencies } from '../../layers/core/wiring/dependencies';
+import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-scheduler' });
 

@@ -1,10 +1,12 @@
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { semanticSearch } from '../../layers/core/use-cases/retrieval/semantic-search';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import { semanticSearchBody, semanticSearchResult } from './search.schema';
+import { dependencies, type SearchDependencies } from './wiring';
+
+const operation = operationsWith<SearchDependencies>();
 
 /** Semantic search (spec; D21): chunks without an answer. */
 export const operations = {

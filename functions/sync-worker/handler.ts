@@ -1,75 +1,145 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isId } from '../../layers/core/domain/ids';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
-import { dependencies } from '../../layers/core/wiring/dependencies';
+import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-sync-worker' });
 
-const syncJobMessage = z.strictObject({
-  org_id: z.string().refine((value) => isId('organization', value)),
-  data_source_id: z.string().refine((value) => isId('dataSource', value)),
-  job_id: z.string().refine((value) => isId('syncJob', value)),
-});
+const orgId = z.string().refine((value) => isId('organization', value));
+const dataSourceId = z.string().refine((value) => isId('dataSource', value));
+const syncQueueMessage = z.union([
+  z.strictObject({
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    job_id: z.string().refine((value) => isId('syncJob', value)),
+  }),
+  z.strictObject({ org_id: orgId, data_source_id: dataSourceId, purge: z.literal('data_source') }),
+  z.strictObject({
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    purge: z.literal('document'),
+    document_id: z.string().refine((value) => isId('document', value)),
+  }),
+]);
 
 /** The sync queue's redrive after this many receives (lib/local/local-dependencies.ts, the stack). */
 const LAST_RECEIVE = 5;
 /** Time kept back before the Lambda deadline to record the job's end and its event. */
 const FINISH_MARGIN_MS = 60_000;
 
-/**
- * The sync queue's consumer (issue 3): runs each sync job to the end. A job
- * that throws (a dependency down) comes back after the queue's visibility
- * timeout and resumes; on its last delivery it is marked failed instead, so
- * its data source never stays `processing`. A crawl stops early enough before
- * the Lambda deadline to record what it did. Records are handled one after
- * another: a sync is heavy, and the stack's batch size is 1 anyway.
- */
-export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
-  const deps = dependencies();
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    if (!(await handleRecord(deps, record, context))) {
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
+/** A record to try again: SQS brings it back after the queue's visibility timeout. */
+class RetryLaterError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RetryLaterError';
   }
-  return { batchItemFailures };
 }
 
-async function handleRecord(
-  deps: ReturnType<typeof dependencies>,
-  record: SQSRecord,
-  context: Context | undefined,
-): Promise<boolean> {
-  let message: SyncJobMessage;
+const processor = new BatchProcessor(EventType.SQS);
+
+/**
+ * The sync queue's consumer (issue 3): runs each sync job to the end, and
+ * purges the chunks of deleted data sources and files (P45). A job that
+ * throws (a dependency down) comes back after the queue's visibility
+ * timeout and resumes; on its last delivery it is marked failed instead, so
+ * its data source never stays `processing`. A crawl stops early enough
+ * before the Lambda deadline to record what it did. Records go through
+ * Powertools' batch processor, which reports the ones to retry as batch item
+ * failures (the stack's batch size is 1: a sync is heavy).
+ */
+export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
+  const response = await processPartialResponse(
+    event,
+    (record: SQSRecord) => handleRecord(record, context),
+    processor,
+    // A failed record is retried by SQS; the invocation itself has not failed.
+    { throwOnFullBatchFailure: false, processInParallel: false },
+  );
+  const metrics = serviceMetrics();
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  return response;
+}
+
+async function handleRecord(record: SQSRecord, context: Context | undefined): Promise<void> {
+  let message: z.infer<typeof syncQueueMessage>;
   try {
-    message = syncJobMessage.parse(JSON.parse(record.body));
+    message = syncQueueMessage.parse(JSON.parse(record.body));
   } catch {
     logger.error('Dropped a malformed sync message', { message_id: record.messageId });
-    return true;
+    return;
   }
+  if ('purge' in message) {
+    try {
+      await purgeIndex(dependencies(), message);
+    } catch (error) {
+      logger.error('Purging deleted chunks failed; it will be retried', {
+        data_source_id: message.data_source_id,
+        error: error as Error,
+      });
+      throw new RetryLaterError('purge failed', { cause: error });
+    }
+    return;
+  }
+  await runJob(message, record, context);
+}
+
+async function runJob(
+  message: SyncJobMessage,
+  record: SQSRecord,
+  context: Context | undefined,
+): Promise<void> {
+  const deps = dependencies();
   const remaining = context?.getRemainingTimeInMillis();
   const signal =
     remaining === undefined
       ? new AbortController().signal
       : AbortSignal.timeout(Math.max(1_000, remaining - FINISH_MARGIN_MS));
+  const metrics = serviceMetrics();
   try {
-    const outcome = await runSyncJob(deps, message, signal);
-    logger.info('Sync job', { job_id: message.job_id, outcome });
-    return true;
+    const result = await runSyncJob(deps, message, signal);
+    if (result.outcome === 'not-current') {
+      logger.info('Sync job no longer current', { job_id: message.job_id });
+      return;
+    }
+    const { job } = result;
+    metrics.addMetric(
+      job.status === 'failed' ? 'SyncsFailed' : 'SyncsSucceeded',
+      MetricUnit.Count,
+      1,
+    );
+    metrics.addMetric('DocumentsIndexed', MetricUnit.Count, job.documents_processed);
+    metrics.addMetric('ChunksIndexed', MetricUnit.Count, job.chunks_indexed);
+    if (job.status === 'failed') {
+      // Logged once, at the level operators watch: the reason is also on the source (D24).
+      logger.warn('Sync job failed', {
+        job_id: job.id,
+        org_id: message.org_id,
+        data_source_id: message.data_source_id,
+        reason: job.error,
+      });
+    } else {
+      logger.info('Sync job finished', { job_id: job.id, documents: job.documents_processed });
+    }
+    return;
   } catch (error) {
     const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
     if (attempt < LAST_RECEIVE) {
       logger.error('Sync job failed; it will be retried', {
         job_id: message.job_id,
+        attempt,
         error: error as Error,
       });
-      return false;
+      throw new RetryLaterError('sync job failed', { cause: error });
     }
     logger.error('Sync job failed on its last delivery', {
       job_id: message.job_id,
+      attempt,
       error: error as Error,
     });
     try {
@@ -78,13 +148,13 @@ async function handleRecord(
         message,
         `the sync failed ${attempt} times; last error: ${(error as Error).message}`,
       );
-      return true;
+      metrics.addMetric('SyncsFailed', MetricUnit.Count, 1);
     } catch (failure) {
       logger.error('Could not mark the job failed', {
         job_id: message.job_id,
         error: failure as Error,
       });
-      return false;
+      throw new RetryLaterError('could not mark the job failed', { cause: failure });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operation } from '../../layers/core/http/operation';
+import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
@@ -13,7 +13,6 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../../layers/core/use-cases/webhooks/webhook-management';
-import { dependencies } from '../../layers/core/wiring/dependencies';
 import { ROUTES } from '../../lib/routes';
 import {
   createWebhookBody,
@@ -27,6 +26,9 @@ import {
   webhookResource,
   webhookWithSecret,
 } from './webhook.schema';
+import { dependencies, type WebhooksDependencies } from './wiring';
+
+const operation = operationsWith<WebhooksDependencies>();
 
 /** Webhooks (D30): `/api/v1/webhooks` and `/api/webhooks`, Admin scope. */
 export const operations = {

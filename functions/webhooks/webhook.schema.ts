@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   DELIVERY_STATUSES,
   WEBHOOK_LIMITS,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { API_KEY_LIMITS } from '../../layers/core/domain/api-key-record';

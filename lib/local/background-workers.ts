@@ -1,7 +1,7 @@
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalQueue, ReceivedMessage } from '../../layers/core/adapters/local/local-queue';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
-import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import {
   runScheduledSyncs,
@@ -62,7 +62,7 @@ async function consume<T>(
 export interface LocalConsumers {
   readonly deliveryQueue: LocalQueue<DeliveryMessage>;
   readonly dispatcher: SqsHandler;
-  readonly syncQueue: LocalQueue<SyncJobMessage>;
+  readonly syncQueue: LocalQueue<SyncQueueMessage>;
   readonly syncWorker: SqsHandler;
   readonly ingestionQueue: LocalQueue<S3Event>;
   readonly ingestionWorker: SqsHandler;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 
 const port = z.coerce.number().int().min(0).max(65_535);

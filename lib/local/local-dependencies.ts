@@ -11,7 +11,7 @@ import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
-import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
 import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
@@ -55,7 +55,7 @@ export interface LocalWiringOptions {
 export interface LocalWiring {
   readonly dependencies: Dependencies;
   readonly deliveryQueue: LocalQueue<DeliveryMessage>;
-  readonly syncQueue: LocalQueue<SyncJobMessage>;
+  readonly syncQueue: LocalQueue<SyncQueueMessage>;
   /** S3's event notifications for uploads, as the ingestion worker receives them. */
   readonly ingestionQueue: LocalQueue<S3Event>;
   readonly fileStorage: LocalFileStorage;
@@ -74,7 +74,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
   const clock = options.clock ?? systemClock;
   const now = () => clock.now().getTime();
   const queueTable = queueTableName(options.tableName);
-  const syncQueue = new LocalQueue<SyncJobMessage>(
+  const syncQueue = new LocalQueue<SyncQueueMessage>(
     options.client,
     queueTable,
     LOCAL_QUEUES.syncJobs.name,

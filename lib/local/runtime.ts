@@ -6,7 +6,7 @@ import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
-import { provideDependencies } from '../../layers/core/wiring/dependencies';
+import { provideDependencies } from '../../layers/core/wiring/composition-root';
 import { ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap } from './bootstrap';

@@ -6,7 +6,7 @@
  */
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Credential, driveLoad, type LoadResult, type Outcome } from './load-driver';
 
 const jobSchema = z.object({

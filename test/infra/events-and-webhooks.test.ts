@@ -2,8 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { CfnElement, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { keys, TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
-import { parseCloudConfig } from '../../layers/core/config';
-import { WEBHOOK_TIMEOUT_MS } from '../../layers/core/wiring/build-dependencies';
+import { CLOUD_CONFIG, type CloudConfigPart, parseCloudConfig } from '../../layers/core/config';
+import { WEBHOOK_TIMEOUT_MS } from '../../layers/core/domain/webhook';
 import { OUTBOX_ATTRIBUTE, OUTBOX_PARTITION_PREFIX } from '../../lib/constructs/outbox-publisher';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import {
@@ -34,14 +34,18 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
  * AWS_REGION is Lambda's to set.
  */
 function requiredConfigKeys(): string[] {
-  try {
-    parseCloudConfig({});
-  } catch (error) {
-    return [...(error as Error).message.matchAll(/(?:configuration: |; )([A-Z][A-Z0-9_]*): /g)]
-      .map((match) => match[1] ?? '')
-      .filter((key) => key !== 'AWS_REGION');
+  const keys = new Set<string>();
+  for (const part of Object.keys(CLOUD_CONFIG) as CloudConfigPart[]) {
+    try {
+      parseCloudConfig(part, {});
+    } catch (error) {
+      for (const match of (error as Error).message.matchAll(/(?:\): |; )([A-Z][A-Z0-9_]*): /g)) {
+        if (match[1] && match[1] !== 'AWS_REGION') keys.add(match[1]);
+      }
+    }
   }
-  throw new Error('parseCloudConfig accepted an empty environment');
+  if (keys.size === 0) throw new Error('parseCloudConfig accepted an empty environment');
+  return [...keys];
 }
 
 /** D29's schedule: attempts at 0 s, 5 s, 30 s, 5 min and 1 h. */

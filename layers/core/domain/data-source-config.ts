@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DATA_SOURCE_DEFAULTS, DATA_SOURCE_LIMITS, type DataSourceType } from './data-source';
 
 const httpUrl = z

@@ -93,3 +93,6 @@ export function deliveryIdFor(webhookId: string, eventId: string): string {
   for (let i = 0; i < 16; i += 1) random += CROCKFORD.charAt((digest[i] ?? 0) % 32);
   return `dlv_${time}${random}`;
 }
+
+/** D29: a receiver has 10 s to answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;

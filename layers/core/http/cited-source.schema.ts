@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** D18: a cited source, as the Query result and the Interaction resource show it. */
 export const citedSourceResource = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** D3: a `YYYY-MM-DD` query date, a whole UTC day; parsed to that day's midnight UTC. */
 export const queryDate = z

@@ -1,7 +1,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
+import { RateLimitExceededError } from '../domain/errors';
+import { MetricUnit, serviceMetrics } from '../observability/metrics';
+import { serviceTracer } from '../observability/tracing';
 import type { Dependencies } from '../ports/dependencies.port';
 import { authenticate } from './middlewares/authenticate';
 import { errorResponses } from './middlewares/error-responses';
@@ -14,14 +18,22 @@ import type { HttpContext, HttpRequest } from './request-state';
 import type { Route } from './route';
 import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
 
-export interface HttpFunctionOptions {
+/** What every HTTP family needs before its operation runs: keys, limits, plans (the middlewares). */
+export type HttpPlatformDependencies = Pick<
+  Dependencies,
+  'environment' | 'clock' | 'apiKeys' | 'organizations' | 'rateLimiter' | 'planQuota'
+>;
+
+export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
   /** The function's name, for logs: the folder under functions/. */
   readonly family: string;
   /** The whole route table, for 404 and 405 answers. */
   readonly routes: readonly Route[];
   /** Operation name → operation, one for each of the family's routes. */
-  readonly operations: Record<string, Operation>;
-  readonly dependencies: () => Dependencies;
+  // biome-ignore lint/suspicious/noExplicitAny: each operation has its own query and body schemas.
+  readonly operations: Record<string, Operation<any, any, Deps>>;
+  /** The family's composition root (functions/<family>/wiring.ts). */
+  readonly dependencies: () => Deps;
 }
 
 /**
@@ -33,7 +45,9 @@ export interface HttpFunctionOptions {
  * nothing but 401. `after`/`onError` run in reverse, so
  * errors are shaped first and headers added last, on every response.
  */
-export function httpFunction(options: HttpFunctionOptions) {
+export function httpFunction<Deps extends HttpPlatformDependencies>(
+  options: HttpFunctionOptions<Deps>,
+) {
   const familyRoutes = options.routes.filter((route) => route.family === options.family);
   for (const route of familyRoutes) {
     if (!options.operations[route.operation]) {
@@ -75,30 +89,58 @@ export function httpFunction(options: HttpFunctionOptions) {
   };
 
   const accessLog = {
-    after: (request: HttpRequest) => logRequest(logger, request),
-    onError: (request: HttpRequest) => logRequest(logger, request),
+    after: (request: HttpRequest) => {
+      logRequest(logger, request);
+      publishMetrics();
+    },
+    onError: (request: HttpRequest) => {
+      logRequest(logger, request);
+      if (request.error instanceof RateLimitExceededError) countRefusal(request.error);
+      publishMetrics();
+    },
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
-    .use(requestContext({ routes: familyRoutes, allRoutes: options.routes }))
-    .use(accessLog)
-    .use(responseHeaders())
-    .use(errorResponses({ logger }))
-    .use(
-      authenticate({
-        apiKeys: () => options.dependencies().apiKeys,
-        environment: () => options.dependencies().environment,
-      }),
-    )
-    .use(
-      rateLimit({
-        limits: () => options.dependencies(),
-        organizations: () => options.dependencies().organizations,
-        now: () => options.dependencies().clock.now().getTime(),
-      }),
-    )
-    .use(jsonBody())
-    .handler(dispatch);
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
+      // X-Ray: a subsegment for the invocation, with cold start and the response or error.
+      .use(captureLambdaHandler(serviceTracer(), { captureResponse: false }))
+      .use(requestContext({ routes: familyRoutes, allRoutes: options.routes }))
+      .use(accessLog)
+      .use(responseHeaders())
+      .use(errorResponses({ logger }))
+      .use(
+        authenticate({
+          apiKeys: () => options.dependencies().apiKeys,
+          environment: () => options.dependencies().environment,
+        }),
+      )
+      .use(
+        rateLimit({
+          limits: () => options.dependencies(),
+          organizations: () => options.dependencies().organizations,
+          now: () => options.dependencies().clock.now().getTime(),
+        }),
+      )
+      .use(jsonBody())
+      .handler(dispatch)
+  );
+}
+
+/** D16's refusals by reason (`scope_rate`, `plan_rate`, …), each as its own metric with that dimension. */
+function countRefusal(error: RateLimitExceededError): void {
+  const refusal = serviceMetrics().singleMetric();
+  refusal.addDimension('reason', error.reason);
+  refusal.addMetric('RateLimitRefusals', MetricUnit.Count, 1);
+}
+
+/**
+ * Writes what the operation recorded (query figures, …) as one EMF line.
+ * Not Powertools' `logMetrics` middleware: most requests record nothing,
+ * and it would warn about that on each of them.
+ */
+function publishMetrics(): void {
+  const metrics = serviceMetrics();
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
 
 /** One line per request; never headers or bodies, so keys and secrets stay out of logs. */

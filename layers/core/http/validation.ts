@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError } from '../domain/errors';
 import { ID_PREFIXES, type IdKind, isId } from '../domain/ids';
 

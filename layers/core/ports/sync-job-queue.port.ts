@@ -11,4 +11,21 @@ export interface SyncJobMessage {
   readonly job_id: string;
 }
 
-export type SyncJobQueue = MessageQueue<SyncJobMessage>;
+/**
+ * Chunks to remove from the index after a deletion (P45): a whole data
+ * source's, or one document's. Only the sync worker holds an index client,
+ * so the HTTP families that delete send this instead of deleting chunks.
+ */
+export type IndexPurgeMessage =
+  | { readonly org_id: string; readonly data_source_id: string; readonly purge: 'data_source' }
+  | {
+      readonly org_id: string;
+      readonly data_source_id: string;
+      readonly purge: 'document';
+      readonly document_id: string;
+    };
+
+/** What the sync queue carries: sync jobs, and index purges after deletions. */
+export type SyncQueueMessage = SyncJobMessage | IndexPurgeMessage;
+
+export type SyncJobQueue = MessageQueue<SyncQueueMessage>;

@@ -1,8 +1,4 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  UnavailableSourceReader,
-  WebsiteSourceReader,
-} from '../adapters/crawler/website-source-reader';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
@@ -17,14 +13,14 @@ import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
 import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
-import { FileSourceReader } from '../adapters/files/file-source-reader';
 import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
 } from '../adapters/net/http-webhook-transport';
-import { crawlerPolicy, type OutboundPolicy } from '../adapters/net/outbound-policy';
+import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import type { Environment } from '../domain/environments';
+import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
 import type { FileStorage } from '../ports/file-storage.port';
@@ -36,14 +32,15 @@ import type {
   SecretSealer,
 } from '../ports/webhook-repository.port';
 import { modelProviders, type OpenAiSettings } from './model-providers';
-
-/** D29: a receiver has 10 s to answer. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+import { sourceReaders } from './source-readers';
 
 /**
- * The part of the wiring both runtimes share: the same DynamoDB adapters,
- * pointed at DynamoDB in the cloud and at dynalite on one machine, and the
- * same outbound HTTP under the runtime's address policy (D35).
+ * Every adapter at once, for the local runtime, which runs every function
+ * in one process (lib/local/local-dependencies.ts picks the local queues,
+ * keyring, storage and index): the DynamoDB adapters the cloud functions use
+ * too, pointed at dynalite, and the same outbound HTTP under the runtime's
+ * address policy (D35). In the cloud each function composes only its own
+ * (functions/<family>/wiring.ts).
  */
 export function buildDependencies(options: {
   readonly client: DynamoDBDocumentClient;
@@ -63,10 +60,6 @@ export function buildDependencies(options: {
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
-  const website = new WebsiteSourceReader(
-    crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
-  );
-  const unavailable = new UnavailableSourceReader();
   const files = new DynamoDbUploadedFileRepository(client, tableName);
   return {
     environment: options.environment,
@@ -93,12 +86,12 @@ export function buildDependencies(options: {
     interactions: new DynamoDbInteractionRepository(client, tableName),
     sessions: new DynamoDbSessionHistory(client, tableName),
     rollups: new DynamoDbAnalyticsRollups(client, tableName),
-    readerFor: (source, orgId) => {
-      if (source.type === 'website') return website;
-      if (source.type === 'file')
-        return new FileSourceReader(orgId, files, options.fileStorage, uploadedFileParser);
-      return unavailable;
-    },
+    readerFor: sourceReaders({
+      outboundPolicy: options.outboundPolicy,
+      files,
+      fileStorage: options.fileStorage,
+      fileParser: uploadedFileParser,
+    }),
     files,
     fileStorage: options.fileStorage,
     fileParser: uploadedFileParser,

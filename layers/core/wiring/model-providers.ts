@@ -8,7 +8,8 @@ import type { Embedder } from '../ports/embedder.port';
 
 /** `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any compatible endpoint, D36). */
 export interface OpenAiSettings {
-  readonly apiKey: string;
+  /** The key, or how to read it before each request (the cloud's Secrets Manager secret). */
+  readonly apiKey: string | (() => Promise<string>);
   readonly baseURL?: string | undefined;
 }
 
@@ -17,10 +18,12 @@ export interface OpenAiSettings {
  * offline defaults otherwise. `offline-extractive` always answers offline; any
  * other model name needs the provider.
  */
-export function modelProviders(openAi: OpenAiSettings | null): {
-  embedder: Embedder;
-  answererFor: (model: string) => Answerer;
-} {
+export interface ModelProviders {
+  readonly embedder: Embedder;
+  readonly answererFor: (model: string) => Answerer;
+}
+
+export function modelProviders(openAi: OpenAiSettings | null): ModelProviders {
   const extractive = new ExtractiveAnswerer();
   const connection = openAi
     ? { apiKey: openAi.apiKey, ...(openAi.baseURL ? { baseURL: openAi.baseURL } : {}) }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createOpenSearchClient } from '../adapters/opensearch/client';
 import { type EnsuredIndex, ensureIndexes } from '../adapters/opensearch/ensure-index';
 import { DEFAULT_INDEX_PREFIX, MAX_DIMENSIONS } from '../adapters/opensearch/index-definition';

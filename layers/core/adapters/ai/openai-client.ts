@@ -2,8 +2,12 @@ import OpenAI from 'openai';
 
 /** How to reach an OpenAI (or OpenAI-compatible) endpoint. */
 export interface OpenAiConnectionOptions {
-  /** `OPENAI_API_KEY` (later an agent's own model key, D33). */
-  readonly apiKey: string;
+  /**
+   * `OPENAI_API_KEY` (later an agent's own model key, D33), or a function the
+   * SDK calls before each request: the cloud reads the key from Secrets
+   * Manager that way, so a rotated key is picked up without a deploy.
+   */
+  readonly apiKey: string | (() => Promise<string>);
   /**
    * Any OpenAI-compatible endpoint (`OPENAI_BASE_URL`).
    * @default 'https://api.openai.com/v1'

@@ -8,6 +8,8 @@ export interface DocumentClientOptions {
   readonly region?: string | undefined;
   /** SDK attempts per call (default 3). */
   readonly maxAttempts?: number | undefined;
+  /** Applied to the low-level client before it is wrapped (the cloud's X-Ray capture). */
+  readonly instrument?: (client: DynamoDBClient) => DynamoDBClient;
 }
 
 /**
@@ -27,7 +29,7 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
       : { region: options.region }),
   });
   client.middlewareStack.use(outageAsUnavailable);
-  return DynamoDBDocumentClient.from(client, {
+  return DynamoDBDocumentClient.from(options.instrument ? options.instrument(client) : client, {
     marshallOptions: { removeUndefinedValues: true },
   });
 }

@@ -1,5 +1,5 @@
 import { type Client, errors } from '@opensearch-project/opensearch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IndexDefinitionConflictError, SearchUnavailableError } from './errors';
 import {
   chunkIndexDefinition,

@@ -1,5 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   EmbedderMismatchError,
   type IndexedChunk,

@@ -24,16 +24,14 @@ import type {
   DataSourceRepository,
 } from '../../ports/data-source-repository.port';
 import type { FileStorage } from '../../ports/file-storage.port';
-import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
 import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
 import { dataSourceCreated } from '../events/domain-events';
 
 export interface DataSourceDependencies {
   readonly dataSources: DataSourceRepository;
-  /** Deleting a data source deletes its indexed chunks too. */
-  readonly retrieval: Pick<RetrievalIndex, 'deleteDataSource'>;
   readonly agents: Pick<AgentRepository, 'idsReferencing'>;
+  /** Sync jobs, and the purge of a deleted source's chunks (P45). */
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
   /** Deleting a file data source deletes its uploaded files too (D25). */
@@ -170,10 +168,11 @@ export async function deleteDataSource(
       { agent_ids: users },
     );
   }
-  // Chunks first: if the record's deletion then fails, a retry finishes it and
-  // a re-sync would restore the chunks. Chunks left by a sync still running
+  // The purge of its chunks first (P45: the sync worker deletes them): if
+  // the record's deletion then fails, a retry finishes it. Until the purge
+  // runs, and after it for chunks a sync still running writes, the chunks
   // are never searched: searches are limited to existing data sources.
-  await deps.retrieval.deleteDataSource(orgId, id);
+  await deps.syncQueue.send({ org_id: orgId, data_source_id: id, purge: 'data_source' });
   // Then its files: bytes before records, so no record outlives its bytes
   // unnoticed; an upload arriving after this finds no data source and is
   // deleted by ingestion.

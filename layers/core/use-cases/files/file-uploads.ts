@@ -5,14 +5,15 @@ import { FILE_UPLOAD_LIMITS, fileObjectKey, type UploadedFile } from '../../doma
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import type { FileStorage } from '../../ports/file-storage.port';
-import type { RetrievalIndex } from '../../ports/retrieval-index.port';
+import type { SyncJobQueue } from '../../ports/sync-job-queue.port';
 import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
 
 export interface FileUploadDependencies {
-  readonly dataSources: Pick<DataSourceRepository, 'get' | 'recordDirectIndexing'>;
+  readonly dataSources: Pick<DataSourceRepository, 'get'>;
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
-  readonly retrieval: Pick<RetrievalIndex, 'deleteDocument' | 'count'>;
+  /** A deleted file's chunks are purged by the sync worker (P45). */
+  readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
 }
 
@@ -130,12 +131,14 @@ export async function getFile(
 }
 
 /**
- * Removes a file: its chunks first (so it stops being cited at once), then
- * its bytes, then its record. Each step is idempotent, so a failure part way
- * is finished by calling again. The chunks are deleted once more at the end:
- * an ingestion of the same file that was running meanwhile either recorded
- * its result before the record went (so its chunks were written before, and
- * go now) or finds the record gone and deletes them itself.
+ * Removes a file: the purge of its chunks is queued first (P45: the sync
+ * worker deletes them, usually within seconds, and recounts the source's
+ * chunks), then its bytes go, then its record. Each step is idempotent, so a
+ * failure part way is finished by calling again. A second purge is queued at
+ * the end: an ingestion of the same file that was running meanwhile either
+ * recorded its result before the record went (so its chunks were written
+ * before, and go with that purge) or finds the record gone and deletes them
+ * itself.
  */
 export async function deleteFile(
   deps: FileUploadDependencies,
@@ -144,11 +147,14 @@ export async function deleteFile(
   documentId: string,
 ): Promise<void> {
   await getFile(deps, orgId, dataSourceId, documentId);
-  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  const purge = {
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    purge: 'document',
+    document_id: documentId,
+  } as const;
+  await deps.syncQueue.send(purge);
   await deps.fileStorage.delete(fileObjectKey(orgId, dataSourceId, documentId));
   await deps.files.delete(orgId, dataSourceId, documentId);
-  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
-  await deps.dataSources.recordDirectIndexing(orgId, dataSourceId, {
-    chunksIndexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
-  });
+  await deps.syncQueue.send(purge);
 }

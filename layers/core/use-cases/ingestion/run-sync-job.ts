@@ -35,7 +35,10 @@ export function documentIdFor(dataSourceId: string, key: string): string {
   return `doc_${body}`;
 }
 
-export type SyncOutcome = 'finished' | 'not-current';
+/** What a run did: nothing (not the current job), or the job as it finished. */
+export type SyncOutcome =
+  | { readonly outcome: 'not-current' }
+  | { readonly outcome: 'finished'; readonly job: SyncJob };
 
 /**
  * Runs one sync job to the end (D22, D24). Idempotent per job id and
@@ -62,7 +65,7 @@ export async function runSyncJob(
     started.toISOString(),
   );
   const job = source?.current_job;
-  if (!source || !job || job.id !== jobId) return 'not-current';
+  if (!source || !job || job.id !== jobId) return { outcome: 'not-current' };
 
   const reader = deps.readerFor(source, orgId);
   const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId);
@@ -184,7 +187,7 @@ export async function runSyncJob(
     { job: finishedJob, status: usable ? 'active' : 'failed', chunksIndexed },
     [event],
   );
-  return 'finished';
+  return { outcome: 'finished', job: finishedJob };
 }
 
 /**

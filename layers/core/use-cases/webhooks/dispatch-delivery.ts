@@ -21,10 +21,16 @@ export interface DispatchDependencies {
 
 /** What the queue should do with the message: drop it, or bring it back after a delay. */
 export type DispatchOutcome =
-  | { readonly done: true }
+  | {
+      readonly done: true;
+      /** What ended it: `skipped` when it had ended already or its webhook is gone or disabled. */
+      readonly result: 'delivered' | 'failed' | 'skipped';
+    }
   | { readonly done: false; readonly retryAfterSeconds: number };
 
-const DONE: DispatchOutcome = { done: true };
+const SKIPPED: DispatchOutcome = { done: true, result: 'skipped' };
+const DELIVERED: DispatchOutcome = { done: true, result: 'delivered' };
+const FAILED: DispatchOutcome = { done: true, result: 'failed' };
 
 /**
  * One attempt of one delivery (D29). `attempt` is the message's receive
@@ -41,14 +47,14 @@ export async function dispatchDelivery(
 ): Promise<DispatchOutcome> {
   const { org_id: orgId, webhook_id: webhookId, delivery_id: deliveryId } = message;
   const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
-  if (stored?.delivery.status !== 'pending') return DONE;
+  if (stored?.delivery.status !== 'pending') return SKIPPED;
 
   const found = await deps.webhooks.getWithSecrets(orgId, webhookId);
   const now = deps.clock.now();
   if (!found || found.webhook.status === 'disabled') {
     const reason = found ? 'webhook disabled' : 'webhook deleted';
     await deps.deliveries.cancel(orgId, webhookId, deliveryId, reason, now.toISOString());
-    return DONE;
+    return SKIPPED;
   }
 
   const secrets = await signingSecrets(deps.secretSealer, orgId, found.webhook, found.secrets, now);
@@ -82,7 +88,7 @@ export async function dispatchDelivery(
     });
     // D29: the next success sets a failed webhook active again.
     await deps.webhooks.setStatus(orgId, webhookId, 'active', ['failed']);
-    return DONE;
+    return DELIVERED;
   }
   if (status === 410) {
     await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
@@ -91,7 +97,7 @@ export async function dispatchDelivery(
       failure_reason: 'receiver answered 410 Gone; webhook disabled',
     });
     await deps.webhooks.setStatus(orgId, webhookId, 'disabled', ['active', 'failed']);
-    return DONE;
+    return FAILED;
   }
   const delay = attempt < MAX_DELIVERY_ATTEMPTS ? retryDelayAfter(attempt) : null;
   if (delay === null) {
@@ -101,12 +107,12 @@ export async function dispatchDelivery(
       failure_reason: `${MAX_DELIVERY_ATTEMPTS} attempts failed`,
     });
     await deps.webhooks.setStatus(orgId, webhookId, 'failed', ['active']);
-    return DONE;
+    return FAILED;
   }
   const stillPending = await deps.deliveries.recordAttempt(orgId, webhookId, deliveryId, record, {
     status: 'pending',
     next_attempt_at: new Date(at.getTime() + delay * 1000).toISOString(),
     failure_reason: null,
   });
-  return stillPending ? { done: false, retryAfterSeconds: delay } : DONE;
+  return stillPending ? { done: false, retryAfterSeconds: delay } : SKIPPED;
 }

@@ -4,7 +4,7 @@ import type { DataSource } from '../../../../layers/core/domain/data-source';
 import type { DueDataSource } from '../../../../layers/core/ports/data-source-repository.port';
 import type { Dependencies } from '../../../../layers/core/ports/dependencies.port';
 import type { SyncJobMessage } from '../../../../layers/core/ports/sync-job-queue.port';
-import { provideDependencies } from '../../../../layers/core/wiring/dependencies';
+import { provideDependencies } from '../../../../layers/core/wiring/composition-root';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const TICK = {

@@ -1,0 +1,29 @@
+import { DynamoDbAgentRepository } from '../../layers/core/adapters/dynamodb/agent-repository';
+import { DynamoDbAnalyticsRollups } from '../../layers/core/adapters/dynamodb/analytics-rollups';
+import {
+  DynamoDbInteractionRepository,
+  DynamoDbSessionHistory,
+} from '../../layers/core/adapters/dynamodb/interaction-repository';
+import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
+import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
+import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrieval';
+import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
+import { compositionRoot } from '../../layers/core/wiring/composition-root';
+
+/** Query (D18–D20): agents, the index, the models, and the interaction it records. */
+export const dependencies = compositionRoot(() => {
+  const { client, tableName } = cloudTable();
+  const models = cloudModels();
+  return {
+    ...cloudHttpPlatform(),
+    agents: new DynamoDbAgentRepository(client, tableName),
+    retrieval: cloudRetrievalIndex(),
+    embedder: models.embedder,
+    answererFor: models.answererFor,
+    interactions: new DynamoDbInteractionRepository(client, tableName),
+    sessions: new DynamoDbSessionHistory(client, tableName),
+    rollups: new DynamoDbAnalyticsRollups(client, tableName),
+  };
+});
+
+export type QueryDependencies = ReturnType<typeof dependencies>;

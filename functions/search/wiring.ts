@@ -1,0 +1,19 @@
+import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
+import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
+import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
+import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrieval';
+import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
+import { compositionRoot } from '../../layers/core/wiring/composition-root';
+
+/** Semantic search (D21): the index, the query's embedder, the organization's data sources. */
+export const dependencies = compositionRoot(() => {
+  const { client, tableName } = cloudTable();
+  return {
+    ...cloudHttpPlatform(),
+    dataSources: new DynamoDbDataSourceRepository(client, tableName),
+    retrieval: cloudRetrievalIndex(),
+    embedder: cloudModels().embedder,
+  };
+});
+
+export type SearchDependencies = ReturnType<typeof dependencies>;

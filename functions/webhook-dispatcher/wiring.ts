@@ -1,0 +1,21 @@
+import { DynamoDbDeliveryRepository } from '../../layers/core/adapters/dynamodb/delivery-repository';
+import { DynamoDbWebhookRepository } from '../../layers/core/adapters/dynamodb/webhook-repository';
+import { systemClock } from '../../layers/core/ports/clock.port';
+import { cloudDeliveryVisibility } from '../../layers/core/wiring/cloud/cloud-queues';
+import { cloudSecretSealer } from '../../layers/core/wiring/cloud/cloud-secret-sealer';
+import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
+import { cloudWebhookTransport } from '../../layers/core/wiring/cloud/cloud-webhooks';
+import { compositionRoot } from '../../layers/core/wiring/composition-root';
+
+/** The dispatcher (D29): webhooks and deliveries, the secrets key (opening only), HTTPS out, the queue's visibility. */
+export const dependencies = compositionRoot(() => {
+  const { client, tableName } = cloudTable();
+  return {
+    clock: systemClock,
+    webhooks: new DynamoDbWebhookRepository(client, tableName),
+    deliveries: new DynamoDbDeliveryRepository(client, tableName),
+    secretSealer: cloudSecretSealer(),
+    deliveryVisibility: cloudDeliveryVisibility(),
+    ...cloudWebhookTransport(),
+  };
+});

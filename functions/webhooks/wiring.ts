@@ -1,0 +1,31 @@
+import { DynamoDbDeliveryRepository } from '../../layers/core/adapters/dynamodb/delivery-repository';
+import { DynamoDbWebhookRepository } from '../../layers/core/adapters/dynamodb/webhook-repository';
+import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
+import { cloudDeliveryQueue } from '../../layers/core/wiring/cloud/cloud-queues';
+import { cloudSecretSealer } from '../../layers/core/wiring/cloud/cloud-secret-sealer';
+import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
+import {
+  cloudWebhookTransport,
+  cloudWebhookUrlVerifier,
+} from '../../layers/core/wiring/cloud/cloud-webhooks';
+import { compositionRoot } from '../../layers/core/wiring/composition-root';
+
+/**
+ * Webhook management (D30): the table, the secrets key (sealing new secrets,
+ * opening them for the test event), the deliveries queue (manual retries)
+ * and outbound HTTPS (URL checks, the test event).
+ */
+export const dependencies = compositionRoot(() => {
+  const { client, tableName } = cloudTable();
+  return {
+    ...cloudHttpPlatform(),
+    webhooks: new DynamoDbWebhookRepository(client, tableName),
+    deliveries: new DynamoDbDeliveryRepository(client, tableName),
+    deliveryQueue: cloudDeliveryQueue(),
+    secretSealer: cloudSecretSealer(),
+    webhookUrlVerifier: cloudWebhookUrlVerifier(),
+    ...cloudWebhookTransport(),
+  };
+});
+
+export type WebhooksDependencies = ReturnType<typeof dependencies>;

@@ -1,0 +1,19 @@
+import { DynamoDbApiKeyRepository } from '../../adapters/dynamodb/api-key-repository';
+import { DynamoDbOrganizationRepository } from '../../adapters/dynamodb/organization-repository';
+import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
+import type { HttpPlatformDependencies } from '../../http/http-function';
+import { systemClock } from '../../ports/clock.port';
+import { cloudTable } from './cloud-table';
+
+/** What every HTTP family's middlewares use: API keys, plans and rate limits, all in the table. */
+export function cloudHttpPlatform(): HttpPlatformDependencies {
+  const { client, tableName, environment } = cloudTable();
+  return {
+    environment,
+    clock: systemClock,
+    apiKeys: new DynamoDbApiKeyRepository(client, tableName),
+    organizations: new DynamoDbOrganizationRepository(client, tableName),
+    rateLimiter: new DynamoDbRateLimiter(client, tableName),
+    planQuota: new DynamoDbPlanQuota(client, tableName),
+  };
+}
