@@ -5,7 +5,7 @@ import {
   OpenAiAnswerer,
 } from '../../../layers/core/adapters/ai/openai-answerer';
 import { NO_ANSWER_TEXT } from '../../../layers/core/domain/no-answer';
-import { countTokens } from '../../../layers/core/domain/retrieval/tokens';
+import { estimateTokens } from '../../../layers/core/domain/retrieval/token-estimate';
 import {
   type AnswerEvent,
   type AnswerRequest,
@@ -145,7 +145,7 @@ describe('Class: OpenAiAnswerer', () => {
       expect(done?.type).toBe('done');
       if (done?.type !== 'done') return;
       expect(done.result.text).toBe('Thirty days [1].');
-      expect(done.result.tokensOutput).toBe(countTokens('Thirty days [1].'));
+      expect(done.result.tokensOutput).toBe(estimateTokens('Thirty days [1].'));
       // System prompt, rules, both sources and the question, with message framing.
       expect(done.result.tokensInput).toBeGreaterThan(150);
       expect(done.result.tokensInput).toBeLessThan(400);

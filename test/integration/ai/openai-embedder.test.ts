@@ -3,7 +3,7 @@ import {
   OpenAiEmbedder,
   type OpenAiEmbedderOptions,
 } from '../../../layers/core/adapters/ai/openai-embedder';
-import { countTokens } from '../../../layers/core/domain/retrieval/tokens';
+import { estimateTokens } from '../../../layers/core/domain/retrieval/token-estimate';
 import { ModelUnavailableError } from '../../../layers/core/ports/answerer.port';
 import { ModelRequestError } from '../../../layers/core/ports/model-request-error';
 import {
@@ -184,7 +184,7 @@ describe('Class: OpenAiEmbedder', () => {
 
       await embedder.embed(['text 1', 'text 2', 'text 3', 'text 4', 'text 5']);
 
-      expect(countTokens('text 1')).toBe(3);
+      expect(estimateTokens('text 1')).toBe(3);
       expect(server?.requests.map((request) => request.body.input)).toEqual([
         ['text 1', 'text 2'],
         ['text 3', 'text 4'],

@@ -1,7 +1,7 @@
 import { citedSourceNumbers, stripCitations } from '../../domain/citations';
 import { NO_ANSWER_TEXT } from '../../domain/no-answer';
 import { analyze, words } from '../../domain/retrieval/text-analysis';
-import { countTokens, firstTokens } from '../../domain/retrieval/tokens';
+import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type {
   AnswerEvent,
   Answerer,
@@ -55,7 +55,7 @@ export class ExtractiveAnswerer implements Answerer {
           request.sources.map((source) => source.number),
         ),
         tokensInput: inputTokens(request.question, history, request.sources),
-        tokensOutput: countTokens(text),
+        tokensOutput: estimateTokens(text),
         model: OFFLINE_EXTRACTIVE_MODEL,
       },
     };
@@ -275,10 +275,10 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 function composeAnswer(picked: readonly ScoredSentence[], maxTokens: number): string {
   const [best] = picked;
   if (!best) return fitToTokens(NO_ANSWER_TEXT, maxTokens);
-  if (countTokens(render([best])) > maxTokens) return truncateSentence(best, maxTokens);
+  if (estimateTokens(render([best])) > maxTokens) return truncateSentence(best, maxTokens);
   const kept: ScoredSentence[] = [best];
   for (const sentence of picked.slice(1)) {
-    if (countTokens(render([...kept, sentence])) <= maxTokens) kept.push(sentence);
+    if (estimateTokens(render([...kept, sentence])) <= maxTokens) kept.push(sentence);
   }
   return render(kept);
 }
@@ -310,20 +310,20 @@ function truncateSentence(sentence: ScoredSentence, maxTokens: number): string {
   const shorten = (count: number) =>
     `${sentenceWords.slice(0, count).join(' ')}… [${sentence.source}]`;
   const best = shorten(
-    longestFit(sentenceWords.length, (count) => countTokens(shorten(count)) <= maxTokens),
+    longestFit(sentenceWords.length, (count) => estimateTokens(shorten(count)) <= maxTokens),
   );
-  return countTokens(best) <= maxTokens ? best : firstTokens(sentence.text, maxTokens);
+  return estimateTokens(best) <= maxTokens ? best : firstEstimatedTokens(sentence.text, maxTokens);
 }
 
 /** The text itself when it fits in `maxTokens`, else its longest start that fits with `…` (or, failing that, its first tokens). */
 function fitToTokens(text: string, maxTokens: number): string {
-  if (countTokens(text) <= maxTokens) return text;
+  if (estimateTokens(text) <= maxTokens) return text;
   const textWords = text.split(' ');
   const shorten = (count: number) => `${textWords.slice(0, count).join(' ')}…`;
   const best = shorten(
-    longestFit(textWords.length, (count) => countTokens(shorten(count)) <= maxTokens),
+    longestFit(textWords.length, (count) => estimateTokens(shorten(count)) <= maxTokens),
   );
-  return countTokens(best) <= maxTokens ? best : firstTokens(text, maxTokens);
+  return estimateTokens(best) <= maxTokens ? best : firstEstimatedTokens(text, maxTokens);
 }
 
 /** The largest count in 1…total that `fits` (binary search; 1 when none does). */
@@ -354,8 +354,8 @@ function inputTokens(
   history: readonly ConversationTurn[],
   sources: readonly AnswerSource[],
 ): number {
-  let tokens = countTokens(question);
-  for (const source of sources) tokens += countTokens(source.text);
-  for (const turn of history) tokens += countTokens(turn.question) + countTokens(turn.answer);
+  let tokens = estimateTokens(question);
+  for (const source of sources) tokens += estimateTokens(source.text);
+  for (const turn of history) tokens += estimateTokens(turn.question) + estimateTokens(turn.answer);
   return tokens;
 }

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { citedSourceNumbers, stripCitations } from '../../domain/citations';
 import { NO_ANSWER_TEXT } from '../../domain/no-answer';
-import { countTokens } from '../../domain/retrieval/tokens';
+import { estimateTokens } from '../../domain/retrieval/token-estimate';
 import {
   type AnswerEvent,
   type Answerer,
@@ -170,7 +170,7 @@ export class OpenAiAnswerer implements Answerer {
           request.sources.map((source) => source.number),
         ),
         tokensInput: usage?.prompt_tokens ?? promptTokens(messages),
-        tokensOutput: usage?.completion_tokens ?? countTokens(text),
+        tokensOutput: usage?.completion_tokens ?? estimateTokens(text),
         model,
       },
     };
@@ -216,7 +216,8 @@ function promptTokens(messages: readonly OpenAI.ChatCompletionMessageParam[]): n
   let tokens = TOKENS_PER_REPLY;
   for (const message of messages) {
     tokens +=
-      TOKENS_PER_MESSAGE + (typeof message.content === 'string' ? countTokens(message.content) : 0);
+      TOKENS_PER_MESSAGE +
+      (typeof message.content === 'string' ? estimateTokens(message.content) : 0);
   }
   return tokens;
 }

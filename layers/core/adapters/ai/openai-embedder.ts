@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { countTokens } from '../../domain/retrieval/tokens';
+import { estimateTokens } from '../../domain/retrieval/token-estimate';
 import type { Embedder } from '../../ports/embedder.port';
 import { ModelRequestError } from '../../ports/model-request-error';
 import {
@@ -160,7 +160,7 @@ function batches(texts: readonly string[], maxInputs: number, maxTokens: number)
   let current: string[] = [];
   let tokens = 0;
   for (const text of texts) {
-    const size = countTokens(text);
+    const size = estimateTokens(text);
     if (current.length > 0 && (current.length === maxInputs || tokens + size > maxTokens)) {
       result.push(current);
       current = [];

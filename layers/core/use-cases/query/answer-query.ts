@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction } from '../../domain/interaction';
 import { costUsd } from '../../domain/model-pricing';
-import { countTokens, firstTokens } from '../../domain/retrieval/tokens';
+import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
 import type { Clock } from '../../ports/clock.port';
@@ -134,14 +134,14 @@ export async function* answerQuery(
     // D18: max_tokens bounds this answer too.
     const maxTokens = input.max_tokens ?? agent.max_tokens;
     const text =
-      countTokens(NO_SOURCES_ANSWER) <= maxTokens
+      estimateTokens(NO_SOURCES_ANSWER) <= maxTokens
         ? NO_SOURCES_ANSWER
-        : firstTokens(NO_SOURCES_ANSWER, maxTokens);
+        : firstEstimatedTokens(NO_SOURCES_ANSWER, maxTokens);
     answer = {
       text,
       cited: [],
       tokensInput: 0,
-      tokensOutput: countTokens(text),
+      tokensOutput: estimateTokens(text),
       model: agent.model,
     };
     yield { type: 'delta', text };
