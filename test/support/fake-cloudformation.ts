@@ -17,7 +17,7 @@ export interface FakeCloudFormation {
 }
 
 const NAMESPACE = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
-const escape = (text: string) =>
+const xmlText = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
@@ -32,15 +32,15 @@ function describeStacksXml(stack: FakeStack): string {
     Object.entries(entries)
       .map(
         ([k, v]) =>
-          `<member><${key}>${escape(k)}</${key}><${value}>${escape(v)}</${value}></member>`,
+          `<member><${key}>${xmlText(k)}</${key}><${value}>${xmlText(v)}</${value}></member>`,
       )
       .join('');
   return `<DescribeStacksResponse xmlns="${NAMESPACE}">
   <DescribeStacksResult>
     <Stacks>
       <member>
-        <StackName>${escape(stack.name)}</StackName>
-        <StackId>arn:aws:cloudformation:eu-west-1:123456789012:stack/${escape(stack.name)}/aaf549a0-a413-11df-adb3-5081b3858e83</StackId>
+        <StackName>${xmlText(stack.name)}</StackName>
+        <StackId>arn:aws:cloudformation:eu-west-1:123456789012:stack/${xmlText(stack.name)}/aaf549a0-a413-11df-adb3-5081b3858e83</StackId>
         <CreationTime>2026-01-05T10:00:00.000Z</CreationTime>
         <StackStatus>CREATE_COMPLETE</StackStatus>
         <DisableRollback>false</DisableRollback>
@@ -56,7 +56,7 @@ function describeStacksXml(stack: FakeStack): string {
 /** The query protocol's error document (`ErrorResponse` / `Error` with `Type`, `Code`, `Message`). */
 function errorXml(code: string, message: string): string {
   return `<ErrorResponse xmlns="${NAMESPACE}">
-  <Error><Type>Sender</Type><Code>${code}</Code><Message>${escape(message)}</Message></Error>
+  <Error><Type>Sender</Type><Code>${code}</Code><Message>${xmlText(message)}</Message></Error>
   <RequestId>c2d1e7a4-0000-4000-8000-example</RequestId>
 </ErrorResponse>`;
 }
