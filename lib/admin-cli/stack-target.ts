@@ -1,10 +1,8 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { DynamoDbApiKeyRepository } from '../../layers/core/adapters/dynamodb/api-key-repository';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
-import { DynamoDbOrganizationDirectory } from '../../layers/core/adapters/dynamodb/organization-directory';
-import { DynamoDbOrganizationRepository } from '../../layers/core/adapters/dynamodb/organization-repository';
 import { systemClock } from '../../layers/core/ports/clock.port';
+import { adminDependencies } from './admin-dependencies';
 import type { AdminDependencies, AdminTarget } from './admin-target';
 import { describeAwsFailure } from './aws-errors';
 import { NoCredentialsError, NoRegionError } from './cli-errors';
@@ -32,9 +30,7 @@ export async function connectToStack(options: {
   }
   const stack = await describeServiceStack({ stackName: options.stackName, region, credentials });
   const client = createDocumentClient({ region });
-  const organizations = new DynamoDbOrganizationRepository(client, stack.tableName);
-  const directory = new DynamoDbOrganizationDirectory(client, stack.tableName);
-  const apiKeys = new DynamoDbApiKeyRepository(client, stack.tableName);
+  const { organizations, apiKeys, listOrganizations } = adminDependencies(client, stack.tableName);
   const on = (action: string) => `dynamodb:${action} on table ${stack.tableName} (${region})`;
   // Each call names its DynamoDB action, so an AccessDenied says which permission is missing.
   const deps: AdminDependencies = {
@@ -49,7 +45,7 @@ export async function connectToStack(options: {
       listByOrganization: (orgId) => guard(apiKeys.listByOrganization(orgId), on('Query')),
       revoke: (orgId, keyId) => guard(apiKeys.revoke(orgId, keyId), on('Query, DeleteItem')),
     },
-    listOrganizations: () => guard(directory.listAll(), on('Scan')),
+    listOrganizations: () => guard(listOrganizations(), on('Scan')),
   };
   return { deps, environment: stack.environment, close: async () => client.destroy() };
 }

@@ -19,13 +19,7 @@ import packageJson from '../../package.json';
 import type { AdminDependencies, AdminTarget } from '../admin-cli/admin-target';
 import { CliError, EnvironmentMismatchError } from '../admin-cli/cli-errors';
 import { helpFor, USAGE } from '../admin-cli/help';
-import { connectToStack } from '../admin-cli/stack-target';
-import { connectToLocalService } from './local-admin-target';
-import {
-  ListenerError,
-  startWebhookListener,
-  type WebhookListenerOptions,
-} from './webhook-listener';
+import type { WebhookListenerOptions } from './webhook-listener';
 
 export { USAGE };
 
@@ -208,9 +202,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (parsed.command === 'webhooks listen') return listen(parsed, io);
   let target: AdminTarget | undefined;
   try {
+    // Each target is loaded when used: the AWS SDK's CloudFormation client, dynalite
+    // and the listener take longer to load than most commands take to run.
     target = parsed.target.stack
-      ? await connectToStack({ stackName: parsed.target.stack, region: parsed.target.region })
-      : await connectToLocalService(io.env);
+      ? await (await import('../admin-cli/stack-target')).connectToStack({
+          stackName: parsed.target.stack,
+          region: parsed.target.region,
+        })
+      : await (await import('./local-admin-target')).connectToLocalService(io.env);
     const result = await execute(target, parsed);
     io.out(parsed.json ? JSON.stringify(result.json, null, 2) : result.text);
     return 0;
@@ -292,6 +291,7 @@ async function listen(parsed: ListenCommand, io: CliIo): Promise<number> {
     io.out(`${error.message}\n\n${USAGE}`);
     return 2;
   }
+  const { ListenerError, startWebhookListener } = await import('./webhook-listener');
   // Listening for Ctrl-C before registering: a stop during registration still deletes the webhook.
   const stop = stopRequested(io.signal);
   let listener: Awaited<ReturnType<typeof startWebhookListener>>;

@@ -3,16 +3,11 @@ import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
-import { DynamoDbOrganizationDirectory } from '../../layers/core/adapters/dynamodb/organization-directory';
+import { adminDependencies } from '../admin-cli/admin-dependencies';
 import type { AdminTarget } from '../admin-cli/admin-target';
 import { LocalDatabaseError } from '../admin-cli/cli-errors';
-import { startDynalite } from './dynalite-server';
 import { isLevelDbLocked } from './leveldb-lock';
 import { type LocalConfig, parseLocalConfig } from './local-config';
-import { localDependencies } from './local-dependencies';
-import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
-import { loadOrCreateMasterKey } from './master-key';
-import { LOCAL_UPLOAD_PATH } from './upload-endpoint';
 
 /**
  * Reaches the local DynamoDB: the running server's dynalite if there is one,
@@ -51,6 +46,8 @@ export async function connectToLocalService(env: NodeJS.ProcessEnv): Promise<Adm
       `The service is running on ${config.dataDir}, but its DynamoDB does not answer on port ${config.SVC_DYNAMODB_PORT} (SVC_DYNAMODB_PORT): use the port \`npm start\` printed`,
     );
   }
+  // Loaded only here: dynalite and LevelDB cost a tenth of a second that other calls need not pay.
+  const { startDynalite } = await import('./dynalite-server');
   const dynamo = await startDynalite({ host: '127.0.0.1', port: 0, path });
   const client = createDocumentClient({ endpoint: dynamo.endpoint });
   return adminTarget(config, client, async () => {
@@ -59,33 +56,13 @@ export async function connectToLocalService(env: NodeJS.ProcessEnv): Promise<Adm
   });
 }
 
-/** The server's own wiring, on whichever DynamoDB the CLI reached. */
 function adminTarget(
   config: LocalConfig,
   client: DynamoDBDocumentClient,
   close: () => Promise<void>,
 ): AdminTarget {
-  const { dependencies } = localDependencies({
-    client,
-    tableName: config.SVC_TABLE_NAME,
-    masterKey: masterKeyOf(config),
-    retrieval: localRetrievalIndex(config),
-    openAi: localOpenAiSettings(config),
-    blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
-    uploadUrl: () => `http://${config.HOST}:${config.PORT}${LOCAL_UPLOAD_PATH}`,
-  });
-  const directory = new DynamoDbOrganizationDirectory(client, config.SVC_TABLE_NAME);
-  return {
-    deps: { ...dependencies, listOrganizations: () => directory.listAll() },
-    // D36: local runs are `test`; `--env live` is still allowed for trying keys out.
-    environment: null,
-    close,
-  };
-}
-
-/** The data directory's master key (the CLI seals nothing yet, but its wiring is the server's). */
-function masterKeyOf(config: LocalConfig): Buffer {
-  return loadOrCreateMasterKey(config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'));
+  // D36: local runs are `test`; `--env live` is still allowed for trying keys out.
+  return { deps: adminDependencies(client, config.SVC_TABLE_NAME), environment: null, close };
 }
 
 /** The SDK wraps socket errors; the code may sit on the error or on its cause. */
