@@ -2,6 +2,7 @@
  * `npm start`: the whole service on one machine (D36). Settings come from
  * the environment (lib/local/local-config.ts); none are needed.
  */
+import type { BootstrapKeyReason } from '../lib/local/bootstrap';
 import type { LocalRuntime } from '../lib/local/runtime';
 
 async function main(): Promise<void> {
@@ -19,8 +20,10 @@ async function main(): Promise<void> {
       console.log(
         `${line.method} ${line.path} → ${line.status} (${line.ms} ms) ${line.requestId ?? ''}`,
       ),
+    // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
+    announce: (started) =>
+      printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir),
   });
-  printBanner(runtime, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir);
   if (config.SVC_ALLOW_PRIVATE_URLS) {
     console.log(
       'SVC_ALLOW_PRIVATE_URLS=true: webhooks may target loopback and private addresses (D35; never in the cloud).',
@@ -47,8 +50,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+const KEY_HEADLINES: Record<BootstrapKeyReason, string> = {
+  'first-start':
+    '\nFirst start: created the organization and an Admin API key. The key is shown only this once:',
+  'replaced-unshown':
+    '\nAn earlier start created the Admin API key but stopped before showing it; that key is revoked.\nA new Admin API key, shown only this once:',
+  preset: '\nRegistered SVC_BOOTSTRAP_KEY as an Admin API key:',
+  none: '',
+};
+
 function printBanner(runtime: LocalRuntime, dataDir: string): void {
-  const { organization, newKey, firstStart } = runtime.bootstrap;
+  const { organization, newKey, reason } = runtime.bootstrap;
   console.log(`Agent Query Service listening on ${runtime.url}`);
   console.log(
     `  environment: test   data: ${dataDir}   DynamoDB (dynalite): ${runtime.dynamoDbEndpoint}`,
@@ -57,11 +69,7 @@ function printBanner(runtime: LocalRuntime, dataDir: string): void {
     `  organization: ${organization.id} (${organization.name}, plan ${organization.plan})`,
   );
   if (newKey) {
-    console.log(
-      firstStart
-        ? '\nFirst start: created the organization and an Admin API key. The key is shown only this once:'
-        : '\nRegistered SVC_BOOTSTRAP_KEY as an Admin API key:',
-    );
+    console.log(KEY_HEADLINES[reason]);
     console.log(`\n  ${newKey}\n`);
     console.log('Try it:');
     console.log(`  curl -s ${runtime.url}/api/v1/agents -H "Authorization: Bearer ${newKey}"\n`);

@@ -1,57 +1,27 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { API_KEY_LIMITS } from '../../layers/core/domain/api-key-record';
-import { ENVIRONMENTS } from '../../layers/core/domain/environments';
+import { ENVIRONMENTS, type Environment } from '../../layers/core/domain/environments';
 import { AppError } from '../../layers/core/domain/errors';
 import { SUBSCRIBABLE_EVENT_NAMES } from '../../layers/core/domain/events';
 import { isId } from '../../layers/core/domain/ids';
 import { ORGANIZATION_LIMITS } from '../../layers/core/domain/organization';
 import { PLANS } from '../../layers/core/domain/plans';
 import { SCOPES } from '../../layers/core/domain/scopes';
-import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import {
   createApiKey,
   listApiKeys,
   revokeApiKey,
 } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
-import { startDynalite } from './dynalite-server';
-import { type LocalConfig, parseLocalConfig } from './local-config';
-import { localDependencies } from './local-dependencies';
-import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
-import { loadOrCreateMasterKey } from './master-key';
-import { LOCAL_UPLOAD_PATH } from './upload-endpoint';
-import {
-  ListenerError,
-  startWebhookListener,
-  type WebhookListenerOptions,
-} from './webhook-listener';
+import packageJson from '../../package.json';
+import type { AdminDependencies, AdminTarget } from '../admin-cli/admin-target';
+import { CliError, EnvironmentMismatchError } from '../admin-cli/cli-errors';
+import { helpFor, USAGE } from '../admin-cli/help';
+import type { WebhookListenerOptions } from './webhook-listener';
 
-export const USAGE = `Usage: svc <command> [options]
-
-  orgs create --name NAME [--plan free|pro|enterprise] [--json]
-  keys create --org ORG_ID --scopes Read,Write,Execute,Admin [--env test|live] [--name NAME] [--json]
-  keys list   --org ORG_ID [--json]
-  keys revoke --org ORG_ID --key KEY_ID [--json]
-  webhooks listen [--key ADMIN_KEY] [--api URL] [--events all|NAME,…] [--port N] [--print-json]
-  webhooks listen --secret whsec_… --port N [--print-json]
-
-orgs and keys work against the local service's DynamoDB (127.0.0.1:$SVC_DYNAMODB_PORT,
-default 8000) while \`npm start\` runs, or directly on $SVC_DATA_DIR (default .data) when it
-does not.
-
-webhooks listen receives deliveries on 127.0.0.1:--port (default: a free port), verifies
-both signatures and prints one line each; with --key (or $SVC_API_KEY, an Admin key) it
-registers a webhook through the running API (--api, default http://127.0.0.1:$PORT or 3000)
-for --events (default all), prints its secret, and deletes it on Ctrl-C. With --secret it
-only receives for an existing webhook whose URL names --port. The server must run with
-SVC_ALLOW_PRIVATE_URLS=true to deliver to this machine (D35). See docs/webhooks.md.`;
+export { USAGE };
 
 /** A mistake in how the CLI was called: exit code 2 with the usage. */
 export class UsageError extends Error {}
@@ -102,10 +72,12 @@ const commandSchemas = {
     name: z.string().trim().min(1).max(ORGANIZATION_LIMITS.nameMax),
     plan: z.enum(PLANS).default('free'),
   }),
+  'orgs list': z.object({}),
   'keys create': z.object({
     org: orgId,
     scopes,
-    env: z.enum(ENVIRONMENTS).default('test'),
+    // Unset: the target's environment (a stack's tag; `test` locally).
+    env: z.enum(ENVIRONMENTS).optional(),
     name: z.string().trim().min(1).max(API_KEY_LIMITS.nameMax).default('CLI key'),
   }),
   'keys list': z.object({ org: orgId }),
@@ -128,10 +100,30 @@ const commandSchemas = {
 
 type Command = keyof typeof commandSchemas;
 
+/** Where `orgs` and `keys` commands work: the local service unless `--stack` names a deployment. */
+export interface CommandTarget {
+  readonly stack?: string | undefined;
+  readonly region?: string | undefined;
+}
+
 /** A command with its validated options, narrowed by `command`. */
 export type ParsedCommand = {
-  [C in Command]: { command: C; options: z.output<(typeof commandSchemas)[C]>; json: boolean };
+  [C in Command]: {
+    command: C;
+    options: z.output<(typeof commandSchemas)[C]>;
+    json: boolean;
+    target: CommandTarget;
+  };
 }[Command];
+
+const stackName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a CloudFormation stack name')
+  .optional();
+const regionName = z
+  .string()
+  .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')
+  .optional();
 
 /** Parses argv into a command and its validated options. */
 export function parseCommand(argv: readonly string[]): ParsedCommand {
@@ -152,90 +144,53 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
       secret: { type: 'string' },
       'print-json': { type: 'boolean' },
       json: { type: 'boolean', default: false },
+      stack: { type: 'string' },
+      region: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
   if (!(command in commandSchemas)) throw new UsageError(`Unknown command: ${command || '(none)'}`);
-  const { json, ...rest } = values;
+  const { json, stack, region, ...rest } = values;
+  const target = z.object({ stack: stackName, region: regionName }).safeParse({ stack, region });
+  if (!target.success) {
+    throw new UsageError(
+      target.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'),
+    );
+  }
+  if (target.data.region !== undefined && target.data.stack === undefined) {
+    throw new UsageError("--region goes with --stack: it is the deployed stack's region");
+  }
+  if (command === 'webhooks listen' && target.data.stack !== undefined) {
+    throw new UsageError('webhooks listen works on this machine only; it takes no --stack');
+  }
   const parsed = commandSchemas[command as Command].safeParse(rest);
   if (!parsed.success) {
     throw new UsageError(
       parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'),
     );
   }
-  return { command, options: parsed.data, json: json ?? false } as ParsedCommand;
-}
-
-/**
- * Reaches the local DynamoDB: the running server's dynalite if there is one,
- * else the data directory directly (LevelDB allows one process at a time,
- * which is why a running server is reached over HTTP instead).
- */
-async function connect(env: NodeJS.ProcessEnv): Promise<{
-  deps: Dependencies;
-  close: () => Promise<void>;
-}> {
-  const config = parseLocalConfig(env);
-  if (config.SVC_DYNAMODB_PORT !== 0) {
-    const endpoint = `http://127.0.0.1:${config.SVC_DYNAMODB_PORT}`;
-    const running = createDocumentClient({ endpoint, maxAttempts: 1 });
-    try {
-      await running.send(new ListTablesCommand({}));
-      const client = createDocumentClient({ endpoint });
-      running.destroy();
-      return { deps: cliDependencies(config, client), close: async () => client.destroy() };
-    } catch (error) {
-      running.destroy();
-      if (!isConnectionRefused(error)) throw error;
-    }
-  }
-  const path = join(config.dataDir, 'dynamodb');
-  if (!existsSync(path)) {
-    throw new Error(`No local data in ${config.dataDir}: run \`npm start\` once first`);
-  }
-  const dynamo = await startDynalite({ host: '127.0.0.1', port: 0, path });
-  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: dynamo.endpoint });
   return {
-    deps: cliDependencies(config, client),
-    close: async () => {
-      client.destroy();
-      await dynamo.end();
-    },
-  };
-}
-
-/** The server's own wiring, on whichever DynamoDB the CLI reached. */
-function cliDependencies(config: LocalConfig, client: DynamoDBDocumentClient): Dependencies {
-  return localDependencies({
-    client,
-    tableName: config.SVC_TABLE_NAME,
-    masterKey: masterKeyOf(config),
-    retrieval: localRetrievalIndex(config),
-    openAi: localOpenAiSettings(config),
-    blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
-    uploadUrl: () => `http://${config.HOST}:${config.PORT}${LOCAL_UPLOAD_PATH}`,
-  }).dependencies;
-}
-
-/** The data directory's master key (the CLI seals nothing yet, but its wiring is the server's). */
-function masterKeyOf(config: LocalConfig): Buffer {
-  return loadOrCreateMasterKey(config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'));
-}
-
-/** The SDK wraps socket errors; the code may sit on the error or on its cause. */
-function isConnectionRefused(error: unknown): boolean {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ((current as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
-    if (current.message.includes('ECONNREFUSED')) return true;
-  }
-  return false;
+    command,
+    options: parsed.data,
+    json: json ?? false,
+    target: target.data,
+  } as ParsedCommand;
 }
 
 /** Runs one CLI command; returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.length === 0 || argv.includes('--help') || argv[0] === 'help') {
+  if (argv.length === 0) {
     io.out(USAGE);
-    return argv.length === 0 ? 2 : 0;
+    return 2;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    io.out(packageJson.version);
+    return 0;
+  }
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    const words = argv.filter((word) => !word.startsWith('-') && word !== 'help');
+    io.out(helpFor(words));
+    return 0;
   }
   let parsed: ParsedCommand;
   try {
@@ -245,20 +200,43 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   if (parsed.command === 'webhooks listen') return listen(parsed, io);
-  const { deps, close } = await connect(io.env);
+  let target: AdminTarget | undefined;
   try {
-    const result = await execute(deps, parsed);
+    // Each target is loaded when used: the AWS SDK's CloudFormation client, dynalite
+    // and the listener take longer to load than most commands take to run.
+    target = parsed.target.stack
+      ? await (await import('../admin-cli/stack-target')).connectToStack({
+          stackName: parsed.target.stack,
+          region: parsed.target.region,
+        })
+      : await (await import('./local-admin-target')).connectToLocalService(io.env);
+    const result = await execute(target, parsed);
     io.out(parsed.json ? JSON.stringify(result.json, null, 2) : result.text);
     return 0;
   } catch (error) {
-    if (error instanceof AppError) {
+    if (error instanceof AppError || error instanceof CliError) {
       io.out(`Error: ${error.message}`);
       return 1;
     }
     throw error;
   } finally {
-    await close();
+    await target?.close();
   }
+}
+
+/**
+ * D10: a key's environment. A stack's keys are of the stack's environment:
+ * a `live` deployment refuses `test` keys, so making one there would only
+ * hand out a key that never works.
+ */
+function keyEnvironment(target: AdminTarget, requested: Environment | undefined): Environment {
+  if (target.environment === null) return requested ?? 'test';
+  if (requested !== undefined && requested !== target.environment) {
+    throw new EnvironmentMismatchError(
+      `--env ${requested} contradicts the stack, a ${target.environment} deployment that accepts only ${target.environment} keys; leave --env out`,
+    );
+  }
+  return target.environment;
 }
 
 type ListenCommand = Extract<ParsedCommand, { command: 'webhooks listen' }>;
@@ -313,6 +291,7 @@ async function listen(parsed: ListenCommand, io: CliIo): Promise<number> {
     io.out(`${error.message}\n\n${USAGE}`);
     return 2;
   }
+  const { ListenerError, startWebhookListener } = await import('./webhook-listener');
   // Listening for Ctrl-C before registering: a stop during registration still deletes the webhook.
   const stop = stopRequested(io.signal);
   let listener: Awaited<ReturnType<typeof startWebhookListener>>;
@@ -373,9 +352,10 @@ function stopRequested(signal: AbortSignal | undefined): {
 }
 
 async function execute(
-  deps: Dependencies,
+  target: AdminTarget,
   parsed: Exclude<ParsedCommand, ListenCommand>,
 ): Promise<{ json: unknown; text: string }> {
+  const deps: AdminDependencies = target.deps;
   switch (parsed.command) {
     case 'orgs create': {
       const { name, plan } = parsed.options;
@@ -385,13 +365,23 @@ async function execute(
         text: `Created organization ${organization.id} (${organization.name}, plan ${organization.plan})`,
       };
     }
+    case 'orgs list': {
+      const organizations = await deps.listOrganizations();
+      return {
+        json: { organizations },
+        text:
+          organizations.length === 0
+            ? 'No organizations'
+            : organizations.map((o) => `${o.id}  ${o.plan}  ${o.created_at}  ${o.name}`).join('\n'),
+      };
+    }
     case 'keys create': {
       const input = parsed.options;
       const { record, key } = await createApiKey(deps, {
         orgId: input.org,
         name: input.name,
         scopes: input.scopes,
-        environment: input.env,
+        environment: keyEnvironment(target, input.env),
       });
       return {
         json: {

@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../layers/core/domain/api-key';
 import type { Organization } from '../../layers/core/domain/organization';
 import { SCOPES } from '../../layers/core/domain/scopes';
@@ -8,18 +13,37 @@ import { createOrganization } from '../../layers/core/use-cases/organizations/or
 
 const MARKER_KEY = { PK: 'SYSTEM', SK: 'BOOTSTRAP' } as const;
 
+/** Why this start has a key to show (or `none`). */
+export const BOOTSTRAP_KEY_REASONS = {
+  /** The organization and its first Admin key were created now. */
+  firstStart: 'first-start',
+  /** An earlier start created a key it never showed (it failed before printing): revoked, and this one replaces it. */
+  replacedUnshown: 'replaced-unshown',
+  /** `SVC_BOOTSTRAP_KEY` was registered now. */
+  preset: 'preset',
+  none: 'none',
+} as const;
+export type BootstrapKeyReason = (typeof BOOTSTRAP_KEY_REASONS)[keyof typeof BOOTSTRAP_KEY_REASONS];
+
 export interface BootstrapResult {
   readonly organization: Organization;
   /** The Admin key, present only when this start created it (shown once). */
   readonly newKey: string | null;
   readonly firstStart: boolean;
+  readonly reason: BootstrapKeyReason;
 }
 
 /**
  * D36: on first start, an organization on the enterprise plan (so local work
  * is not throttled by a plan) and an Admin key for the `test` environment,
- * either random or `SVC_BOOTSTRAP_KEY`. Later starts find the marker and
- * create nothing, except registering a newly given `SVC_BOOTSTRAP_KEY`.
+ * either random or `SVC_BOOTSTRAP_KEY`.
+ *
+ * Only the key's hash is stored, so a key that was never printed is lost for
+ * good. The marker therefore records whether the key was shown
+ * (`recordBootstrapKeyShown`, called once it is printed): a start that finds
+ * an unshown key (the previous one failed after creating it, say on a busy
+ * port) revokes it and makes a new one to show. Markers written before this
+ * flag existed count as shown: their key was printed by that version.
  */
 export async function bootstrap(
   deps: Dependencies,
@@ -31,25 +55,65 @@ export async function bootstrap(
     new GetCommand({ TableName: tableName, Key: MARKER_KEY, ConsistentRead: true }),
   );
   const existing = marker ? await deps.organizations.get(String(marker.org_id)) : null;
-  if (existing) {
-    let newKey: string | null = null;
-    if (presetKey && !(await deps.apiKeys.findByHash(hashApiKey(presetKey)))) {
-      newKey = (await adminKey(deps, existing.id, presetKey)).key;
+  if (existing && marker) {
+    const registered = presetKey ? await deps.apiKeys.findByHash(hashApiKey(presetKey)) : null;
+    if (marker.key_shown === false) {
+      const unshownKeyId = String(marker.key_id);
+      const created = registered ? null : await adminKey(deps, existing.id, presetKey);
+      const keyId = registered?.id ?? created?.record.id ?? unshownKeyId;
+      // Nobody has seen the unshown key (a preset one is known to whoever set it): it goes.
+      if (keyId !== unshownKeyId) await deps.apiKeys.revoke(existing.id, unshownKeyId);
+      await putMarker(client, tableName, existing.id, keyId);
+      return {
+        organization: existing,
+        newKey: presetKey ?? created?.key ?? null,
+        firstStart: false,
+        reason: presetKey ? 'preset' : 'replaced-unshown',
+      };
     }
-    return { organization: existing, newKey, firstStart: false };
+    if (presetKey && !registered) {
+      const created = await adminKey(deps, existing.id, presetKey);
+      return { organization: existing, newKey: created.key, firstStart: false, reason: 'preset' };
+    }
+    return { organization: existing, newKey: null, firstStart: false, reason: 'none' };
   }
   const organization = await createOrganization(deps, {
     name: 'Local organization',
     plan: 'enterprise',
   });
   const created = await adminKey(deps, organization.id, presetKey);
+  await putMarker(client, tableName, organization.id, created.record.id);
+  return { organization, newKey: created.key, firstStart: true, reason: 'first-start' };
+}
+
+/** The bootstrap key has been printed: later starts leave it alone. */
+export async function recordBootstrapKeyShown(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<void> {
   await client.send(
-    new PutCommand({
+    new UpdateCommand({
       TableName: tableName,
-      Item: { ...MARKER_KEY, org_id: organization.id, key_id: created.record.id },
+      Key: MARKER_KEY,
+      UpdateExpression: 'SET key_shown = :shown',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':shown': true },
     }),
   );
-  return { organization, newKey: created.key, firstStart: true };
+}
+
+function putMarker(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  orgId: string,
+  keyId: string,
+): Promise<unknown> {
+  return client.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...MARKER_KEY, org_id: orgId, key_id: keyId, key_shown: false },
+    }),
+  );
 }
 
 function adminKey(deps: Dependencies, orgId: string, presetKey: string | undefined) {

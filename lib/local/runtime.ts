@@ -9,7 +9,8 @@ import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository
 import { provideDependencies } from '../../layers/core/wiring/composition-root';
 import { ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
-import { type BootstrapResult, bootstrap } from './bootstrap';
+import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './bootstrap';
+import { prepareDataDirectory } from './data-directory';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
 import {
   FALLBACK_FUNCTION,
@@ -48,13 +49,23 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(
   config: LocalConfig,
-  options: { readonly clock?: Clock; readonly onRequest?: (line: AccessLogLine) => void } = {},
+  options: {
+    readonly clock?: Clock;
+    readonly onRequest?: (line: AccessLogLine) => void;
+    /**
+     * Shows the started service (and a new bootstrap key) to its user; the
+     * bootstrap counts as done only after it returns. Without it, the caller
+     * gets the key in the returned runtime.
+     */
+    readonly announce?: (runtime: LocalRuntime) => void;
+  } = {},
 ): Promise<LocalRuntime> {
   const stops: Array<() => Promise<void>> = [];
   const end = async () => {
     for (const stop of stops.reverse()) await stop();
   };
   try {
+    if (!config.SVC_IN_MEMORY) prepareDataDirectory(config.dataDir);
     const dynamo: LocalDynamoDb = await startDynalite({
       host: '127.0.0.1',
       port: config.SVC_DYNAMODB_PORT,
@@ -145,7 +156,7 @@ export async function startLocalRuntime(
     });
     stops.push(() => workers.stop());
 
-    return {
+    const runtime: LocalRuntime = {
       url: gateway.url,
       dynamoDbEndpoint: dynamo.endpoint,
       bootstrap: bootstrapped,
@@ -155,6 +166,10 @@ export async function startLocalRuntime(
       deliveryQueue,
       end,
     };
+    options.announce?.(runtime);
+    // Only now has the key reached its user; a start that failed earlier left it unshown (bootstrap.ts).
+    if (bootstrapped.newKey) await recordBootstrapKeyShown(client, config.SVC_TABLE_NAME);
+    return runtime;
   } catch (error) {
     await end();
     throw error;
