@@ -2,13 +2,14 @@
  * `npm run bench`: the local runtime's request overhead and each function's
  * bundle size, written to the `foundation` section of docs/benchmarks.md and
  * printed; then webhook delivery through the local dispatcher, written to the
- * `webhooks` section. A measurement, not a test: nothing here passes or fails
+ * `webhooks` section; semantic search, ingestion and streaming; and each
+ * function's init time in fresh processes (`cold-start`). A measurement, not a test: nothing here passes or fails
  * on time; it fails only when a request is not a correct 200 or an event does
  * not arrive exactly once.
  *
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
  * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`,
- * `ingestion-and-streaming`): one section only.
+ * `ingestion-and-streaming`, `cold-start`): one section only.
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,7 +70,13 @@ const WEBHOOKS_QUICK: WebhookBenchSettings = {
   budgetMs: 25_000,
 };
 
-const SECTIONS = ['foundation', 'webhooks', 'semantic-search', 'ingestion-and-streaming'] as const;
+const SECTIONS = [
+  'foundation',
+  'webhooks',
+  'semantic-search',
+  'ingestion-and-streaming',
+  'cold-start',
+] as const;
 
 /** `--only <section>`: run one section; by default all of them. */
 function selectedSections(argv: readonly string[]): readonly string[] {
@@ -110,6 +117,10 @@ async function main(): Promise<void> {
   if (sections.includes('ingestion-and-streaming')) {
     const { runIngestionStreamingBench } = await import('./ingestion-and-streaming');
     await runIngestionStreamingBench({ quick, only: sections.length === 1, document: DOCUMENT });
+  }
+  if (sections.includes('cold-start')) {
+    const { runColdStartBench } = await import('./cold-start-section');
+    await runColdStartBench({ quick, only: sections.length === 1, root: ROOT, document: DOCUMENT });
   }
 }
 

@@ -1,0 +1,232 @@
+/**
+ * Cold-start measurement of a Lambda handler, reusable by the bench and by
+ * any later test or script: bundle the handler exactly as the stack does, then
+ * time `require()` of the bundle in fresh Node.js processes, the SDK resolved
+ * as the Lambda runtime resolves it.
+ *
+ * @example
+ * const bundle = await bundleHandler(join(root, 'functions/agents/handler.ts'), outdir);
+ * const environment = lambdaEnvironment({ functionName: 'agents', bundle, nodePath });
+ * const sample = await measureInit(bundle.file, environment);
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { LAMBDA_BUNDLING, PROVIDED_BY_RUNTIME } from './bundle-size';
+import { FUNCTION_CONFIGURATION } from './function-configuration';
+
+/** The child that times the require; plain CommonJS, run by plain `node`. */
+const INIT_PROBE = join(__dirname, 'init-probe.cjs');
+
+/** A handler that makes a network call at init could wait forever without this. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface HandlerBundle {
+  /** `index.js`, as Lambda finds it in /var/task. */
+  readonly file: string;
+  /** Minified `index.js`. */
+  readonly bytes: number;
+  /** `index.js` at gzip level 9. */
+  readonly gzipBytes: number;
+  /** `index.js.map`, which Node.js reads when `--enable-source-maps` is on. */
+  readonly mapBytes: number;
+}
+
+/**
+ * Bundles `entry` into `outdir/index.js` with the construct's own options
+ * (`LAMBDA_BUNDLING`, `@aws-sdk/*` external because the runtime ships it).
+ */
+export async function bundleHandler(entry: string, outdir: string): Promise<HandlerBundle> {
+  const file = join(outdir, 'index.js');
+  await build({
+    ...LAMBDA_BUNDLING,
+    entryPoints: [entry],
+    outfile: file,
+    external: [...PROVIDED_BY_RUNTIME],
+    logLevel: 'silent',
+  });
+  const output = readFileSync(file);
+  return {
+    file,
+    bytes: output.length,
+    gzipBytes: gzipSync(output, { level: 9 }).length,
+    mapBytes: readFileSync(`${file}.map`).length,
+  };
+}
+
+export interface LambdaEnvironmentOptions {
+  readonly functionName: string;
+  readonly bundle: Pick<HandlerBundle, 'file'>;
+  /**
+   * Where `@aws-sdk/*` resolves from: the repository's node_modules, standing
+   * in for the runtime's /var/runtime/node_modules (also on Lambda's NODE_PATH).
+   */
+  readonly nodePath: string;
+  /** `--enable-source-maps`, as the construct sets it; unset by default. */
+  readonly nodeOptions?: string;
+  /** @default FUNCTION_CONFIGURATION */
+  readonly configuration?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a deployed function finds in its environment, and nothing of this
+ * process's: no TypeScript loader, no NODE_OPTIONS or compile cache leaking in.
+ * Dummy credentials let an SDK client be constructed without a credentials
+ * lookup; nothing is signed or sent.
+ */
+export function lambdaEnvironment(options: LambdaEnvironmentOptions): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    NODE_PATH: options.nodePath,
+    LANG: 'en_US.UTF-8',
+    TZ: ':UTC',
+    LAMBDA_TASK_ROOT: dirname(options.bundle.file),
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    AWS_LAMBDA_FUNCTION_NAME: options.functionName,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDCOLDSTARTBENCH00',
+    AWS_SECRET_ACCESS_KEY: 'cold-start-bench-dummy-secret',
+    AWS_SESSION_TOKEN: 'cold-start-bench-dummy-session',
+    // The construct's default (lib/constructs/service-function.ts).
+    POWERTOOLS_SERVICE_NAME: `svc-${options.functionName}`,
+    // Lambda runs Node.js 24, where the SDK has no version warning to print.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...(options.configuration ?? FUNCTION_CONFIGURATION),
+    ...(options.nodeOptions ? { NODE_OPTIONS: options.nodeOptions } : {}),
+  };
+}
+
+/** One fresh process: the require's duration, or why it did not load. */
+export type InitSample = { readonly initMs: number } | { readonly error: string };
+
+/**
+ * Spawns a fresh `node` that requires `bundleFile` under `environment` and
+ * reports the time `process.hrtime.bigint()` measured around the require.
+ * Never rejects: a bundle that throws, a crash or a timeout is an `error`.
+ */
+export async function measureInit(
+  bundleFile: string,
+  environment: Readonly<Record<string, string>>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<InitSample> {
+  const child = spawn(process.execPath, [INIT_PROBE, bundleFile], {
+    cwd: dirname(bundleFile),
+    env: environment,
+    // stdout is the handler's (its logs); stderr is kept for a crash; fd 3 carries the result.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
+  });
+  const result = child.stdio[3];
+  const [report, stderr, exit] = await Promise.all([
+    result instanceof Readable ? text(result) : Promise.resolve(''),
+    child.stderr ? text(child.stderr) : Promise.resolve(''),
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.on('error', () => resolve({ code: null, signal: null }));
+      child.on('close', (code, signal) => resolve({ code, signal }));
+    }),
+  ]);
+  if (report) return parseReport(report);
+  if (exit.signal === 'SIGTERM') return { error: `no result within ${timeoutMs / 1000} s` };
+  const lastLine = stderr.trim().split('\n').at(-1);
+  return {
+    error: `the process exited (${exit.signal ?? `code ${exit.code}`}) without a result${lastLine ? `: ${lastLine}` : ''}`,
+  };
+}
+
+function parseReport(report: string): InitSample {
+  const parsed: unknown = JSON.parse(report);
+  if (typeof parsed === 'object' && parsed !== null) {
+    if ('initMs' in parsed && typeof parsed.initMs === 'number') return { initMs: parsed.initMs };
+    if ('error' in parsed && typeof parsed.error === 'string') {
+      return { error: firstLine(parsed.error) };
+    }
+  }
+  return { error: `unexpected report from the probe: ${report}` };
+}
+
+/** Node's "Cannot find module" carries its require stack on the following lines. */
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** One thing to measure: a bundle under one environment. */
+export interface InitTarget {
+  readonly id: string;
+  readonly bundleFile: string;
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+export interface InitMeasurement {
+  readonly id: string;
+  /** One per process that loaded the bundle, in milliseconds. */
+  readonly samplesMs: readonly number[];
+  /** Set when the bundle did not load; its remaining processes were skipped. */
+  readonly error?: string;
+}
+
+export interface InitRunOptions {
+  /** Fresh processes per target. */
+  readonly processes: number;
+  /** Processes running at once. */
+  readonly concurrency: number;
+  readonly timeoutMs?: number;
+  /** Called after each round (every target measured once more). */
+  readonly onRound?: (round: number) => void;
+}
+
+/**
+ * Measures every target `processes` times, round-robin (round 1 measures each
+ * target once, then round 2, …) so that a busy spell of the machine spreads
+ * over all targets instead of skewing one. `concurrency` processes run at
+ * once, taking the next job in that order. A target whose bundle does not load
+ * keeps its first error and is not spawned again.
+ */
+export async function measureInitRoundRobin(
+  targets: readonly InitTarget[],
+  options: InitRunOptions,
+): Promise<InitMeasurement[]> {
+  const samples = new Map(targets.map((target) => [target.id, [] as number[]]));
+  const errors = new Map<string, string>();
+  const jobs = Array.from({ length: options.processes }, (_, round) =>
+    targets.map((target) => ({ round, target })),
+  ).flat();
+  const roundsLeft = new Map<number, number>();
+  for (const { round } of jobs) roundsLeft.set(round, (roundsLeft.get(round) ?? 0) + 1);
+
+  let next = 0;
+  async function worker(): Promise<void> {
+    for (let job = jobs[next++]; job; job = jobs[next++]) {
+      const { round, target } = job;
+      if (!errors.has(target.id)) {
+        const sample = await measureInit(target.bundleFile, target.environment, options.timeoutMs);
+        if ('initMs' in sample) samples.get(target.id)?.push(sample.initMs);
+        else errors.set(target.id, sample.error);
+      }
+      const left = (roundsLeft.get(round) ?? 1) - 1;
+      roundsLeft.set(round, left);
+      if (left === 0) options.onRound?.(round + 1);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
+
+  return targets.map((target) => {
+    const error = errors.get(target.id);
+    return {
+      id: target.id,
+      samplesMs: samples.get(target.id) ?? [],
+      ...(error === undefined ? {} : { error }),
+    };
+  });
+}
