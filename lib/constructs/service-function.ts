@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -76,7 +77,43 @@ export interface ServiceFunctionProps {
    * @default the repository's functions/ folder
    */
   readonly functionsDir?: string;
+  /**
+   * The VPC to run in, for a function that talks to something only reachable
+   * there (P45: the search domain in `live`).
+   * @default - outside any VPC
+   */
+  readonly vpc?: ec2.IVpc;
+  /**
+   * Subnets of `vpc` the function's network interfaces go in.
+   * @default - the VPC's private subnets
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /**
+   * Security groups of the function's network interfaces, with `vpc`.
+   * @default - one created for the function, all outbound allowed
+   */
+  readonly securityGroups?: ec2.ISecurityGroup[];
 }
+
+/** What a construct that builds a ServiceFunction passes through to place it in a VPC. */
+export type ServiceFunctionNetworkProps = Pick<
+  ServiceFunctionProps,
+  'vpc' | 'vpcSubnets' | 'securityGroups'
+>;
+
+/**
+ * What Lambda does with the execution role to attach a function to a VPC
+ * (the actions of AWS's AWSLambdaVPCAccessExecutionRole, which a function
+ * with a role of its own does not get).
+ */
+const NETWORK_INTERFACE_ACTIONS = [
+  'ec2:CreateNetworkInterface',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DescribeSubnets',
+  'ec2:DeleteNetworkInterface',
+  'ec2:AssignPrivateIpAddresses',
+  'ec2:UnassignPrivateIpAddresses',
+];
 
 /**
  * What a construct that builds a ServiceFunction passes through unchanged:
@@ -146,6 +183,9 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: `svc-${props.folder}`,
         ...props.environment,
       },
+      vpc: props.vpc,
+      vpcSubnets: props.vpcSubnets,
+      securityGroups: props.securityGroups,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
@@ -155,10 +195,21 @@ export class ServiceFunction extends Construct {
       },
     });
 
+    // The function resource depends on its role, policies included, so
+    // Lambda finds these permissions when it creates the network interfaces.
+    if (props.vpc) {
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: NETWORK_INTERFACE_ACTIONS, resources: ['*'] }),
+      );
+    }
+
+    const xray =
+      'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so their resource must be "*".';
+    const networkInterfaces =
+      " In a VPC, Lambda manages the function's network interfaces with the role (ec2:CreateNetworkInterface, DescribeNetworkInterfaces, DescribeSubnets, DeleteNetworkInterface, Assign/UnassignPrivateIpAddresses, as in AWSLambdaVPCAccessExecutionRole): the Describe actions have no resource-level permissions and the interfaces do not exist before Lambda creates them.";
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so their resource must be "*".',
+      reason: props.vpc ? `${xray}${networkInterfaces}` : xray,
     });
   }
 }
