@@ -15,6 +15,21 @@ export interface SearchSettings {
   readonly volumeSizeGiB: number;
 }
 
+/**
+ * How the search domain is reached (P45). `vpc`: the domain sits in private
+ * subnets of the stack's VPC with no public endpoint, and the functions that
+ * talk to it run in that VPC. `public`: a public endpoint that accepts only
+ * SigV4-signed requests from the roles its access policy names, and no VPC.
+ */
+export const SEARCH_NETWORKS = ['vpc', 'public'] as const;
+export type SearchNetwork = (typeof SEARCH_NETWORKS)[number];
+
+/**
+ * Zones the VPC spans. The stack is environment-agnostic (no account or
+ * region at synth time), and CDK then knows only two zones of any region.
+ */
+export const VPC_AVAILABILITY_ZONES = 2;
+
 /** A custom domain for the API; when set, the default execute-api endpoint is turned off. */
 export interface ApiDomainSettings {
   readonly domainName: string;
@@ -38,6 +53,14 @@ export interface DeploymentSettings {
   /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
   readonly search: SearchSettings;
+  /** Where the search domain lives, and so whether the stack has a VPC (P45). */
+  readonly searchNetwork: SearchNetwork;
+  /**
+   * NAT gateways of the VPC (with `searchNetwork` `vpc`): 1 puts the only one
+   * in one zone (cheaper; that zone's outage cuts the other's egress), 2 one
+   * per zone.
+   */
+  readonly natGateways: number;
   /**
    * How many webhook deliveries run at once: the dispatcher's reserved
    * concurrency, and the most its SQS event source scales to.
@@ -78,6 +101,9 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     webhookDispatcherConcurrency: 10,
     syncWorkerConcurrency: 2,
     ingestionWorkerConcurrency: 2,
+    // Today's behaviour: no VPC, no NAT gateway, no endpoints to pay for.
+    searchNetwork: 'public',
+    natGateways: 1,
   },
   live: {
     logRetentionDays: RetentionDays.ONE_YEAR,
@@ -95,6 +121,10 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     webhookDispatcherConcurrency: 50,
     syncWorkerConcurrency: 10,
     ingestionWorkerConcurrency: 10,
+    // P45: the search domain is not reachable from the internet, and each
+    // zone keeps its own way out if the other zone fails.
+    searchNetwork: 'vpc',
+    natGateways: VPC_AVAILABILITY_ZONES,
   },
 };
 
@@ -169,6 +199,13 @@ const contextSchema = z.object({
   webhookDispatcherConcurrency: wholeNumber(2, 1000).optional(),
   syncWorkerConcurrency: wholeNumber(2, 1000).optional(),
   ingestionWorkerConcurrency: wholeNumber(2, 1000).optional(),
+  searchNetwork: z
+    .enum(SEARCH_NETWORKS, {
+      error: `must be one of ${SEARCH_NETWORKS.map((name) => `"${name}"`).join(', ')}`,
+    })
+    .optional(),
+  // No NAT gateway would leave the crawler and a model API unreachable.
+  natGateways: wholeNumber(1, VPC_AVAILABILITY_ZONES).optional(),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;
@@ -221,6 +258,21 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     );
   }
 
+  const searchNetwork = context.searchNetwork ?? defaults.searchNetwork;
+  const searchAvailabilityZones =
+    context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount;
+  if (context.environment === 'live' && searchNetwork === 'public') {
+    // P45: a live domain with a public endpoint would not pass a security review.
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "searchNetwork" must be "vpc" for a live deployment (P45: its search domain is never reachable from the internet); "public" is for test deployments.',
+    );
+  }
+  if (searchNetwork === 'vpc' && searchAvailabilityZones > VPC_AVAILABILITY_ZONES) {
+    throw new DeploymentSettingsError(
+      `Invalid CDK context: "searchAvailabilityZones" must be at most ${VPC_AVAILABILITY_ZONES} with "searchNetwork" "vpc" (got ${searchAvailabilityZones}): the stack is environment-agnostic, so its VPC spans ${VPC_AVAILABILITY_ZONES} zones.`,
+    );
+  }
+
   return {
     environment: context.environment,
     logRetentionDays:
@@ -236,8 +288,7 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     search: {
       instanceType: context.searchInstanceType ?? defaults.search.instanceType,
       instanceCount: context.searchInstanceCount ?? defaults.search.instanceCount,
-      availabilityZoneCount:
-        context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount,
+      availabilityZoneCount: searchAvailabilityZones,
       masterCount: context.searchMasterCount ?? defaults.search.masterCount,
       masterInstanceType: context.searchMasterInstanceType ?? defaults.search.masterInstanceType,
       volumeSizeGiB: context.searchVolumeGiB ?? defaults.search.volumeSizeGiB,
@@ -247,5 +298,7 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     syncWorkerConcurrency: context.syncWorkerConcurrency ?? defaults.syncWorkerConcurrency,
     ingestionWorkerConcurrency:
       context.ingestionWorkerConcurrency ?? defaults.ingestionWorkerConcurrency,
+    searchNetwork,
+    natGateways: context.natGateways ?? defaults.natGateways,
   };
 }

@@ -33,11 +33,16 @@ import { QueueWorker, VISIBILITY_TO_TIMEOUT_RATIO } from './constructs/queue-wor
 import { SearchDomain } from './constructs/search-domain';
 import { type IndexedEmbedder, SearchIndexBootstrap } from './constructs/search-index-bootstrap';
 import { SecretsKey } from './constructs/secrets-key';
-import type { ServiceFunction } from './constructs/service-function';
+import type { ServiceFunction, ServiceFunctionNetworkProps } from './constructs/service-function';
+import { ServiceNetwork } from './constructs/service-network';
 import { SessionSigningSecret } from './constructs/session-signing-secret';
 import { SyncScheduler } from './constructs/sync-scheduler';
 import { WorkQueue } from './constructs/work-queue';
-import { type DeploymentSettings, ENVIRONMENT_DEFAULTS } from './deployment-settings';
+import {
+  type DeploymentSettings,
+  ENVIRONMENT_DEFAULTS,
+  VPC_AVAILABILITY_ZONES,
+} from './deployment-settings';
 import { ROUTES } from './routes';
 
 export interface ServiceStackProps extends StackProps {
@@ -106,11 +111,12 @@ export const QUERY_TIMEOUT = Duration.seconds(60);
 
 /**
  * The families whose use cases read or write the OpenSearch chunk index:
- * query and semantic search retrieve, data-sources deletes a deleted
- * source's chunks. The sync worker and the index bootstrap are granted too;
- * nobody else is.
+ * query and semantic search retrieve. They are granted the domain, and run
+ * in the VPC when the domain is in one (P45). The sync and ingestion
+ * workers and the index bootstrap are granted (and placed) too; nobody else
+ * is. data-sources no longer deletes chunks itself: a worker does (main).
  */
-export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search', 'data-sources'];
+export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
 /**
  * The buffered retrieval families' timeout: an OpenSearch request may take
@@ -204,6 +210,8 @@ type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
  */
 export class ServiceStack extends Stack {
   readonly settings: DeploymentSettings;
+  /** The VPC of the search domain and the functions that reach it (`searchNetwork` `vpc`, P45). */
+  readonly network: ServiceNetwork | undefined;
   readonly encryptionKey: EncryptionKey;
   readonly secretsKey: SecretsKey;
   readonly uploadEventsKey: EncryptionKey;
@@ -270,6 +278,19 @@ export class ServiceStack extends Stack {
       accessLogRetentionDays: settings.logRetentionDays,
     });
 
+    // P45: with the domain in a VPC, so are the functions that reach it.
+    this.network =
+      settings.searchNetwork === 'vpc'
+        ? new ServiceNetwork(this, 'Network', {
+            encryptionKey: key,
+            availabilityZones: VPC_AVAILABILITY_ZONES,
+            natGateways: settings.natGateways,
+            flowLogRetention: settings.logRetentionDays,
+            flowLogRemovalPolicy: statefulRemoval,
+          })
+        : undefined;
+    const searchClients: ServiceFunctionNetworkProps = this.network?.functionPlacement ?? {};
+
     this.search = this.createSearchDomain(statefulRemoval);
 
     this.sessionSecret = new SessionSigningSecret(this, 'SessionSigning', {
@@ -295,6 +316,9 @@ export class ServiceStack extends Stack {
         ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, RETRIEVAL_TIMEOUT])),
         [QUERY_FAMILY]: QUERY_TIMEOUT,
       },
+      familyNetworks: Object.fromEntries(
+        RETRIEVAL_FAMILIES.map((family) => [family, searchClients]),
+      ),
       encryptionKey: key,
       throttlingRateLimit: settings.apiThrottleRateLimit,
       throttlingBurstLimit: settings.apiThrottleBurstLimit,
@@ -312,8 +336,8 @@ export class ServiceStack extends Stack {
     });
     new ApiFirewall(this, 'Firewall', { stage: this.http.stage, metricPrefix: prefix });
 
-    // Crawls customer websites: outside a VPC like every function, so it
-    // reaches the internet without NAT (the crawler refuses private addresses).
+    // Crawls customer websites (the crawler refuses private addresses, D35)
+    // and indexes into the search domain: in the VPC with it, out through NAT.
     this.syncWorker = new QueueWorker(this, 'SyncWorker', {
       folder: 'sync-worker',
       description:
@@ -328,6 +352,7 @@ export class ServiceStack extends Stack {
       batchSize: 1,
       maxBatchingWindow: Duration.seconds(0),
       ...workerLogs,
+      ...searchClients,
     });
 
     // D25: every object created under files/ is an upload to ingest.
@@ -343,6 +368,7 @@ export class ServiceStack extends Stack {
       batchSize: 1,
       maxBatchingWindow: Duration.seconds(0),
       ...workerLogs,
+      ...searchClients,
     });
     this.files.bucket.addEventNotification(
       s3.EventType.OBJECT_CREATED,
@@ -372,6 +398,7 @@ export class ServiceStack extends Stack {
       logEncryptionKey: key,
       logRetention: settings.logRetentionDays,
       logRemovalPolicy: statefulRemoval,
+      ...searchClients,
     });
 
     this.webhookDispatcher = new QueueWorker(this, 'WebhookDispatcher', {
@@ -455,9 +482,20 @@ export class ServiceStack extends Stack {
       volumeSizeGiB: search.volumeSizeGiB,
       logRetention: logRetentionDays,
       removalPolicy,
+      ...(this.network && {
+        vpc: this.network.vpc,
+        vpcSubnets: this.network.searchSubnets,
+        securityGroups: [this.network.searchSecurityGroup],
+      }),
     });
     // Acknowledged only when the configuration turns these off (the test
     // defaults); the reason names the setting that did it.
+    if (!domain.inVpc) {
+      Validations.of(domain.domain).acknowledge({
+        id: 'AwsSolutions-OS1',
+        reason: `The domain is outside a VPC by configuration (searchNetwork=public, the "test" default and allowed for "test" only, P45: no NAT gateways or endpoints to pay for in a deployment holding test data). Its public endpoint accepts only HTTPS (TLS 1.2+) requests SigV4-signed by the IAM roles its access policy names. "live" refuses searchNetwork=public and puts the domain in the VPC.`,
+      });
+    }
     if (search.masterCount === 0) {
       Validations.of(domain.domain).acknowledge({
         id: 'AwsSolutions-OS4',
@@ -653,6 +691,7 @@ export class ServiceStack extends Stack {
       this.syncScheduler.scheduler.function,
       'scheduler',
     );
+
   }
 
   private addOutputs(): void {
@@ -671,7 +710,9 @@ export class ServiceStack extends Stack {
       FileBucketName: { value: this.files.bucket.bucketName, description: 'Uploaded files bucket' },
       SearchDomainEndpoint: {
         value: `https://${this.search.domainEndpoint}`,
-        description: 'OpenSearch domain endpoint (IAM/SigV4 only)',
+        description: this.search.inVpc
+          ? 'OpenSearch domain endpoint, reachable from inside the VPC only (IAM/SigV4)'
+          : 'OpenSearch domain endpoint (IAM/SigV4 only)',
       },
       SessionSecretArn: {
         value: this.sessionSecret.secret.secretArn,

@@ -57,6 +57,22 @@ describe('Function: readDeploymentSettings', () => {
     expect(settings.syncWorkerConcurrency).toBe(4);
   });
 
+  it('puts the live search domain in a VPC with a NAT gateway per zone, and keeps test public (P45)', () => {
+    expect(settingsFor({ environment: 'live' })).toMatchObject({
+      searchNetwork: 'vpc',
+      natGateways: 2,
+    });
+    expect(settingsFor({ environment: 'test' })).toMatchObject({
+      searchNetwork: 'public',
+      natGateways: 1,
+    });
+  });
+
+  it('lets a test deployment rehearse the live network, and live save on NAT gateways', () => {
+    expect(settingsFor({ environment: 'test', searchNetwork: 'vpc' }).searchNetwork).toBe('vpc');
+    expect(settingsFor({ environment: 'live', natGateways: '1' }).natGateways).toBe(1);
+  });
+
   it('treats an empty value as not set', () => {
     expect(settingsFor({ environment: 'test', alarmEmail: '' }).alarmEmail).toBeUndefined();
   });
@@ -104,6 +120,20 @@ describe('Function: readDeploymentSettings', () => {
     [
       { environment: 'test', apiDomainName: 'api.example.com' },
       /"apiDomainName" and "apiCertificateArn" go together/,
+    ],
+    [
+      { environment: 'test', searchNetwork: 'private' },
+      /context "searchNetwork" must be one of "vpc", "public" \(got "private"\)/,
+    ],
+    [
+      { environment: 'live', searchNetwork: 'public' },
+      /"searchNetwork" must be "vpc" for a live deployment/,
+    ],
+    [{ environment: 'live', natGateways: 0 }, /context "natGateways" must be at least 1/],
+    [{ environment: 'live', natGateways: 3 }, /context "natGateways" must be at most 2/],
+    [
+      { environment: 'live', searchAvailabilityZones: 3, searchInstanceCount: 3 },
+      /"searchAvailabilityZones" must be at most 2 with "searchNetwork" "vpc"/,
     ],
   ])('rejects %j, naming the key', (context, message) => {
     expect(() => settingsFor(context)).toThrow(DeploymentSettingsError);

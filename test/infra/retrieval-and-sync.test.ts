@@ -180,7 +180,6 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
 
   describe('OpenSearch access', () => {
     const granted = [
-      'data-sources',
       'ingestion-worker',
       'query',
       'search',
@@ -189,7 +188,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     ];
 
     it('grants the data plane to the retrieval families, the sync and ingestion workers and the bootstrap only', () => {
-      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['data-sources', 'query', 'search']);
+      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
       const withSearch = ownFunctions()
         .filter(([, fn]) =>
           statementsOf(fn.role).some((s) => s.Action.some((a) => a.startsWith('es:'))),
