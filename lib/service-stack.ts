@@ -234,8 +234,9 @@ export class ServiceStack extends Stack {
     const { settings } = props;
     this.settings = settings;
     const live = settings.environment === 'live';
-    // Live data outlives the stack; a test deployment can be torn down whole
-    // (the buckets excepted, see FileStore).
+    // Live data outlives the stack, and so do the keys it is encrypted with.
+    // A test deployment is torn down whole: every store goes with the keys
+    // (buckets emptied first), so nothing is left that no key can read.
     const statefulRemoval = live ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const prefix = `agent-query-service-${settings.environment}`;
 
@@ -276,6 +277,7 @@ export class ServiceStack extends Stack {
     this.files = new FileStore(this, 'Files', {
       encryptionKey: key,
       accessLogRetentionDays: settings.logRetentionDays,
+      removalPolicy: statefulRemoval,
     });
 
     // P45: with the domain in a VPC, so are the functions that reach it.
