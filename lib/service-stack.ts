@@ -22,7 +22,7 @@ import {
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfig } from '../layers/core/config';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
-import { Alarms } from './constructs/alarms';
+import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
 import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
@@ -172,6 +172,15 @@ export const SYNC_MAX_RECEIVE_COUNT = 5;
  * default (SVC_SCHEDULER_INTERVAL_MS) is a minute.
  */
 export const SYNC_SCHEDULE_INTERVAL = Duration.minutes(5);
+
+/**
+ * When the sync worker's duration alarm fires: a crawl stops itself 60 s
+ * before Lambda's deadline to record what it did (FINISH_MARGIN_MS in
+ * functions/sync-worker/handler.ts), so long crawls end near 14 minutes by
+ * design; a p99 past half that margin means the finishing step itself is
+ * about to be cut off.
+ */
+export const SYNC_WORKER_DURATION_ALARM = SYNC_WORKER_TIMEOUT.minus(Duration.seconds(30));
 
 /**
  * The sync worker's memory: 1769 MB is one full vCPU, what a single-threaded
@@ -694,6 +703,54 @@ export class ServiceStack extends Stack {
       'scheduler',
     );
 
+    // Throttles and durations near the timeout, for every function of ours
+    // (CDK's deploy-time handlers excepted).
+    for (const { idPrefix, name, fn } of this.serviceFunctions()) {
+      this.alarms.onFunctionThrottles(`${idPrefix}Throttles`, fn.function, name);
+      const timeout = fn.function.timeout ?? Duration.seconds(3);
+      this.alarms.onFunctionDuration(
+        `${idPrefix}Duration`,
+        fn.function,
+        name,
+        fn === this.syncWorker.worker
+          ? SYNC_WORKER_DURATION_ALARM
+          : Duration.millis(Math.round(timeout.toMilliseconds() * DURATION_ALARM_RATIO)),
+      );
+    }
+
+    const indexNames = [TABLE_KEYS.gsi1.indexName, TABLE_KEYS.gsi2.indexName];
+    this.alarms.onTableThrottles('DataReadThrottles', this.data.table, indexNames, 'Read');
+    this.alarms.onTableThrottles('DataWriteThrottles', this.data.table, indexNames, 'Write');
+
+    this.alarms.onSearchDomainHealth('Search', this.search);
+  }
+
+  /**
+   * Every function built from functions/, with the alarm id prefix and name
+   * it is known by (the workers' functions are each a construct's "Function").
+   */
+  private serviceFunctions(): Array<{ idPrefix: string; name: string; fn: ServiceFunction }> {
+    return [
+      ...[...this.http.functions, ['fallback', this.http.fallback] as const].map(([name, fn]) => ({
+        idPrefix: fn.node.id,
+        name,
+        fn,
+      })),
+      { idPrefix: 'SyncWorker', name: 'sync-worker', fn: this.syncWorker.worker },
+      { idPrefix: 'IngestionWorker', name: 'ingestion-worker', fn: this.ingestionWorker.worker },
+      {
+        idPrefix: 'WebhookDispatcher',
+        name: 'webhook-dispatcher',
+        fn: this.webhookDispatcher.worker,
+      },
+      { idPrefix: 'EventPublisher', name: 'event-publisher', fn: this.eventPublisher.publisher },
+      { idPrefix: 'SyncScheduler', name: 'scheduler', fn: this.syncScheduler.scheduler },
+      {
+        idPrefix: 'SearchIndexes',
+        name: 'search-index-bootstrap',
+        fn: this.searchIndexes.handler,
+      },
+    ];
   }
 
   private addOutputs(): void {
