@@ -17,14 +17,18 @@ function firewallIn(props: { rateLimitPerAddress?: number } = {}) {
   const api = new apigateway.RestApi(stack, 'Api', { cloudWatchRole: false });
   api.root.addMethod('GET', new apigateway.MockIntegration());
   const firewall = new ApiFirewall(stack, 'Firewall', { stage: api.deploymentStage, ...props });
+  return { stack, firewall };
+}
+
+/** The web ACL's rules, as synthesized (which runs the construct's validation). */
+function rulesOf(stack: Stack): Rule[] {
   const [acl] = Object.values(Template.fromStack(stack).findResources('AWS::WAFv2::WebACL'));
-  const rules = (acl?.Properties.Rules ?? []) as Rule[];
-  return { stack, firewall, rules };
+  return (acl?.Properties.Rules ?? []) as Rule[];
 }
 
 describe('Class: ApiFirewall', () => {
   it('applies IP reputation, a per-address rate limit, known bad inputs and the common rule set, in that order', () => {
-    const { rules } = firewallIn();
+    const rules = rulesOf(firewallIn().stack);
 
     expect(rules.map((rule) => [rule.Priority, rule.Name])).toEqual([
       [0, 'AWSManagedRulesAmazonIpReputationList'],
@@ -43,7 +47,7 @@ describe('Class: ApiFirewall', () => {
   });
 
   it('blocks an address over 10,000 requests in five minutes', () => {
-    const { rules } = firewallIn();
+    const rules = rulesOf(firewallIn().stack);
 
     const rate = rules.find((rule) => rule.Name === 'RateLimitPerAddress');
     expect(RATE_LIMIT_PER_ADDRESS).toBe(10_000);
@@ -56,7 +60,7 @@ describe('Class: ApiFirewall', () => {
   });
 
   it('counts, instead of blocking, bodies over 8 KB (D4 allows 1 MiB) and markup in bodies', () => {
-    const { rules } = firewallIn();
+    const rules = rulesOf(firewallIn().stack);
 
     const common = rules.find((rule) => rule.Name === 'AWSManagedRulesCommonRuleSet');
     expect(COUNTED_COMMON_RULES).toEqual(['SizeRestrictions_BODY', 'CrossSiteScripting_BODY']);
@@ -67,7 +71,7 @@ describe('Class: ApiFirewall', () => {
   });
 
   it('publishes metrics and samples for the web ACL and every rule', () => {
-    const { rules } = firewallIn();
+    const rules = rulesOf(firewallIn().stack);
 
     for (const rule of rules) {
       expect(rule.VisibilityConfig).toEqual({
@@ -79,7 +83,7 @@ describe('Class: ApiFirewall', () => {
   });
 
   it('takes another per-address limit, and refuses one WAF would not accept', () => {
-    expect(firewallIn({ rateLimitPerAddress: 500 }).rules[1]?.Statement).toEqual({
+    expect(rulesOf(firewallIn({ rateLimitPerAddress: 500 }).stack)[1]?.Statement).toEqual({
       RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
     });
     expect(firewallIn({ rateLimitPerAddress: 5 }).firewall.node.validate()).toEqual([
