@@ -2,11 +2,16 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
+import {
+  MetricUnit,
+  publishRecordedMetrics,
+  serviceMetrics,
+} from '../../layers/core/observability/metrics';
 import {
   failUploadedFile,
   ingestUploadedFile,
 } from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
+import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-ingestion-worker' });
@@ -29,14 +34,6 @@ const s3Notification = z.object({
 /** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */
 const LAST_RECEIVE = 5;
 
-/** A record to try again: SQS brings it back after the queue's visibility timeout. */
-class RetryLaterError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RetryLaterError';
-  }
-}
-
 const processor = new BatchProcessor(EventType.SQS);
 
 /**
@@ -51,8 +48,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     throwOnFullBatchFailure: false,
     processInParallel: false,
   });
-  const metrics = serviceMetrics();
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  publishRecordedMetrics();
   return response;
 }
 

@@ -6,7 +6,11 @@ import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { type ServerSentEvent, sseStream } from '../../layers/core/http/sse';
 import { type StreamableResult, streamable } from '../../layers/core/http/streaming';
-import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
+import {
+  MetricUnit,
+  publishRecordedMetrics,
+  serviceMetrics,
+} from '../../layers/core/observability/metrics';
 import {
   answerQuery,
   type QueryEvent,
@@ -39,8 +43,7 @@ async function* serverSentEvents(
     yield { event: 'error', data: nestedErrorBody(view, requestId) };
   } finally {
     // A stream outlives the middleware chain, whose end publishes everything else.
-    const metrics = serviceMetrics();
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    publishRecordedMetrics();
   }
 }
 

@@ -3,10 +3,15 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { isId } from '../../layers/core/domain/ids';
-import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
+import {
+  MetricUnit,
+  publishRecordedMetrics,
+  serviceMetrics,
+} from '../../layers/core/observability/metrics';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
 import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
+import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-sync-worker' });
@@ -33,14 +38,6 @@ const LAST_RECEIVE = 5;
 /** Time kept back before the Lambda deadline to record the job's end and its event. */
 const FINISH_MARGIN_MS = 60_000;
 
-/** A record to try again: SQS brings it back after the queue's visibility timeout. */
-class RetryLaterError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RetryLaterError';
-  }
-}
-
 const processor = new BatchProcessor(EventType.SQS);
 
 /**
@@ -61,8 +58,7 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
     // A failed record is retried by SQS; the invocation itself has not failed.
     { throwOnFullBatchFailure: false, processInParallel: false },
   );
-  const metrics = serviceMetrics();
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  publishRecordedMetrics();
   return response;
 }
 

@@ -3,9 +3,14 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { isId } from '../../layers/core/domain/ids';
-import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
+import {
+  MetricUnit,
+  publishRecordedMetrics,
+  serviceMetrics,
+} from '../../layers/core/observability/metrics';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { dispatchDelivery } from '../../layers/core/use-cases/webhooks/dispatch-delivery';
+import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-webhook-dispatcher' });
@@ -15,14 +20,6 @@ const deliveryMessage = z.strictObject({
   webhook_id: z.string().refine((value) => isId('webhook', value)),
   delivery_id: z.string().refine((value) => isId('delivery', value)),
 });
-
-/** The message must come back: after the schedule's delay (set already), or the queue's visibility timeout. */
-class RetryLaterError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RetryLaterError';
-  }
-}
 
 const OUTCOME_METRIC = {
   delivered: 'DeliveriesSucceeded',
@@ -46,8 +43,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     throwOnFullBatchFailure: false,
     processInParallel: true,
   });
-  const metrics = serviceMetrics();
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  publishRecordedMetrics();
   return response;
 }
 

@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod';
 import { RateLimitExceededError } from '../domain/errors';
-import { MetricUnit, serviceMetrics } from '../observability/metrics';
+import { MetricUnit, publishRecordedMetrics, serviceMetrics } from '../observability/metrics';
 import { serviceTracer } from '../observability/tracing';
 import type { Dependencies } from '../ports/dependencies.port';
 import { authenticate } from './middlewares/authenticate';
@@ -91,12 +91,12 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
   const accessLog = {
     after: (request: HttpRequest) => {
       logRequest(logger, request);
-      publishMetrics();
+      publishRecordedMetrics();
     },
     onError: (request: HttpRequest) => {
       logRequest(logger, request);
       if (request.error instanceof RateLimitExceededError) countRefusal(request.error);
-      publishMetrics();
+      publishRecordedMetrics();
     },
   };
 
@@ -131,16 +131,6 @@ function countRefusal(error: RateLimitExceededError): void {
   const refusal = serviceMetrics().singleMetric();
   refusal.addDimension('reason', error.reason);
   refusal.addMetric('RateLimitRefusals', MetricUnit.Count, 1);
-}
-
-/**
- * Writes what the operation recorded (query figures, …) as one EMF line.
- * Not Powertools' `logMetrics` middleware: most requests record nothing,
- * and it would warn about that on each of them.
- */
-function publishMetrics(): void {
-  const metrics = serviceMetrics();
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
 
 /** One line per request; never headers or bodies, so keys and secrets stay out of logs. */

@@ -18,3 +18,13 @@ export function serviceMetrics(): Metrics {
 }
 
 export { MetricUnit };
+
+/**
+ * Writes what this invocation recorded as one EMF line. Nothing when it
+ * recorded nothing: Powertools' `logMetrics` would warn about that on every
+ * request that records no figure.
+ */
+export function publishRecordedMetrics(): void {
+  const metrics = serviceMetrics();
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
