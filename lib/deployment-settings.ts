@@ -15,11 +15,37 @@ export interface SearchSettings {
   readonly volumeSizeGiB: number;
 }
 
+/**
+ * How the search domain is reached (P50). `vpc`: the domain sits in private
+ * subnets of the stack's VPC with no public endpoint, and the functions that
+ * talk to it run in that VPC. `public`: a public endpoint that accepts only
+ * SigV4-signed requests from the roles its access policy names, and no VPC.
+ */
+export const SEARCH_NETWORKS = ['vpc', 'public'] as const;
+export type SearchNetwork = (typeof SEARCH_NETWORKS)[number];
+
+/**
+ * Zones the VPC spans. The stack is environment-agnostic (no account or
+ * region at synth time), and CDK then knows only two zones of any region.
+ */
+export const VPC_AVAILABILITY_ZONES = 2;
+
 /** A custom domain for the API; when set, the default execute-api endpoint is turned off. */
 export interface ApiDomainSettings {
   readonly domainName: string;
   /** A regional ACM certificate (same region as the stack) covering `domainName`. */
   readonly certificateArn: string;
+}
+
+/**
+ * The model provider of a deployment (issue 8, D36): a Secrets Manager
+ * secret, made by the operator, holding the OpenAI (or compatible) API key.
+ */
+export interface ModelProviderSettings {
+  /** The secret's name, or its complete ARN (for a secret in another account or with a KMS key of its own). */
+  readonly apiKeySecret: string;
+  /** An OpenAI-compatible endpoint instead of OpenAI's. */
+  readonly baseUrl: string | undefined;
 }
 
 /** Everything a deployment can be told through CDK context, parsed and defaulted. */
@@ -38,6 +64,14 @@ export interface DeploymentSettings {
   /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
   readonly search: SearchSettings;
+  /** Where the search domain lives, and so whether the stack has a VPC (P50). */
+  readonly searchNetwork: SearchNetwork;
+  /**
+   * NAT gateways of the VPC (with `searchNetwork` `vpc`): 1 puts the only one
+   * in one zone (cheaper; that zone's outage cuts the other's egress), 2 one
+   * per zone.
+   */
+  readonly natGateways: number;
   /**
    * How many webhook deliveries run at once: the dispatcher's reserved
    * concurrency, and the most its SQS event source scales to.
@@ -53,9 +87,23 @@ export interface DeploymentSettings {
    * worker's reserved concurrency, and the most its SQS event source scales to.
    */
   readonly ingestionWorkerConcurrency: number;
+  /**
+   * Where embeddings and answers come from; without it the offline embedder
+   * and extractive answerer run (D36).
+   */
+  readonly modelProvider: ModelProviderSettings | undefined;
+  /**
+   * Ship source maps with every function and turn on Node.js's
+   * `--enable-source-maps`, so logged stack traces name the TypeScript
+   * sources. Off by default: it slows every cold start (P54).
+   */
+  readonly functionSourceMaps: boolean;
 }
 
-type EnvironmentDefaults = Omit<DeploymentSettings, 'environment' | 'alarmEmail' | 'apiDomain'>;
+type EnvironmentDefaults = Omit<
+  DeploymentSettings,
+  'environment' | 'alarmEmail' | 'apiDomain' | 'modelProvider' | 'functionSourceMaps'
+>;
 
 /**
  * Per-environment defaults. `test` is small and cheap and can be torn down;
@@ -78,6 +126,9 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     webhookDispatcherConcurrency: 10,
     syncWorkerConcurrency: 2,
     ingestionWorkerConcurrency: 2,
+    // Today's behaviour: no VPC, no NAT gateway, no endpoints to pay for.
+    searchNetwork: 'public',
+    natGateways: 1,
   },
   live: {
     logRetentionDays: RetentionDays.ONE_YEAR,
@@ -95,6 +146,10 @@ export const ENVIRONMENT_DEFAULTS: Readonly<Record<Environment, EnvironmentDefau
     webhookDispatcherConcurrency: 50,
     syncWorkerConcurrency: 10,
     ingestionWorkerConcurrency: 10,
+    // P50: the search domain is not reachable from the internet, and each
+    // zone keeps its own way out if the other zone fails.
+    searchNetwork: 'vpc',
+    natGateways: VPC_AVAILABILITY_ZONES,
   },
 };
 
@@ -169,6 +224,31 @@ const contextSchema = z.object({
   webhookDispatcherConcurrency: wholeNumber(2, 1000).optional(),
   syncWorkerConcurrency: wholeNumber(2, 1000).optional(),
   ingestionWorkerConcurrency: wholeNumber(2, 1000).optional(),
+  searchNetwork: z
+    .enum(SEARCH_NETWORKS, {
+      error: `must be one of ${SEARCH_NETWORKS.map((name) => `"${name}"`).join(', ')}`,
+    })
+    .optional(),
+  // No NAT gateway would leave the crawler and a model API unreachable.
+  natGateways: wholeNumber(1, VPC_AVAILABILITY_ZONES).optional(),
+  modelApiKeySecret: z
+    .union(
+      [
+        z
+          .string()
+          .regex(
+            /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/,
+          ),
+        z.string().regex(/^(?!arn:)[\w/+=.@-]{1,512}$/),
+      ],
+      {
+        error:
+          'must be the name of a Secrets Manager secret (letters, digits and /_+=.@-) or its complete ARN',
+      },
+    )
+    .optional(),
+  modelBaseUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+  functionSourceMaps: flag.optional(),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;
@@ -221,6 +301,27 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     );
   }
 
+  if (context.modelBaseUrl !== undefined && context.modelApiKeySecret === undefined) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "modelBaseUrl" needs "modelApiKeySecret" (the secret holding that endpoint\'s API key).',
+    );
+  }
+
+  const searchNetwork = context.searchNetwork ?? defaults.searchNetwork;
+  const searchAvailabilityZones =
+    context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount;
+  if (context.environment === 'live' && searchNetwork === 'public') {
+    // P50: a live domain with a public endpoint would not pass a security review.
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "searchNetwork" must be "vpc" for a live deployment (P50: its search domain is never reachable from the internet); "public" is for test deployments.',
+    );
+  }
+  if (searchNetwork === 'vpc' && searchAvailabilityZones > VPC_AVAILABILITY_ZONES) {
+    throw new DeploymentSettingsError(
+      `Invalid CDK context: "searchAvailabilityZones" must be at most ${VPC_AVAILABILITY_ZONES} with "searchNetwork" "vpc" (got ${searchAvailabilityZones}): the stack is environment-agnostic, so its VPC spans ${VPC_AVAILABILITY_ZONES} zones.`,
+    );
+  }
+
   return {
     environment: context.environment,
     logRetentionDays:
@@ -236,8 +337,7 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     search: {
       instanceType: context.searchInstanceType ?? defaults.search.instanceType,
       instanceCount: context.searchInstanceCount ?? defaults.search.instanceCount,
-      availabilityZoneCount:
-        context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount,
+      availabilityZoneCount: searchAvailabilityZones,
       masterCount: context.searchMasterCount ?? defaults.search.masterCount,
       masterInstanceType: context.searchMasterInstanceType ?? defaults.search.masterInstanceType,
       volumeSizeGiB: context.searchVolumeGiB ?? defaults.search.volumeSizeGiB,
@@ -247,5 +347,12 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     syncWorkerConcurrency: context.syncWorkerConcurrency ?? defaults.syncWorkerConcurrency,
     ingestionWorkerConcurrency:
       context.ingestionWorkerConcurrency ?? defaults.ingestionWorkerConcurrency,
+    searchNetwork,
+    natGateways: context.natGateways ?? defaults.natGateways,
+    modelProvider:
+      context.modelApiKeySecret === undefined
+        ? undefined
+        : { apiKeySecret: context.modelApiKeySecret, baseUrl: context.modelBaseUrl },
+    functionSourceMaps: context.functionSourceMaps ?? false,
   };
 }

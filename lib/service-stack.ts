@@ -15,6 +15,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
 import { OfflineHashEmbedder } from '../layers/core/adapters/ai/offline-embedder';
+import { openAiEmbedderIdentity } from '../layers/core/adapters/ai/openai-embedder';
 import { TABLE_KEYS } from '../layers/core/adapters/dynamodb/table-design';
 import {
   DEFAULT_INDEX_PREFIX,
@@ -22,22 +23,33 @@ import {
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfigKey } from '../layers/core/config';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
-import { Alarms } from './constructs/alarms';
+import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
 import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
 import { HttpApi } from './constructs/http-api';
+import { ModelProvider } from './constructs/model-provider';
 import { OutboxPublisher } from './constructs/outbox-publisher';
 import { QueueWorker, VISIBILITY_TO_TIMEOUT_RATIO } from './constructs/queue-worker';
 import { SearchDomain } from './constructs/search-domain';
 import { type IndexedEmbedder, SearchIndexBootstrap } from './constructs/search-index-bootstrap';
 import { SecretsKey } from './constructs/secrets-key';
-import type { ServiceFunction } from './constructs/service-function';
+import {
+  type ServiceFunction,
+  type ServiceFunctionNetworkProps,
+  SOURCE_MAPS_CONTEXT,
+} from './constructs/service-function';
+import { ServiceNetwork } from './constructs/service-network';
 import { SessionSigningSecret } from './constructs/session-signing-secret';
 import { SyncScheduler } from './constructs/sync-scheduler';
 import { WorkQueue } from './constructs/work-queue';
-import { type DeploymentSettings, ENVIRONMENT_DEFAULTS } from './deployment-settings';
+import {
+  type DeploymentSettings,
+  ENVIRONMENT_DEFAULTS,
+  type ModelProviderSettings,
+  VPC_AVAILABILITY_ZONES,
+} from './deployment-settings';
 import { ROUTES } from './routes';
 
 export interface ServiceStackProps extends StackProps {
@@ -106,11 +118,12 @@ export const QUERY_TIMEOUT = Duration.seconds(60);
 
 /**
  * The families whose use cases read or write the OpenSearch chunk index:
- * query and semantic search retrieve, data-sources deletes a deleted
- * source's chunks. The sync worker and the index bootstrap are granted too;
- * nobody else is.
+ * query and semantic search retrieve. They are granted the domain, and run
+ * in the VPC when the domain is in one (P50). The sync and ingestion
+ * workers and the index bootstrap are granted (and placed) too; nobody else
+ * is. data-sources no longer deletes chunks itself: a worker does (main).
  */
-export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search', 'data-sources'];
+export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
 /**
  * The buffered retrieval families' timeout: an OpenSearch request may take
@@ -168,23 +181,43 @@ export const SYNC_MAX_RECEIVE_COUNT = 5;
 export const SYNC_SCHEDULE_INTERVAL = Duration.minutes(5);
 
 /**
+ * When the sync worker's duration alarm fires: a crawl stops itself 60 s
+ * before Lambda's deadline to record what it did (FINISH_MARGIN_MS in
+ * functions/sync-worker/handler.ts), so long crawls end near 14 minutes by
+ * design; a p99 past half that margin means the finishing step itself is
+ * about to be cut off.
+ */
+export const SYNC_WORKER_DURATION_ALARM = SYNC_WORKER_TIMEOUT.minus(Duration.seconds(30));
+
+/**
  * The sync worker's memory: 1769 MB is one full vCPU, what a single-threaded
  * crawl (HTML parsing, chunking, the offline embedder's hashing) can use.
  */
 export const SYNC_WORKER_MEMORY_MB = 1769;
 
 /**
- * The embedders the cloud functions may embed with, one chunk index each.
- * The cloud stack sets no model provider (no OPENAI_API_KEY, see
- * docs/deployment.md), so the wiring uses the offline embedder; configuring
- * a provider must add its embedder here.
+ * The embedders the cloud functions may embed with, one chunk index each:
+ * the offline embedder always (agents made before a provider was set keep
+ * their index), and OpenAI's when the deployment names a model provider
+ * (P55), which the wiring then embeds with.
  */
-export function cloudEmbedders(): IndexedEmbedder[] {
+export function cloudEmbedders(
+  modelProvider: ModelProviderSettings | undefined,
+): IndexedEmbedder[] {
   const offline = new OfflineHashEmbedder();
-  return [{ id: offline.id, dimensions: offline.dimensions }];
+  const embedders: IndexedEmbedder[] = [{ id: offline.id, dimensions: offline.dimensions }];
+  if (modelProvider) embedders.push(openAiEmbedderIdentity());
+  return embedders;
 }
 
-/** The model provider's settings: set only on the functions that call a model (ModelProvider). */
+/**
+ * The families that call the model provider: query answers and embeds the
+ * question, search embeds it. With the sync and ingestion workers (which
+ * embed chunks) they are the only functions that may read its key (P55).
+ */
+export const MODEL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
+
+/** The model provider's settings: set only on the functions that call a model (ModelProvider, P55). */
 type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KEY_MAX_AGE_SECONDS';
 /**
  * The environment every function that builds dependencies gets: the names
@@ -208,6 +241,8 @@ type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
  */
 export class ServiceStack extends Stack {
   readonly settings: DeploymentSettings;
+  /** The VPC of the search domain and the functions that reach it (`searchNetwork` `vpc`, P50). */
+  readonly network: ServiceNetwork | undefined;
   readonly encryptionKey: EncryptionKey;
   readonly secretsKey: SecretsKey;
   readonly uploadEventsKey: EncryptionKey;
@@ -217,6 +252,8 @@ export class ServiceStack extends Stack {
   readonly search: SearchDomain;
   readonly searchIndexes: SearchIndexBootstrap;
   readonly sessionSecret: SessionSigningSecret;
+  /** The model provider's key (`modelApiKeySecret`, P55); without it the offline models run. */
+  readonly models: ModelProvider | undefined;
   readonly http: HttpApi;
   readonly syncWorker: QueueWorker;
   readonly ingestionWorker: QueueWorker;
@@ -229,9 +266,12 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
     this.settings = settings;
+    // Read by every ServiceFunction below (P54); set before any is made.
+    this.node.setContext(SOURCE_MAPS_CONTEXT, settings.functionSourceMaps);
     const live = settings.environment === 'live';
-    // Live data outlives the stack; a test deployment can be torn down whole
-    // (the buckets excepted, see FileStore).
+    // Live data outlives the stack, and so do the keys it is encrypted with.
+    // A test deployment is torn down whole: every store goes with the keys
+    // (buckets emptied first), so nothing is left that no key can read.
     const statefulRemoval = live ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const prefix = `agent-query-service-${settings.environment}`;
 
@@ -272,7 +312,21 @@ export class ServiceStack extends Stack {
     this.files = new FileStore(this, 'Files', {
       encryptionKey: key,
       accessLogRetentionDays: settings.logRetentionDays,
+      removalPolicy: statefulRemoval,
     });
+
+    // P50: with the domain in a VPC, so are the functions that reach it.
+    this.network =
+      settings.searchNetwork === 'vpc'
+        ? new ServiceNetwork(this, 'Network', {
+            encryptionKey: key,
+            availabilityZones: VPC_AVAILABILITY_ZONES,
+            natGateways: settings.natGateways,
+            flowLogRetention: settings.logRetentionDays,
+            flowLogRemovalPolicy: statefulRemoval,
+          })
+        : undefined;
+    const searchClients: ServiceFunctionNetworkProps = this.network?.functionPlacement ?? {};
 
     this.search = this.createSearchDomain(statefulRemoval);
 
@@ -299,6 +353,9 @@ export class ServiceStack extends Stack {
         ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, RETRIEVAL_TIMEOUT])),
         [QUERY_FAMILY]: QUERY_TIMEOUT,
       },
+      familyNetworks: Object.fromEntries(
+        RETRIEVAL_FAMILIES.map((family) => [family, searchClients]),
+      ),
       encryptionKey: key,
       throttlingRateLimit: settings.apiThrottleRateLimit,
       throttlingBurstLimit: settings.apiThrottleBurstLimit,
@@ -316,8 +373,8 @@ export class ServiceStack extends Stack {
     });
     new ApiFirewall(this, 'Firewall', { stage: this.http.stage, metricPrefix: prefix });
 
-    // Crawls customer websites: outside a VPC like every function, so it
-    // reaches the internet without NAT (the crawler refuses private addresses).
+    // Crawls customer websites (the crawler refuses private addresses, D35)
+    // and indexes into the search domain: in the VPC with it, out through NAT.
     this.syncWorker = new QueueWorker(this, 'SyncWorker', {
       folder: 'sync-worker',
       description:
@@ -332,6 +389,7 @@ export class ServiceStack extends Stack {
       batchSize: 1,
       maxBatchingWindow: Duration.seconds(0),
       ...workerLogs,
+      ...searchClients,
     });
 
     // D25: every object created under files/ is an upload to ingest.
@@ -347,6 +405,7 @@ export class ServiceStack extends Stack {
       batchSize: 1,
       maxBatchingWindow: Duration.seconds(0),
       ...workerLogs,
+      ...searchClients,
     });
     this.files.bucket.addEventNotification(
       s3.EventType.OBJECT_CREATED,
@@ -371,11 +430,12 @@ export class ServiceStack extends Stack {
       search: this.search,
       // The retrieval adapter's prefix: the cloud config sets none.
       indexPrefix: DEFAULT_INDEX_PREFIX,
-      embedders: cloudEmbedders(),
+      embedders: cloudEmbedders(settings.modelProvider),
       definitionVersion: DEFINITION_VERSION,
       logEncryptionKey: key,
       logRetention: settings.logRetentionDays,
       logRemovalPolicy: statefulRemoval,
+      ...searchClients,
     });
 
     this.webhookDispatcher = new QueueWorker(this, 'WebhookDispatcher', {
@@ -401,6 +461,12 @@ export class ServiceStack extends Stack {
       ...workerLogs,
     });
 
+    this.models =
+      settings.modelProvider &&
+      new ModelProvider(this, 'Models', {
+        apiKeySecret: settings.modelProvider.apiKeySecret,
+        baseUrl: settings.modelProvider.baseUrl,
+      });
     this.grantFunctionAccess();
 
     this.alarms = new Alarms(this, 'Alarms', { encryptionKey: key, email: settings.alarmEmail });
@@ -459,9 +525,20 @@ export class ServiceStack extends Stack {
       volumeSizeGiB: search.volumeSizeGiB,
       logRetention: logRetentionDays,
       removalPolicy,
+      ...(this.network && {
+        vpc: this.network.vpc,
+        vpcSubnets: this.network.searchSubnets,
+        securityGroups: [this.network.searchSecurityGroup],
+      }),
     });
     // Acknowledged only when the configuration turns these off (the test
     // defaults); the reason names the setting that did it.
+    if (!domain.inVpc) {
+      Validations.of(domain.domain).acknowledge({
+        id: 'AwsSolutions-OS1',
+        reason: `The domain is outside a VPC by configuration (searchNetwork=public, the "test" default and allowed for "test" only, P50: no NAT gateways or endpoints to pay for in a deployment holding test data). Its public endpoint accepts only HTTPS (TLS 1.2+) requests SigV4-signed by the IAM roles its access policy names. "live" refuses searchNetwork=public and puts the domain in the VPC.`,
+      });
+    }
     if (search.masterCount === 0) {
       Validations.of(domain.domain).acknowledge({
         id: 'AwsSolutions-OS4',
@@ -548,6 +625,15 @@ export class ServiceStack extends Stack {
     const scheduler = this.syncScheduler.scheduler;
     this.grantItemAccess(scheduler);
     this.queues.syncJobs.queue.grantSendMessages(scheduler.function);
+
+    if (this.models) {
+      for (const family of MODEL_FAMILIES) {
+        const fn = this.http.functions.get(family);
+        if (fn) this.models.connect(fn);
+      }
+      this.models.connect(syncWorker);
+      this.models.connect(ingestion);
+    }
   }
 
   /**
@@ -657,6 +743,55 @@ export class ServiceStack extends Stack {
       this.syncScheduler.scheduler.function,
       'scheduler',
     );
+
+    // Throttles and durations near the timeout, for every function of ours
+    // (CDK's deploy-time handlers excepted).
+    for (const { idPrefix, name, fn } of this.serviceFunctions()) {
+      this.alarms.onFunctionThrottles(`${idPrefix}Throttles`, fn.function, name);
+      const timeout = fn.function.timeout ?? Duration.seconds(3);
+      this.alarms.onFunctionDuration(
+        `${idPrefix}Duration`,
+        fn.function,
+        name,
+        fn === this.syncWorker.worker
+          ? SYNC_WORKER_DURATION_ALARM
+          : Duration.millis(Math.round(timeout.toMilliseconds() * DURATION_ALARM_RATIO)),
+      );
+    }
+
+    const indexNames = [TABLE_KEYS.gsi1.indexName, TABLE_KEYS.gsi2.indexName];
+    this.alarms.onTableThrottles('DataReadThrottles', this.data.table, indexNames, 'Read');
+    this.alarms.onTableThrottles('DataWriteThrottles', this.data.table, indexNames, 'Write');
+
+    this.alarms.onSearchDomainHealth('Search', this.search);
+  }
+
+  /**
+   * Every function built from functions/, with the alarm id prefix and name
+   * it is known by (the workers' functions are each a construct's "Function").
+   */
+  private serviceFunctions(): Array<{ idPrefix: string; name: string; fn: ServiceFunction }> {
+    return [
+      ...[...this.http.functions, ['fallback', this.http.fallback] as const].map(([name, fn]) => ({
+        idPrefix: fn.node.id,
+        name,
+        fn,
+      })),
+      { idPrefix: 'SyncWorker', name: 'sync-worker', fn: this.syncWorker.worker },
+      { idPrefix: 'IngestionWorker', name: 'ingestion-worker', fn: this.ingestionWorker.worker },
+      {
+        idPrefix: 'WebhookDispatcher',
+        name: 'webhook-dispatcher',
+        fn: this.webhookDispatcher.worker,
+      },
+      { idPrefix: 'EventPublisher', name: 'event-publisher', fn: this.eventPublisher.publisher },
+      { idPrefix: 'SyncScheduler', name: 'scheduler', fn: this.syncScheduler.scheduler },
+      {
+        idPrefix: 'SearchIndexes',
+        name: 'search-index-bootstrap',
+        fn: this.searchIndexes.handler,
+      },
+    ];
   }
 
   private addOutputs(): void {
@@ -675,7 +810,9 @@ export class ServiceStack extends Stack {
       FileBucketName: { value: this.files.bucket.bucketName, description: 'Uploaded files bucket' },
       SearchDomainEndpoint: {
         value: `https://${this.search.domainEndpoint}`,
-        description: 'OpenSearch domain endpoint (IAM/SigV4 only)',
+        description: this.search.inVpc
+          ? 'OpenSearch domain endpoint, reachable from inside the VPC only (IAM/SigV4)'
+          : 'OpenSearch domain endpoint (IAM/SigV4 only)',
       },
       SessionSecretArn: {
         value: this.sessionSecret.secret.secretArn,

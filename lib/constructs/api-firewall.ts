@@ -10,15 +10,47 @@ export interface ApiFirewallProps {
    * @default 'agent-query-service'
    */
   readonly metricPrefix?: string;
+  /**
+   * Requests one client address may send in five minutes before the web ACL
+   * blocks it until its rate falls again. A backstop against floods, far
+   * above what the functions' own limits let any one organization use (D16).
+   * @default RATE_LIMIT_PER_ADDRESS
+   */
+  readonly rateLimitPerAddress?: number;
 }
 
 /**
- * AWS managed rule groups that drop known-bad traffic before it costs an
- * invocation. Deliberately without AWSManagedRulesCommonRuleSet: its
- * SizeRestrictions_BODY rule blocks bodies over 8 KB, but the API accepts up
- * to 1 MiB (D4) and KB articles of 200,000 characters (D17). Per-key and
- * per-organization limits are enforced in the functions (D16), so there is no
- * WAF rate rule either: callers behind one NAT would share it.
+ * The default per-address limit, in five minutes: twice the largest plan's
+ * organization limit (enterprise, 1,000 a minute, D16/D31), so one busy
+ * organization behind one NAT address is never blocked by the firewall
+ * before the functions' own 429s, while a flood from one address is dropped
+ * before it costs an invocation.
+ */
+export const RATE_LIMIT_PER_ADDRESS = 10_000;
+
+/**
+ * Rules of AWSManagedRulesCommonRuleSet switched to count (logged and
+ * measured, never blocking), each for a reason of the API's:
+ *
+ * - `SizeRestrictions_BODY` blocks bodies over 8 KB, but the API accepts JSON
+ *   bodies up to 1 MiB (D4): agent system prompts, knowledge-base articles
+ *   of up to 200,000 characters (D17). The functions refuse larger bodies
+ *   with 413. (Uploaded files never pass the API: they go straight to S3 by
+ *   a presigned POST, D25; the presign request itself is a few hundred bytes.)
+ * - `CrossSiteScripting_BODY` blocks bodies containing markup such as
+ *   `<script>`, but questions, prompts and articles legitimately quote HTML
+ *   (a help center for developers); the API answers JSON only, never renders
+ *   a body as HTML, and serves a CSP and `nosniff` (SECURITY_HEADERS).
+ */
+export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY'] as const;
+
+/**
+ * The web ACL in front of the API stage, in order: addresses on Amazon's
+ * threat lists, then a per-address rate limit, then request patterns of
+ * known exploits, then AWS's common rule set (OWASP-style checks) with the
+ * rules in COUNTED_COMMON_RULES counting instead of blocking. Per-key and
+ * per-organization limits stay in the functions (D16); the rate rule only
+ * stops floods, including unauthenticated ones, before they invoke anything.
  */
 export class ApiFirewall extends Construct {
   readonly webAcl: wafv2.CfnWebACL;
@@ -26,32 +58,60 @@ export class ApiFirewall extends Construct {
   constructor(scope: Construct, id: string, props: ApiFirewallProps) {
     super(scope, id);
     const prefix = props.metricPrefix ?? 'agent-query-service';
-    const managedGroups = [
+    const rateLimit = props.rateLimitPerAddress ?? RATE_LIMIT_PER_ADDRESS;
+
+    this.node.addValidation({
+      validate: () =>
+        // WAF's own bounds for a rate-based rule's limit.
+        Number.isInteger(rateLimit) && rateLimit >= 10 && rateLimit <= 2_000_000_000
+          ? []
+          : [
+              `rateLimitPerAddress must be a whole number from 10 to 2,000,000,000, got ${rateLimit}`,
+            ],
+    });
+
+    const visibility = (name: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+      cloudWatchMetricsEnabled: true,
+      metricName: `${prefix}-${name}`,
+      sampledRequestsEnabled: true,
+    });
+    const managed = (
+      name: string,
+      ruleActionOverrides?: wafv2.CfnWebACL.RuleActionOverrideProperty[],
+    ): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
+      name,
+      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name, ruleActionOverrides } },
+      overrideAction: { none: {} },
+      visibilityConfig: visibility(name),
+    });
+    const rules: Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] = [
       // Addresses Amazon threat intelligence lists as bots, scanners and worse.
-      'AWSManagedRulesAmazonIpReputationList',
+      managed('AWSManagedRulesAmazonIpReputationList'),
+      {
+        name: 'RateLimitPerAddress',
+        statement: {
+          rateBasedStatement: {
+            limit: rateLimit,
+            aggregateKeyType: 'IP',
+            evaluationWindowSec: 300,
+          },
+        },
+        action: { block: {} },
+        visibilityConfig: visibility('RateLimitPerAddress'),
+      },
       // Request patterns of known exploits (Log4Shell, Java deserialisation, …).
-      'AWSManagedRulesKnownBadInputsRuleSet',
+      managed('AWSManagedRulesKnownBadInputsRuleSet'),
+      managed(
+        'AWSManagedRulesCommonRuleSet',
+        COUNTED_COMMON_RULES.map((name) => ({ name, actionToUse: { count: {} } })),
+      ),
     ];
 
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: {
-        cloudWatchMetricsEnabled: true,
-        metricName: `${prefix}-web-acl`,
-        sampledRequestsEnabled: true,
-      },
-      rules: managedGroups.map((name, priority) => ({
-        name,
-        priority,
-        statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
-        overrideAction: { none: {} },
-        visibilityConfig: {
-          cloudWatchMetricsEnabled: true,
-          metricName: `${prefix}-${name}`,
-          sampledRequestsEnabled: true,
-        },
-      })),
+      visibilityConfig: visibility('web-acl'),
+      rules: rules.map((rule, priority) => ({ ...rule, priority })),
     });
 
     const association = new wafv2.CfnWebACLAssociation(this, 'Association', {

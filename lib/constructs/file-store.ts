@@ -17,9 +17,11 @@ export interface FileStoreProps {
    */
   readonly noncurrentVersionRetentionDays?: number;
   /**
-   * What happens to both buckets when they leave the stack. CloudFormation
-   * cannot delete a bucket that still holds objects, and emptying it on
-   * delete needs a custom-resource Lambda, so the buckets are kept.
+   * What happens to both buckets when they leave the stack. With
+   * `RemovalPolicy.DESTROY` they are emptied first (CloudFormation cannot
+   * delete a bucket that still holds objects), by CDK's auto-delete custom
+   * resource, so a torn-down test deployment leaves no bucket behind whose
+   * objects were encrypted with a key that is deleted with it.
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;
@@ -38,6 +40,8 @@ export class FileStore extends Construct {
     const accessLogRetentionDays = props.accessLogRetentionDays ?? 90;
     const noncurrentVersionRetentionDays = props.noncurrentVersionRetentionDays ?? 30;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    // A bucket that goes with the stack goes with its objects (and versions).
+    const autoDeleteObjects = removalPolicy === RemovalPolicy.DESTROY;
 
     this.node.addValidation({
       validate: () =>
@@ -65,6 +69,7 @@ export class FileStore extends Construct {
         { id: 'expire-access-logs', expiration: Duration.days(accessLogRetentionDays) },
       ],
       removalPolicy,
+      autoDeleteObjects,
     });
     Validations.of(this.accessLogBucket).acknowledge({
       id: 'AwsSolutions-S1',
@@ -97,6 +102,7 @@ export class FileStore extends Construct {
         },
       ],
       removalPolicy,
+      autoDeleteObjects,
     });
   }
 }

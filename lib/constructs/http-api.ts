@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import type { Route } from '../../layers/core/http/route';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionNetworkProps } from './service-function';
 
 export interface HttpApiDomain {
   /** Lower-case DNS name, e.g. `api.example.com`. */
@@ -83,6 +83,13 @@ export interface HttpApiProps {
    * @default - every family gets `functionTimeout`
    */
   readonly familyTimeouts?: Readonly<Record<string, Duration>>;
+  /**
+   * VPC placement of particular families, by family name: the families that
+   * talk to something only reachable inside a VPC (P50: the search domain
+   * in `live`). The fallback never runs in a VPC; it reaches nothing.
+   * @default - every family runs outside any VPC
+   */
+  readonly familyNetworks?: Readonly<Record<string, ServiceFunctionNetworkProps>>;
   /**
    * Where functions/ is.
    * @default the repository's functions/ folder
@@ -192,7 +199,8 @@ function pathPrefixes(path: string): string[] {
  * nothing to redirect; HSTS comes from the functions and gateway responses.
  *
  * Authentication, scopes and rate limits are middleware inside each
- * function (ARCHITECTURE, "A request's way"), not an API Gateway authorizer.
+ * function (ARCHITECTURE, "A request's way"), not an API Gateway authorizer;
+ * the cdk-nag findings asking for one are acknowledged per method.
  */
 export class HttpApi extends Construct {
   readonly api: apigateway.RestApi;
@@ -239,11 +247,15 @@ export class HttpApi extends Construct {
     const familyTimeouts = props.familyTimeouts ?? {};
     const timeoutOf = (family: string): Duration =>
       familyTimeouts[family] ?? props.functionTimeout ?? DEFAULT_FUNCTION_TIMEOUT;
+    const familyNetworks = props.familyNetworks ?? {};
     this.node.addValidation({
       validate: () => [
         ...Object.keys(familyTimeouts)
           .filter((family) => !families.includes(family))
           .map((family) => `familyTimeouts names "${family}", which no route serves`),
+        ...Object.keys(familyNetworks)
+          .filter((family) => !families.includes(family))
+          .map((family) => `familyNetworks names "${family}", which no route serves`),
         ...families.flatMap((family) => {
           // A buffered run longer than API Gateway waits is never answered.
           const limit = this.streamingFamilies.has(family)
@@ -273,6 +285,7 @@ export class HttpApi extends Construct {
           logEncryptionKey: props.encryptionKey,
           logRemovalPolicy,
           functionsDir: props.functionsDir,
+          ...familyNetworks[family],
         }),
       );
     }
@@ -377,11 +390,16 @@ export class HttpApi extends Construct {
     // The fallback takes every other method of each resource (405 with
     // Allow), the root, and every path no resource matches (404).
     const resourcePaths = new Set(props.routes.flatMap((route) => pathPrefixes(route.path)));
+    const fallbackMethods = new Set<apigateway.Method>();
     for (const resourcePath of resourcePaths) {
-      this.api.root.resourceForPath(resourcePath).addMethod('ANY', fallbackIntegration);
+      fallbackMethods.add(
+        this.api.root.resourceForPath(resourcePath).addMethod('ANY', fallbackIntegration),
+      );
     }
-    this.api.root.addMethod('ANY', fallbackIntegration);
-    this.api.root.addResource('{proxy+}').addMethod('ANY', fallbackIntegration);
+    fallbackMethods.add(this.api.root.addMethod('ANY', fallbackIntegration));
+    fallbackMethods.add(
+      this.api.root.addResource('{proxy+}').addMethod('ANY', fallbackIntegration),
+    );
 
     for (const { type, code, statusCode } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`GatewayResponse${type.responseType}`, {
@@ -406,24 +424,35 @@ export class HttpApi extends Construct {
       this.url = this.api.url;
     }
 
-    this.acknowledgeDesignFindings();
+    this.acknowledgeDesignFindings(fallbackMethods);
   }
 
-  private acknowledgeDesignFindings(): void {
+  /**
+   * APIG4 (no authorizer) and COG4 (no Cognito authorizer) are acknowledged
+   * on each method, with what actually guards that method; APIG2 on the API.
+   */
+  private acknowledgeDesignFindings(fallbackMethods: ReadonlySet<apigateway.Method>): void {
+    // ARCHITECTURE "A request's way": an authorizer Lambda would be a second
+    // invocation, and a second key lookup, for every request.
     const inFunction =
-      'Authentication (Bearer API key, or session cookie + CSRF), IP allowlist, scope and rate limits are middleware inside each function (ARCHITECTURE, "A request\'s way": one invocation per request, no authorizer Lambda); the fallback needs none because it only answers 404/405.';
-    Validations.of(this.api).acknowledge(
-      { id: 'AwsSolutions-APIG4', reason: inFunction },
-      {
-        id: 'AwsSolutions-COG4',
-        reason: `Callers are API clients holding API keys (D10), not Cognito users. ${inFunction}`,
-      },
-      {
-        id: 'AwsSolutions-APIG2',
-        reason:
-          "Requests are validated in the functions with zod (STYLE.md §2, D4), which answers in the service's own error shapes (D5) and lists unknown fields; an API Gateway validator would answer differently, before the route is known.",
-      },
-    );
+      "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (D10: format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) or 401, then the route's scope (D9) or 403, then the per-key and per-organization rate limits (D16) or 429. Web session cookies (D12) are checked by the same middleware once web sign-in ships. An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
+    const fallbackOnly =
+      "This method is served by the fallback function, which holds no data and reaches nothing (no table, queue or key): it answers 404 or 405 from the route table it is bundled with, so there is nothing to authenticate for. Floods are held off by the stage throttling and the web ACL's per-address rate rule.";
+    for (const method of this.api.methods) {
+      const guard = fallbackMethods.has(method) ? fallbackOnly : inFunction;
+      Validations.of(method).acknowledge(
+        { id: 'AwsSolutions-APIG4', reason: guard },
+        {
+          id: 'AwsSolutions-COG4',
+          reason: `Callers are API clients holding the service's own API keys (D10), not Cognito user pool users. ${guard}`,
+        },
+      );
+    }
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "Requests are validated in the functions with zod (STYLE.md §2, D4), which answers in the service's own error shapes (D5) and lists unknown fields; an API Gateway validator would answer differently, before the route is known.",
+    });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
       Validations.of(cloudWatchRole).acknowledge({

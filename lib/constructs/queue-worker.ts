@@ -2,13 +2,18 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { ServiceFunction, type ServiceFunctionLogProps } from './service-function';
+import {
+  ServiceFunction,
+  type ServiceFunctionLogProps,
+  type ServiceFunctionNetworkProps,
+} from './service-function';
 import type { WorkQueue } from './work-queue';
 
 /** AWS guidance for SQS event sources: queue visibility ≥ six times the function timeout. */
 export const VISIBILITY_TO_TIMEOUT_RATIO = 6;
 
-export interface QueueWorkerProps extends ServiceFunctionLogProps {
+/** Log settings and, optionally, a VPC (`vpc`, `vpcSubnets`, `securityGroups`) pass through to the function. */
+export interface QueueWorkerProps extends ServiceFunctionLogProps, ServiceFunctionNetworkProps {
   /** Folder under functions/ holding the consumer's `handler.ts`. */
   readonly folder: string;
   /** What the function does, shown in the Lambda console. */
@@ -86,6 +91,9 @@ export class QueueWorker extends Construct {
       logEncryptionKey: props.logEncryptionKey,
       logRemovalPolicy: props.logRemovalPolicy,
       functionsDir: props.functionsDir,
+      vpc: props.vpc,
+      vpcSubnets: props.vpcSubnets,
+      securityGroups: props.securityGroups,
     });
 
     const source = new SqsEventSource(queue.queue, {

@@ -1,4 +1,6 @@
-import { Aws, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -54,6 +56,23 @@ export interface SearchDomainProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Put the domain in this VPC, with no public endpoint (P50). Needs the
+   * account's OpenSearch service-linked role (docs/deployment.md).
+   * @default - a public endpoint (IAM/SigV4 only), no VPC
+   */
+  readonly vpc?: ec2.IVpc;
+  /**
+   * Subnets of `vpc` for the domain: one per zone is used, as many zones as
+   * `availabilityZoneCount`.
+   * @default - the VPC's private subnets
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /**
+   * Security groups of the domain's network interfaces, with `vpc`.
+   * @default - the VPC's default security group
+   */
+  readonly securityGroups?: ec2.ISecurityGroup[];
 }
 
 /** OpenSearch 2.x, the newest 2.x this aws-cdk-lib knows. */
@@ -80,7 +99,9 @@ const CLASSES_WITHOUT_ENCRYPTION = ['t2', 'm3', 'r3'];
  *
  * Access is IAM only: the domain accepts SigV4-signed requests from the roles
  * passed to `grantReadWrite`, and nobody else. Until a role is granted, the
- * access policy denies every data-plane request.
+ * access policy denies every data-plane request. Given a `vpc`, the domain
+ * has no public endpoint at all (P50): only what its security groups admit
+ * reaches it.
  *
  * Built on the L1 resource on purpose: the L2 `Domain` applies its access
  * policy and log-group resource policy through custom-resource Lambdas; here
@@ -91,8 +112,12 @@ export class SearchDomain extends Construct {
   readonly domainName: string;
   /** ARN of the domain (`arn:…:es:…:domain/<name>`). */
   readonly domainArn: string;
-  /** HTTPS endpoint host name (no scheme). */
+  /** HTTPS endpoint host name (no scheme); inside the VPC when there is one. */
   readonly domainEndpoint: string;
+  /** Whether the domain sits in a VPC (no public endpoint). */
+  readonly inVpc: boolean;
+  /** EBS volume per data node, in GiB (what FreeStorageSpace is measured against). */
+  readonly volumeSizeGiB: number;
   private readonly grantees: iam.IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SearchDomainProps) {
@@ -105,6 +130,12 @@ export class SearchDomain extends Construct {
     const volumeSizeGiB = props.volumeSizeGiB ?? 10;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const zoneAware = availabilityZoneCount > 1;
+    this.inVpc = props.vpc !== undefined;
+    this.volumeSizeGiB = volumeSizeGiB;
+    // One subnet per zone the data nodes use: OpenSearch wants exactly that many.
+    const subnetIds = props.vpc
+      ?.selectSubnets({ ...props.vpcSubnets, onePerAz: true })
+      .subnetIds.slice(0, availabilityZoneCount);
 
     this.node.addValidation({
       validate: () =>
@@ -116,7 +147,13 @@ export class SearchDomain extends Construct {
           masterCount,
           masterInstanceType,
           volumeSizeGiB,
-        }),
+        }).concat(
+          subnetIds && subnetIds.length < availabilityZoneCount
+            ? [
+                `the VPC has subnets in ${subnetIds.length} zone(s), but availabilityZoneCount is ${availabilityZoneCount}`,
+              ]
+            : [],
+        ),
     });
 
     this.domainName = props.domainName;
@@ -174,6 +211,10 @@ export class SearchDomain extends Construct {
           { enabled: true, cloudWatchLogsLogGroupArn: group.logGroupArn },
         ]),
       ),
+      vpcOptions: subnetIds && {
+        subnetIds,
+        securityGroupIds: props.securityGroups?.map((group) => group.securityGroupId),
+      },
       accessPolicies: Lazy.any({ produce: () => this.renderAccessPolicy() }),
       softwareUpdateOptions: { autoSoftwareUpdateEnabled: true },
       offPeakWindowOptions: { enabled: true },
@@ -181,13 +222,21 @@ export class SearchDomain extends Construct {
     this.domain.applyRemovalPolicy(removalPolicy);
     this.domain.node.addDependency(logPolicy);
 
-    Validations.of(this.domain).acknowledge({
-      id: 'AwsSolutions-OS1',
-      reason:
-        'The functions run outside a VPC (no NAT gateways, no ENI cold starts), so the domain has a public endpoint; it only accepts HTTPS (TLS 1.2+) requests SigV4-signed by the IAM roles its access policy names.',
-    });
-
     this.domainEndpoint = this.domain.attrDomainEndpoint;
+  }
+
+  /**
+   * One of the domain's CloudWatch metrics (`AWS/ES`, by domain name and
+   * account), e.g. `ClusterStatus.red`, `FreeStorageSpace` (MiB, per node).
+   */
+  metric(metricName: string, options: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: 'AWS/ES',
+      metricName,
+      dimensionsMap: { DomainName: this.domainName, ClientId: Stack.of(this).account },
+      period: Duration.minutes(1),
+      ...options,
+    });
   }
 
   /**
@@ -200,8 +249,9 @@ export class SearchDomain extends Construct {
     if (this.grantees.length === 0) {
       Validations.of(this.domain).acknowledge({
         id: 'AwsSolutions-OS3',
-        reason:
-          'Access is granted to IAM roles, not IP ranges: the callers are Lambda functions without fixed addresses, and every request is SigV4-signed by a role the access policy names.',
+        reason: this.inVpc
+          ? "Access is granted to IAM roles, not IP ranges: the domain has no public endpoint (it is in the VPC, where its security group accepts HTTPS from the functions' group only), and every request must also be SigV4-signed by a role the access policy names."
+          : 'Access is granted to IAM roles, not IP ranges: the callers are Lambda functions without fixed addresses, and every request is SigV4-signed by a role the access policy names.',
       });
     }
     if (this.grantees.includes(role)) return;

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { SearchDomain } from './search-domain';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionNetworkProps } from './service-function';
 
 /** One embedder whose chunk index must exist: its `Embedder.id` and vector length. */
 export interface IndexedEmbedder {
@@ -14,7 +14,11 @@ export interface IndexedEmbedder {
   readonly dimensions: number;
 }
 
-export interface SearchIndexBootstrapProps {
+/**
+ * With a domain in a VPC, the bootstrap must run there too (`vpc`,
+ * `vpcSubnets`, `securityGroups`): it calls the domain's endpoint.
+ */
+export interface SearchIndexBootstrapProps extends ServiceFunctionNetworkProps {
   /** The domain the indexes live in; the bootstrap's role is granted on it. */
   readonly search: SearchDomain;
   /** Index name prefix (`<prefix>-<embedder slug>`), the one the retrieval adapter uses. */
@@ -98,6 +102,9 @@ export class SearchIndexBootstrap extends Construct {
       logEncryptionKey: props.logEncryptionKey,
       logRemovalPolicy,
       functionsDir: props.functionsDir,
+      vpc: props.vpc,
+      vpcSubnets: props.vpcSubnets,
+      securityGroups: props.securityGroups,
     });
     props.search.grantReadWrite(this.handler.role);
     Validations.of(this.handler.function).acknowledge({

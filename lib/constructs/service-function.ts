@@ -1,36 +1,29 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { bundledFunctionCode } from './function-bundle';
 
-/** The repository root: functions/ and package-lock.json live there. */
+/** The repository root: functions/ lives there. */
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Context key through which the stack tells every function below it whether
+ * to ship source maps (`functionSourceMaps`, P54), so the constructs in
+ * between need not pass it on.
+ */
+export const SOURCE_MAPS_CONTEXT = 'agent-query-service:functionSourceMaps';
 
 /**
  * The runtime every function uses. ARCHITECTURE asks for Node.js 22+; 24 is
  * the newest this aws-cdk-lib knows, which is what cdk-nag's L1 /
  * LambdaLatestVersion rules check for.
  */
-
-/**
- * How every function is bundled (also what `npm run bench` measures): minified
- * CommonJS for the Lambda runtime's Node.js version, with source maps.
- */
-export const LAMBDA_BUNDLING = {
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  target: 'node24',
-  format: nodejs.OutputFormat.CJS,
-  // The Node.js runtime ships the AWS SDK v3.
-  externalModules: ['@aws-sdk/*'] as string[],
-} as const;
-
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 export interface ServiceFunctionProps {
@@ -76,7 +69,43 @@ export interface ServiceFunctionProps {
    * @default the repository's functions/ folder
    */
   readonly functionsDir?: string;
+  /**
+   * The VPC to run in, for a function that talks to something only reachable
+   * there (P50: the search domain in `live`).
+   * @default - outside any VPC
+   */
+  readonly vpc?: ec2.IVpc;
+  /**
+   * Subnets of `vpc` the function's network interfaces go in.
+   * @default - the VPC's private subnets
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /**
+   * Security groups of the function's network interfaces, with `vpc`.
+   * @default - one created for the function, all outbound allowed
+   */
+  readonly securityGroups?: ec2.ISecurityGroup[];
 }
+
+/** What a construct that builds a ServiceFunction passes through to place it in a VPC. */
+export type ServiceFunctionNetworkProps = Pick<
+  ServiceFunctionProps,
+  'vpc' | 'vpcSubnets' | 'securityGroups'
+>;
+
+/**
+ * What Lambda does with the execution role to attach a function to a VPC
+ * (the actions of AWS's AWSLambdaVPCAccessExecutionRole, which a function
+ * with a role of its own does not get).
+ */
+const NETWORK_INTERFACE_ACTIONS = [
+  'ec2:CreateNetworkInterface',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DescribeSubnets',
+  'ec2:DeleteNetworkInterface',
+  'ec2:AssignPrivateIpAddresses',
+  'ec2:UnassignPrivateIpAddresses',
+];
 
 /**
  * What a construct that builds a ServiceFunction passes through unchanged:
@@ -89,8 +118,8 @@ export type ServiceFunctionLogProps = Pick<
 
 /**
  * One Lambda function built from `functions/<folder>/handler.ts` (ARCHITECTURE,
- * "Cold start"): ARM64, Node.js 24, bundled locally by esbuild with only what
- * the handler imports, source maps on, X-Ray active, its own log group and
+ * "Cold start"): ARM64, Node.js 24, bundled by esbuild in the synth's own
+ * process with only what the handler imports (function-bundle.ts), X-Ray active, its own log group and
  * its own role that starts with nothing but writing to that log group.
  *
  * @example
@@ -98,7 +127,7 @@ export type ServiceFunctionLogProps = Pick<
  * table.grantReadWriteData(agents.function);
  */
 export class ServiceFunction extends Construct {
-  readonly function: nodejs.NodejsFunction;
+  readonly function: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -129,9 +158,12 @@ export class ServiceFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new nodejs.NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
+    // P54: source maps only when the deployment asks for them (their
+    // runtime flag slows every cold start).
+    const sourceMaps = this.node.tryGetContext(SOURCE_MAPS_CONTEXT) === true;
+    this.function = new lambda.Function(this, 'Function', {
+      code: bundledFunctionCode(entry, { sourceMaps }),
+      handler: 'index.handler',
       description: props.description,
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -142,23 +174,30 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         POWERTOOLS_SERVICE_NAME: `svc-${props.folder}`,
         ...props.environment,
       },
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: {
-        // esbuild from node_modules; never Docker (not available, not needed).
-        forceDockerBundling: false,
-        ...LAMBDA_BUNDLING,
-      },
+      vpc: props.vpc,
+      vpcSubnets: props.vpcSubnets,
+      securityGroups: props.securityGroups,
     });
 
+    // The function resource depends on its role, policies included, so
+    // Lambda finds these permissions when it creates the network interfaces.
+    if (props.vpc) {
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: NETWORK_INTERFACE_ACTIONS, resources: ['*'] }),
+      );
+    }
+
+    const xray =
+      'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so their resource must be "*".';
+    const networkInterfaces =
+      " In a VPC, Lambda manages the function's network interfaces with the role (ec2:CreateNetworkInterface, DescribeNetworkInterfaces, DescribeSubnets, DeleteNetworkInterface, Assign/UnassignPrivateIpAddresses, as in AWSLambdaVPCAccessExecutionRole): the Describe actions have no resource-level permissions and the interfaces do not exist before Lambda creates them.";
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so their resource must be "*".',
+      reason: props.vpc ? `${xray}${networkInterfaces}` : xray,
     });
   }
 }

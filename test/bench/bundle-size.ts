@@ -3,30 +3,37 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { LAMBDA_BUNDLING as CONSTRUCT_BUNDLING } from '../../lib/constructs/service-function';
+import {
+  LAMBDA_BUNDLING as CONSTRUCT_BUNDLING,
+  PROVIDED_BY_RUNTIME,
+} from '../../lib/constructs/function-bundle';
 import { FAMILIES } from '../../lib/routes';
 
-/** `ServiceFunction`'s bundling (lib/constructs/service-function.ts) as esbuild options. */
+/**
+ * The stack's bundling (lib/constructs/function-bundle.ts) as esbuild options,
+ * with the source map a `functionSourceMaps` deployment ships (P54), so its
+ * size and init cost can be reported too.
+ */
 export const LAMBDA_BUNDLING = {
-  bundle: true,
-  platform: 'node',
+  bundle: CONSTRUCT_BUNDLING.bundle,
+  platform: CONSTRUCT_BUNDLING.platform,
   target: CONSTRUCT_BUNDLING.target,
-  format: 'cjs',
+  format: CONSTRUCT_BUNDLING.format,
   minify: CONSTRUCT_BUNDLING.minify,
-  sourcemap: CONSTRUCT_BUNDLING.sourceMap,
-  sourcesContent: CONSTRUCT_BUNDLING.sourcesContent,
+  sourcemap: true,
+  sourcesContent: false,
 } as const satisfies BuildOptions;
 
-/** The Lambda Node.js runtime ships the AWS SDK v3, so the construct leaves it out. */
-export const PROVIDED_BY_RUNTIME: readonly string[] = CONSTRUCT_BUNDLING.externalModules;
+/** The Lambda Node.js runtime ships the AWS SDK v3, so the stack leaves it out. */
+export { PROVIDED_BY_RUNTIME };
 
 export interface BundleVariantSize {
   /** `index.js`, minified. */
   readonly bytes: number;
   readonly gzipBytes: number;
-  /** `index.js.map` (no sources content), deployed beside it. */
+  /** `index.js.map` (no sources content), deployed beside it only with `functionSourceMaps` (P54). */
   readonly mapBytes: number;
-  /** `index.js` and its map, each gzipped: about what the deployment zip holds. */
+  /** `index.js` and its map, each gzipped: about what a `functionSourceMaps` deployment's zip holds. */
   readonly packageGzipBytes: number;
   /** The largest contributors to the minified output: npm packages, or `(project)`. */
   readonly largest: readonly { readonly name: string; readonly bytes: number }[];

@@ -191,18 +191,18 @@ ${table(
   sourceMapRows(report.sourceMaps),
 )}
 
-The deployed functions set \`NODE_OPTIONS=--enable-source-maps\` today
-(lib/constructs/service-function.ts): Node.js then reads and parses each
+Node.js with \`NODE_OPTIONS=--enable-source-maps\` reads and parses each
 bundle's \`index.js.map\` when it loads the bundle, so stack traces name the
 TypeScript sources. "With" is the same bundle, in the same round-robin, with
-that option set; "without" is the main table's figure. The map is the
-construct's (no sources content).
+that option set; "without" is the main table's figure. The map has no sources
+content. On this cost the stack ships neither the map nor the option unless a
+deployment sets \`functionSourceMaps\` (P54).
 
 **What is measured.** Each function's \`functions/<name>/handler.ts\`, and two
 reference handlers (test/bench/reference-handlers/: one that imports nothing,
 and one that builds a DynamoDB document client at module scope, what every
 HTTP family minimally needs), is bundled into a temporary directory exactly as
-the stack bundles it (esbuild with the construct's \`LAMBDA_BUNDLING\`,
+the stack bundles it (esbuild with lib/constructs/function-bundle.ts's \`LAMBDA_BUNDLING\`,
 \`@aws-sdk/*\` external because the Lambda Node.js runtime ships the SDK). Then
 each bundle is loaded in ${settings.processes} fresh \`node\` processes, the bundles
 taken round-robin (every bundle once, then every bundle again, …) so that a

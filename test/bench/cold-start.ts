@@ -65,7 +65,7 @@ export interface LambdaEnvironmentOptions {
    * in for the runtime's /var/runtime/node_modules (also on Lambda's NODE_PATH).
    */
   readonly nodePath: string;
-  /** `--enable-source-maps`, as the construct sets it; unset by default. */
+  /** `--enable-source-maps`, as a `functionSourceMaps` deployment sets it (P54); unset by default. */
   readonly nodeOptions?: string;
   /** @default FUNCTION_CONFIGURATION */
   readonly configuration?: Readonly<Record<string, string>>;

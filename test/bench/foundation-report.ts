@@ -197,16 +197,16 @@ each other, not with production.
 ${bundleTable(report.bundles)}
 
 Each \`functions/<name>/handler.ts\` is bundled with esbuild as the stack
-bundles it (\`ServiceFunction\` in lib/constructs/service-function.ts), into a
+bundles it (lib/constructs/function-bundle.ts), plus a source map, into a
 temporary directory:
 
     ${bundling}, external ${PROVIDED_BY_RUNTIME.join(', ')}
 
 The AWS SDK v3 is external because the Lambda Node.js runtime provides it. gzip is level 9, per file; "with source
-map" adds the gzipped \`index.js.map\` the construct deploys beside it, about
-what the deployment zip holds. The "SDK bundled" columns bundle the AWS SDK
-too, for a later decision to pin its version. The options are read from the
-construct's exported \`LAMBDA_BUNDLING\`, so the two cannot drift. Bundle size
+map" adds the gzipped \`index.js.map\`, which a deployment ships beside it only
+with \`functionSourceMaps\` (P54). The "SDK bundled" columns bundle the AWS SDK
+too, for a later decision to pin its version. The options are read from
+function-bundle.ts's exported \`LAMBDA_BUNDLING\`, so the two cannot drift. Bundle size
 is not cold-start time, which was not measured.
 `;
 }

@@ -1,7 +1,7 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, NagRuleCompliance, rules, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import {
   type BuiltServiceStack,
@@ -25,6 +25,20 @@ function findings(
       severity: violation.severity ?? 'error',
       paths: violation.violatingResources.map((resource) => resource.constructPath),
     })),
+  );
+}
+
+/** Rule ids acknowledged on `scope` itself (not inherited from its parents), with their reasons. */
+function acknowledgedOn(scope: IConstruct): Record<string, string> {
+  return Object.fromEntries(
+    scope.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, unknown>))
+      .map(([id, value]) => [
+        // aws-cdk-lib writes the id with an "Annotation::" prefix.
+        id.replace(/^annotation::/i, ''),
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
   );
 }
 
@@ -98,6 +112,45 @@ describe('cdk-nag: AwsSolutions and Serverless packs', () => {
       const annotations = Annotations.fromStack(built.stack);
       expect(annotations.findError('*', Match.anyValue())).toEqual([]);
       expect(annotations.findWarning('*', Match.anyValue())).toEqual([]);
+    });
+  });
+
+  describe('acknowledgments are as narrow as the design allows', () => {
+    it('acknowledges the public search domain (OS1) in test only; live’s domain is in a VPC', () => {
+      const test = buildServiceStack({ environment: 'test' }).stack;
+      const live = buildServiceStack({ environment: 'live' }).stack;
+
+      expect(acknowledgedOn(test.search.domain)['AwsSolutions-OS1']).toMatch(
+        /searchNetwork=public.*"test" only/,
+      );
+      expect(acknowledgedOn(live.search.domain)).not.toHaveProperty(['AwsSolutions-OS1']);
+      expect(rules.opensearch.OpenSearchInVPCOnly(live.search.domain)).toBe(
+        NagRuleCompliance.COMPLIANT,
+      );
+    });
+
+    it('acknowledges "no authorizer" on each method, naming what guards it, never on the whole API', () => {
+      const { stack } = buildServiceStack({ environment: 'test' });
+      const { api } = stack.http;
+
+      expect(acknowledgedOn(api)).not.toHaveProperty(['AwsSolutions-APIG4']);
+      expect(acknowledgedOn(api)).not.toHaveProperty(['AwsSolutions-COG4']);
+      expect(api.methods.length).toBeGreaterThan(0);
+      const fallbackId = stack.getLogicalId(
+        stack.http.fallback.function.node.defaultChild as never,
+      );
+      for (const method of api.methods) {
+        const acknowledged = acknowledgedOn(method);
+        const servedByFallback = JSON.stringify(
+          stack.resolve(
+            (method.node.defaultChild as never as { integration: unknown }).integration,
+          ),
+        ).includes(`"${fallbackId}"`);
+        expect(acknowledged['AwsSolutions-APIG4']).toMatch(
+          servedByFallback ? /fallback function, which holds no data/ : /Bearer API key/,
+        );
+        expect(acknowledged['AwsSolutions-COG4']).toMatch(/not Cognito user pool users/);
+      }
     });
   });
 });

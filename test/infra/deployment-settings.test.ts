@@ -24,6 +24,8 @@ describe('Function: readDeploymentSettings', () => {
       ...ENVIRONMENT_DEFAULTS.test,
       alarmEmail: undefined,
       apiDomain: undefined,
+      modelProvider: undefined,
+      functionSourceMaps: false,
     });
     expect(settings.logRetentionDays).toBe(RetentionDays.ONE_MONTH);
   });
@@ -55,6 +57,43 @@ describe('Function: readDeploymentSettings', () => {
     expect(settings.alarmEmail).toBe('oncall@example.com');
     expect(settings.webhookDispatcherConcurrency).toBe(25);
     expect(settings.syncWorkerConcurrency).toBe(4);
+  });
+
+  it('puts the live search domain in a VPC with a NAT gateway per zone, and keeps test public (P50)', () => {
+    expect(settingsFor({ environment: 'live' })).toMatchObject({
+      searchNetwork: 'vpc',
+      natGateways: 2,
+    });
+    expect(settingsFor({ environment: 'test' })).toMatchObject({
+      searchNetwork: 'public',
+      natGateways: 1,
+    });
+  });
+
+  it('lets a test deployment rehearse the live network, and live save on NAT gateways', () => {
+    expect(settingsFor({ environment: 'test', searchNetwork: 'vpc' }).searchNetwork).toBe('vpc');
+    expect(settingsFor({ environment: 'live', natGateways: '1' }).natGateways).toBe(1);
+  });
+
+  it('reads the model provider from a secret name or ARN and an optional base URL (P55)', () => {
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:aqs/openai-AbC123';
+    expect(settingsFor({ environment: 'test', modelApiKeySecret: 'aqs/openai' })).toMatchObject({
+      modelProvider: { apiKeySecret: 'aqs/openai', baseUrl: undefined },
+    });
+    expect(
+      settingsFor({
+        environment: 'live',
+        modelApiKeySecret: arn,
+        modelBaseUrl: 'https://models.example.com/v1',
+      }).modelProvider,
+    ).toEqual({ apiKeySecret: arn, baseUrl: 'https://models.example.com/v1' });
+  });
+
+  it('ships source maps only when asked (P54)', () => {
+    expect(settingsFor({ environment: 'live' }).functionSourceMaps).toBe(false);
+    expect(
+      settingsFor({ environment: 'test', functionSourceMaps: 'true' }).functionSourceMaps,
+    ).toBe(true);
   });
 
   it('treats an empty value as not set', () => {
@@ -104,6 +143,40 @@ describe('Function: readDeploymentSettings', () => {
     [
       { environment: 'test', apiDomainName: 'api.example.com' },
       /"apiDomainName" and "apiCertificateArn" go together/,
+    ],
+    [
+      { environment: 'test', searchNetwork: 'private' },
+      /context "searchNetwork" must be one of "vpc", "public" \(got "private"\)/,
+    ],
+    [
+      { environment: 'live', searchNetwork: 'public' },
+      /"searchNetwork" must be "vpc" for a live deployment/,
+    ],
+    [{ environment: 'live', natGateways: 0 }, /context "natGateways" must be at least 1/],
+    [
+      { environment: 'test', modelApiKeySecret: 'sk-proj-looks like a key!' },
+      /context "modelApiKeySecret" must be the name of a Secrets Manager secret/,
+    ],
+    [
+      { environment: 'test', modelApiKeySecret: 'arn:aws:secretsmanager:eu-west-1:1:secret:x' },
+      /context "modelApiKeySecret" must be the name of a Secrets Manager secret/,
+    ],
+    [
+      { environment: 'test', modelApiKeySecret: 'aqs/openai', modelBaseUrl: 'http://models' },
+      /context "modelBaseUrl" must be an https:\/\/ URL/,
+    ],
+    [
+      { environment: 'test', modelBaseUrl: 'https://models.example.com/v1' },
+      /"modelBaseUrl" needs "modelApiKeySecret"/,
+    ],
+    [
+      { environment: 'test', functionSourceMaps: 'yes' },
+      /context "functionSourceMaps" must be true or false/,
+    ],
+    [{ environment: 'live', natGateways: 3 }, /context "natGateways" must be at most 2/],
+    [
+      { environment: 'live', searchAvailabilityZones: 3, searchInstanceCount: 3 },
+      /"searchAvailabilityZones" must be at most 2 with "searchNetwork" "vpc"/,
     ],
   ])('rejects %j, naming the key', (context, message) => {
     expect(() => settingsFor(context)).toThrow(DeploymentSettingsError);

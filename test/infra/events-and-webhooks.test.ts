@@ -288,7 +288,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       const watched = Object.values(resources).filter(
         (resource) =>
           resource.Type === 'AWS::CloudWatch::Alarm' &&
-          JSON.stringify(resource.Properties.Dimensions).includes(`"${queueId}"`),
+          JSON.stringify(resource.Properties.Dimensions ?? null).includes(`"${queueId}"`),
       );
       expect(watched).toHaveLength(1);
     });

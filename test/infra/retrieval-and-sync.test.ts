@@ -180,7 +180,6 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
 
   describe('OpenSearch access', () => {
     const granted = [
-      'data-sources',
       'ingestion-worker',
       'query',
       'search',
@@ -189,7 +188,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     ];
 
     it('grants the data plane to the retrieval families, the sync and ingestion workers and the bootstrap only', () => {
-      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['data-sources', 'query', 'search']);
+      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
       const withSearch = ownFunctions()
         .filter(([, fn]) =>
           statementsOf(fn.role).some((s) => s.Action.some((a) => a.startsWith('es:'))),
@@ -256,13 +255,12 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       });
     });
 
-    it('sets no model provider key in any function’s environment (not supported in the cloud yet)', () => {
+    it('sets no model provider in any function’s environment without modelApiKeySecret (P55)', () => {
       for (const [name, fn] of ownFunctions()) {
         const variables = propertiesOf(fn.function).Environment?.Variables ?? {};
-        expect({ name, keys: Object.keys(variables) }).toEqual({
-          name,
-          keys: expect.not.arrayContaining(['OPENAI_API_KEY', 'OPENAI_BASE_URL']),
-        });
+        for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'MODEL_API_KEY_SECRET']) {
+          expect({ name, set: key in variables }).toEqual({ name, set: false });
+        }
       }
     });
   });

@@ -359,8 +359,9 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       // Plus the fallback, the sync worker, the ingestion worker, the webhook
       // dispatcher, the event publisher, the sync scheduler, the search index
       // bootstrap and its provider framework, and CDK's bucket-notifications
-      // handler (deploy time only).
-      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 9);
+      // and (test only: the buckets go with the stack) bucket-emptying
+      // handlers (deploy time only).
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 10);
     });
 
     it('gives family functions the configuration layers/core/config.ts parses', () => {
@@ -378,7 +379,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           OPENSEARCH_ENDPOINT: {
             'Fn::GetAtt': [stack.getLogicalId(stack.search.domain), 'DomainEndpoint'],
           },
-          NODE_OPTIONS: '--enable-source-maps',
+          // P54: no --enable-source-maps, it slows every cold start.
           POWERTOOLS_SERVICE_NAME: expect.stringMatching(/^svc-/),
         });
       }
@@ -461,12 +462,14 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     });
 
-    it('puts a WAF web ACL with AWS managed rules in front of the stage', () => {
+    it('puts a WAF web ACL with AWS managed rules and a rate rule in front of the stage', () => {
       template.hasResourceProperties('AWS::WAFv2::WebACL', {
         Scope: 'REGIONAL',
         Rules: Match.arrayWith([
           Match.objectLike({ Name: 'AWSManagedRulesAmazonIpReputationList' }),
+          Match.objectLike({ Name: 'RateLimitPerAddress' }),
           Match.objectLike({ Name: 'AWSManagedRulesKnownBadInputsRuleSet' }),
+          Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }),
         ]),
       });
       template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);

@@ -35,7 +35,7 @@ export function modelProviders(openAi: OpenAiSettings | null): ModelProviders {
       if (model === OFFLINE_EXTRACTIVE_MODEL) return extractive;
       if (chat) return chat;
       throw new InvalidRequestError(
-        `The agent's model "${model}" needs a model provider, and none is configured; set the agent's model to ${OFFLINE_EXTRACTIVE_MODEL}, or configure OPENAI_API_KEY`,
+        `The agent's model "${model}" needs a model provider, and none is configured; set the agent's model to ${OFFLINE_EXTRACTIVE_MODEL}, or configure a model provider (OPENAI_API_KEY on one machine, the deployment's modelApiKeySecret in the cloud)`,
         { fields: [{ path: 'model', message: 'no provider configured for this model' }] },
       );
     },

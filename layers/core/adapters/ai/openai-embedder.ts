@@ -52,6 +52,23 @@ const NATIVE_DIMENSIONS: Readonly<Record<string, number>> = {
 };
 
 /**
+ * The id and vector length an embedder with these options has, without a
+ * client: what the stack needs to create its chunk index (P55).
+ */
+export function openAiEmbedderIdentity(
+  options: Pick<OpenAiEmbedderOptions, 'model' | 'dimensions'> = {},
+): { readonly id: string; readonly dimensions: number } {
+  const model = options.model ?? OPENAI_EMBEDDER_DEFAULTS.model;
+  const dimensions = options.dimensions ?? NATIVE_DIMENSIONS[model];
+  if (dimensions === undefined || !Number.isSafeInteger(dimensions) || dimensions < 1) {
+    throw new RangeError(
+      `OpenAiEmbedder needs a positive integer \`dimensions\` for the model ${model}`,
+    );
+  }
+  return { id: `openai/${model}/${dimensions}`, dimensions };
+}
+
+/**
  * Embeds with an OpenAI (or OpenAI-compatible) embedding model, in batches
  * of at most `maxBatchInputs` texts and `maxBatchTokens` tokens, one request
  * at a time. Failures map like the answerer's: `ModelUnavailableError` to
@@ -76,15 +93,10 @@ export class OpenAiEmbedder implements Embedder {
 
   constructor(options: OpenAiEmbedderOptions) {
     this.#model = options.model ?? OPENAI_EMBEDDER_DEFAULTS.model;
-    const dimensions = options.dimensions ?? NATIVE_DIMENSIONS[this.#model];
-    if (dimensions === undefined || !Number.isSafeInteger(dimensions) || dimensions < 1) {
-      throw new RangeError(
-        `OpenAiEmbedder needs a positive integer \`dimensions\` for the model ${this.#model}`,
-      );
-    }
-    this.dimensions = dimensions;
+    const identity = openAiEmbedderIdentity(options);
+    this.dimensions = identity.dimensions;
     this.#requestDimensions = options.dimensions;
-    this.id = `openai/${this.#model}/${dimensions}`;
+    this.id = identity.id;
     this.#timeoutMs = options.timeoutMs ?? OPENAI_EMBEDDER_DEFAULTS.timeoutMs;
     this.#retryAfterSeconds =
       options.retryAfterSeconds ?? OPENAI_EMBEDDER_DEFAULTS.retryAfterSeconds;

@@ -12,6 +12,10 @@ export interface ModelErrorContext {
   readonly retryAfterSeconds: number;
 }
 
+function isModelError(error: unknown): error is ModelRequestError | ModelUnavailableError {
+  return error instanceof ModelRequestError || error instanceof ModelUnavailableError;
+}
+
 /**
  * Sorts a failure from the OpenAI SDK into the two kinds the service treats
  * differently (issue 3): `ModelUnavailableError` when a later retry may work
@@ -22,6 +26,9 @@ export interface ModelErrorContext {
  */
 export function toModelError(error: unknown, context: ModelErrorContext): Error {
   const { operation, retryAfterSeconds } = context;
+  // The SDK wraps what our `apiKey` function threw (the cloud reads the key
+  // from Secrets Manager): that error already says what went wrong.
+  if (error instanceof Error && isModelError(error.cause)) return error.cause;
   if (context.timedOut || error instanceof APIConnectionTimeoutError) {
     return new ModelUnavailableError(
       `The model provider did not answer the ${operation} within ${context.timeoutMs} ms`,

@@ -2,6 +2,7 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseCloudConfig } from '../../config';
 import { traceAwsClient } from '../../observability/tracing';
+import { ModelUnavailableError } from '../../ports/answerer.port';
 import { ModelRequestError } from '../../ports/model-request-error';
 import { type ModelProviders, modelProviders } from '../model-providers';
 
@@ -22,7 +23,12 @@ export function cloudModels(): ModelProviders {
     awsSdkV3Client: traceAwsClient(new SecretsManagerClient({})),
   });
   const apiKey = async (): Promise<string> => {
-    const value = await secrets.get(secretName, { maxAge: config.MODEL_API_KEY_MAX_AGE_SECONDS });
+    let value: unknown;
+    try {
+      value = await secrets.get(secretName, { maxAge: config.MODEL_API_KEY_MAX_AGE_SECONDS });
+    } catch (error) {
+      throw secretReadError(secretName, error);
+    }
     const key = typeof value === 'string' ? value.trim() : '';
     if (key === '') {
       // A deployment error, not the caller's: the secret exists but holds no key.
@@ -35,4 +41,32 @@ export function cloudModels(): ModelProviders {
     return key;
   };
   return modelProviders({ apiKey, baseURL: config.OPENAI_BASE_URL });
+}
+
+/** Seconds a caller is asked to wait when Secrets Manager itself is unavailable. */
+const SECRET_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Secrets Manager down or throttling is worth a retry (503); a missing
+ * secret, a denied read or a key the role may not decrypt is the
+ * deployment's to fix, and fails like a wrong key would.
+ */
+function secretReadError(secretName: string, error: unknown): Error {
+  // Powertools wraps the SDK's exception; its `cause` carries the service's verdict.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const fault = (cause as { $fault?: string } | null)?.$fault;
+  const name = cause instanceof Error ? cause.name : 'unknown error';
+  if (fault === 'client' && name !== 'ThrottlingException') {
+    return new ModelRequestError(
+      `The model API key secret ${secretName} could not be read (${name})`,
+      'authentication',
+      null,
+      { cause },
+    );
+  }
+  return new ModelUnavailableError(
+    `The model API key secret ${secretName} could not be read for now (${name})`,
+    SECRET_RETRY_AFTER_SECONDS,
+    { cause },
+  );
 }

@@ -1,0 +1,259 @@
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { ServiceFunction } from '../../lib/constructs/service-function';
+import { RETRIEVAL_FAMILIES, type ServiceStack } from '../../lib/service-stack';
+import { buildServiceStack, templateOf } from './service-stack-fixture';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+/** Every function the stack builds from functions/, by folder name. */
+function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunction]> {
+  return [
+    ...stack.http.functions,
+    ['fallback', stack.http.fallback],
+    ['sync-worker', stack.syncWorker.worker],
+    ['ingestion-worker', stack.ingestionWorker.worker],
+    ['webhook-dispatcher', stack.webhookDispatcher.worker],
+    ['event-publisher', stack.eventPublisher.publisher],
+    ['scheduler', stack.syncScheduler.scheduler],
+    ['search-index-bootstrap', stack.searchIndexes.handler],
+  ];
+}
+
+/** The functions that talk to OpenSearch, and so run in the VPC when it has one (P50). */
+const SEARCH_CLIENTS = [
+  'ingestion-worker',
+  'query',
+  'search',
+  'search-index-bootstrap',
+  'sync-worker',
+];
+
+describe('Construct: ServiceNetwork in the service stack (P50)', () => {
+  describe('environment "live" (searchNetwork "vpc" by default)', () => {
+    let stack: ServiceStack;
+    let template: Template;
+    let resources: Record<string, Resource>;
+    /** The live stack's network, which must exist. */
+    const networkOf = (): NonNullable<ServiceStack['network']> => {
+      if (!stack.network) throw new Error('no network in live');
+      return stack.network;
+    };
+    const idOf = (construct: { node: { defaultChild?: unknown } }) => logicalId(stack, construct);
+    const groupRef = (group: { node: { defaultChild?: unknown } }) => ({
+      'Fn::GetAtt': [idOf(group), 'GroupId'],
+    });
+
+    beforeAll(() => {
+      const built = buildServiceStack({ environment: 'live' });
+      stack = built.stack;
+      template = templateOf(built);
+      resources = template.toJSON().Resources as Record<string, Resource>;
+    });
+
+    it('puts the search domain in the isolated subnets, one per zone, behind its own security group', () => {
+      const network = stack.network;
+      if (!network) throw new Error('no network in live');
+      const isolated = network.vpc.isolatedSubnets.map((subnet) => stack.resolve(subnet.subnetId));
+      expect(isolated).toHaveLength(2);
+      template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+        VPCOptions: {
+          SubnetIds: isolated,
+          SecurityGroupIds: [groupRef(network.searchSecurityGroup)],
+        },
+      });
+      expect(stack.search.inVpc).toBe(true);
+    });
+
+    it('spans two zones with a NAT gateway in each, and flow logs of all traffic', () => {
+      template.resourceCountIs('AWS::EC2::VPC', 1);
+      template.resourceCountIs('AWS::EC2::NatGateway', 2);
+      template.resourceCountIs('AWS::EC2::Subnet', 6);
+      template.hasResourceProperties('AWS::EC2::FlowLog', {
+        ResourceType: 'VPC',
+        TrafficType: 'ALL',
+        LogDestinationType: 'cloud-watch-logs',
+      });
+    });
+
+    it('encrypts the flow logs with the service key, keeps them a year and retains them', () => {
+      const group = resources[idOf(networkOf().flowLogGroup)];
+      expect(group?.Properties).toMatchObject({
+        RetentionInDays: 365,
+        KmsKeyId: { 'Fn::GetAtt': [idOf(stack.encryptionKey.key), 'Arn'] },
+      });
+      expect(group?.DeletionPolicy).toBe('Retain');
+    });
+
+    it('runs exactly the functions that talk to OpenSearch in the private subnets, with the functions’ group', () => {
+      const network = stack.network;
+      if (!network) throw new Error('no network in live');
+      const privateSubnets = network.vpc.privateSubnets.map((subnet) =>
+        stack.resolve(subnet.subnetId),
+      );
+      const inVpc = ownFunctions(stack).filter(
+        ([, fn]) => resources[idOf(fn.function)]?.Properties.VpcConfig !== undefined,
+      );
+      expect(inVpc.map(([name]) => name).sort()).toEqual(SEARCH_CLIENTS);
+      expect(RETRIEVAL_FAMILIES.every((family) => SEARCH_CLIENTS.includes(family))).toBe(true);
+      for (const [name, fn] of inVpc) {
+        expect({ name, vpc: resources[idOf(fn.function)]?.Properties.VpcConfig }).toEqual({
+          name,
+          vpc: {
+            SubnetIds: privateSubnets,
+            SecurityGroupIds: [groupRef(network.functionsSecurityGroup)],
+          },
+        });
+      }
+    });
+
+    it('lets the roles of those functions, and only those, manage network interfaces', () => {
+      const managesInterfaces = ownFunctions(stack)
+        .filter(([, fn]) => {
+          const policy = fn.role.node.tryFindChild('DefaultPolicy') as
+            | { node: { defaultChild?: unknown } }
+            | undefined;
+          const statements = policy
+            ? (resources[idOf(policy)]?.Properties.PolicyDocument.Statement as Array<{
+                Action: string | string[];
+              }>)
+            : [];
+          return statements.some((statement) =>
+            [statement.Action].flat().includes('ec2:CreateNetworkInterface'),
+          );
+        })
+        .map(([name]) => name);
+      expect(managesInterfaces.sort()).toEqual(SEARCH_CLIENTS);
+    });
+
+    it('has gateway endpoints for DynamoDB and S3 on the functions’ route tables', () => {
+      const privateRouteTables = (stack.network?.vpc.privateSubnets ?? []).map((subnet) =>
+        stack.resolve(subnet.routeTable.routeTableId),
+      );
+      for (const service of ['dynamodb', 's3']) {
+        template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+          VpcEndpointType: 'Gateway',
+          ServiceName: Match.objectLike({
+            'Fn::Join': ['', Match.arrayWith([`.${service}`])],
+          }),
+          RouteTableIds: privateRouteTables,
+        });
+      }
+    });
+
+    it('has private-DNS interface endpoints for SQS, KMS, Secrets Manager and X-Ray, behind the endpoints’ group', () => {
+      const endpoints = Object.values(resources).filter(
+        (resource) =>
+          resource.Type === 'AWS::EC2::VPCEndpoint' &&
+          resource.Properties.VpcEndpointType === 'Interface',
+      );
+      const services = endpoints.map((endpoint) =>
+        JSON.stringify(endpoint.Properties.ServiceName).replace(/.*\.([a-z]+)"\]\]\}$/, '$1'),
+      );
+      expect(services.sort()).toEqual(['kms', 'secretsmanager', 'sqs', 'xray']);
+      for (const endpoint of endpoints) {
+        expect(endpoint.Properties).toMatchObject({
+          PrivateDnsEnabled: true,
+          SecurityGroupIds: [groupRef(networkOf().endpointsSecurityGroup)],
+        });
+      }
+    });
+
+    it('lets HTTPS from the functions’ group, and nothing else, into the domain and the endpoints', () => {
+      const network = stack.network;
+      if (!network) throw new Error('no network in live');
+      const ingress = Object.values(resources).filter(
+        (resource) => resource.Type === 'AWS::EC2::SecurityGroupIngress',
+      );
+      expect(ingress.map((rule) => rule.Properties)).toEqual(
+        expect.arrayContaining(
+          [network.searchSecurityGroup, network.endpointsSecurityGroup].map((group) =>
+            expect.objectContaining({
+              GroupId: groupRef(group),
+              SourceSecurityGroupId: groupRef(network.functionsSecurityGroup),
+              IpProtocol: 'tcp',
+              FromPort: 443,
+              ToPort: 443,
+            }),
+          ),
+        ),
+      );
+      expect(ingress).toHaveLength(2);
+      // No group takes traffic from an address range, least of all the internet.
+      for (const group of Object.values(resources).filter(
+        (resource) => resource.Type === 'AWS::EC2::SecurityGroup',
+      )) {
+        expect(group.Properties.SecurityGroupIngress ?? []).toEqual([]);
+      }
+    });
+
+    it('lets the functions out (crawls, model API), and the domain and endpoints send nothing', () => {
+      const network = stack.network;
+      if (!network) throw new Error('no network in live');
+      expect(
+        resources[idOf(network.functionsSecurityGroup)]?.Properties.SecurityGroupEgress,
+      ).toEqual([expect.objectContaining({ CidrIp: '0.0.0.0/0', IpProtocol: '-1' })]);
+      for (const group of [network.searchSecurityGroup, network.endpointsSecurityGroup]) {
+        // CDK's "no egress" placeholder: ICMP type 86 to 255.255.255.255/32 only.
+        expect(resources[idOf(group)]?.Properties.SecurityGroupEgress).toEqual([
+          expect.objectContaining({ CidrIp: '255.255.255.255/32', IpProtocol: 'icmp' }),
+        ]);
+      }
+    });
+
+    it('strips the default security group’s rules', () => {
+      template.resourceCountIs('Custom::VpcRestrictDefaultSG', 1);
+    });
+
+    it('describes the search endpoint as reachable from inside the VPC only', () => {
+      template.hasOutput('SearchDomainEndpoint', {
+        Description: Match.stringLikeRegexp('inside the VPC only'),
+      });
+    });
+  });
+
+  it('lets one NAT gateway serve both zones with natGateways=1', () => {
+    const template = templateOf(buildServiceStack({ environment: 'live', natGateways: 1 }));
+
+    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+  });
+
+  describe('environment "test" (searchNetwork "public" by default)', () => {
+    let stack: ServiceStack;
+    let template: Template;
+
+    beforeAll(() => {
+      const built = buildServiceStack({ environment: 'test' });
+      stack = built.stack;
+      template = templateOf(built);
+    });
+
+    it('gives the domain a public endpoint: no VPC options, no VPC at all', () => {
+      const [domain] = Object.values(template.findResources('AWS::OpenSearchService::Domain'));
+      expect(domain?.Properties.VPCOptions).toBeUndefined();
+      expect(stack.network).toBeUndefined();
+      template.resourceCountIs('AWS::EC2::VPC', 0);
+      template.resourceCountIs('AWS::EC2::NatGateway', 0);
+      template.resourceCountIs('AWS::EC2::VPCEndpoint', 0);
+    });
+
+    it('runs every function outside a VPC', () => {
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+        expect(fn.Properties.VpcConfig).toBeUndefined();
+      }
+    });
+  });
+
+  it('rehearses the live network in test with searchNetwork=vpc: one zone, one NAT gateway', () => {
+    const built = buildServiceStack({ environment: 'test', searchNetwork: 'vpc' });
+    const template = templateOf(built);
+
+    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+    const [domain] = Object.values(template.findResources('AWS::OpenSearchService::Domain'));
+    expect(domain?.Properties.VPCOptions.SubnetIds).toHaveLength(1);
+  });
+});
