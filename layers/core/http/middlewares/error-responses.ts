@@ -64,6 +64,11 @@ export function errorViewOf(error: unknown, logger: Logger, requestId: string): 
  * Errors meant for the caller keep their message and details; anything else
  * is logged with its stack and answered as a bare `500 internal_error` with
  * the request id, so no internals leak.
+ *
+ * Ours rather than `@middy/http-error-handler` (issue 8): that one answers
+ * with the error's message as a plain body and knows one shape, where D5 has
+ * two (v1's nested `error` object and the legacy flat one) plus the request
+ * id and D16's `Retry-After`.
  */
 export function errorResponses(options: { readonly logger: Logger }): HttpMiddleware {
   const errorResponsesOnError = (request: HttpRequest): void => {

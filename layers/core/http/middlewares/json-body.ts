@@ -12,6 +12,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * D4: bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), and must
  * parse (`400`). An absent or empty body is left `undefined` for the
  * operation's schema to judge.
+ *
+ * Ours rather than `@middy/http-json-body-parser` (issue 8): that one answers
+ * malformed JSON with `422` and has no size limit, where D4 asks for `400`
+ * and `413`, in D5's error shapes.
  */
 export function jsonBody(): HttpMiddleware {
   const jsonBodyBefore = (request: HttpRequest): void => {

@@ -8,6 +8,11 @@ import { errorShapeForPath, matchRoute, type Route } from '../route';
  * API Gateway has already matched the resource; a request that reaches a
  * function without a route of its own (the catch-all) is a 404, or a 405
  * when the path exists with other methods.
+ *
+ * Ours rather than `@middy/http-router` (issue 8): API Gateway already routes
+ * each family to its function, and the route found here also carries what
+ * the later middlewares need (scope, successor path, D7's 404/405 in D5's
+ * shapes), read from the one route table the stack is built from.
  */
 export function requestContext(options: {
   readonly routes: readonly Route[];

@@ -6,7 +6,12 @@ import {
 import type { ScopeBucketReport } from '../../domain/gcra';
 import type { HttpMiddleware, HttpRequest } from '../request-state';
 
-/** Spec, Transport: HSTS with max-age 31536000; the rest is standard API hardening. */
+/**
+ * Spec, Transport: HSTS with max-age 31536000; the rest is standard API
+ * hardening. A constant set rather than `@middy/http-security-headers`
+ * (issue 8), whose defaults are a browser page's (and would need most of
+ * them turned off for a JSON API): six fixed headers do not earn a dependency.
+ */
 export const SECURITY_HEADERS = {
   'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
