@@ -50,7 +50,7 @@ const RATE_LIMIT_HEADERS: Record<string, { description: string; type: 'integer' 
   RateLimit: { description: 'IETF draft: remaining and seconds until full', type: 'string' },
 };
 
-/** D16's reasons a route can be refused for: tokens/day only where answers spend tokens (P54). */
+/** D16's reasons a route can be refused for: tokens/day only where answers spend tokens (P57). */
 function refusalReasons(route: Route): RateLimitReason[] {
   return RATE_LIMIT_REASONS.filter((reason) => reason !== 'daily_tokens' || route.spendsTokens);
 }

@@ -27,8 +27,8 @@ const header = (response: ApiResponse, name: string) => response.headers.get(nam
 
 /**
  * D16's plan limits beyond requests/minute, over HTTP against the local
- * runtime: requests/day and tokens/day per UTC day (P53, P54), and concurrent
- * requests held by leases (P55). The clock is frozen at 01:00 UTC of a day
+ * runtime: requests/day and tokens/day per UTC day (P56, P57), and concurrent
+ * requests held by leases (P58). The clock is frozen at 01:00 UTC of a day
  * of its own for each test, so nothing refills or resets unless a test says so.
  */
 describe('Plan limits (D16, D31)', () => {
@@ -87,7 +87,7 @@ describe('Plan limits (D16, D31)', () => {
   /** Waits until the receiver holds `count` test events. */
   const untilHeld = (count: number) => until(() => held.length >= count);
 
-  describe('requests per day (P53)', () => {
+  describe('requests per day (P56)', () => {
     it('admits exactly the requests left today among simultaneous ones, then refuses them until 00:00 UTC', async () => {
       // Prepare: a free organization that has made 990 of its 1,000 requests today
       const tenant = await createTenant(service, { plan: 'free', scopes: ['Read'] });
@@ -132,7 +132,7 @@ describe('Plan limits (D16, D31)', () => {
     });
   });
 
-  describe('tokens per day (P54)', () => {
+  describe('tokens per day (P57)', () => {
     /** A free organization with an agent that has no sources (its answer says so; it still spends tokens). */
     async function tenantWithAgent(): Promise<{ tenant: TestKey; agentId: string }> {
       const tenant = await createTenant(service, { plan: 'free', scopes: ['Admin'] });
@@ -243,7 +243,7 @@ describe('Plan limits (D16, D31)', () => {
     expect(refusalMetric.addMetric).toHaveBeenCalledWith('RateLimitRefusals', 'Count', 1);
   });
 
-  describe('concurrent requests (P55)', () => {
+  describe('concurrent requests (P58)', () => {
     /** A free organization (2 concurrent requests) with a webhook whose test events the receiver holds. */
     async function tenantWithSlowWebhook(): Promise<{
       tenant: TestKey;

@@ -7,7 +7,7 @@ export function refusalReason(response: ApiResponse): string | undefined {
 
 /**
  * Sends a request again while it is refused for concurrency only. A refused
- * request is charged nothing (P56), so the other limits see each request
+ * request is charged nothing (P59), so the other limits see each request
  * exactly once, however often it had to wait for a concurrency slot: a burst
  * larger than the plan's concurrent requests (D31: 2, 10, 50) still tests
  * the buckets and counters exactly.

@@ -12,7 +12,7 @@ export interface UsageDay {
 
 /**
  * The day `now` falls in. D16 and D31 do not say when a plan's day starts;
- * it is the UTC day (P53), as D3's query dates are whole UTC days, so every
+ * it is the UTC day (P56), as D3's query dates are whole UTC days, so every
  * organization's counters reset at the same instant, 00:00 UTC.
  */
 export function usageDay(now: number): UsageDay {

@@ -99,7 +99,7 @@ export function streamable(
  * The same body, which runs `cleanup` (awaited) once it has been read to the
  * end, failed, or been destroyed (a client that went away), before it ends or
  * reports itself closed: a streamed response's end is the request's end (the
- * concurrency lease, P55), long after the middleware chain returned.
+ * concurrency lease, P58), long after the middleware chain returned.
  */
 export function withCleanupAtEnd(body: Readable, cleanup: () => Promise<void>): Readable {
   let cleaned: Promise<void> | undefined;

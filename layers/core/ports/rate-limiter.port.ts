@@ -48,7 +48,7 @@ export type DailyCount =
 
 /**
  * An organization's usage per UTC day (D16: the plan's requests/day and
- * tokens/day; P53). Requests are counted when admitted, tokens when an answer
+ * tokens/day; P56). Requests are counted when admitted, tokens when an answer
  * is settled, both on one counter item per organization and day.
  */
 export interface DailyUsage {
@@ -79,7 +79,7 @@ export type LeaseGrant =
   | { readonly granted: false };
 
 /**
- * Concurrent requests per organization (D16; P55): a lease taken before the
+ * Concurrent requests per organization (D16; P58): a lease taken before the
  * operation and released when the response ends. A lease whose holder died
  * stops counting at its expiry, whether or not it was ever released.
  */

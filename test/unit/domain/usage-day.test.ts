@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { usageDay } from '../../../layers/core/domain/usage-day';
 
-describe('Domain: usage day (D16 daily limits, P53)', () => {
+describe('Domain: usage day (D16 daily limits, P56)', () => {
   it('is the UTC day: midnight to midnight, whatever the local time zone', () => {
     const day = usageDay(Date.parse('2026-11-21T23:59:59.999Z'));
 

@@ -23,7 +23,7 @@ function slowBody(chunks: readonly string[]) {
 
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('Function: withCleanupAtEnd (a streamed response releases its lease, P55)', () => {
+describe('Function: withCleanupAtEnd (a streamed response releases its lease, P58)', () => {
   it('passes the body through and cleans up before it ends', async () => {
     // Prepare
     const events: string[] = [];

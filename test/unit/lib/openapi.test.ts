@@ -29,7 +29,7 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
         expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
       );
       expect(refusal.description).toContain('concurrency');
-      // Only answers that spend model tokens are held to tokens/day (P54).
+      // Only answers that spend model tokens are held to tokens/day (P57).
       expect(refusal.description.includes('daily_tokens')).toBe(route.family === 'query');
     }
   });

@@ -58,9 +58,9 @@ export const keys = {
   }),
   scopeBucket: (bucketId: string) => ({ PK: `RATE#${bucketId}`, SK: 'GCRA' }),
   planWindow: (orgId: string, minute: number) => ({ PK: `PLAN#${orgId}#m#${minute}`, SK: 'COUNT' }),
-  /** D16 requests/day and tokens/day: one counter item per organization and UTC day (P53). */
+  /** D16 requests/day and tokens/day: one counter item per organization and UTC day (P56). */
   planDay: (orgId: string, date: string) => ({ PK: `PLAN#${orgId}#d#${date}`, SK: 'COUNT' }),
-  /** D16 concurrent requests: the organization's leases, one item (P55). */
+  /** D16 concurrent requests: the organization's leases, one item (P58). */
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
   deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,

@@ -28,7 +28,7 @@ const LEASE_MARGIN_MS = 5_000;
  * concurrency lease held until the response ends — when the chain ends, or
  * for a streamed body (D19) when the stream does — and released on errors
  * too. A function that dies mid-request leaves its lease to expire at its
- * deadline (P55). The scope bucket's state is kept for the response headers,
+ * deadline (P58). The scope bucket's state is kept for the response headers,
  * refusals included.
  */
 export function rateLimit(options: {

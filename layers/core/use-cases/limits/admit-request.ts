@@ -25,12 +25,12 @@ export interface AdmissionRequest {
   readonly scope: Scope;
   /** The organization's plan limits (D31). */
   readonly limits: PlanLimits;
-  /** D16 tokens/day is checked only for requests that spend model tokens (P54). */
+  /** D16 tokens/day is checked only for requests that spend model tokens (P57). */
   readonly spendsTokens: boolean;
   /** D6: the request's id, which names its lease. */
   readonly requestId: string;
   readonly now: number;
-  /** Epoch ms by which the request has ended or its function is dead: its lease lasts until then (P55). */
+  /** Epoch ms by which the request has ended or its function is dead: its lease lasts until then (P58). */
   readonly leaseExpiresAt: number;
 }
 
@@ -41,7 +41,7 @@ export interface Admission {
 }
 
 /**
- * A concurrency refusal's `Retry-After` (P56): a slot frees as soon as any of
+ * A concurrency refusal's `Retry-After` (P59): a slot frees as soon as any of
  * the organization's requests ends, typically within seconds.
  */
 export const CONCURRENCY_RETRY_AFTER_SECONDS = 1;
@@ -55,7 +55,7 @@ function secondsUntil(at: number, now: number): number {
 }
 
 /**
- * D16: a request must pass every limit, checked in this order (P56):
+ * D16: a request must pass every limit, checked in this order (P59):
  *
  *   1. the key's bucket for the route's scope (`scope_rate`)
  *   2. the organization's plan requests/minute (`plan_rate`)

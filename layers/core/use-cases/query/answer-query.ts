@@ -199,7 +199,7 @@ export async function* answerQuery(
     finished.toISOString(),
   );
   await deps.rollups.recordInteraction(orgId, interaction);
-  // P54: settled once the answer is complete, on the day it was asked (the day whose tokens
+  // P57: settled once the answer is complete, on the day it was asked (the day whose tokens
   // admitted it, and the interaction's created_at); an answer started under the cap finishes.
   await deps.dailyUsage.addTokens(
     orgId,
