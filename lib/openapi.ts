@@ -6,6 +6,7 @@ import { operations as interactionOperations } from '../functions/interactions/h
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
+import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/errors';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
 import type { Route } from '../layers/core/http/route';
@@ -32,6 +33,43 @@ const outputSchema = (schema: z.ZodType): JsonSchema => {
   return rest;
 };
 
+/** D16: what describes the scope bucket on every response, and when to retry on a 429. */
+const RATE_LIMIT_HEADERS: Record<string, { description: string; type: 'integer' | 'string' }> = {
+  'Retry-After': { description: 'Seconds to wait before retrying (429 only)', type: 'integer' },
+  'X-RateLimit-Limit': { description: "The scope bucket's requests per minute", type: 'integer' },
+  'X-RateLimit-Remaining': {
+    description: 'Whole tokens left in the scope bucket',
+    type: 'integer',
+  },
+  'X-RateLimit-Reset': {
+    description: 'Unix seconds when the scope bucket is full again',
+    type: 'integer',
+  },
+  'X-RateLimit-Used': { description: 'Limit minus remaining', type: 'integer' },
+  'RateLimit-Policy': { description: 'IETF draft: the scope bucket policy', type: 'string' },
+  RateLimit: { description: 'IETF draft: remaining and seconds until full', type: 'string' },
+};
+
+/** D16's reasons a route can be refused for: tokens/day only where answers spend tokens (P57). */
+function refusalReasons(route: Route): RateLimitReason[] {
+  return RATE_LIMIT_REASONS.filter((reason) => reason !== 'daily_tokens' || route.spendsTokens);
+}
+
+/** D16 429, in the path family's shape (D5), with the reasons that apply and the headers. */
+function rateLimitResponse(route: Route): Record<string, unknown> {
+  const schema = route.api === 'v1' ? 'NestedRateLimitError' : 'FlatError';
+  return {
+    description: `rate_limit_exceeded (D16), reason ${refusalReasons(route).join(', ')}; retry after Retry-After seconds`,
+    headers: Object.fromEntries(
+      Object.keys(RATE_LIMIT_HEADERS).map((name) => [
+        name,
+        { $ref: `#/components/headers/${name}` },
+      ]),
+    ),
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+  };
+}
+
 /** The error responses every authenticated endpoint can give, by path family (D5). */
 function errorResponses(route: Route): Record<string, unknown> {
   const ref = { $ref: `#/components/schemas/${route.api === 'v1' ? 'NestedError' : 'FlatError'}` };
@@ -48,7 +86,7 @@ function errorResponses(route: Route): Record<string, unknown> {
     404: response('not_found: no such resource in your organization'),
     413: response('invalid_request: body over 1 MiB (D4)'),
     415: response('invalid_request: body not application/json (D4)'),
-    429: response('rate_limit_exceeded: scope bucket or plan limit (D16); see Retry-After'),
+    429: rateLimitResponse(route),
   };
 }
 
@@ -139,6 +177,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start (local)' }],
     components: {
+      headers: Object.fromEntries(
+        Object.entries(RATE_LIMIT_HEADERS).map(([name, header]) => [
+          name,
+          { description: header.description, schema: { type: header.type } },
+        ]),
+      ),
       securitySchemes: {
         apiKey: {
           type: 'http',
@@ -174,10 +218,37 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             request_id: { type: 'string', pattern: '^req_' },
           },
         },
+        NestedRateLimitError: {
+          description:
+            'D5 nested shape of a 429: details say which limit refused (D16) and when to retry.',
+          allOf: [
+            { $ref: '#/components/schemas/NestedError' },
+            {
+              type: 'object',
+              properties: {
+                error: {
+                  type: 'object',
+                  properties: {
+                    details: {
+                      type: 'object',
+                      required: ['reason', 'limit', 'reset_at', 'retry_after'],
+                      properties: {
+                        reason: { type: 'string', enum: [...RATE_LIMIT_REASONS] },
+                        limit: { type: 'integer' },
+                        reset_at: { type: 'string', format: 'date-time' },
+                        retry_after: { type: 'integer' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          ],
+        },
         FlatError: {
           type: 'object',
           description:
-            'Legacy shapes (D5): {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at} for 429; {error, status, code, details} otherwise. All carry request_id.',
+            'Legacy shapes (D5): {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id.',
           required: ['error', 'request_id'],
           properties: {
             error: { type: 'string' },
@@ -188,6 +259,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             current_scopes: { type: 'array', items: { type: 'string' } },
             limit: { type: 'integer' },
             reset_at: { type: 'string' },
+            retry_after: { type: 'integer' },
+            reason: { type: 'string', enum: [...RATE_LIMIT_REASONS] },
             request_id: { type: 'string' },
           },
         },

@@ -377,6 +377,7 @@ export const ROUTES: readonly Route[] = [
     scope: 'Execute',
     api: 'v1',
     streaming: true,
+    spendsTokens: true,
   },
   {
     method: 'POST',
@@ -387,6 +388,7 @@ export const ROUTES: readonly Route[] = [
     api: 'legacy',
     successor: '/api/v1/query',
     streaming: true,
+    spendsTokens: true,
   },
   {
     method: 'POST',

@@ -145,12 +145,14 @@ runs it, in memory on free ports): local gateway, the \`agents\` handler export
 with its whole middy chain, and dynalite, all in one Node.js process. Every
 request is a real \`200\`: route match and API Gateway event, request id, Bearer
 key lookup (a consistent \`GetItem\`), scope check, the GCRA scope bucket (one
-conditional \`UpdateItem\`), the organization's plan counter (one conditional
+conditional \`UpdateItem\`), the organization's plan minute counter (one conditional
 \`UpdateItem\`; the plan itself is cached for 30 s per function instance, as in a
-warm Lambda), the agent read (\`GetItem\`), the JSON response and its
-\`X-RateLimit-*\` and security headers: four DynamoDB calls per request, over
+warm Lambda; the bootstrap organization is enterprise, which has no daily caps
+to count), its concurrency lease (one conditional \`UpdateItem\`), the agent read
+(\`GetItem\`), the lease's release (\`UpdateItem\`), the JSON response and its
+\`X-RateLimit-*\` and security headers: six DynamoDB calls per request, over
 loopback HTTP to dynalite, counted by a middleware on the runtime's client
-(the last column; warm-up included, so a little over four where an
+(the last column; warm-up included, so a little over six where an
 organization's first request also reads its plan).
 
 - **HTTP rows**: a closed-loop client of \`concurrency\` virtual users in a worker

@@ -1,6 +1,7 @@
-import { api } from '../support/http-client';
+import { type ApiResponse, api } from '../support/http-client';
 import { unknownId } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';
+import { pastConcurrency } from '../support/rate-limits';
 import { createKey, createTenant } from '../support/tenants';
 import { TestClock } from '../support/test-clock';
 
@@ -23,11 +24,16 @@ describe('Rate limits under concurrency', () => {
     await service.end();
   });
 
-  /** Fires `count` requests at once and tallies the statuses. */
-  async function burst(count: number, send: () => Promise<{ status: number }>) {
-    const statuses = (await Promise.all(Array.from({ length: count }, send))).map(
-      (response) => response.status,
-    );
+  /**
+   * Fires `count` requests at once and tallies the statuses. A request refused
+   * only because the organization's concurrent requests (D16) were all in
+   * flight is charged nothing and sent again, so what is tallied is each
+   * request's answer from the bucket or counter under test.
+   */
+  async function burst(count: number, send: () => Promise<ApiResponse>) {
+    const statuses = (
+      await Promise.all(Array.from({ length: count }, () => pastConcurrency(send)))
+    ).map((response) => response.status);
     return {
       refused: statuses.filter((status) => status === 429).length,
       admitted: statuses.filter((status) => status !== 429),

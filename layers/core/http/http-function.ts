@@ -21,7 +21,14 @@ import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from 
 /** What every HTTP family needs before its operation runs: keys, limits, plans (the middlewares). */
 export type HttpPlatformDependencies = Pick<
   Dependencies,
-  'environment' | 'clock' | 'apiKeys' | 'organizations' | 'rateLimiter' | 'planQuota'
+  | 'environment'
+  | 'clock'
+  | 'apiKeys'
+  | 'organizations'
+  | 'rateLimiter'
+  | 'planQuota'
+  | 'dailyUsage'
+  | 'concurrencyLeases'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -41,8 +48,9 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
  * Order of `before`: request id and route → API key and scope → rate limits
- * → JSON body → validation → operation, so an unauthenticated caller learns
- * nothing but 401. `after`/`onError` run in reverse, so
+ * and plan limits (D16; the concurrency lease is released when the response
+ * ends) → JSON body → validation → operation, so an unauthenticated caller
+ * learns nothing but 401. `after`/`onError` run in reverse, so
  * errors are shaped first and headers added last, on every response.
  */
 export function httpFunction<Deps extends HttpPlatformDependencies>(
@@ -119,6 +127,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
           limits: () => options.dependencies(),
           organizations: () => options.dependencies().organizations,
           now: () => options.dependencies().clock.now().getTime(),
+          logger,
         }),
       )
       .use(jsonBody())

@@ -20,6 +20,8 @@ export interface Route {
   readonly successor?: string;
   /** Answers may stream (D19): API Gateway's STREAM transfer mode and a response-streaming Lambda. */
   readonly streaming?: true;
+  /** Answers spend model tokens: refused once the organization's tokens/day are spent (D16, P57). */
+  readonly spendsTokens?: true;
 }
 
 export interface RouteMatch {

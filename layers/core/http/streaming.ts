@@ -1,5 +1,5 @@
 import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 /** A response whose body may be a stream (SSE, D19) rather than a string. */
@@ -51,7 +51,13 @@ async function writeResult(result: StreamableResult, sink: ResponseSink): Promis
   );
   const out = sink.open({ statusCode: result.statusCode, headers });
   const body = typeof result.body === 'string' ? Readable.from([result.body]) : result.body;
-  await pipeline(body, out);
+  try {
+    await pipeline(body, out);
+  } finally {
+    // A body torn down early (the client went away) closes after its cleanup
+    // (withCleanupAtEnd): wait for it, so the invocation ends after the request did.
+    await finished(body).catch(() => undefined);
+  }
 }
 
 /**
@@ -87,4 +93,44 @@ export function streamable(
     return { ...result, body: Buffer.concat(chunks).toString('utf8') };
   };
   return Object.assign(buffered, { [STREAMING]: streaming });
+}
+
+/**
+ * The same body, which runs `cleanup` (awaited) once it has been read to the
+ * end, failed, or been destroyed (a client that went away), before it ends or
+ * reports itself closed: a streamed response's end is the request's end (the
+ * concurrency lease, P58), long after the middleware chain returned.
+ */
+export function withCleanupAtEnd(body: Readable, cleanup: () => Promise<void>): Readable {
+  let cleaned: Promise<void> | undefined;
+  const cleanupOnce = (): Promise<void> => {
+    cleaned ??= cleanup();
+    return cleaned;
+  };
+  const chunks = body[Symbol.asyncIterator]();
+  const relay: Readable = new Readable({
+    objectMode: body.readableObjectMode,
+    read() {
+      chunks.next().then(
+        (next) => {
+          if (!next.done) relay.push(next.value);
+          else
+            cleanupOnce().then(
+              () => relay.push(null),
+              (error: unknown) => relay.destroy(error as Error),
+            );
+        },
+        (error: unknown) => relay.destroy(error as Error),
+      );
+    },
+    // Not through the body's own end: a body stuck waiting on a model must not hold the lease.
+    destroy(error, callback) {
+      body.destroy();
+      cleanupOnce().then(
+        () => callback(error),
+        (cleanupError: unknown) => callback(error ?? (cleanupError as Error)),
+      );
+    },
+  });
+  return relay;
 }

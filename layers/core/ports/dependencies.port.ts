@@ -15,7 +15,7 @@ import type {
 } from './interaction-repository.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
-import type { PlanQuota, RateLimiter } from './rate-limiter.port';
+import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
 import type { RetrievalIndex } from './retrieval-index.port';
 import type { SourceReader } from './source-reader.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
@@ -40,6 +40,10 @@ export interface Dependencies {
   readonly dataSources: DataSourceRepository;
   readonly rateLimiter: RateLimiter;
   readonly planQuota: PlanQuota;
+  /** D16: the plan's requests/day and tokens/day. */
+  readonly dailyUsage: DailyUsage;
+  /** D16: the plan's concurrent requests. */
+  readonly concurrencyLeases: ConcurrencyLeases;
   readonly syncQueue: SyncJobQueue;
   readonly outbox: Outbox;
   readonly webhooks: WebhookRepository;

@@ -2,6 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
+import { DynamoDbConcurrencyLeases } from '../adapters/dynamodb/concurrency-leases';
+import { DynamoDbDailyUsage } from '../adapters/dynamodb/daily-usage';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
 import {
@@ -70,6 +72,8 @@ export function buildDependencies(options: {
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     rateLimiter: new DynamoDbRateLimiter(client, tableName),
     planQuota: new DynamoDbPlanQuota(client, tableName),
+    dailyUsage: new DynamoDbDailyUsage(client, tableName),
+    concurrencyLeases: new DynamoDbConcurrencyLeases(client, tableName),
     syncQueue: options.syncQueue,
     outbox: new DynamoDbOutbox(client, tableName),
     webhooks: new DynamoDbWebhookRepository(client, tableName),

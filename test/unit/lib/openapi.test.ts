@@ -21,4 +21,16 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
       expect(Boolean(operation.deprecated)).toBe(route.api === 'legacy');
     }
   });
+
+  it("documents D16's 429 with Retry-After, the scope bucket's headers and the reasons that apply", () => {
+    for (const route of ROUTES) {
+      const refusal = document.paths[route.path]?.[route.method.toLowerCase()].responses['429'];
+      expect(Object.keys(refusal.headers)).toEqual(
+        expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
+      );
+      expect(refusal.description).toContain('concurrency');
+      // Only answers that spend model tokens are held to tokens/day (P57).
+      expect(refusal.description.includes('daily_tokens')).toBe(route.family === 'query');
+    }
+  });
 });

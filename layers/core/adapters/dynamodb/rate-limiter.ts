@@ -172,4 +172,20 @@ export class DynamoDbPlanQuota implements PlanQuota {
       return { allowed: false, limit: perMinute, used: perMinute, resetAt };
     }
   }
+
+  async refundRequest(orgId: string, at: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.planWindow(orgId, Math.floor(at / 60_000)),
+          UpdateExpression: 'ADD n :minusOne',
+          ConditionExpression: 'n > :zero',
+          ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
 }

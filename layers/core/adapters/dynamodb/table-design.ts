@@ -12,6 +12,8 @@
  * | API key          | APIKEY#<sha256>            | META            | ORG#<org>   | APIKEY#<key>   |
  * | scope bucket     | RATE#<key>#<scope>         | GCRA            |             |                |
  * | plan window      | PLAN#<org>#m#<minute>      | COUNT           |             |                |
+ * | plan day         | PLAN#<org>#d#<YYYY-MM-DD>  | COUNT           |             |                |
+ * | plan leases      | PLAN#<org>#c               | LEASES          |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
@@ -56,6 +58,10 @@ export const keys = {
   }),
   scopeBucket: (bucketId: string) => ({ PK: `RATE#${bucketId}`, SK: 'GCRA' }),
   planWindow: (orgId: string, minute: number) => ({ PK: `PLAN#${orgId}#m#${minute}`, SK: 'COUNT' }),
+  /** D16 requests/day and tokens/day: one counter item per organization and UTC day (P56). */
+  planDay: (orgId: string, date: string) => ({ PK: `PLAN#${orgId}#d#${date}`, SK: 'COUNT' }),
+  /** D16 concurrent requests: the organization's leases, one item (P58). */
+  planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
   deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,
   /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */

@@ -1,47 +1,104 @@
+import { Readable } from 'node:stream';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { UnauthorizedError } from '../../domain/errors';
-import type { Plan } from '../../domain/plans';
+import { PLAN_LIMITS, type PlanLimits } from '../../domain/plans';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import {
-  enforceRateLimits,
+  admitRequest,
   type RateLimitDependencies,
-} from '../../use-cases/limits/enforce-rate-limits';
+  releaseAdmission,
+} from '../../use-cases/limits/admit-request';
 import type { HttpMiddleware, HttpRequest } from '../request-state';
+import { withCleanupAtEnd } from '../streaming';
 
 /** How long a function instance trusts the plan it read; a plan change takes effect within this. */
 const PLAN_CACHE_MS = 30_000;
 
 /**
- * D16: the scope bucket of the route's scope, then the organization's plan.
- * The bucket's state is kept for the response headers, refusals included.
+ * How long a request may run when its context does not say (no Lambda
+ * deadline): Lambda's longest, so a lease never ends before its request.
+ */
+const LONGEST_REQUEST_MS = 15 * 60_000;
+
+/** Past the deadline, for clocks of different function instances that differ a little. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * D16: every limit of the route's scope and the organization's plan, then a
+ * concurrency lease held until the response ends — when the chain ends, or
+ * for a streamed body (D19) when the stream does — and released on errors
+ * too. A function that dies mid-request leaves its lease to expire at its
+ * deadline (P58). The scope bucket's state is kept for the response headers,
+ * refusals included.
  */
 export function rateLimit(options: {
   readonly limits: () => RateLimitDependencies;
   readonly organizations: () => Pick<OrganizationRepository, 'get'>;
   readonly now?: () => number;
+  /** Where a failed release is reported; the lease then expires on its own. */
+  readonly logger?: Pick<Logger, 'warn'>;
 }): HttpMiddleware {
   const now = options.now ?? Date.now;
-  const plans = new Map<string, { plan: Plan; until: number }>();
+  const plans = new Map<string, { limits: PlanLimits; until: number }>();
+  const releases = new WeakMap<HttpRequest, () => Promise<void>>();
 
-  const planOf = async (orgId: string): Promise<Plan> => {
+  const limitsOf = async (orgId: string): Promise<PlanLimits> => {
     const cached = plans.get(orgId);
-    if (cached && cached.until > now()) return cached.plan;
+    if (cached && cached.until > now()) return cached.limits;
     const organization = await options.organizations().get(orgId);
     if (!organization) throw new UnauthorizedError('Invalid API key');
-    plans.set(orgId, { plan: organization.plan, until: now() + PLAN_CACHE_MS });
-    return organization.plan;
+    const limits = PLAN_LIMITS[organization.plan];
+    plans.set(orgId, { limits, until: now() + PLAN_CACHE_MS });
+    return limits;
   };
 
   const rateLimitBefore = async (request: HttpRequest): Promise<void> => {
     const state = request.context.svc;
     if (!state.principal || !state.route) return;
-    const plan = await planOf(state.principal.orgId);
-    state.rateLimit = await enforceRateLimits(
-      options.limits(),
-      state.principal,
-      state.route.scope,
-      plan,
-      now(),
-    );
+    const limits = await limitsOf(state.principal.orgId);
+    const at = now();
+    // Lambda ends an invocation at its deadline, streamed or not: the lease need not outlive it.
+    const remainingMs = request.context.getRemainingTimeInMillis?.() ?? LONGEST_REQUEST_MS;
+    const admission = await admitRequest(options.limits(), {
+      principal: state.principal,
+      scope: state.route.scope,
+      limits,
+      spendsTokens: state.route.spendsTokens === true,
+      requestId: state.requestId,
+      now: at,
+      leaseExpiresAt: at + remainingMs + LEASE_MARGIN_MS,
+    });
+    state.rateLimit = admission.bucket;
+    let released = false;
+    releases.set(request, async () => {
+      if (released) return;
+      released = true;
+      try {
+        await releaseAdmission(options.limits(), admission);
+      } catch (error) {
+        options.logger?.warn('lease release failed; it expires on its own', {
+          request_id: state.requestId,
+          error: error as Error,
+        });
+      }
+    });
   };
-  return { before: rateLimitBefore };
+
+  const rateLimitAfter = async (request: HttpRequest): Promise<void> => {
+    const release = releases.get(request);
+    if (!release) return;
+    const response = request.response as { body: unknown } | undefined;
+    if (response?.body instanceof Readable) {
+      response.body = withCleanupAtEnd(response.body, release);
+      return;
+    }
+    await release();
+  };
+
+  // Also after an `after` step failed: a stream that will never be read releases here (once).
+  const rateLimitOnError = async (request: HttpRequest): Promise<void> => {
+    await releases.get(request)?.();
+  };
+
+  return { before: rateLimitBefore, after: rateLimitAfter, onError: rateLimitOnError };
 }

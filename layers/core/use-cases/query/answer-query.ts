@@ -15,6 +15,7 @@ import type {
   InteractionRepository,
   SessionHistory,
 } from '../../ports/interaction-repository.port';
+import type { DailyUsage } from '../../ports/rate-limiter.port';
 import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import { domainEvent } from '../events/domain-events';
 import { retrieve } from '../retrieval/retrieve';
@@ -35,6 +36,8 @@ export interface QueryDependencies {
   readonly interactions: Pick<InteractionRepository, 'create'>;
   readonly sessions: SessionHistory;
   readonly rollups: Pick<AnalyticsRollups, 'recordInteraction'>;
+  /** D16 tokens/day: where an answer's tokens are settled. */
+  readonly dailyUsage: Pick<DailyUsage, 'addTokens'>;
   readonly clock: Clock;
 }
 
@@ -85,7 +88,8 @@ async function activeAgent(
  * the agent's strategy from its data sources, composes the answer with its
  * model (session history included, D18), then records the interaction — with
  * its `interaction.created` and `interaction.completed` events in the same
- * write — the session's turn and the analytics rollup. Yields D19's events;
+ * write — the session's turn, the analytics rollup and the tokens the answer
+ * spent (D16 tokens/day). Yields D19's events;
  * a non-streaming caller just keeps the `done` result.
  */
 export async function* answerQuery(
@@ -195,6 +199,13 @@ export async function* answerQuery(
     finished.toISOString(),
   );
   await deps.rollups.recordInteraction(orgId, interaction);
+  // P57: settled once the answer is complete, on the day it was asked (the day whose tokens
+  // admitted it, and the interaction's created_at); an answer started under the cap finishes.
+  await deps.dailyUsage.addTokens(
+    orgId,
+    interaction.tokens_input + interaction.tokens_output,
+    started.getTime(),
+  );
 
   yield {
     type: 'done',

@@ -1,11 +1,13 @@
 import { DynamoDbApiKeyRepository } from '../../adapters/dynamodb/api-key-repository';
+import { DynamoDbConcurrencyLeases } from '../../adapters/dynamodb/concurrency-leases';
+import { DynamoDbDailyUsage } from '../../adapters/dynamodb/daily-usage';
 import { DynamoDbOrganizationRepository } from '../../adapters/dynamodb/organization-repository';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
 import type { HttpPlatformDependencies } from '../../http/http-function';
 import { systemClock } from '../../ports/clock.port';
 import { cloudTable } from './cloud-table';
 
-/** What every HTTP family's middlewares use: API keys, plans and rate limits, all in the table. */
+/** What every HTTP family's middlewares use: API keys, plans and every limit (D16), all in the table. */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
   return {
@@ -15,5 +17,7 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     rateLimiter: new DynamoDbRateLimiter(client, tableName),
     planQuota: new DynamoDbPlanQuota(client, tableName),
+    dailyUsage: new DynamoDbDailyUsage(client, tableName),
+    concurrencyLeases: new DynamoDbConcurrencyLeases(client, tableName),
   };
 }
