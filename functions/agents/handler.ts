@@ -9,7 +9,7 @@ import {
   listAgents,
   updateAgent,
 } from '../../layers/core/use-cases/agents/agent-use-cases';
-import { ROUTES } from '../../lib/routes';
+import { AGENTS_ROUTES } from '../../lib/routes/agents';
 import {
   agentList,
   agentResource,
@@ -69,4 +69,9 @@ export const operations = {
   }),
 };
 
-export const handler = httpFunction({ family: 'agents', routes: ROUTES, operations, dependencies });
+export const handler = httpFunction({
+  family: 'agents',
+  routes: AGENTS_ROUTES,
+  operations,
+  dependencies,
+});

@@ -5,7 +5,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { getAnalytics } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { ROUTES } from '../../lib/routes';
+import { ANALYTICS_ROUTES } from '../../lib/routes/analytics';
 import { analyticsQuery, analyticsResult, legacyDashboardQuery } from './analytics.schema';
 import { type AnalyticsDependencies, dependencies } from './wiring';
 
@@ -79,7 +79,7 @@ export const operations = {
 
 export const handler = httpFunction({
   family: 'analytics',
-  routes: ROUTES,
+  routes: ANALYTICS_ROUTES,
   operations,
   dependencies,
 });

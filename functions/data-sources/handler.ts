@@ -11,7 +11,7 @@ import {
   requestSync,
   updateDataSource,
 } from '../../layers/core/use-cases/data-sources/data-source-use-cases';
-import { ROUTES } from '../../lib/routes';
+import { DATA_SOURCES_ROUTES } from '../../lib/routes/data-sources';
 import {
   createDataSourceBody,
   dataSourceList,
@@ -108,7 +108,7 @@ export const operations = {
 
 export const handler = httpFunction({
   family: 'data-sources',
-  routes: ROUTES,
+  routes: DATA_SOURCES_ROUTES,
   operations,
   dependencies,
 });

@@ -8,7 +8,7 @@ import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { ROUTES } from '../../lib/routes';
+import { INTERACTIONS_ROUTES } from '../../lib/routes/interactions';
 import {
   feedbackBody,
   interactionList,
@@ -77,7 +77,7 @@ export const operations = {
 
 export const handler = httpFunction({
   family: 'interactions',
-  routes: ROUTES,
+  routes: INTERACTIONS_ROUTES,
   operations,
   dependencies,
 });

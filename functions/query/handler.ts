@@ -16,7 +16,7 @@ import {
   type QueryEvent,
   type QueryResult,
 } from '../../layers/core/use-cases/query/answer-query';
-import { ROUTES } from '../../lib/routes';
+import { QUERY_ROUTES } from '../../lib/routes/query';
 import { queryBody, queryResult } from './query.schema';
 import { dependencies, type QueryDependencies } from './wiring';
 
@@ -109,7 +109,7 @@ export const operations = {
 export const handler = streamable(
   httpFunction({
     family: 'query',
-    routes: ROUTES,
+    routes: QUERY_ROUTES,
     operations,
     dependencies,
   }) as unknown as Parameters<typeof streamable>[0],

@@ -2,7 +2,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { semanticSearch } from '../../layers/core/use-cases/retrieval/semantic-search';
-import { ROUTES } from '../../lib/routes';
+import { SEARCH_ROUTES } from '../../lib/routes/search';
 import { semanticSearchBody, semanticSearchResult } from './search.schema';
 import { dependencies, type SearchDependencies } from './wiring';
 
@@ -20,4 +20,9 @@ export const operations = {
   }),
 };
 
-export const handler = httpFunction({ family: 'search', routes: ROUTES, operations, dependencies });
+export const handler = httpFunction({
+  family: 'search',
+  routes: SEARCH_ROUTES,
+  operations,
+  dependencies,
+});

@@ -13,7 +13,7 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../../layers/core/use-cases/webhooks/webhook-management';
-import { ROUTES } from '../../lib/routes';
+import { WEBHOOKS_ROUTES } from '../../lib/routes/webhooks';
 import {
   createWebhookBody,
   deliveryList,
@@ -130,7 +130,7 @@ export const operations = {
 
 export const handler = httpFunction({
   family: 'webhooks',
-  routes: ROUTES,
+  routes: WEBHOOKS_ROUTES,
   operations,
   dependencies,
 });

@@ -34,7 +34,12 @@ export type HttpPlatformDependencies = Pick<
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
   /** The function's name, for logs: the folder under functions/. */
   readonly family: string;
-  /** The whole route table, for 404 and 405 answers. */
+  /**
+   * The family's rows of the route table (lib/routes/<family>.ts), for
+   * routing and for 404 and 405 answers. No path belongs to two families
+   * (test/unit/lib/routes.test.ts), so the family's own rows answer a 405
+   * as the whole table would, and the bundle carries no other family's.
+   */
   readonly routes: readonly Route[];
   /** Operation name → operation, one for each of the family's routes. */
   // biome-ignore lint/suspicious/noExplicitAny: each operation has its own query and body schemas.

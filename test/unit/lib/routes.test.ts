@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Route } from '../../../layers/core/http/route';
 import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from '../../../lib/local/functions';
 import { FAMILIES, ROUTES } from '../../../lib/routes';
 
@@ -47,6 +48,32 @@ describe('Route table (lib/routes.ts)', () => {
         expect(successor?.scope).toBe(route.scope);
       }
     }
+  });
+
+  it.each(FAMILIES)(
+    'keeps the rows of family %s, and only them, in lib/routes/<family>.ts',
+    async (family) => {
+      const module = (await import(join(root, 'lib', 'routes', `${family}.ts`))) as Record<
+        string,
+        readonly Route[]
+      >;
+      const rows = Object.values(module).flat();
+      expect(rows).toEqual(ROUTES.filter((route) => route.family === family));
+    },
+  );
+
+  it('has no other file under lib/routes/ than one per family', () => {
+    const files = readdirSync(join(root, 'lib', 'routes')).sort();
+    expect(files).toEqual(FAMILIES.map((family) => `${family}.ts`).sort());
+  });
+
+  it('gives every path to one family, so its function answers 405 from its own rows', () => {
+    const owners = new Map<string, Set<string>>();
+    for (const route of ROUTES) {
+      owners.set(route.path, (owners.get(route.path) ?? new Set()).add(route.family));
+    }
+    const shared = [...owners].filter(([, families]) => families.size > 1).map(([path]) => path);
+    expect(shared).toEqual([]);
   });
 
   it('has a fallback for what no route serves', () => {

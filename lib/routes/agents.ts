@@ -1,0 +1,92 @@
+import type { Route } from '../../layers/core/http/route';
+
+/** Agents: the `agents` function's rows of the route table (lib/routes.ts). */
+export const AGENTS_ROUTES: readonly Route[] = [
+  // Agents (v1)
+  {
+    method: 'GET',
+    path: '/api/v1/agents',
+    family: 'agents',
+    operation: 'listAgents',
+    scope: 'Read',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents',
+    family: 'agents',
+    operation: 'createAgent',
+    scope: 'Write',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents/{id}',
+    family: 'agents',
+    operation: 'getAgent',
+    scope: 'Read',
+    api: 'v1',
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/agents/{id}',
+    family: 'agents',
+    operation: 'updateAgent',
+    scope: 'Write',
+    api: 'v1',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/agents/{id}',
+    family: 'agents',
+    operation: 'deleteAgent',
+    scope: 'Write',
+    api: 'v1',
+  },
+  // Agents (legacy, D8: /api/ai-agent-managers)
+  {
+    method: 'GET',
+    path: '/api/ai-agent-managers',
+    family: 'agents',
+    operation: 'listAgents',
+    scope: 'Read',
+    api: 'legacy',
+    successor: '/api/v1/agents',
+  },
+  {
+    method: 'POST',
+    path: '/api/ai-agent-managers',
+    family: 'agents',
+    operation: 'createAgent',
+    scope: 'Write',
+    api: 'legacy',
+    successor: '/api/v1/agents',
+  },
+  {
+    method: 'GET',
+    path: '/api/ai-agent-managers/{id}',
+    family: 'agents',
+    operation: 'getAgent',
+    scope: 'Read',
+    api: 'legacy',
+    successor: '/api/v1/agents/{id}',
+  },
+  {
+    method: 'PUT',
+    path: '/api/ai-agent-managers/{id}',
+    family: 'agents',
+    operation: 'updateAgent',
+    scope: 'Write',
+    api: 'legacy',
+    successor: '/api/v1/agents/{id}',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/ai-agent-managers/{id}',
+    family: 'agents',
+    operation: 'deleteAgent',
+    scope: 'Write',
+    api: 'legacy',
+    successor: '/api/v1/agents/{id}',
+  },
+];

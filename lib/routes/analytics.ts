@@ -1,0 +1,23 @@
+import type { Route } from '../../layers/core/http/route';
+
+/** Analytics: the `analytics` function's rows of the route table (lib/routes.ts). */
+export const ANALYTICS_ROUTES: readonly Route[] = [
+  // Analytics (D9: Admin)
+  {
+    method: 'GET',
+    path: '/api/v1/analytics',
+    family: 'analytics',
+    operation: 'getAnalytics',
+    scope: 'Admin',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/analytics/charts/dashboard',
+    family: 'analytics',
+    operation: 'getDashboard',
+    scope: 'Admin',
+    api: 'legacy',
+    successor: '/api/v1/analytics',
+  },
+];

@@ -1,0 +1,40 @@
+import type { Route } from '../../layers/core/http/route';
+
+/** Interactions and feedback: the `interactions` function's rows of the route table (lib/routes.ts). */
+export const INTERACTIONS_ROUTES: readonly Route[] = [
+  // Interactions and feedback (D9: Read to list, Execute for feedback)
+  {
+    method: 'GET',
+    path: '/api/v1/interactions',
+    family: 'interactions',
+    operation: 'listInteractions',
+    scope: 'Read',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/interactions/{id}/feedback',
+    family: 'interactions',
+    operation: 'giveFeedback',
+    scope: 'Execute',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/interactions',
+    family: 'interactions',
+    operation: 'listInteractions',
+    scope: 'Read',
+    api: 'legacy',
+    successor: '/api/v1/interactions',
+  },
+  {
+    method: 'POST',
+    path: '/api/interactions/feedback',
+    family: 'interactions',
+    operation: 'giveFeedbackLegacy',
+    scope: 'Execute',
+    api: 'legacy',
+    successor: '/api/v1/interactions/{id}/feedback',
+  },
+];

@@ -1,0 +1,27 @@
+import type { Route } from '../../layers/core/http/route';
+
+/** Query: the `query` function's rows of the route table (lib/routes.ts). */
+export const QUERY_ROUTES: readonly Route[] = [
+  // Query (D9: Execute; D8: /api/chat = /api/v1/query)
+  {
+    method: 'POST',
+    path: '/api/v1/query',
+    family: 'query',
+    operation: 'query',
+    scope: 'Execute',
+    api: 'v1',
+    streaming: true,
+    spendsTokens: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/chat',
+    family: 'query',
+    operation: 'query',
+    scope: 'Execute',
+    api: 'legacy',
+    successor: '/api/v1/query',
+    streaming: true,
+    spendsTokens: true,
+  },
+];

@@ -1,0 +1,23 @@
+import type { Route } from '../../layers/core/http/route';
+
+/** Semantic search: the `search` function's rows of the route table (lib/routes.ts). */
+export const SEARCH_ROUTES: readonly Route[] = [
+  // Semantic search (D9: Execute; D8: /api/semantic-search = /api/v1/semantic-search)
+  {
+    method: 'POST',
+    path: '/api/v1/semantic-search',
+    family: 'search',
+    operation: 'semanticSearch',
+    scope: 'Execute',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/semantic-search',
+    family: 'search',
+    operation: 'semanticSearch',
+    scope: 'Execute',
+    api: 'legacy',
+    successor: '/api/v1/semantic-search',
+  },
+];
