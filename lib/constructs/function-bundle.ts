@@ -15,6 +15,10 @@ export const LAMBDA_BUNDLING = {
   format: 'cjs',
   minify: true,
   external: ['@aws-sdk/*'],
+  alias: {
+    // P53: only the X-Ray SDK's AWS SDK v2 patcher requires semver, for a call the service never makes.
+    semver: path.resolve(__dirname, '..', 'bundling', 'semver-unused.cjs'),
+  },
 } as const satisfies BuildOptions;
 
 /** Modules the Lambda Node.js runtime provides, so no bundle carries them. */

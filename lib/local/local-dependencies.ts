@@ -1,10 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
-import {
-  EnvelopeSecretSealer,
-  localKeyring,
-} from '../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
@@ -123,7 +120,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     deliveryVisibility: {
       change: (receipt, seconds) => deliveryQueue.changeVisibility(receipt, seconds),
     },
-    secretSealer: new EnvelopeSecretSealer(localKeyring(options.masterKey)),
+    secretSealer: new EnvelopeSecretSealer({ localMasterKey: options.masterKey }),
     outboundPolicy: webhookPolicy({
       allowPrivateAddresses: options.allowPrivateUrls ?? false,
       ...(options.extraCaCertificates ? { extraCaCertificates: options.extraCaCertificates } : {}),

@@ -20,6 +20,7 @@ export const LAMBDA_BUNDLING = {
   target: CONSTRUCT_BUNDLING.target,
   format: CONSTRUCT_BUNDLING.format,
   minify: CONSTRUCT_BUNDLING.minify,
+  alias: CONSTRUCT_BUNDLING.alias,
   sourcemap: true,
   sourcesContent: false,
 } as const satisfies BuildOptions;

@@ -1,3 +1,4 @@
+import { join, relative } from 'node:path';
 import { PLAN_LIMITS } from '../../layers/core/domain/plans';
 import { SCOPE_RATE_LIMITS } from '../../layers/core/domain/scopes';
 import { table } from '../support/markdown-table';
@@ -24,6 +25,9 @@ export interface FoundationReport {
   readonly overhead: OverheadResult;
   readonly bundles: readonly FunctionBundleSize[];
 }
+
+/** Alias paths are shown from here. */
+const REPOSITORY_ROOT = join(__dirname, '..', '..');
 
 const ms = (value: number) => value.toFixed(2);
 const bytes = (value: number) => value.toLocaleString('en-US');
@@ -118,7 +122,13 @@ export function renderFoundationSection(report: FoundationReport): string {
   const { plan } = settings;
   const perOrganization = settings.keysPerOrganization * plan.requestsPerKey;
   const bundling = Object.entries(LAMBDA_BUNDLING)
-    .map(([option, value]) => `${option} ${String(value)}`)
+    .map(([option, value]) =>
+      option === 'alias'
+        ? `alias ${Object.entries(value)
+            .map(([name, replacement]) => `${name}=${relative(REPOSITORY_ROOT, replacement)}`)
+            .join(' ')}`
+        : `${option} ${String(value)}`,
+    )
     .join(', ');
   return `## Foundation: request overhead and bundle sizes
 

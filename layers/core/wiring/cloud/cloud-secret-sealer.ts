@@ -1,8 +1,8 @@
-import { EnvelopeSecretSealer, kmsKeyring } from '../../adapters/crypto/envelope-secret-sealer';
+import { EnvelopeSecretSealer } from '../../adapters/crypto/envelope-secret-sealer';
 import { parseCloudConfig } from '../../config';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 
 /** D33: envelope encryption under the stack's secrets key (KMS keyring). */
 export function cloudSecretSealer(): SecretSealer {
-  return new EnvelopeSecretSealer(kmsKeyring(parseCloudConfig('secretsKey').SECRETS_KEY_ARN));
+  return new EnvelopeSecretSealer({ kmsKeyArn: parseCloudConfig('secretsKey').SECRETS_KEY_ARN });
 }
