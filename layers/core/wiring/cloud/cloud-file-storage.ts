@@ -1,14 +1,26 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { outageAsUnavailable } from '../../adapters/aws/outage-as-unavailable';
-import { S3FileStorage } from '../../adapters/aws/s3-file-storage';
 import { parseCloudConfig } from '../../config';
-import { traceAwsClient } from '../../observability/tracing';
 import type { FileStorage } from '../../ports/file-storage.port';
 
-/** D25: uploaded files in the stack's bucket. */
+/**
+ * D25: uploaded files in the stack's bucket. The S3 client and the
+ * presigner are loaded at the first file operation, not at init (P71):
+ * most data-source requests (list, get, update, sync) never touch a file,
+ * and loading them was the larger part of that family's init time. The
+ * configuration is still checked at init.
+ */
 export function cloudFileStorage(): FileStorage {
   const config = parseCloudConfig('fileBucket');
-  const s3 = new S3Client({ region: config.AWS_REGION });
-  s3.middlewareStack.use(outageAsUnavailable);
-  return new S3FileStorage(traceAwsClient(s3), config.FILE_BUCKET_NAME);
+  let storage: Promise<FileStorage> | undefined;
+  const s3 = (): Promise<FileStorage> => {
+    storage ??= import('./s3-file-storage-connection').then((connection) =>
+      connection.connectS3FileStorage(config),
+    );
+    return storage;
+  };
+  return {
+    presignUpload: async (input) => (await s3()).presignUpload(input),
+    read: async (key) => (await s3()).read(key),
+    delete: async (key) => (await s3()).delete(key),
+    deleteUnder: async (prefix) => (await s3()).deleteUnder(prefix),
+  };
 }
