@@ -220,9 +220,11 @@ a composition built at module load runs without the network.
 
 **What is not measured.** Lambda's own share of a cold start: creating the
 sandbox, fetching and unpacking the code, starting Node.js and the runtime
-client before the handler's module is required. Work a handler
-defers to its first request (on this branch \`dependencies()\` builds the
-cloud composition on first use) is not in these figures. This is Node.js
+client before the handler's module is required. The composition is in
+these figures: in Lambda (and here, with \`AWS_LAMBDA_FUNCTION_NAME\` set) each
+function builds it while its module loads (P48). Work deferred to a first
+use is not: the Encryption SDK of the webhook functions (P70), the S3 client
+of \`data-sources\` (P71), secrets and connections. This is Node.js
 ${machine.node} on ${machine.cores} x86 cores with ${settings.concurrency} processes sharing them; the functions run
 Node.js 24 on ARM64 with the CPU share of their memory size (1,024 MB, about
 0.6 vCPU), so absolute times there differ: compare the rows and the ratios
