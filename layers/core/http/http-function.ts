@@ -144,6 +144,7 @@ function logRequest(logger: Logger, request: HttpRequest): void {
     status: request.response?.statusCode,
     latency_ms: Date.now() - state.startedAt,
     org_id: state.principal?.orgId,
-    key_id: state.principal?.keyId,
+    key_id: state.principal?.kind === 'api_key' ? state.principal.keyId : undefined,
+    user_id: state.principal?.kind === 'session' ? state.principal.userId : undefined,
   });
 }

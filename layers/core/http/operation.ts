@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod';
-import type { Principal } from '../domain/api-key-record';
 import type { IdKind } from '../domain/ids';
+import type { Principal } from '../domain/principal';
 import type { Route } from './route';
 
 export interface OperationInput<Query, Body, Deps> {

@@ -1,7 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Principal } from '../domain/api-key-record';
 import type { ScopeBucketReport } from '../domain/gcra';
+import type { Principal } from '../domain/principal';
 import type { Route } from './route';
 
 /** What the middlewares learn about a request, in the order they learn it. */

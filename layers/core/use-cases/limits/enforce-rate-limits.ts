@@ -1,7 +1,7 @@
-import type { Principal } from '../../domain/api-key-record';
 import { RateLimitExceededError } from '../../domain/errors';
 import type { ScopeBucketReport } from '../../domain/gcra';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
+import { type Principal, principalId } from '../../domain/principal';
 import { SCOPE_RATE_LIMITS, type Scope } from '../../domain/scopes';
 import type { PlanQuota, RateLimiter } from '../../ports/rate-limiter.port';
 
@@ -10,13 +10,15 @@ export interface RateLimitDependencies {
   readonly planQuota: PlanQuota;
 }
 
-export function scopeBucketId(keyId: string, scope: Scope): string {
-  return `${keyId}#${scope}`;
+/** A key's bucket for a scope, or a user's (D16 buckets sized alike for sessions, P63). */
+export function scopeBucketId(principalId: string, scope: Scope): string {
+  return `${principalId}#${scope}`;
 }
 
 /**
  * D16: a request draws one token from the bucket of the scope its endpoint
- * requires, then counts against its organization's plan. A request refused
+ * requires (a key's bucket, or for a session the user's bucket of the same
+ * size, P63), then counts against its organization's plan. A request refused
  * by the plan gives its scope token back, so one limit never charges for
  * another's refusal. Returns the scope bucket's state for the headers.
  */
@@ -28,7 +30,7 @@ export async function enforceRateLimits(
   now: number,
 ): Promise<ScopeBucketReport> {
   const policy = SCOPE_RATE_LIMITS[scope];
-  const bucketId = scopeBucketId(principal.keyId, scope);
+  const bucketId = scopeBucketId(principalId(principal), scope);
   const state = await deps.rateLimiter.take(bucketId, policy, now);
   if (!state.allowed) {
     throw new RateLimitExceededError(
