@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as analyticsOperations } from '../functions/analytics/handler';
+import { operations as authOperations } from '../functions/auth/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
+import { operations as userOperations } from '../functions/users/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
@@ -19,6 +21,8 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   search: searchOperations,
   interactions: interactionOperations,
   analytics: analyticsOperations,
+  users: userOperations,
+  auth: authOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -39,15 +43,30 @@ function errorResponses(route: Route): Record<string, unknown> {
     description,
     content: { 'application/json': { schema: ref } },
   });
-  return {
+  const common = {
     400: response('invalid_request: malformed input, unknown field, bad id format (D1, D4)'),
-    401: response(
-      'unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10)',
-    ),
-    403: response(`forbidden: the key lacks the ${route.scope} scope (D9)`),
-    404: response('not_found: no such resource in your organization'),
     413: response('invalid_request: body over 1 MiB (D4)'),
     415: response('invalid_request: body not application/json (D4)'),
+  };
+  if (route.access === 'public') {
+    return {
+      ...common,
+      401: response('unauthorized: unknown email or wrong password (one answer for both, P62)'),
+      403: response('forbidden: a cross-site request (D12)'),
+      429: response('rate_limit_exceeded: too many failed sign-ins (P62); see Retry-After'),
+    };
+  }
+  const forbidden =
+    route.access === 'session'
+      ? `forbidden: API keys are refused (D11, P65); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`
+      : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`;
+  return {
+    ...common,
+    401: response(
+      'unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12)',
+    ),
+    403: response(forbidden),
+    404: response('not_found: no such resource in your organization'),
     429: response('rate_limit_exceeded: scope bucket or plan limit (D16); see Retry-After'),
   };
 }
@@ -80,8 +99,7 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
           description: `Legacy path (D7, D8); use ${route.successor}. Accepts camelCase synonyms.`,
         }
       : {}),
-    'x-required-scope': route.scope,
-    security: [{ apiKey: [] }],
+    ...securityOf(route),
     parameters: [...pathParameters, ...queryParameterList],
     ...(operation.body === NO_BODY
       ? {}
@@ -92,6 +110,19 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
           },
         }),
     responses: { ...responses, ...errorResponses(route) },
+  };
+}
+
+/** P63: what each credential needs; public routes need none, session-only ones no key. */
+function securityOf(route: Route): Record<string, unknown> {
+  if (route.access === 'public') return { security: [] };
+  if (route.access === 'session') {
+    return { 'x-required-role': route.role, security: [{ session: [] }] };
+  }
+  return {
+    'x-required-scope': route.scope,
+    'x-required-role': route.role,
+    security: [{ apiKey: [] }, { session: [] }],
   };
 }
 
@@ -144,6 +175,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description: 'svcsk_live_… or svcsk_test_… API key (D10)',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description:
+            'The web session (D12) set by POST /api/v1/auth/login; cookie-authenticated POST, PUT and DELETE also send X-CSRF-Token',
         },
       },
       schemas: {

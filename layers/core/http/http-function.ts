@@ -16,12 +16,21 @@ import { responseHeaders } from './middlewares/response-headers';
 import type { Operation } from './operation';
 import type { HttpContext, HttpRequest } from './request-state';
 import type { Route } from './route';
+import { sessionCookieOf } from './session-cookie';
 import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
 
 /** What every HTTP family needs before its operation runs: keys, limits, plans (the middlewares). */
 export type HttpPlatformDependencies = Pick<
   Dependencies,
-  'environment' | 'clock' | 'apiKeys' | 'organizations' | 'rateLimiter' | 'planQuota'
+  | 'environment'
+  | 'clock'
+  | 'apiKeys'
+  | 'organizations'
+  | 'rateLimiter'
+  | 'planQuota'
+  | 'users'
+  | 'sessionTokens'
+  | 'sessionRevocations'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -40,7 +49,8 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * Builds a family's Lambda handler: the middy chain every endpoint shares
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
- * Order of `before`: request id and route → API key and scope → rate limits
+ * Order of `before`: request id and route → API key and scope, or session,
+ * CSRF and role (P63) → rate limits
  * → JSON body → validation → operation, so an unauthenticated caller learns
  * nothing but 401. `after`/`onError` run in reverse, so
  * errors are shaped first and headers added last, on every response.
@@ -50,9 +60,16 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
 ) {
   const familyRoutes = options.routes.filter((route) => route.family === options.family);
   for (const route of familyRoutes) {
-    if (!options.operations[route.operation]) {
+    const operation = options.operations[route.operation];
+    if (!operation) {
       throw new Error(
         `Route ${route.method} ${route.path} names unknown operation ${route.operation}`,
+      );
+    }
+    // A public route must reach a public operation, and only a public one can expect no principal.
+    if (operation.public !== (route.access === 'public')) {
+      throw new Error(
+        `Route ${route.method} ${route.path} and its operation ${route.operation} disagree on being public`,
       );
     }
   }
@@ -66,7 +83,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
     const route = state.route;
     const principal = state.principal;
     const operation = route ? options.operations[route.operation] : undefined;
-    if (!route || !principal || !operation)
+    if (!route || !operation || (!principal && route.access !== 'public'))
       throw new Error('dispatch reached without route or principal');
     assertPathIds(state.params, operation.pathIds);
     const legacy = route.api === 'legacy';
@@ -82,6 +99,11 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       body: body.data,
       params: state.params,
       principal,
+      client: {
+        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        sessionToken: sessionCookieOf(event),
+      },
+      session: state.session,
       route,
       deps: options.dependencies(),
       requestId: state.requestId,
@@ -112,6 +134,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
         authenticate({
           apiKeys: () => options.dependencies().apiKeys,
           environment: () => options.dependencies().environment,
+          sessions: () => options.dependencies(),
         }),
       )
       .use(

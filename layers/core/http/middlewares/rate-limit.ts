@@ -1,5 +1,6 @@
-import { UnauthorizedError } from '../../domain/errors';
+import { SessionUnauthorizedError, UnauthorizedError } from '../../domain/errors';
 import type { Plan } from '../../domain/plans';
+import type { Principal } from '../../domain/principal';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import {
   enforceRateLimits,
@@ -11,7 +12,9 @@ import type { HttpMiddleware, HttpRequest } from '../request-state';
 const PLAN_CACHE_MS = 30_000;
 
 /**
- * D16: the scope bucket of the route's scope, then the organization's plan.
+ * D16: the scope bucket of the route's scope (a key's, or for a session the
+ * user's bucket of the same size, P63), then the organization's plan.
+ * Public routes (signing in) have their own throttle (P62).
  * The bucket's state is kept for the response headers, refusals included.
  */
 export function rateLimit(options: {
@@ -22,23 +25,29 @@ export function rateLimit(options: {
   const now = options.now ?? Date.now;
   const plans = new Map<string, { plan: Plan; until: number }>();
 
-  const planOf = async (orgId: string): Promise<Plan> => {
+  const planOf = async (principal: Principal): Promise<Plan> => {
+    const orgId = principal.orgId;
     const cached = plans.get(orgId);
     if (cached && cached.until > now()) return cached.plan;
     const organization = await options.organizations().get(orgId);
-    if (!organization) throw new UnauthorizedError('Invalid API key');
+    if (!organization) {
+      throw principal.kind === 'session'
+        ? new SessionUnauthorizedError('Your organization no longer exists')
+        : new UnauthorizedError('Invalid API key');
+    }
     plans.set(orgId, { plan: organization.plan, until: now() + PLAN_CACHE_MS });
     return organization.plan;
   };
 
   const rateLimitBefore = async (request: HttpRequest): Promise<void> => {
     const state = request.context.svc;
-    if (!state.principal || !state.route) return;
-    const plan = await planOf(state.principal.orgId);
+    const route = state.route;
+    if (!state.principal || !route || route.access === 'public') return;
+    const plan = await planOf(state.principal);
     state.rateLimit = await enforceRateLimits(
       options.limits(),
       state.principal,
-      state.route.scope,
+      route.scope,
       plan,
       now(),
     );

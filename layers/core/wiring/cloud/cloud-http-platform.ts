@@ -3,9 +3,10 @@ import { DynamoDbOrganizationRepository } from '../../adapters/dynamodb/organiza
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
 import type { HttpPlatformDependencies } from '../../http/http-function';
 import { systemClock } from '../../ports/clock.port';
+import { cloudSessions } from './cloud-sessions';
 import { cloudTable } from './cloud-table';
 
-/** What every HTTP family's middlewares use: API keys, plans and rate limits, all in the table. */
+/** What every HTTP family's middlewares use: API keys, sessions (D12), plans and rate limits. */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
   return {
@@ -15,5 +16,6 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     rateLimiter: new DynamoDbRateLimiter(client, tableName),
     planQuota: new DynamoDbPlanQuota(client, tableName),
+    ...cloudSessions(),
   };
 }
