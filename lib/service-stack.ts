@@ -586,13 +586,15 @@ export class ServiceStack extends Stack {
    * consumes the sync queue the same way. The secrets key (D33): webhooks
    * seals and opens webhook secrets, the dispatcher only opens them; nobody
    * else may use it. The search domain: the retrieval families, the sync
-   * worker and the index bootstrap (granted by its construct). Nothing reads
-   * the session secret yet (a later issue grants it).
+   * worker and the index bootstrap (granted by its construct). The session
+   * secret (D12): every HTTP family, since each checks sessions (P63), and
+   * nothing else.
    */
   private grantFunctionAccess(): void {
     const deliveries = this.queues.webhookDeliveries.queue;
     for (const [family, fn] of this.http.functions) {
       this.grantItemAccess(fn);
+      this.sessionSecret.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (family === SYNC_QUEUE_WRITER) this.queues.syncJobs.queue.grantSendMessages(fn.function);
       if (family === WEBHOOK_MANAGER) {

@@ -16,7 +16,15 @@ const HEAVY_MODULES = {
 } as const;
 type Heavy = keyof typeof HEAVY_MODULES;
 
-const CRUD_FAMILIES = ['agents', 'data-sources', 'interactions', 'analytics', 'webhooks'];
+const CRUD_FAMILIES = [
+  'agents',
+  'data-sources',
+  'interactions',
+  'analytics',
+  'webhooks',
+  'users',
+  'auth',
+];
 const EVERYTHING: Heavy[] = Object.keys(HEAVY_MODULES) as Heavy[];
 const INFRASTRUCTURE: Heavy[] = ['local runtime or dynalite', 'CDK'];
 

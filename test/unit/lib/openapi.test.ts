@@ -13,11 +13,18 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(document)));
   });
 
-  it('documents every route with its scope, and marks legacy routes deprecated', () => {
+  it('documents what every route needs of each credential, and marks legacy routes deprecated', () => {
     for (const route of ROUTES) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation).toBeDefined();
-      expect(operation['x-required-scope']).toBe(route.scope);
+      // P63: a key's scope where keys are taken, a session's role where sessions are, neither on public routes.
+      expect(operation['x-required-scope']).toBe(
+        route.access === undefined || route.access === 'key_or_session' ? route.scope : undefined,
+      );
+      expect(operation['x-required-role']).toBe(route.role);
+      expect(operation.security.length).toBe(
+        route.access === 'public' ? 0 : route.access === 'session' ? 1 : 2,
+      );
       expect(Boolean(operation.deprecated)).toBe(route.api === 'legacy');
     }
   });

@@ -45,6 +45,8 @@ describe('Route table (lib/routes.ts)', () => {
         };
         expect(successor?.operation).toBe(legacyVariants[route.operation] ?? route.operation);
         expect(successor?.scope).toBe(route.scope);
+        expect(successor?.role).toBe(route.role);
+        expect(successor?.access).toBe(route.access);
       }
     }
   });
