@@ -91,3 +91,118 @@ describe('Web sessions (D12)', () => {
     expectNestedError(replay, 401, 'unauthorized');
   });
 });
+
+describe('Session expiry (D12: 7 days sliding, 30 days at most)', () => {
+  const clock = new TestClock();
+  let service: TestService;
+  let user: TestUser;
+  beforeAll(async () => {
+    service = await startTestService({ clock });
+    user = await createTestUser(service, { role: 'readonly' });
+  });
+  afterAll(() => service.end());
+
+  const expiryOf = (browser: WebSession) =>
+    Number(browser.jar.get('svc_session')?.attributes['max-age']);
+
+  it('re-issues the cookie on every authenticated request, 7 days from that request', async () => {
+    const browser = await signedIn(service, user);
+    const first = browser.token;
+
+    clock.advance(6 * DAY_MS);
+    const later = await browser.request('/api/v1/agents');
+
+    expect(later.status).toBe(200);
+    expect(browser.token).not.toBe(first);
+    expect(expiryOf(browser)).toBe(7 * 24 * 3600);
+    // Six more days: past the first cookie's 7 days, within the re-issued one's.
+    clock.advance(6 * DAY_MS);
+    expect((await browser.request('/api/v1/auth/me')).status).toBe(200);
+  });
+
+  it('expires after 7 days without a request', async () => {
+    const browser = await signedIn(service, user);
+
+    clock.advance(7 * DAY_MS + 1000);
+    const response = await browser.request('/api/v1/auth/me');
+
+    expectNestedError(response, 401, 'unauthorized');
+    // The dead cookie is cleared rather than sent again.
+    expect(browser.token).toBeUndefined();
+  });
+
+  it('never lives past 30 days from sign-in, however active', async () => {
+    const browser = await signedIn(service, user);
+    const signedInAt = clock.now().getTime();
+
+    for (let day = 6; day < 30; day += 6) {
+      clock.advanceTo(new Date(signedInAt + day * DAY_MS));
+      expect((await browser.request('/api/v1/auth/me')).status).toBe(200);
+    }
+    // Day 24: the re-issued cookie stops at day 30, not day 31.
+    expect(expiryOf(browser)).toBe(6 * 24 * 3600);
+    clock.advanceTo(new Date(signedInAt + 29 * DAY_MS));
+    const lastDay = await browser.request('/api/v1/auth/me');
+    expect(Date.parse(json(lastDay).expires_at)).toBe(
+      Math.floor(signedInAt / 1000) * 1000 + 30 * DAY_MS,
+    );
+    clock.advanceTo(new Date(signedInAt + 30 * DAY_MS + 1000));
+
+    expectNestedError(await browser.request('/api/v1/auth/me'), 401, 'unauthorized');
+  });
+
+  it('refreshes explicitly: a new cookie 7 days on, the same session and CSRF token', async () => {
+    const browser = await signedIn(service, user);
+    const csrf = browser.csrfToken;
+    clock.advance(3 * DAY_MS);
+
+    const refreshed = await browser.request('/api/v1/auth/refresh', { method: 'POST' });
+
+    expect(refreshed.status).toBe(200);
+    expect(json(refreshed).csrf_token).toBe(csrf);
+    expect(Date.parse(json(refreshed).refresh_after)).toBe(
+      Date.parse(json(refreshed).expires_at) - 3600 * 1000,
+    );
+    expect(expiryOf(browser)).toBe(7 * 24 * 3600);
+  });
+
+  it('rotates the session at sign-in: the earlier session ends and the CSRF token changes', async () => {
+    const browser = await signedIn(service, user);
+    const earlierToken = browser.token;
+    const earlierCsrf = browser.csrfToken;
+
+    const again = await browser.signIn(user.email, user.password);
+    const replay = await api(service.url, '/api/v1/auth/me', {
+      headers: { cookie: `svc_session=${earlierToken}` },
+    });
+
+    expect(again.status).toBe(200);
+    expect(browser.token).not.toBe(earlierToken);
+    expect(browser.csrfToken).not.toBe(earlierCsrf);
+    expectNestedError(replay, 401, 'unauthorized');
+    expect((await browser.request('/api/v1/auth/me')).status).toBe(200);
+  });
+
+  it('keeps other sessions of the same user when one logs out', async () => {
+    const laptop = await signedIn(service, user);
+    const phone = await signedIn(service, user);
+
+    await laptop.request('/api/v1/auth/logout', { method: 'DELETE' });
+
+    expect((await phone.request('/api/v1/auth/me')).status).toBe(200);
+    expect((await laptop.request('/api/v1/auth/me')).status).toBe(401);
+  });
+
+  it('keeps a logged-out token refused until it would have expired anyway', async () => {
+    const browser = await signedIn(service, user);
+    const token = browser.token;
+    await browser.request('/api/v1/auth/logout', { method: 'DELETE' });
+
+    clock.advance(6 * DAY_MS);
+    const replay = await api(service.url, '/api/v1/auth/me', {
+      headers: { cookie: `svc_session=${token}` },
+    });
+
+    expectNestedError(replay, 401, 'unauthorized');
+  });
+});
