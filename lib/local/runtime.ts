@@ -136,6 +136,9 @@ export async function startLocalRuntime(
       client,
       config.SVC_TABLE_NAME,
       config.SVC_BOOTSTRAP_KEY,
+      config.SVC_BOOTSTRAP_ADMIN_EMAIL && config.SVC_BOOTSTRAP_ADMIN_PASSWORD
+        ? { email: config.SVC_BOOTSTRAP_ADMIN_EMAIL, password: config.SVC_BOOTSTRAP_ADMIN_PASSWORD }
+        : undefined,
     );
 
     const gateway: LocalGateway = await startGateway({

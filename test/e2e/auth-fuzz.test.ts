@@ -40,7 +40,10 @@ describe('Fuzzing sign-in and users', () => {
 
   const raw = (body: FuzzBody) => ({
     ...(body.text !== undefined ? { rawBody: body.text } : {}),
-    headers: body.contentType ? { 'content-type': body.contentType } : {},
+    headers: (body.contentType ? { 'content-type': body.contentType } : {}) as Record<
+      string,
+      string
+    >,
   });
   const userCount = async () =>
     (await service.runtime.dependencies.users.list(service.orgId, { limit: 1, offset: 0 })).total;
