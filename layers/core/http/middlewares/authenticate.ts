@@ -6,6 +6,7 @@ import {
   RequestRefusedError,
   RoleForbiddenError,
   SessionUnauthorizedError,
+  UnauthorizedError,
 } from '../../domain/errors';
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import { grantsScope } from '../../domain/scopes';
@@ -99,6 +100,15 @@ export function authenticate(options: {
     }
     const authorization = headerValue(event, 'authorization');
     const cookie = sessionCookieOf(event);
+    if (authorization === undefined && cookie === undefined) {
+      throw route.access === 'session'
+        ? new SessionUnauthorizedError(
+            'Sign in first: this endpoint needs the svc_session cookie (POST /api/v1/auth/login)',
+          )
+        : new UnauthorizedError(
+            'Missing API key: send Authorization: Bearer <key>, or sign in (POST /api/v1/auth/login)',
+          );
+    }
     if (authorization !== undefined || cookie === undefined) {
       const principal = await authenticateApiKey(
         { apiKeys: options.apiKeys() },
