@@ -54,7 +54,7 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   });
 
   it('alarms on any throttle of every function of ours', () => {
-    expect(ownFunctions()).toHaveLength(14);
+    expect(ownFunctions()).toHaveLength(16);
     for (const [name, fn] of ownFunctions()) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,
