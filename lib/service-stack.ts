@@ -121,7 +121,7 @@ export const QUERY_TIMEOUT = Duration.seconds(60);
  * query and semantic search retrieve. They are granted the domain, and run
  * in the VPC when the domain is in one (P50). The sync and ingestion
  * workers and the index bootstrap are granted (and placed) too; nobody else
- * is. data-sources no longer deletes chunks itself: a worker does (main).
+ * is. data-sources no longer deletes chunks itself: the sync worker does (P45).
  */
 export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
