@@ -61,7 +61,7 @@ export function bundledFunctionCode(entry: string, options: FunctionBundleOption
 }
 
 /** Writes `outfile` (and its map, with `sourceMaps`); throws with esbuild's errors when the entry does not build. */
-export function buildFunction(
+function buildFunction(
   entry: string,
   outfile: string,
   options: FunctionBundleOptions,

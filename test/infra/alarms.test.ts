@@ -8,7 +8,7 @@ import {
   type ServiceStack,
   SYNC_WORKER_DURATION_ALARM,
 } from '../../lib/service-stack';
-import { buildServiceStack, templateOf } from './service-stack-fixture';
+import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Alarm = { Properties: Record<string, any> };
 
@@ -17,17 +17,6 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   let alarms: Alarm[];
   let topicRef: { Ref: string };
 
-  /** Every function the stack builds from functions/, by folder name. */
-  const ownFunctions = (): Array<[string, ServiceFunction]> => [
-    ...stack.http.functions,
-    ['fallback', stack.http.fallback],
-    ['sync-worker', stack.syncWorker.worker],
-    ['ingestion-worker', stack.ingestionWorker.worker],
-    ['webhook-dispatcher', stack.webhookDispatcher.worker],
-    ['event-publisher', stack.eventPublisher.publisher],
-    ['scheduler', stack.syncScheduler.scheduler],
-    ['search-index-bootstrap', stack.searchIndexes.handler],
-  ];
   const functionRef = (fn: ServiceFunction) => ({
     Ref: stack.getLogicalId(fn.function.node.defaultChild as CfnElement),
   });
@@ -54,8 +43,8 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   });
 
   it('alarms on any throttle of every function of ours', () => {
-    expect(ownFunctions()).toHaveLength(14);
-    for (const [name, fn] of ownFunctions()) {
+    expect(ownFunctions(stack)).toHaveLength(14);
+    for (const [name, fn] of ownFunctions(stack)) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,
         alarms: [
@@ -71,7 +60,7 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   });
 
   it('alarms when a function’s p99 duration nears its timeout, sustained', () => {
-    for (const [name, fn] of ownFunctions()) {
+    for (const [name, fn] of ownFunctions(stack)) {
       const timeoutMs = (fn.function.timeout?.toSeconds() ?? 3) * 1000;
       const expected =
         name === 'sync-worker'

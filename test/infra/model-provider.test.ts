@@ -4,7 +4,7 @@ import { modelProviders } from '../../layers/core/wiring/model-providers';
 import { SEARCH_INDEXES_RESOURCE_TYPE } from '../../lib/constructs/search-index-bootstrap';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { buildServiceStack, templateOf } from './service-stack-fixture';
+import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -20,16 +20,6 @@ describe('Issue 8: the model provider in the cloud (modelApiKeySecret, P55)', ()
 
   const idOf = (construct: { node: { defaultChild?: unknown } }) =>
     stack.getLogicalId(construct.node.defaultChild as CfnElement);
-  const allFunctions = (): Array<[string, ServiceFunction]> => [
-    ...stack.http.functions,
-    ['fallback', stack.http.fallback],
-    ['sync-worker', stack.syncWorker.worker],
-    ['ingestion-worker', stack.ingestionWorker.worker],
-    ['webhook-dispatcher', stack.webhookDispatcher.worker],
-    ['event-publisher', stack.eventPublisher.publisher],
-    ['scheduler', stack.syncScheduler.scheduler],
-    ['search-index-bootstrap', stack.searchIndexes.handler],
-  ];
   const secretActionsOf = (fn: ServiceFunction): string[] => {
     const policy = fn.role.node.tryFindChild('DefaultPolicy') as
       | { node: { defaultChild: unknown } }
@@ -56,7 +46,7 @@ describe('Issue 8: the model provider in the cloud (modelApiKeySecret, P55)', ()
   });
 
   it('tells exactly the model callers the secret’s name and the base URL, never a key', () => {
-    for (const [name, fn] of allFunctions()) {
+    for (const [name, fn] of ownFunctions(stack)) {
       const variables = resources[idOf(fn.function)]?.Properties.Environment?.Variables ?? {};
       const caller = MODEL_CALLERS.includes(name);
       expect({
@@ -73,7 +63,7 @@ describe('Issue 8: the model provider in the cloud (modelApiKeySecret, P55)', ()
   });
 
   it('lets only the model callers read the secret, and only read it', () => {
-    for (const [name, fn] of allFunctions()) {
+    for (const [name, fn] of ownFunctions(stack)) {
       const actions = secretActionsOf(fn).sort();
       expect({ name, actions }).toEqual({
         name,

@@ -1,27 +1,12 @@
 import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { RETRIEVAL_FAMILIES, type ServiceStack } from '../../lib/service-stack';
-import { buildServiceStack, templateOf } from './service-stack-fixture';
+import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
 function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnElement);
-}
-
-/** Every function the stack builds from functions/, by folder name. */
-function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunction]> {
-  return [
-    ...stack.http.functions,
-    ['fallback', stack.http.fallback],
-    ['sync-worker', stack.syncWorker.worker],
-    ['ingestion-worker', stack.ingestionWorker.worker],
-    ['webhook-dispatcher', stack.webhookDispatcher.worker],
-    ['event-publisher', stack.eventPublisher.publisher],
-    ['scheduler', stack.syncScheduler.scheduler],
-    ['search-index-bootstrap', stack.searchIndexes.handler],
-  ];
 }
 
 /** The functions that talk to OpenSearch, and so run in the VPC when it has one (P50). */

@@ -18,7 +18,13 @@ import {
   type ServiceStack,
   SYNC_MAX_RECEIVE_COUNT,
 } from '../../lib/service-stack';
-import { type ApiMethod, apiMethods, buildServiceStack, templateOf } from './service-stack-fixture';
+import {
+  type ApiMethod,
+  apiMethods,
+  buildServiceStack,
+  ownFunctions,
+  templateOf,
+} from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
@@ -58,17 +64,6 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       Resource: asArray(statement.Resource),
     }));
   };
-  /** Every function the stack builds from functions/, by folder name. */
-  const ownFunctions = (): Array<[string, ServiceFunction]> => [
-    ...stack.http.functions,
-    ['fallback', stack.http.fallback],
-    ['sync-worker', stack.syncWorker.worker],
-    ['ingestion-worker', stack.ingestionWorker.worker],
-    ['webhook-dispatcher', stack.webhookDispatcher.worker],
-    ['event-publisher', stack.eventPublisher.publisher],
-    ['scheduler', stack.syncScheduler.scheduler],
-    ['search-index-bootstrap', stack.searchIndexes.handler],
-  ];
   const timeoutOf = (fn: ServiceFunction) => propertiesOf(fn.function).Timeout as number;
 
   beforeAll(() => {
@@ -189,7 +184,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
 
     it('grants the data plane to the retrieval families, the sync and ingestion workers and the bootstrap only', () => {
       expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
-      const withSearch = ownFunctions()
+      const withSearch = ownFunctions(stack)
         .filter(([, fn]) =>
           statementsOf(fn.role).some((s) => s.Action.some((a) => a.startsWith('es:'))),
         )
@@ -203,7 +198,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
 
     it('grants HTTP verbs on this domain and its paths, nothing more', () => {
       const domainArn = stack.resolve(stack.search.domainArn);
-      for (const [name, fn] of ownFunctions().filter(([n]) => granted.includes(n))) {
+      for (const [name, fn] of ownFunctions(stack).filter(([n]) => granted.includes(n))) {
         const searchStatements = statementsOf(fn.role).filter((s) =>
           s.Action.some((a) => a.startsWith('es:')),
         );
@@ -234,7 +229,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       expect(statements[0]).toMatchObject({ Effect: 'Allow' });
       expect(statements[0]?.Action).not.toContain('es:*');
       const principals = asArray(statements[0]?.Principal.AWS).map((p) => JSON.stringify(p));
-      const expected = ownFunctions()
+      const expected = ownFunctions(stack)
         .filter(([name]) => granted.includes(name))
         .map(([, fn]) => JSON.stringify(arnOf(logicalId(stack, fn.role))));
       expect(principals.sort()).toEqual(expected.sort());
@@ -244,7 +239,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       // The endpoint attribute is a host name without a scheme: the client
       // (layers/core/adapters/opensearch/client.ts) prefixes https:// itself.
       const endpoint = { 'Fn::GetAtt': [domainId, 'DomainEndpoint'] };
-      const configured = ownFunctions().filter(([name]) => name !== 'fallback');
+      const configured = ownFunctions(stack).filter(([name]) => name !== 'fallback');
       expect(configured).toHaveLength(FAMILIES.length + 6);
       for (const [name, fn] of configured) {
         const variables = propertiesOf(fn.function).Environment?.Variables ?? {};
@@ -256,7 +251,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     });
 
     it('sets no model provider in any function’s environment without modelApiKeySecret (P55)', () => {
-      for (const [name, fn] of ownFunctions()) {
+      for (const [name, fn] of ownFunctions(stack)) {
         const variables = propertiesOf(fn.function).Environment?.Variables ?? {};
         for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'MODEL_API_KEY_SECRET']) {
           expect({ name, set: key in variables }).toEqual({ name, set: false });

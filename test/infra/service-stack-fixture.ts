@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { readDeploymentSettings } from '../../lib/deployment-settings';
 import { ServiceStack } from '../../lib/service-stack';
 
@@ -42,6 +43,20 @@ export function buildServiceStack(
   const settings = readDeploymentSettings(app);
   const stack = new ServiceStack(app, `AgentQueryService-${settings.environment}`, { settings });
   return { app, stack };
+}
+
+/** Every function the stack builds from functions/, by folder name. */
+export function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunction]> {
+  return [
+    ...stack.http.functions,
+    ['fallback', stack.http.fallback],
+    ['sync-worker', stack.syncWorker.worker],
+    ['ingestion-worker', stack.ingestionWorker.worker],
+    ['webhook-dispatcher', stack.webhookDispatcher.worker],
+    ['event-publisher', stack.eventPublisher.publisher],
+    ['scheduler', stack.syncScheduler.scheduler],
+    ['search-index-bootstrap', stack.searchIndexes.handler],
+  ];
 }
 
 export function templateOf(built: BuiltServiceStack): Template {

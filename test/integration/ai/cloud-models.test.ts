@@ -38,24 +38,16 @@ async function startFakeSecretsManager(secrets: Map<string, string>) {
       const name = String(body.SecretId ?? '');
       const value = secrets.get(name);
       res.setHeader('content-type', 'application/x-amz-json-1.1');
+      const fail = (status: number, type: string, message: string) => {
+        res.statusCode = status;
+        res.end(JSON.stringify({ __type: type, message }));
+      };
       if (value === SERVICE_FAILURE) {
-        res.statusCode = 500;
-        res.end(
-          JSON.stringify({
-            __type: 'InternalServiceError',
-            message: 'An error occurred on the server side.',
-          }),
-        );
+        fail(500, 'InternalServiceError', 'An error occurred on the server side.');
         return;
       }
       if (target !== 'secretsmanager.GetSecretValue' || value === undefined) {
-        res.statusCode = 400;
-        res.end(
-          JSON.stringify({
-            __type: 'ResourceNotFoundException',
-            message: "Secrets Manager can't find the specified secret.",
-          }),
-        );
+        fail(400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
         return;
       }
       res.end(
