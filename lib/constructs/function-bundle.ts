@@ -61,11 +61,7 @@ export function bundledFunctionCode(entry: string, options: FunctionBundleOption
 }
 
 /** Writes `outfile` (and its map, with `sourceMaps`); throws with esbuild's errors when the entry does not build. */
-function buildFunction(
-  entry: string,
-  outfile: string,
-  options: FunctionBundleOptions,
-): void {
+function buildFunction(entry: string, outfile: string, options: FunctionBundleOptions): void {
   buildSync({
     ...LAMBDA_BUNDLING,
     external: [...LAMBDA_BUNDLING.external],
