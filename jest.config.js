@@ -1,6 +1,6 @@
 /**
- * Tests are TypeScript transformed by SWC. middy is published as ESM only, so
- * it is transformed too (everything else in node_modules is left alone).
+ * Tests are TypeScript transformed by SWC. middy and jose are published as
+ * ESM only, so they are transformed too (everything else in node_modules is left alone).
  * unpdf's CommonJS entry loads its PDF.js bundle with `import()`, which jest
  * cannot run without `--experimental-vm-modules`: the entry (`.cjs`) is
  * transformed so that `import()` becomes `require()`, and `unpdf/pdfjs`,
@@ -17,7 +17,7 @@ module.exports = {
       { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf|jose)/)'],
   moduleNameMapper: { '^unpdf/pdfjs$': '<rootDir>/node_modules/unpdf/dist/pdfjs.mjs' },
   setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
   testTimeout: 30000,

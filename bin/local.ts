@@ -23,6 +23,15 @@ async function main(): Promise<void> {
     // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
     announce: (started) =>
       printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir),
+    // P61: no mail can be sent from one machine; the invitation is printed instead.
+    onInvitation: (invitation, acceptUrl) => {
+      console.log(
+        `\nInvitation for ${invitation.email} (${invitation.orgId}), valid until ${invitation.expiresAt}. To accept it, set a password:`,
+      );
+      console.log(
+        `  curl -s -c cookies.txt -X POST ${acceptUrl} -H 'Content-Type: application/json' -d '{"token":"${invitation.token}","password":"<at least 12 characters>"}'\n`,
+      );
+    },
   });
   if (config.SVC_ALLOW_PRIVATE_URLS) {
     console.log(
@@ -76,6 +85,18 @@ function printBanner(runtime: LocalRuntime, dataDir: string): void {
   } else {
     console.log(
       '  (existing data: the bootstrap key was shown on first start; `npx svc keys create` makes more)',
+    );
+  }
+  const { admin } = runtime.bootstrap;
+  if (admin) {
+    console.log(
+      `  web administrator: ${admin.email} (${admin.created ? 'created now with SVC_BOOTSTRAP_ADMIN_PASSWORD' : 'exists; its password is left as it is'})`,
+    );
+    console.log(
+      '  Sign in (the cookie jar keeps the session; send the csrf_token back as X-CSRF-Token):',
+    );
+    console.log(
+      `  curl -s -c cookies.txt -X POST ${runtime.url}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'`,
     );
   }
   console.log('Press Ctrl-C to stop.');

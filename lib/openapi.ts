@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as analyticsOperations } from '../functions/analytics/handler';
+import { operations as authOperations } from '../functions/auth/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
+import { operations as userOperations } from '../functions/users/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
 import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/errors';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
@@ -20,6 +22,8 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   search: searchOperations,
   interactions: interactionOperations,
   analytics: analyticsOperations,
+  users: userOperations,
+  auth: authOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -50,21 +54,28 @@ const RATE_LIMIT_HEADERS: Record<string, { description: string; type: 'integer' 
   RateLimit: { description: 'IETF draft: remaining and seconds until full', type: 'string' },
 };
 
-/** D16's reasons a route can be refused for: tokens/day only where answers spend tokens (P57). */
+/**
+ * D16's reasons a route can be refused for: tokens/day only where answers
+ * spend tokens (P57). Public routes (signing in) are held to no scope bucket
+ * or plan limit, only to the sign-in throttle (P62).
+ */
 function refusalReasons(route: Route): RateLimitReason[] {
-  return RATE_LIMIT_REASONS.filter((reason) => reason !== 'daily_tokens' || route.spendsTokens);
+  if (route.access === 'public') return ['login_attempts'];
+  return RATE_LIMIT_REASONS.filter(
+    (reason) => reason !== 'login_attempts' && (reason !== 'daily_tokens' || route.spendsTokens),
+  );
 }
 
 /** D16 429, in the path family's shape (D5), with the reasons that apply and the headers. */
 function rateLimitResponse(route: Route): Record<string, unknown> {
   const schema = route.api === 'v1' ? 'NestedRateLimitError' : 'FlatError';
+  // A sign-in refusal describes no scope bucket: it says only when to retry (P62).
+  const headers = route.access === 'public' ? ['Retry-After'] : Object.keys(RATE_LIMIT_HEADERS);
+  const what = route.access === 'public' ? 'too many failed sign-ins (P62)' : 'D16';
   return {
-    description: `rate_limit_exceeded (D16), reason ${refusalReasons(route).join(', ')}; retry after Retry-After seconds`,
+    description: `rate_limit_exceeded (${what}), reason ${refusalReasons(route).join(', ')}; retry after Retry-After seconds`,
     headers: Object.fromEntries(
-      Object.keys(RATE_LIMIT_HEADERS).map((name) => [
-        name,
-        { $ref: `#/components/headers/${name}` },
-      ]),
+      headers.map((name) => [name, { $ref: `#/components/headers/${name}` }]),
     ),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
   };
@@ -77,15 +88,30 @@ function errorResponses(route: Route): Record<string, unknown> {
     description,
     content: { 'application/json': { schema: ref } },
   });
-  return {
+  const common = {
     400: response('invalid_request: malformed input, unknown field, bad id format (D1, D4)'),
-    401: response(
-      'unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10)',
-    ),
-    403: response(`forbidden: the key lacks the ${route.scope} scope (D9)`),
-    404: response('not_found: no such resource in your organization'),
     413: response('invalid_request: body over 1 MiB (D4)'),
     415: response('invalid_request: body not application/json (D4)'),
+  };
+  if (route.access === 'public') {
+    return {
+      ...common,
+      401: response('unauthorized: unknown email or wrong password (one answer for both, P62)'),
+      403: response('forbidden: a cross-site request (D12)'),
+      429: rateLimitResponse(route),
+    };
+  }
+  const forbidden =
+    route.access === 'session'
+      ? `forbidden: API keys are refused (D11, P65); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`
+      : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`;
+  return {
+    ...common,
+    401: response(
+      'unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12)',
+    ),
+    403: response(forbidden),
+    404: response('not_found: no such resource in your organization'),
     429: rateLimitResponse(route),
   };
 }
@@ -118,8 +144,7 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
           description: `Legacy path (D7, D8); use ${route.successor}. Accepts camelCase synonyms.`,
         }
       : {}),
-    'x-required-scope': route.scope,
-    security: [{ apiKey: [] }],
+    ...securityOf(route),
     parameters: [...pathParameters, ...queryParameterList],
     ...(operation.body === NO_BODY
       ? {}
@@ -130,6 +155,19 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
           },
         }),
     responses: { ...responses, ...errorResponses(route) },
+  };
+}
+
+/** P63: what each credential needs; public routes need none, session-only ones no key. */
+function securityOf(route: Route): Record<string, unknown> {
+  if (route.access === 'public') return { security: [] };
+  if (route.access === 'session') {
+    return { 'x-required-role': route.role, security: [{ session: [] }] };
+  }
+  return {
+    'x-required-scope': route.scope,
+    'x-required-role': route.role,
+    security: [{ apiKey: [] }, { session: [] }],
   };
 }
 
@@ -188,6 +226,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description: 'svcsk_live_… or svcsk_test_… API key (D10)',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description:
+            'The web session (D12) set by POST /api/v1/auth/login; cookie-authenticated POST, PUT and DELETE also send X-CSRF-Token',
         },
       },
       schemas: {

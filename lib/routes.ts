@@ -1,15 +1,21 @@
 import type { Route } from '../layers/core/http/route';
 import { AGENTS_ROUTES } from './routes/agents';
 import { ANALYTICS_ROUTES } from './routes/analytics';
+import { AUTH_ROUTES } from './routes/auth';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
+import { USERS_ROUTES } from './routes/users';
 import { WEBHOOKS_ROUTES } from './routes/webhooks';
 
+export { INVITATION_ACCEPT_PATH } from '../layers/core/http/auth-paths';
+
 /**
- * THE route table: every endpoint, the Lambda (family) that serves it, the
- * scope it needs (D9) and its path family (D5, D7). The CDK API construct
+ * THE route table: every endpoint, the Lambda (family) that serves it, what
+ * it requires of each credential — the scope an API key needs (D9) and the
+ * least role a signed-in user needs (D13), or that it takes a session only
+ * or no credential at all — and its path family (D5, D7). The CDK API construct
  * builds API Gateway from it and the local gateway routes by it, so the two
  * cannot drift. Legacy rows name their v1 successor (D7, D8).
  *
@@ -25,6 +31,8 @@ export const ROUTES: readonly Route[] = [
   ...SEARCH_ROUTES,
   ...INTERACTIONS_ROUTES,
   ...ANALYTICS_ROUTES,
+  ...USERS_ROUTES,
+  ...AUTH_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -219,6 +219,8 @@ export const MODEL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
 /** The model provider's settings: set only on the functions that call a model (ModelProvider, P55). */
 type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KEY_MAX_AGE_SECONDS';
+/** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret, P64). */
+type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 /**
  * The environment every function that builds dependencies gets: the names
  * of the stack's resources, each key layers/core/config.ts parses (a
@@ -226,7 +228,7 @@ type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KE
  * itself). Names, not secrets, so every function may see them all.
  */
 export type FunctionConfig = {
-  readonly [K in Exclude<CloudConfigKey, 'AWS_REGION' | ModelConfigKey>]: string;
+  readonly [K in Exclude<CloudConfigKey, 'AWS_REGION' | ModelConfigKey | SessionConfigKey>]: string;
 };
 
 type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
@@ -584,13 +586,15 @@ export class ServiceStack extends Stack {
    * consumes the sync queue the same way. The secrets key (D33): webhooks
    * seals and opens webhook secrets, the dispatcher only opens them; nobody
    * else may use it. The search domain: the retrieval families, the sync
-   * worker and the index bootstrap (granted by its construct). Nothing reads
-   * the session secret yet (a later issue grants it).
+   * worker and the index bootstrap (granted by its construct). The session
+   * secret (D12): every HTTP family, since each checks sessions (P63), and
+   * nothing else.
    */
   private grantFunctionAccess(): void {
     const deliveries = this.queues.webhookDeliveries.queue;
     for (const [family, fn] of this.http.functions) {
       this.grantItemAccess(fn);
+      this.sessionSecret.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (family === SYNC_QUEUE_WRITER) this.queues.syncJobs.queue.grantSendMessages(fn.function);
       if (family === WEBHOOK_MANAGER) {

@@ -43,7 +43,8 @@ export const interactionResource = z.object({
   cost_usd: z.number(),
   rag_strategy: z.string(),
   model: z.string(),
-  key_id: z.string(),
+  key_id: z.string().nullable(),
+  user_id: z.string().nullable().optional(),
   created_at: z.string(),
 });
 

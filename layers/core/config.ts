@@ -30,6 +30,15 @@ export const CLOUD_CONFIG = {
    * or the compatible endpoint `OPENAI_BASE_URL`; without it the offline
    * defaults run. The key itself is never in the environment.
    */
+  /**
+   * D12, P64: the Secrets Manager secret whose value signs session JWTs
+   * (lib/constructs/session-signing-secret.ts), read when a session is first
+   * checked and trusted this long, so a rotation takes effect without a deploy.
+   */
+  sessions: z.object({
+    SESSION_SECRET_ARN: z.string().startsWith('arn:'),
+    SESSION_SECRET_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),

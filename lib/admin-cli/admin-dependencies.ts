@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbApiKeyRepository } from '../../layers/core/adapters/dynamodb/api-key-repository';
 import { DynamoDbOrganizationDirectory } from '../../layers/core/adapters/dynamodb/organization-directory';
 import { DynamoDbOrganizationRepository } from '../../layers/core/adapters/dynamodb/organization-repository';
+import { DynamoDbUserRepository } from '../../layers/core/adapters/dynamodb/user-repository';
 import { systemClock } from '../../layers/core/ports/clock.port';
 import type { AdminDependencies } from './admin-target';
 
@@ -19,6 +20,9 @@ export function adminDependencies(
     clock: systemClock,
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
+    users: new DynamoDbUserRepository(client, tableName),
+    // The CLI prints the invitation itself (P61): nothing is sent.
+    invitationSender: { send: async () => {} },
     listOrganizations: () => directory.listAll(),
   };
 }

@@ -2,10 +2,12 @@ import type { Environment } from '../../layers/core/domain/environments';
 import type { Organization } from '../../layers/core/domain/organization';
 import type { ApiKeyDependencies } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import type { OrganizationDependencies } from '../../layers/core/use-cases/organizations/organization-use-cases';
+import type { UserDependencies } from '../../layers/core/use-cases/users/user-use-cases';
 
-/** What `orgs …` and `keys …` need, on whichever table they administer. */
+/** What `orgs …`, `keys …` and `users …` need, on whichever table they administer. */
 export type AdminDependencies = ApiKeyDependencies &
-  OrganizationDependencies & {
+  OrganizationDependencies &
+  UserDependencies & {
     listOrganizations(): Promise<Organization[]>;
   };
 

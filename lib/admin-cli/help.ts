@@ -29,6 +29,17 @@ Lists an organization's keys: id, environment, last four characters, scopes, nam
   'keys revoke': `Usage: svc keys revoke --org ORG_ID --key KEY_ID [--json] [--stack NAME [--region R]]
 
 Revokes a key; it stops working at once.`,
+  'users create': `Usage: svc users create --org ORG_ID --email EMAIL [--role readonly|train|configure|admin] [--name NAME]
+                        [--password-stdin] [--json] [--stack NAME [--region R]]
+
+Creates a web user (role default: admin; D13). Without --password-stdin the user is
+invited: a single-use invitation (valid 7 days) is printed once, with the request that
+accepts it and sets a password (P61). With --password-stdin the password is read from
+standard input (one line) and the user is active at once. The first administrator of a
+deployment is made this way (docs/deployment.md, "Day one").`,
+  'users list': `Usage: svc users list --org ORG_ID [--json] [--stack NAME [--region R]]
+
+Lists an organization's users: id, role, status, email, name.`,
   'webhooks listen': `Usage: svc webhooks listen [--key ADMIN_KEY] [--api URL] [--events all|NAME,…] [--port N] [--print-json]
        svc webhooks listen --secret whsec_… --port N [--print-json]
 
@@ -42,7 +53,7 @@ SVC_ALLOW_PRIVATE_URLS=true to deliver to this machine (D35). See docs/webhooks.
 
 export type CommandName = keyof typeof COMMAND_HELP;
 
-const GROUPS = ['orgs', 'keys', 'webhooks'] as const;
+const GROUPS = ['orgs', 'keys', 'users', 'webhooks'] as const;
 
 function usageLine(command: CommandName): string {
   return (COMMAND_HELP[command].split('\n')[0] ?? '').replace(/^Usage: svc /, '  ');

@@ -2,6 +2,7 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import { systemClock } from '../../layers/core/ports/clock.port';
+import type { UserRepository } from '../../layers/core/ports/user-repository.port';
 import { adminDependencies } from './admin-dependencies';
 import type { AdminDependencies, AdminTarget } from './admin-target';
 import { describeAwsFailure } from './aws-errors';
@@ -30,7 +31,10 @@ export async function connectToStack(options: {
   }
   const stack = await describeServiceStack({ stackName: options.stackName, region, credentials });
   const client = createDocumentClient({ region });
-  const { organizations, apiKeys, listOrganizations } = adminDependencies(client, stack.tableName);
+  const { organizations, apiKeys, users, invitationSender, listOrganizations } = adminDependencies(
+    client,
+    stack.tableName,
+  );
   const on = (action: string) => `dynamodb:${action} on table ${stack.tableName} (${region})`;
   // Each call names its DynamoDB action, so an AccessDenied says which permission is missing.
   const deps: AdminDependencies = {
@@ -45,9 +49,22 @@ export async function connectToStack(options: {
       listByOrganization: (orgId) => guard(apiKeys.listByOrganization(orgId), on('Query')),
       revoke: (orgId, keyId) => guard(apiKeys.revoke(orgId, keyId), on('Query, DeleteItem')),
     },
+    users: guardedUsers(users, on('GetItem, PutItem, Query, UpdateItem, DeleteItem')),
+    invitationSender,
     listOrganizations: () => guard(listOrganizations(), on('Scan')),
   };
   return { deps, environment: stack.environment, close: async () => client.destroy() };
+}
+
+/** Every user repository call, each failure named with the DynamoDB actions users need. */
+function guardedUsers(users: UserRepository, actions: string): UserRepository {
+  return new Proxy(users, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => guard(Promise.resolve(value.apply(target, args)), actions);
+    },
+  });
 }
 
 async function guard<T>(call: Promise<T>, action: string): Promise<T> {

@@ -435,7 +435,7 @@ export class HttpApi extends Construct {
     // ARCHITECTURE "A request's way": an authorizer Lambda would be a second
     // invocation, and a second key lookup, for every request.
     const inFunction =
-      "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (D10: format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) or 401, then the route's scope (D9) or 403, then the per-key and per-organization rate limits (D16) or 429. Web session cookies (D12) are checked by the same middleware once web sign-in ships. An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
+      "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (D10: format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) and the route's scope (D9), or the svc_session cookie (D12: an HS256 JWT under the stack's session secret, not revoked, of an active user, with the CSRF token for changes) and the route's role (D13); 401 or 403 otherwise, then the per-key or per-user and per-organization rate limits (D16) or 429. The sign-in routes take no credential and are throttled per account and address (P62). An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
     const fallbackOnly =
       "This method is served by the fallback function, which holds no data and reaches nothing (no table, queue or key): it answers 404 or 405 from the route table it is bundled with, so there is nothing to authenticate for. Floods are held off by the stage throttling and the web ACL's per-address rate rule.";
     for (const method of this.api.methods) {
@@ -444,7 +444,7 @@ export class HttpApi extends Construct {
         { id: 'AwsSolutions-APIG4', reason: guard },
         {
           id: 'AwsSolutions-COG4',
-          reason: `Callers are API clients holding the service's own API keys (D10), not Cognito user pool users. ${guard}`,
+          reason: `Callers are API clients holding the service's own API keys (D10) and web users signed in with the service's own sessions (D12), not Cognito user pool users. ${guard}`,
         },
       );
     }

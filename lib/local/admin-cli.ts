@@ -9,16 +9,19 @@ import { isId } from '../../layers/core/domain/ids';
 import { ORGANIZATION_LIMITS } from '../../layers/core/domain/organization';
 import { PLANS } from '../../layers/core/domain/plans';
 import { SCOPES } from '../../layers/core/domain/scopes';
+import { ROLES, USER_LIMITS } from '../../layers/core/domain/user';
 import {
   createApiKey,
   listApiKeys,
   revokeApiKey,
 } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
+import { createUser, listUsers } from '../../layers/core/use-cases/users/user-use-cases';
 import packageJson from '../../package.json';
 import type { AdminDependencies, AdminTarget } from '../admin-cli/admin-target';
 import { CliError, EnvironmentMismatchError } from '../admin-cli/cli-errors';
 import { helpFor, USAGE } from '../admin-cli/help';
+import { INVITATION_ACCEPT_PATH } from '../routes';
 import type { WebhookListenerOptions } from './webhook-listener';
 
 export { USAGE };
@@ -31,6 +34,8 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   /** Ends a long-running command (`webhooks listen`); without it, SIGINT or SIGTERM does. */
   readonly signal?: AbortSignal;
+  /** Standard input, read whole (`users create --password-stdin`). */
+  readonly readStdin?: () => Promise<string>;
 }
 
 const orgId = z.string().refine((value) => isId('organization', value), 'must be an org_ id');
@@ -85,6 +90,14 @@ const commandSchemas = {
     org: orgId,
     key: z.string().refine((value) => isId('apiKey', value), 'must be a key_ id'),
   }),
+  'users create': z.object({
+    org: orgId,
+    email: z.string().trim().max(USER_LIMITS.emailMax).pipe(z.email('must be an email address')),
+    name: z.string().trim().min(1).max(USER_LIMITS.nameMax).optional(),
+    role: z.enum(ROLES).default('admin'),
+    'password-stdin': z.boolean().default(false),
+  }),
+  'users list': z.object({ org: orgId }),
   'webhooks listen': z.object({
     key: apiKey.optional(),
     api: z.url({ protocol: /^https?$/ }).optional(),
@@ -143,6 +156,9 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
       port: { type: 'string' },
       secret: { type: 'string' },
       'print-json': { type: 'boolean' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       json: { type: 'boolean', default: false },
       stack: { type: 'string' },
       region: { type: 'string' },
@@ -210,7 +226,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           region: parsed.target.region,
         })
       : await (await import('./local-admin-target')).connectToLocalService(io.env);
-    const result = await execute(target, parsed);
+    const result = await execute(target, parsed, io);
     io.out(parsed.json ? JSON.stringify(result.json, null, 2) : result.text);
     return 0;
   } catch (error) {
@@ -351,9 +367,16 @@ function stopRequested(signal: AbortSignal | undefined): {
   return { requested, dispose };
 }
 
+/** Where an invitation is accepted: the local service's address, or the path on a stack's ApiUrl. */
+function acceptUrl(target: AdminTarget, env: NodeJS.ProcessEnv): string {
+  const path = INVITATION_ACCEPT_PATH;
+  return target.environment === null ? `http://127.0.0.1:${env.PORT || '3000'}${path}` : path;
+}
+
 async function execute(
   target: AdminTarget,
   parsed: Exclude<ParsedCommand, ListenCommand>,
+  io: CliIo,
 ): Promise<{ json: unknown; text: string }> {
   const deps: AdminDependencies = target.deps;
   switch (parsed.command) {
@@ -410,6 +433,64 @@ async function execute(
                     `${k.id}  ${k.environment}  …${k.last4}  ${k.scopes.join(',')}  ${k.name}  ${k.created_at}`,
                 )
                 .join('\n'),
+      };
+    }
+    case 'users create': {
+      const input = parsed.options;
+      let password: string | undefined;
+      if (input['password-stdin']) {
+        if (!io.readStdin) throw new CliError('--password-stdin needs standard input');
+        // One line: the trailing newline of `echo` or a here-string is not part of it.
+        password = (await io.readStdin()).replace(/\r?\n$/, '');
+      }
+      const { user, invitation } = await createUser(deps, input.org, {
+        email: input.email,
+        name: input.name ?? input.email.split('@')[0] ?? input.email,
+        role: input.role,
+        password,
+      });
+      const url = acceptUrl(target, io.env);
+      const json = {
+        ...user,
+        org_id: input.org,
+        ...(invitation
+          ? {
+              invitation: {
+                token: invitation.token,
+                expires_at: invitation.expiresAt,
+                accept_path: INVITATION_ACCEPT_PATH,
+              },
+            }
+          : {}),
+      };
+      if (!invitation) {
+        return {
+          json,
+          text: `Created ${user.role} ${user.id} (${user.email}) in ${input.org}, active with the password given; sign in at ${url.replace(INVITATION_ACCEPT_PATH, '/api/v1/auth/login')}`,
+        };
+      }
+      return {
+        json,
+        text: [
+          `Created ${user.role} ${user.id} (${user.email}) in ${input.org}, invited. The invitation is shown only this once, valid until ${invitation.expiresAt}:`,
+          '',
+          `  ${invitation.token}`,
+          '',
+          `To accept it, set a password (at least 12 characters)${target.environment === null ? '' : " on the stack's ApiUrl"}:`,
+          `  curl -s -c cookies.txt -X POST ${url} -H 'Content-Type: application/json' -d '{"token":"${invitation.token}","password":"…"}'`,
+          '',
+        ].join('\n'),
+      };
+    }
+    case 'users list': {
+      const { org } = parsed.options;
+      const { items } = await listUsers(deps, org, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      return {
+        json: { users: items.map((user) => ({ ...user, org_id: org })) },
+        text:
+          items.length === 0
+            ? `No users in ${org}`
+            : items.map((u) => `${u.id}  ${u.role}  ${u.status}  ${u.email}  ${u.name}`).join('\n'),
       };
     }
     case 'keys revoke': {

@@ -7,9 +7,11 @@ import {
 import { hashApiKey } from '../../layers/core/domain/api-key';
 import type { Organization } from '../../layers/core/domain/organization';
 import { SCOPES } from '../../layers/core/domain/scopes';
+import { normalizeEmail } from '../../layers/core/domain/user';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import { createApiKey } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
+import { createUser } from '../../layers/core/use-cases/users/user-use-cases';
 
 const MARKER_KEY = { PK: 'SYSTEM', SK: 'BOOTSTRAP' } as const;
 
@@ -25,8 +27,17 @@ export const BOOTSTRAP_KEY_REASONS = {
 } as const;
 export type BootstrapKeyReason = (typeof BOOTSTRAP_KEY_REASONS)[keyof typeof BOOTSTRAP_KEY_REASONS];
 
+/** D36: the first web administrator, when SVC_BOOTSTRAP_ADMIN_EMAIL asks for one. */
+export interface BootstrapAdmin {
+  readonly email: string;
+  readonly userId: string;
+  /** False when a user with that email already existed (it is left as it is, P67). */
+  readonly created: boolean;
+}
+
 export interface BootstrapResult {
   readonly organization: Organization;
+  readonly admin: BootstrapAdmin | null;
   /** The Admin key, present only when this start created it (shown once). */
   readonly newKey: string | null;
   readonly firstStart: boolean;
@@ -50,7 +61,44 @@ export async function bootstrap(
   client: DynamoDBDocumentClient,
   tableName: string,
   presetKey: string | undefined,
+  adminAccount?: { readonly email: string; readonly password: string },
 ): Promise<BootstrapResult> {
+  const result = await bootstrapOrganization(deps, client, tableName, presetKey);
+  const admin = adminAccount
+    ? await bootstrapAdmin(deps, result.organization.id, adminAccount)
+    : null;
+  return { ...result, admin };
+}
+
+/**
+ * D36 `SVC_BOOTSTRAP_ADMIN_EMAIL` / `SVC_BOOTSTRAP_ADMIN_PASSWORD`: an active
+ * administrator of the bootstrap organization with that password, made on
+ * the first start that names them. Idempotent (P67): a user with that email
+ * is left as it is on later starts, its password included, so a password
+ * changed since is never reset by a restart.
+ */
+async function bootstrapAdmin(
+  deps: Dependencies,
+  orgId: string,
+  account: { readonly email: string; readonly password: string },
+): Promise<BootstrapAdmin> {
+  const [existing] = await deps.users.findByEmail(normalizeEmail(account.email), orgId);
+  if (existing) return { email: existing.user.email, userId: existing.user.id, created: false };
+  const { user } = await createUser(deps, orgId, {
+    email: account.email,
+    name: 'Administrator',
+    role: 'admin',
+    password: account.password,
+  });
+  return { email: user.email, userId: user.id, created: true };
+}
+
+async function bootstrapOrganization(
+  deps: Dependencies,
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  presetKey: string | undefined,
+): Promise<Omit<BootstrapResult, 'admin'>> {
   const { Item: marker } = await client.send(
     new GetCommand({ TableName: tableName, Key: MARKER_KEY, ConsistentRead: true }),
   );

@@ -2,6 +2,7 @@ import type { MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { handler as agents } from '../../functions/agents/handler';
 import { handler as analytics } from '../../functions/analytics/handler';
+import { handler as auth } from '../../functions/auth/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
@@ -9,6 +10,7 @@ import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
 import { handler as syncWorker } from '../../functions/sync-worker/handler';
+import { handler as users } from '../../functions/users/handler';
 import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
 import { handler as webhooks } from '../../functions/webhooks/handler';
 import type { HttpContext } from '../../layers/core/http/request-state';
@@ -42,6 +44,8 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   search: asProxyHandler(search),
   interactions: asProxyHandler(interactions),
   analytics: asProxyHandler(analytics),
+  users: asProxyHandler(users),
+  auth: asProxyHandler(auth),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

@@ -2,12 +2,14 @@ import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-session-tokens';
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
+import type { Invitation } from '../../layers/core/ports/session.port';
 import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
@@ -47,6 +49,10 @@ export interface LocalWiringOptions {
   readonly blobDirectory: string | null;
   /** The gateway's upload address, once it listens. */
   readonly uploadUrl: () => string;
+  /** D12: the key session JWTs are signed with (`<data dir>/session.key`). */
+  readonly sessionKey: Buffer;
+  /** P61: what becomes of a new user's invitation (no mail is sent: the runtime prints it). */
+  readonly onInvitation?: (invitation: Invitation) => void;
 }
 
 export interface LocalWiring {
@@ -129,6 +135,10 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     retrieval: options.retrieval,
     openAi: options.openAi,
     fileStorage,
+    sessionTokens: new JoseSessionTokens(async () => options.sessionKey),
+    invitationSender: {
+      send: async (invitation) => options.onInvitation?.(invitation),
+    },
   });
   return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage };
 }

@@ -5,9 +5,10 @@ import { createDocumentClient } from '../../layers/core/adapters/dynamodb/docume
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import type { Invitation } from '../../layers/core/ports/session.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { provideDependencies } from '../../layers/core/wiring/composition-root';
-import { ROUTES } from '../routes';
+import { INVITATION_ACCEPT_PATH, ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './bootstrap';
 import { prepareDataDirectory } from './data-directory';
@@ -23,7 +24,7 @@ import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
 import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
 import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
-import { loadOrCreateMasterKey } from './master-key';
+import { loadOrCreateMasterKey, loadOrCreateSessionKey } from './master-key';
 import { migrateTable, scheduleEarlierDataSources } from './table-migration';
 import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
 import { handleUpload, LOCAL_UPLOAD_PATH, objectCreatedEvent } from './upload-endpoint';
@@ -58,6 +59,12 @@ export async function startLocalRuntime(
      * gets the key in the returned runtime.
      */
     readonly announce?: (runtime: LocalRuntime) => void;
+    /**
+     * P61: a new user's invitation, with the address to accept it at; no
+     * mail is sent, so `npm start` prints it. Without it, invitations reach
+     * only the administrator who created the user (in the response).
+     */
+    readonly onInvitation?: (invitation: Invitation, acceptUrl: string) => void;
   } = {},
 ): Promise<LocalRuntime> {
   const stops: Array<() => Promise<void>> = [];
@@ -113,6 +120,15 @@ export async function startLocalRuntime(
         ...(options.clock ? { clock: options.clock } : {}),
         blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
         uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
+        sessionKey: loadOrCreateSessionKey(
+          config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
+        ),
+        ...(options.onInvitation
+          ? {
+              onInvitation: (invitation: Invitation) =>
+                options.onInvitation?.(invitation, `${gatewayUrl}${INVITATION_ACCEPT_PATH}`),
+            }
+          : {}),
       });
     provideDependencies(dependencies);
     const bootstrapped = await bootstrap(
@@ -120,6 +136,9 @@ export async function startLocalRuntime(
       client,
       config.SVC_TABLE_NAME,
       config.SVC_BOOTSTRAP_KEY,
+      config.SVC_BOOTSTRAP_ADMIN_EMAIL && config.SVC_BOOTSTRAP_ADMIN_PASSWORD
+        ? { email: config.SVC_BOOTSTRAP_ADMIN_EMAIL, password: config.SVC_BOOTSTRAP_ADMIN_PASSWORD }
+        : undefined,
     );
 
     const gateway: LocalGateway = await startGateway({

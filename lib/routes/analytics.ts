@@ -9,6 +9,7 @@ export const ANALYTICS_ROUTES: readonly Route[] = [
     family: 'analytics',
     operation: 'getAnalytics',
     scope: 'Admin',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -17,6 +18,7 @@ export const ANALYTICS_ROUTES: readonly Route[] = [
     family: 'analytics',
     operation: 'getDashboard',
     scope: 'Admin',
+    role: 'readonly',
     api: 'legacy',
     successor: '/api/v1/analytics',
   },

@@ -9,6 +9,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'listDataSources',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -17,6 +18,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'createDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   {
@@ -25,6 +27,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'getDataSource',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -33,6 +36,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'updateDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   {
@@ -41,6 +45,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'deleteDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   {
@@ -49,6 +54,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'syncDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   {
@@ -57,6 +63,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'getSyncStatus',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   // Uploaded files of a file data source (D25)
@@ -66,6 +73,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'createFileUpload',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   {
@@ -74,6 +82,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'listFiles',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -82,6 +91,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'getFile',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -90,6 +100,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'deleteFile',
     scope: 'Write',
+    role: 'configure',
     api: 'v1',
   },
   // Data sources (legacy, D8: /api/data-specs, /process = sync)
@@ -99,6 +110,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'listDataSources',
     scope: 'Read',
+    role: 'readonly',
     api: 'legacy',
     successor: '/api/v1/data-sources',
   },
@@ -108,6 +120,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'createDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'legacy',
     successor: '/api/v1/data-sources',
   },
@@ -117,6 +130,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     family: 'data-sources',
     operation: 'syncDataSource',
     scope: 'Write',
+    role: 'configure',
     api: 'legacy',
     successor: '/api/v1/data-sources/{id}/sync',
   },

@@ -9,6 +9,7 @@ export const INTERACTIONS_ROUTES: readonly Route[] = [
     family: 'interactions',
     operation: 'listInteractions',
     scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -17,6 +18,7 @@ export const INTERACTIONS_ROUTES: readonly Route[] = [
     family: 'interactions',
     operation: 'giveFeedback',
     scope: 'Execute',
+    role: 'train',
     api: 'v1',
   },
   {
@@ -25,6 +27,7 @@ export const INTERACTIONS_ROUTES: readonly Route[] = [
     family: 'interactions',
     operation: 'listInteractions',
     scope: 'Read',
+    role: 'readonly',
     api: 'legacy',
     successor: '/api/v1/interactions',
   },
@@ -34,6 +37,7 @@ export const INTERACTIONS_ROUTES: readonly Route[] = [
     family: 'interactions',
     operation: 'giveFeedbackLegacy',
     scope: 'Execute',
+    role: 'train',
     api: 'legacy',
     successor: '/api/v1/interactions/{id}/feedback',
   },

@@ -9,6 +9,7 @@ export const SEARCH_ROUTES: readonly Route[] = [
     family: 'search',
     operation: 'semanticSearch',
     scope: 'Execute',
+    role: 'readonly',
     api: 'v1',
   },
   {
@@ -17,6 +18,7 @@ export const SEARCH_ROUTES: readonly Route[] = [
     family: 'search',
     operation: 'semanticSearch',
     scope: 'Execute',
+    role: 'readonly',
     api: 'legacy',
     successor: '/api/v1/semantic-search',
   },

@@ -7,13 +7,15 @@
 const KB = 1_000;
 const MB = 1_000_000;
 
-/** The HTTP families that only read and write the table (and queue or seal a little). */
+/** The HTTP families that only read and write the table (and queue, seal or sign a little). */
 export const CRUD_FAMILIES = [
   'agents',
   'data-sources',
   'interactions',
   'analytics',
   'webhooks',
+  'users',
+  'auth',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

@@ -24,4 +24,7 @@ export const FUNCTION_CONFIGURATION = {
   SEARCH_EMBEDDERS: JSON.stringify([{ id: 'offline-hash-v1/384', dimensions: 384 }]),
   MODEL_SECRET_ARN:
     'arn:aws:secretsmanager:us-east-1:123456789012:secret:agent-query-service-test-model-000000',
+  // Every HTTP family checks sessions (P64): its secret is read at the first session, not at init.
+  SESSION_SECRET_ARN:
+    'arn:aws:secretsmanager:us-east-1:123456789012:secret:agent-query-service-test-session-000000',
 } as const satisfies Readonly<Record<string, string>>;

@@ -13,8 +13,8 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
  * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
  * Execute for query, chat, semantic-search and feedback; Read to list
- * interactions; Admin for analytics. Legacy paths need what their v1
- * successors need.
+ * interactions; Admin for analytics and for listing or reading users. Legacy
+ * paths need what their v1 successors need.
  */
 const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/agents': 'Read',
@@ -69,7 +69,14 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'POST /api/interactions/feedback': 'Execute',
   'GET /api/v1/analytics': 'Admin',
   'GET /api/analytics/charts/dashboard': 'Admin',
+  // D9 Admin; P65: keys may list and read users, never change them (session-only routes, below).
+  'GET /api/v1/users': 'Admin',
+  'GET /api/v1/users/{id}': 'Admin',
+  'GET /api/users': 'Admin',
 };
+
+/** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */
+const KEY_ROUTES = ROUTES.filter((route) => route.access === undefined);
 
 const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 
@@ -80,11 +87,13 @@ const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
-    : /webhooks/.test(path)
-      ? 'wh'
-      : /interactions/.test(path)
-        ? 'int'
-        : 'ds';
+    : /users/.test(path)
+      ? 'usr'
+      : /webhooks/.test(path)
+        ? 'wh'
+        : /interactions/.test(path)
+          ? 'int'
+          : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'
@@ -121,13 +130,13 @@ describe('Scopes (D9)', () => {
 
   const keyFor = (scopes: string) => keys.get(scopes)?.key ?? '';
 
-  it('knows the scope of every route in the route table', () => {
-    const routeNames = ROUTES.map((route) => `${route.method} ${route.path}`).sort();
+  it('knows the scope of every route in the route table that takes keys', () => {
+    const routeNames = KEY_ROUTES.map((route) => `${route.method} ${route.path}`).sort();
 
     expect(routeNames).toEqual(Object.keys(REQUIRED_SCOPE).sort());
   });
 
-  describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+  describe.each(KEY_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
     '%s',
     (name, route) => {
       const required = REQUIRED_SCOPE[name] ?? 'Admin';

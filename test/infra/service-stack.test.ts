@@ -379,6 +379,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           OPENSEARCH_ENDPOINT: {
             'Fn::GetAtt': [stack.getLogicalId(stack.search.domain), 'DomainEndpoint'],
           },
+          // P64: every family checks sessions.
+          SESSION_SECRET_ARN: { Ref: logicalId(stack, stack.sessionSecret.secret) },
           // P54: no --enable-source-maps, it slows every cold start.
           POWERTOOLS_SERVICE_NAME: expect.stringMatching(/^svc-/),
         });

@@ -13,11 +13,3 @@ export interface ApiKeyRecord {
   readonly last4: string;
   readonly created_at: string;
 }
-
-/** Who a request is, once its key is verified. */
-export interface Principal {
-  readonly orgId: string;
-  readonly keyId: string;
-  readonly scopes: readonly Scope[];
-  readonly environment: Environment;
-}

@@ -40,6 +40,18 @@ export class ConflictError extends AppError {
 /** Missing, malformed, unknown or revoked API key, or a key of the other environment (D10). */
 export class UnauthorizedError extends AppError {
   readonly code = 'unauthorized';
+  /** The legacy flat body's `error` (D5: the spec publishes 'Invalid API key'). */
+  readonly title: string = 'Invalid API key';
+}
+
+/** D12: a session cookie that is malformed, forged, expired or revoked, or whose user may no longer sign in. */
+export class SessionUnauthorizedError extends UnauthorizedError {
+  override readonly title = 'Invalid session';
+}
+
+/** A sign-in with an unknown email or a wrong password: one answer for both (P62). */
+export class InvalidCredentialsError extends UnauthorizedError {
+  override readonly title = 'Invalid email or password';
 }
 
 /** A valid key without the scope the endpoint needs (D9). */
@@ -52,6 +64,27 @@ export class ForbiddenError extends AppError {
   ) {
     super(message, { required_scope: requiredScope, current_scopes: [...currentScopes] });
   }
+}
+
+/** D13: a signed-in user whose role is below the one the endpoint needs. */
+export class RoleForbiddenError extends AppError {
+  readonly code = 'forbidden';
+  constructor(
+    message: string,
+    readonly requiredRole: string,
+    readonly currentRole: string,
+  ) {
+    super(message, { required_role: requiredRole, current_role: currentRole });
+  }
+}
+
+/**
+ * D12: a cookie-authenticated state change from another site, or without
+ * the session's `X-CSRF-Token`; or (D11, P65) an API key on an endpoint
+ * only a signed-in user may call.
+ */
+export class RequestRefusedError extends AppError {
+  readonly code = 'forbidden';
 }
 
 /** D21: a request naming another organization than the caller's. */
@@ -81,6 +114,8 @@ export const RATE_LIMIT_REASONS = [
   'daily_requests',
   'daily_tokens',
   'concurrency',
+  // P62: failed sign-ins, per account and per source address.
+  'login_attempts',
 ] as const;
 export type RateLimitReason = (typeof RATE_LIMIT_REASONS)[number];
 

@@ -28,8 +28,10 @@ export interface Interaction {
   readonly cost_usd: number;
   readonly rag_strategy: string;
   readonly model: string;
-  /** The API key that asked (end users of the API are sessions; D34 counts sessions as users). */
-  readonly key_id: string;
+  /** The API key that asked, or null when a signed-in user did (D34 counts sessions as users). */
+  readonly key_id: string | null;
+  /** The signed-in user who asked (D12), or null for an API key; absent on interactions recorded before users existed. */
+  readonly user_id?: string | null;
   readonly created_at: string;
 }
 

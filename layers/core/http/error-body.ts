@@ -2,6 +2,7 @@ import {
   type AppError,
   ForbiddenError,
   RateLimitExceededError,
+  RoleForbiddenError,
   UnauthorizedError,
 } from '../domain/errors';
 
@@ -23,7 +24,8 @@ export function nestedErrorBody(view: ErrorView, requestId: string): Record<stri
 
 /**
  * D5 flat shapes, used by legacy paths: the spec's published bodies for 401,
- * 403 and 429, and for other statuses `{ error, status, code, details }` in
+ * 403 and 429 (a role refusal names roles where a scope refusal names
+ * scopes, P63), and for other statuses `{ error, status, code, details }` in
  * the same spirit. Every one carries `request_id`.
  */
 export function flatErrorBody(
@@ -32,13 +34,21 @@ export function flatErrorBody(
   requestId: string,
 ): Record<string, unknown> {
   if (error instanceof UnauthorizedError) {
-    return { error: 'Invalid API key', status: 401, message: view.message, request_id: requestId };
+    return { error: error.title, status: 401, message: view.message, request_id: requestId };
   }
   if (error instanceof ForbiddenError) {
     return {
       error: 'Insufficient permissions',
       required_scope: error.requiredScope,
       current_scopes: error.currentScopes,
+      request_id: requestId,
+    };
+  }
+  if (error instanceof RoleForbiddenError) {
+    return {
+      error: 'Insufficient permissions',
+      required_role: error.requiredRole,
+      current_role: error.currentRole,
       request_id: requestId,
     };
   }

@@ -16,6 +16,7 @@ import { responseHeaders } from './middlewares/response-headers';
 import type { Operation } from './operation';
 import type { HttpContext, HttpRequest } from './request-state';
 import type { Route } from './route';
+import { sessionCookieOf } from './session-cookie';
 import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
 
 /** What every HTTP family needs before its operation runs: keys, limits, plans (the middlewares). */
@@ -29,6 +30,9 @@ export type HttpPlatformDependencies = Pick<
   | 'planQuota'
   | 'dailyUsage'
   | 'concurrencyLeases'
+  | 'users'
+  | 'sessionTokens'
+  | 'sessionRevocations'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -52,10 +56,11 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * Builds a family's Lambda handler: the middy chain every endpoint shares
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
- * Order of `before`: request id and route → API key and scope → rate limits
- * and plan limits (D16; the concurrency lease is released when the response
- * ends) → JSON body → validation → operation, so an unauthenticated caller
- * learns nothing but 401. `after`/`onError` run in reverse, so
+ * Order of `before`: request id and route → API key and scope, or session,
+ * CSRF and role (P63) → rate limits and plan limits (D16; the concurrency
+ * lease is released when the response ends) → JSON body → validation →
+ * operation, so an unauthenticated caller learns nothing but 401.
+ * `after`/`onError` run in reverse, so
  * errors are shaped first and headers added last, on every response.
  */
 export function httpFunction<Deps extends HttpPlatformDependencies>(
@@ -63,9 +68,16 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
 ) {
   const familyRoutes = options.routes.filter((route) => route.family === options.family);
   for (const route of familyRoutes) {
-    if (!options.operations[route.operation]) {
+    const operation = options.operations[route.operation];
+    if (!operation) {
       throw new Error(
         `Route ${route.method} ${route.path} names unknown operation ${route.operation}`,
+      );
+    }
+    // A public route must reach a public operation, and only a public one can expect no principal.
+    if (operation.public !== (route.access === 'public')) {
+      throw new Error(
+        `Route ${route.method} ${route.path} and its operation ${route.operation} disagree on being public`,
       );
     }
   }
@@ -79,7 +91,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
     const route = state.route;
     const principal = state.principal;
     const operation = route ? options.operations[route.operation] : undefined;
-    if (!route || !principal || !operation)
+    if (!route || !operation || (!principal && route.access !== 'public'))
       throw new Error('dispatch reached without route or principal');
     assertPathIds(state.params, operation.pathIds);
     const legacy = route.api === 'legacy';
@@ -95,6 +107,11 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       body: body.data,
       params: state.params,
       principal,
+      client: {
+        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        sessionToken: sessionCookieOf(event),
+      },
+      session: state.session,
       route,
       deps: options.dependencies(),
       requestId: state.requestId,
@@ -125,6 +142,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
         authenticate({
           apiKeys: () => options.dependencies().apiKeys,
           environment: () => options.dependencies().environment,
+          sessions: () => options.dependencies(),
         }),
       )
       .use(
@@ -158,6 +176,7 @@ function logRequest(logger: Logger, request: HttpRequest): void {
     status: request.response?.statusCode,
     latency_ms: Date.now() - state.startedAt,
     org_id: state.principal?.orgId,
-    key_id: state.principal?.keyId,
+    key_id: state.principal?.kind === 'api_key' ? state.principal.keyId : undefined,
+    user_id: state.principal?.kind === 'session' ? state.principal.userId : undefined,
   });
 }

@@ -1,14 +1,27 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod';
-import type { Principal } from '../domain/api-key-record';
 import type { IdKind } from '../domain/ids';
+import type { Principal } from '../domain/principal';
+import type { IssuedSession } from '../use-cases/auth/sessions';
 import type { Route } from './route';
 
-export interface OperationInput<Query, Body, Deps> {
+/** Where a request came from, for the operations that sign people in. */
+export interface RequestClient {
+  /** The address API Gateway saw (P62's per-address throttle). */
+  readonly sourceIp: string;
+  /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
+  readonly sessionToken: string | undefined;
+}
+
+export interface OperationInput<Query, Body, Deps, P = Principal> {
   readonly query: Query;
   readonly body: Body;
   readonly params: Record<string, string>;
-  readonly principal: Principal;
+  /** Who is calling; `null` on public routes (signing in). */
+  readonly principal: P;
+  readonly client: RequestClient;
+  /** D12: for a session request, the token that continues it (already set as the response's cookie). */
+  readonly session: IssuedSession | null;
   readonly route: Route;
   /** What the function's composition root built (functions/<family>/wiring.ts). */
   readonly deps: Deps;
@@ -31,7 +44,11 @@ export interface Operation<
   readonly pathIds: Record<string, IdKind>;
   /** The success status and body for the OpenAPI document. */
   readonly responses: Record<number, { description: string; schema?: z.ZodType }>;
-  handle(input: OperationInput<z.output<Q>, z.output<B>, Deps>): Promise<APIGatewayProxyResult>;
+  /** Served without a credential (its routes have `access: 'public'`): `principal` is null. */
+  readonly public: boolean;
+  handle(
+    input: OperationInput<z.output<Q>, z.output<B>, Deps, Principal | null>,
+  ): Promise<APIGatewayProxyResult>;
 }
 
 /** No query parameters at all. */
@@ -66,7 +83,41 @@ export function operationsWith<Deps>() {
       body: (spec.body ?? NO_BODY) as B,
       pathIds: spec.pathIds ?? {},
       responses: spec.responses,
-      handle: spec.handle,
+      public: false,
+      handle: (input) => {
+        if (!input.principal) throw new Error(`${spec.summary}: reached without a principal`);
+        return spec.handle({ ...input, principal: input.principal });
+      },
+    };
+  };
+}
+
+/**
+ * The declarer of a family's public operations (signing in): like
+ * `operationsWith`, but `principal` is always null. Their routes must say
+ * `access: 'public'` (httpFunction checks).
+ */
+export function publicOperationsWith<Deps>() {
+  return function publicOperation<
+    Q extends z.ZodType = typeof NO_QUERY,
+    B extends z.ZodType = typeof NO_BODY,
+  >(spec: {
+    summary: string;
+    query?: Q;
+    body?: B;
+    responses: Record<number, { description: string; schema?: z.ZodType }>;
+    handle(
+      input: OperationInput<z.output<Q>, z.output<B>, Deps, null>,
+    ): Promise<APIGatewayProxyResult>;
+  }): Operation<Q, B, Deps> {
+    return {
+      summary: spec.summary,
+      query: (spec.query ?? NO_QUERY) as Q,
+      body: (spec.body ?? NO_BODY) as B,
+      pathIds: {},
+      responses: spec.responses,
+      public: true,
+      handle: (input) => spec.handle({ ...input, principal: null }),
     };
   };
 }

@@ -1,7 +1,8 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Principal } from '../domain/api-key-record';
 import type { ScopeBucketReport } from '../domain/gcra';
+import type { Principal } from '../domain/principal';
+import type { IssuedSession } from '../use-cases/auth/sessions';
 import type { Route } from './route';
 
 /** What the middlewares learn about a request, in the order they learn it. */
@@ -16,6 +17,10 @@ export interface RequestState {
   rateLimit: ScopeBucketReport | null;
   /** The parsed JSON body (D4); `undefined` when the request had none. */
   body: unknown;
+  /** D12: the token continuing the request's session, re-issued by authentication. */
+  session: IssuedSession | null;
+  /** A `Set-Cookie` for the response unless the operation sets its own (the continued session, or a clearing). */
+  setCookie: string | null;
 }
 
 export type HttpContext = Context & { svc: RequestState };

@@ -1,10 +1,10 @@
 import type { Scope } from '../domain/scopes';
+import type { Role } from '../domain/user';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** One row of the route table (lib/routes.ts), read by the CDK API construct and the local gateway alike. */
-export interface Route {
+interface RouteBase {
   readonly method: HttpMethod;
   /** API Gateway resource path, parameters in braces: `/api/v1/agents/{id}`. */
   readonly path: string;
@@ -12,8 +12,6 @@ export interface Route {
   readonly family: string;
   /** The operation within that function. */
   readonly operation: string;
-  /** D9: the scope the endpoint needs; its rate-limit bucket too (D16). */
-  readonly scope: Scope;
   /** Which path family: decides the error shape (D5) and deprecation headers (D7). */
   readonly api: 'v1' | 'legacy';
   /** For legacy routes: the v1 path that replaces it (D7 `Link: rel="successor-version"`). */
@@ -22,6 +20,28 @@ export interface Route {
   readonly streaming?: true;
   /** Answers spend model tokens: refused once the organization's tokens/day are spent (D16, P57). */
   readonly spendsTokens?: true;
+}
+
+/**
+ * What a route requires of each credential (P63). By default either one:
+ * an API key holding `scope` (D9), or a signed-in user whose role is at
+ * least `role` (D13). `access: 'session'` refuses API keys (D11, P65: keys
+ * never manage users or keys). Either way `scope` names the rate bucket a
+ * request draws from (D16): the key's, or the user's of the same size.
+ * `access: 'public'` takes no credential at all (signing in).
+ */
+export type RouteAccess =
+  | { readonly access?: 'key_or_session' | 'session'; readonly scope: Scope; readonly role: Role }
+  | { readonly access: 'public'; readonly scope?: undefined; readonly role?: undefined };
+
+/** One row of the route table (lib/routes.ts), read by the CDK API construct and the local gateway alike. */
+export type Route = RouteBase & RouteAccess;
+
+/** A route that takes a credential, with the scope and role it needs. */
+export type AuthenticatedRoute = Route & { readonly scope: Scope; readonly role: Role };
+
+export function isAuthenticated(route: Route): route is AuthenticatedRoute {
+  return route.access !== 'public';
 }
 
 export interface RouteMatch {

@@ -17,9 +17,11 @@ import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
 import type { RetrievalIndex } from './retrieval-index.port';
+import type { InvitationSender, SessionRevocations, SessionTokens } from './session.port';
 import type { SourceReader } from './source-reader.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
 import type { UploadedFileRepository } from './uploaded-file-repository.port';
+import type { UserRepository } from './user-repository.port';
 import type {
   DeliveryMessage,
   DeliveryRepository,
@@ -36,6 +38,12 @@ export interface Dependencies {
   readonly clock: Clock;
   readonly organizations: OrganizationRepository;
   readonly apiKeys: ApiKeyRepository;
+  /** D13 users, and D12 sessions: their tokens and the revoked ones. */
+  readonly users: UserRepository;
+  readonly sessionTokens: SessionTokens;
+  readonly sessionRevocations: SessionRevocations;
+  /** P61: how a new user's invitation reaches them. */
+  readonly invitationSender: InvitationSender;
   readonly agents: AgentRepository;
   readonly dataSources: DataSourceRepository;
   readonly rateLimiter: RateLimiter;

@@ -13,7 +13,9 @@ import {
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
+import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
+import { DynamoDbUserRepository } from '../adapters/dynamodb/user-repository';
 import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
 import {
   HttpWebhookTransport,
@@ -27,6 +29,7 @@ import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
 import type { FileStorage } from '../ports/file-storage.port';
 import type { RetrievalIndex } from '../ports/retrieval-index.port';
+import type { InvitationSender, SessionTokens } from '../ports/session.port';
 import type { MessageQueue, SyncJobQueue } from '../ports/sync-job-queue.port';
 import type {
   DeliveryMessage,
@@ -59,6 +62,10 @@ export function buildDependencies(options: {
   readonly openAi: OpenAiSettings | null;
   /** D25: S3 in the cloud, the local blob store on one machine. */
   readonly fileStorage: FileStorage;
+  /** D12: session JWTs under the runtime's signing key. */
+  readonly sessionTokens: SessionTokens;
+  /** P61: how invitations reach new users (the console, on one machine). */
+  readonly invitationSender: InvitationSender;
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
@@ -68,6 +75,10 @@ export function buildDependencies(options: {
     clock: options.clock ?? systemClock,
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
+    users: new DynamoDbUserRepository(client, tableName),
+    sessionTokens: options.sessionTokens,
+    sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    invitationSender: options.invitationSender,
     agents: new DynamoDbAgentRepository(client, tableName),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     rateLimiter: new DynamoDbRateLimiter(client, tableName),

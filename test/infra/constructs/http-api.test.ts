@@ -4,18 +4,21 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Route } from '../../../layers/core/http/route';
 import { HttpApi } from '../../../lib/constructs/http-api';
 
-const route = (overrides: Partial<Route> = {}): Route => ({
+type KeyOrSessionRoute = Extract<Route, { scope: string }>;
+
+const route = (overrides: Partial<KeyOrSessionRoute> = {}): Route => ({
   method: 'GET',
   path: '/api/v1/agents',
   family: 'agents',
   operation: 'listAgents',
   scope: 'Read',
+  role: 'readonly',
   api: 'v1',
   ...overrides,
 });
 
 /** A streaming route of a family that has a handler (functions/query). */
-const streamingRoute = (overrides: Partial<Route> = {}): Route =>
+const streamingRoute = (overrides: Partial<KeyOrSessionRoute> = {}): Route =>
   route({
     method: 'POST',
     path: '/api/v1/query',

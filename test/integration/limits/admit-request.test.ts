@@ -4,10 +4,10 @@ import {
   DynamoDbPlanQuota,
   DynamoDbRateLimiter,
 } from '../../../layers/core/adapters/dynamodb/rate-limiter';
-import type { Principal } from '../../../layers/core/domain/api-key-record';
 import { RateLimitExceededError } from '../../../layers/core/domain/errors';
 import { newId } from '../../../layers/core/domain/ids';
 import type { PlanLimits } from '../../../layers/core/domain/plans';
+import type { Principal, SessionPrincipal } from '../../../layers/core/domain/principal';
 import {
   type Admission,
   type AdmissionRequest,
@@ -47,6 +47,7 @@ describe('Use case: admitRequest (dynalite)', () => {
   afterAll(() => tables.end());
 
   const principal = (): Principal => ({
+    kind: 'api_key',
     orgId: newId('organization'),
     keyId: newId('apiKey'),
     scopes: ['Execute'],
@@ -143,6 +144,34 @@ describe('Use case: admitRequest (dynalite)', () => {
     expect(query).toMatchObject({ reason: 'daily_tokens', limit: 100 });
     expect(query.resetAt.getTime()).toBe(MIDNIGHT);
     expect(read.bucket.state.allowed).toBe(true);
+  });
+
+  it('draws a session from its user’s bucket of the scope’s size, in the key bucket’s place (P63)', async () => {
+    // Prepare: two sessions of one user, and a key of the same organization
+    const orgId = newId('organization');
+    const userId = newId('user');
+    const session = (): SessionPrincipal => ({
+      kind: 'session',
+      orgId,
+      userId,
+      role: 'admin',
+      sessionId: newId('session'),
+      authTime: Math.floor(NOW / 1000),
+    });
+    const roomy: PlanLimits = { ...SMALL_PLAN, requestsPerMinute: 100, requestsPerDay: null };
+    const key: Principal = { ...principal(), orgId };
+
+    // Act
+    const first = await admitRequest(deps, request(session(), { limits: roomy }));
+    await releaseAdmission(deps, first);
+    const second = await admitRequest(deps, request(session(), { limits: roomy }));
+    await releaseAdmission(deps, second);
+    const byKey = await admitRequest(deps, request(key, { limits: roomy }));
+
+    // Assess: one bucket for the user whichever session, sized like the key's, the key's apart
+    expect(first.bucket.state.remaining).toBe(119);
+    expect(second.bucket.state.remaining).toBe(118);
+    expect(byKey.bucket.state.remaining).toBe(119);
   });
 
   it('checks no daily counter for a plan without daily caps (D31 enterprise)', async () => {

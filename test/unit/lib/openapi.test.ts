@@ -13,17 +13,24 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(document)));
   });
 
-  it('documents every route with its scope, and marks legacy routes deprecated', () => {
+  it('documents what every route needs of each credential, and marks legacy routes deprecated', () => {
     for (const route of ROUTES) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation).toBeDefined();
-      expect(operation['x-required-scope']).toBe(route.scope);
+      // P63: a key's scope where keys are taken, a session's role where sessions are, neither on public routes.
+      expect(operation['x-required-scope']).toBe(
+        route.access === undefined || route.access === 'key_or_session' ? route.scope : undefined,
+      );
+      expect(operation['x-required-role']).toBe(route.role);
+      expect(operation.security.length).toBe(
+        route.access === 'public' ? 0 : route.access === 'session' ? 1 : 2,
+      );
       expect(Boolean(operation.deprecated)).toBe(route.api === 'legacy');
     }
   });
 
   it("documents D16's 429 with Retry-After, the scope bucket's headers and the reasons that apply", () => {
-    for (const route of ROUTES) {
+    for (const route of ROUTES.filter((candidate) => candidate.access !== 'public')) {
       const refusal = document.paths[route.path]?.[route.method.toLowerCase()].responses['429'];
       expect(Object.keys(refusal.headers)).toEqual(
         expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
@@ -31,6 +38,18 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
       expect(refusal.description).toContain('concurrency');
       // Only answers that spend model tokens are held to tokens/day (P57).
       expect(refusal.description.includes('daily_tokens')).toBe(route.family === 'query');
+      expect(refusal.description).not.toContain('login_attempts');
+    }
+  });
+
+  it('documents the sign-in throttle as the only 429 of public routes (P62)', () => {
+    const publicRoutes = ROUTES.filter((route) => route.access === 'public');
+    expect(publicRoutes.length).toBeGreaterThan(0);
+    for (const route of publicRoutes) {
+      const refusal = document.paths[route.path]?.[route.method.toLowerCase()].responses['429'];
+      expect(Object.keys(refusal.headers)).toEqual(['Retry-After']);
+      expect(refusal.description).toContain('login_attempts');
+      expect(refusal.description).not.toContain('concurrency');
     }
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Route } from '../../../layers/core/http/route';
 import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from '../../../lib/local/functions';
-import { FAMILIES, ROUTES } from '../../../lib/routes';
+import { FAMILIES, INVITATION_ACCEPT_PATH, ROUTES } from '../../../lib/routes';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -46,6 +46,8 @@ describe('Route table (lib/routes.ts)', () => {
         };
         expect(successor?.operation).toBe(legacyVariants[route.operation] ?? route.operation);
         expect(successor?.scope).toBe(route.scope);
+        expect(successor?.role).toBe(route.role);
+        expect(successor?.access).toBe(route.access);
       }
     }
   });
@@ -74,6 +76,13 @@ describe('Route table (lib/routes.ts)', () => {
     }
     const shared = [...owners].filter(([, families]) => families.size > 1).map(([path]) => path);
     expect(shared).toEqual([]);
+  });
+
+  it('names the v1 invitation-acceptance route as where invitations are accepted (P61)', () => {
+    const accept = ROUTES.find(
+      (route) => route.operation === 'acceptInvitation' && route.api === 'v1',
+    );
+    expect(accept).toMatchObject({ method: 'POST', path: INVITATION_ACCEPT_PATH, family: 'auth' });
   });
 
   it('has a fallback for what no route serves', () => {

@@ -16,6 +16,10 @@
  * | plan leases      | PLAN#<org>#c               | LEASES          |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
+ * | user             | ORG#<org>                  | USER#<usr>      |             |                |
+ * | email claim      | USEREMAIL#<email>          | ORG#<org>       |             |                |
+ * | invitation       | INVITE#<sha256>            | META            |             |                |
+ * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
  * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
  *
  * `GSI2` is sparse too (D23): only data sources synced on a schedule carry
@@ -63,6 +67,21 @@ export const keys = {
   /** D16 concurrent requests: the organization's leases, one item (P58). */
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
+  userPrefix: 'USER#',
+  /**
+   * P60: one item per (normalized email, organization) claims the email for
+   * one user; the partition lists an email's users in every organization,
+   * which is what a sign-in by email looks up.
+   */
+  userEmail: (normalizedEmail: string, orgId: string) => ({
+    PK: `USEREMAIL#${normalizedEmail}`,
+    SK: `ORG#${orgId}`,
+  }),
+  userEmailPartition: (normalizedEmail: string) => `USEREMAIL#${normalizedEmail}`,
+  /** P61: an invitation, found by its token's hash. */
+  invitation: (tokenHash: string) => ({ PK: `INVITE#${tokenHash}`, SK: 'META' }),
+  /** D12: a session revoked before its tokens expire. */
+  revokedSession: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'REVOKED' }),
   deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,
   /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */
   outboxPartition: (shard: number) => `OUTBOX#${shard}`,

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { UnauthorizedError } from '../../domain/errors';
+import { SessionUnauthorizedError, UnauthorizedError } from '../../domain/errors';
 import { PLAN_LIMITS, type PlanLimits } from '../../domain/plans';
+import type { Principal } from '../../domain/principal';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import {
   admitRequest,
@@ -27,7 +28,9 @@ const LEASE_MARGIN_MS = 5_000;
  * D16: every limit of the route's scope and the organization's plan, then a
  * concurrency lease held until the response ends — when the chain ends, or
  * for a streamed body (D19) when the stream does — and released on errors
- * too. A function that dies mid-request leaves its lease to expire at its
+ * too. The scope bucket is a key's, or for a session the user's bucket of
+ * the same size (P63). Public routes (signing in) have their own throttle
+ * (P62). A function that dies mid-request leaves its lease to expire at its
  * deadline (P58). The scope bucket's state is kept for the response headers,
  * refusals included.
  */
@@ -42,11 +45,16 @@ export function rateLimit(options: {
   const plans = new Map<string, { limits: PlanLimits; until: number }>();
   const releases = new WeakMap<HttpRequest, () => Promise<void>>();
 
-  const limitsOf = async (orgId: string): Promise<PlanLimits> => {
+  const limitsOf = async (principal: Principal): Promise<PlanLimits> => {
+    const orgId = principal.orgId;
     const cached = plans.get(orgId);
     if (cached && cached.until > now()) return cached.limits;
     const organization = await options.organizations().get(orgId);
-    if (!organization) throw new UnauthorizedError('Invalid API key');
+    if (!organization) {
+      throw principal.kind === 'session'
+        ? new SessionUnauthorizedError('Your organization no longer exists')
+        : new UnauthorizedError('Invalid API key');
+    }
     const limits = PLAN_LIMITS[organization.plan];
     plans.set(orgId, { limits, until: now() + PLAN_CACHE_MS });
     return limits;
@@ -54,16 +62,17 @@ export function rateLimit(options: {
 
   const rateLimitBefore = async (request: HttpRequest): Promise<void> => {
     const state = request.context.svc;
-    if (!state.principal || !state.route) return;
-    const limits = await limitsOf(state.principal.orgId);
+    const route = state.route;
+    if (!state.principal || !route || route.access === 'public') return;
+    const limits = await limitsOf(state.principal);
     const at = now();
     // Lambda ends an invocation at its deadline, streamed or not: the lease need not outlive it.
     const remainingMs = request.context.getRemainingTimeInMillis?.() ?? LONGEST_REQUEST_MS;
     const admission = await admitRequest(options.limits(), {
       principal: state.principal,
-      scope: state.route.scope,
+      scope: route.scope,
       limits,
-      spendsTokens: state.route.spendsTokens === true,
+      spendsTokens: route.spendsTokens === true,
       requestId: state.requestId,
       now: at,
       leaseExpiresAt: at + remainingMs + LEASE_MARGIN_MS,

@@ -30,6 +30,8 @@ export function requestContext(options: {
       principal: null,
       rateLimit: null,
       body: undefined,
+      session: null,
+      setCookie: null,
     };
     const route = options.routes.find(
       (candidate) => candidate.method === event.httpMethod && candidate.path === event.resource,

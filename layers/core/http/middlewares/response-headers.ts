@@ -54,6 +54,14 @@ function successorLink(request: HttpRequest): string | undefined {
   return complete ? `<${path}>; rel="successor-version"` : undefined;
 }
 
+function hasSetCookie(response: { headers?: object; multiValueHeaders?: object }): boolean {
+  const names = [
+    ...Object.keys(response.headers ?? {}),
+    ...Object.keys(response.multiValueHeaders ?? {}),
+  ];
+  return names.some((name) => name.toLowerCase() === 'set-cookie');
+}
+
 /**
  * Last to touch every response, success or error: request id (D6), security
  * headers, rate-limit headers (D16), `Retry-After`, `Allow`, and the legacy
@@ -80,6 +88,13 @@ export function responseHeaders(): HttpMiddleware {
     }
     if (request.error instanceof MethodNotAllowedError) {
       headers.Allow = request.error.allowedMethods.join(', ');
+    }
+    // D12: the continued session (or a clearing), unless the operation set a cookie itself.
+    if (state.setCookie && !hasSetCookie(response)) {
+      response.multiValueHeaders = {
+        ...response.multiValueHeaders,
+        'Set-Cookie': [state.setCookie],
+      };
     }
     if (state.route?.api === 'legacy') {
       headers.Deprecation = 'true';

@@ -5,10 +5,11 @@ import {
   hashApiKey,
   parseApiKey,
 } from '../../domain/api-key';
-import type { ApiKeyRecord, Principal } from '../../domain/api-key-record';
+import type { ApiKeyRecord } from '../../domain/api-key-record';
 import type { Environment } from '../../domain/environments';
 import { InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
+import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Scope } from '../../domain/scopes';
 import type { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import type { Clock } from '../../ports/clock.port';
@@ -88,7 +89,7 @@ export async function authenticateApiKey(
   deps: { readonly apiKeys: Pick<ApiKeyRepository, 'findByHash'> },
   authorization: string | undefined,
   deployment: Environment,
-): Promise<Principal> {
+): Promise<ApiKeyPrincipal> {
   if (!authorization)
     throw new UnauthorizedError('Missing API key: send Authorization: Bearer <key>');
   const match = /^Bearer +(\S+) *$/i.exec(authorization);
@@ -105,6 +106,7 @@ export async function authenticateApiKey(
   const record = await deps.apiKeys.findByHash(hashApiKey(key));
   if (!record || record.environment !== deployment) throw new UnauthorizedError('Invalid API key');
   return {
+    kind: 'api_key',
     orgId: record.org_id,
     keyId: record.id,
     scopes: record.scopes,

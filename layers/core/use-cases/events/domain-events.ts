@@ -2,6 +2,7 @@ import type { Agent } from '../../domain/agent';
 import type { DataSource } from '../../domain/data-source';
 import type { DomainEvent, EventType } from '../../domain/events';
 import { newId } from '../../domain/ids';
+import type { User } from '../../domain/user';
 
 /** An event of `type` in `orgId`, stamped `now` (D28 envelope fields). */
 export function domainEvent(
@@ -40,6 +41,18 @@ export const agentDeleted = (orgId: string, agentId: string, now: Date) =>
 
 export const dataSourceCreated = (orgId: string, source: DataSource, now: Date) =>
   domainEvent('datasource.created', orgId, { ...source }, now);
+
+/** Spec, Events: "user object" (created). A user carries no secret: hashes are kept beside it. */
+export const userCreated = (orgId: string, user: User, now: Date) =>
+  domainEvent('user.created', orgId, { ...user }, now);
+
+/** Spec, Events: "user object plus changes" (updated): only fields whose value changed. */
+export const userUpdated = (
+  orgId: string,
+  user: User,
+  changes: Record<string, FieldChange>,
+  now: Date,
+) => domainEvent('user.updated', orgId, { user: { ...user }, changes }, now);
 
 /** The fields of `next` whose values differ from `previous` (compared as JSON), `updated_at` aside. */
 export function changedFields<T extends object>(previous: T, next: T): Record<string, FieldChange> {

@@ -1,7 +1,7 @@
-import type { Principal } from '../../domain/api-key-record';
 import { RateLimitExceededError, type RateLimitReason } from '../../domain/errors';
 import type { ScopeBucketReport } from '../../domain/gcra';
 import type { PlanLimits } from '../../domain/plans';
+import { type Principal, principalId } from '../../domain/principal';
 import { SCOPE_RATE_LIMITS, type Scope } from '../../domain/scopes';
 import { usageDay } from '../../domain/usage-day';
 import type {
@@ -46,8 +46,9 @@ export interface Admission {
  */
 export const CONCURRENCY_RETRY_AFTER_SECONDS = 1;
 
-export function scopeBucketId(keyId: string, scope: Scope): string {
-  return `${keyId}#${scope}`;
+/** A key's bucket for a scope, or a user's (D16 buckets sized alike for sessions, P63). */
+export function scopeBucketId(ownerId: string, scope: Scope): string {
+  return `${ownerId}#${scope}`;
 }
 
 function secondsUntil(at: number, now: number): number {
@@ -57,7 +58,8 @@ function secondsUntil(at: number, now: number): number {
 /**
  * D16: a request must pass every limit, checked in this order (P59):
  *
- *   1. the key's bucket for the route's scope (`scope_rate`)
+ *   1. the key's bucket for the route's scope, or for a session the user's
+ *      bucket of the same size (P63) (`scope_rate`)
  *   2. the organization's plan requests/minute (`plan_rate`)
  *   3. its requests/day, and for a query its tokens/day (`daily_requests`,
  *      `daily_tokens`; one conditional write for both, skipped when the plan
@@ -75,7 +77,7 @@ export async function admitRequest(
   const { principal, scope, limits, now } = request;
   const orgId = principal.orgId;
   const policy = SCOPE_RATE_LIMITS[scope];
-  const bucketId = scopeBucketId(principal.keyId, scope);
+  const bucketId = scopeBucketId(principalId(principal), scope);
   const state = await deps.rateLimiter.take(bucketId, policy, now);
   if (!state.allowed) {
     throw new RateLimitExceededError(

@@ -1,10 +1,10 @@
 import type { Agent } from '../../domain/agent';
-import type { Principal } from '../../domain/api-key-record';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction } from '../../domain/interaction';
 import { costUsd } from '../../domain/model-pricing';
+import type { Principal } from '../../domain/principal';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
@@ -184,7 +184,8 @@ export async function* answerQuery(
     cost_usd: costUsd(answer.model, answer.tokensInput, answer.tokensOutput).usd,
     rag_strategy: agent.rag_strategy,
     model: answer.model,
-    key_id: principal.keyId,
+    key_id: principal.kind === 'api_key' ? principal.keyId : null,
+    user_id: principal.kind === 'session' ? principal.userId : null,
     created_at: started.toISOString(),
   };
   await deps.interactions.create(
@@ -237,7 +238,7 @@ function interactionEvents(
     id: interaction.id,
     agentId: interaction.agent_id,
     sessionId: interaction.session_id,
-    userId: interaction.session_id,
+    userId: interaction.user_id ?? interaction.session_id,
     prompt: interaction.query,
   };
   return [

@@ -1,5 +1,5 @@
-import type { Principal } from '../../domain/api-key-record';
 import { TenantMismatchError } from '../../domain/errors';
+import type { Principal } from '../../domain/principal';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import { type RetrieveDependencies, retrieve } from './retrieve';

@@ -5,9 +5,10 @@ import { DynamoDbOrganizationRepository } from '../../adapters/dynamodb/organiza
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
 import type { HttpPlatformDependencies } from '../../http/http-function';
 import { systemClock } from '../../ports/clock.port';
+import { cloudSessions } from './cloud-sessions';
 import { cloudTable } from './cloud-table';
 
-/** What every HTTP family's middlewares use: API keys, plans and every limit (D16), all in the table. */
+/** What every HTTP family's middlewares use: API keys, sessions (D12), plans and every limit (D16), all in the table. */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
   return {
@@ -19,5 +20,6 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     planQuota: new DynamoDbPlanQuota(client, tableName),
     dailyUsage: new DynamoDbDailyUsage(client, tableName),
     concurrencyLeases: new DynamoDbConcurrencyLeases(client, tableName),
+    ...cloudSessions(),
   };
 }

@@ -1,0 +1,38 @@
+import * as z from 'zod';
+import { isId } from '../../layers/core/domain/ids';
+import { PASSWORD_POLICY } from '../../layers/core/domain/password';
+import { USER_LIMITS } from '../../layers/core/domain/user';
+import { userResource } from '../../layers/core/http/user.schema';
+
+/**
+ * D12 `POST /api/auth/login`. The email is not checked for shape: an
+ * impossible address gets the same 401 as an unknown one (P62). `org_id`
+ * only when the email signs in to several organizations.
+ */
+export const loginBody = z.strictObject({
+  email: z.string().min(1).max(USER_LIMITS.emailMax),
+  password: z.string().min(1).max(PASSWORD_POLICY.maxLength),
+  org_id: z
+    .string()
+    .refine((value) => isId('organization', value), 'must be an org_ id')
+    .optional(),
+});
+
+/** P61 `POST /api/auth/invitations/accept`: the token from the invitation, and the new password (P62). */
+export const acceptInvitationBody = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: z.string().min(PASSWORD_POLICY.minLength).max(PASSWORD_POLICY.maxLength),
+});
+
+/** What sign-in, refresh and `me` answer: the user and what the web application needs of the session. */
+export const sessionResource = z.object({
+  user: userResource,
+  /** D12: send it as `X-CSRF-Token` with every cookie-authenticated POST, PUT or DELETE. */
+  csrf_token: z.string(),
+  /** When the cookie expires unless a request continues it (D12: 7 days on). */
+  expires_at: z.string(),
+  /** D12's absolute cap: 30 days from sign-in, after which only a new sign-in helps. */
+  session_expires_at: z.string(),
+  /** D12: when the web application should call refresh (an hour before `expires_at`). */
+  refresh_after: z.string(),
+});

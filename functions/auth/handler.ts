@@ -1,0 +1,128 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { Principal, SessionPrincipal } from '../../layers/core/domain/principal';
+import { SESSION_POLICY } from '../../layers/core/domain/session';
+import type { User } from '../../layers/core/domain/user';
+import { httpFunction } from '../../layers/core/http/http-function';
+import { CSRF_HEADER } from '../../layers/core/http/middlewares/authenticate';
+import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
+import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { clearedSessionCookie, sessionCookie } from '../../layers/core/http/session-cookie';
+import { userView } from '../../layers/core/http/user.schema';
+import {
+  endSession,
+  type IssuedSession,
+  signIn,
+  startSession,
+} from '../../layers/core/use-cases/auth/sessions';
+import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
+import { AUTH_ROUTES } from '../../lib/routes/auth';
+import { acceptInvitationBody, loginBody, sessionResource } from './auth.schema';
+import { type AuthDependencies, dependencies } from './wiring';
+
+const operation = operationsWith<AuthDependencies>();
+const publicOperation = publicOperationsWith<AuthDependencies>();
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** The session as the web application sees it (never the token: that is the HttpOnly cookie). */
+function sessionBody(orgId: string, user: User, session: IssuedSession) {
+  const { claims } = session;
+  return {
+    user: userView(orgId, user),
+    csrf_token: session.csrfToken,
+    expires_at: iso(claims.exp),
+    session_expires_at: iso(claims.auth_time + SESSION_POLICY.absoluteSeconds),
+    refresh_after: iso(claims.exp - SESSION_POLICY.refreshWindowSeconds),
+  };
+}
+
+/** A new session: its cookie, and the CSRF token in a header as well as the body (D12). */
+function withNewSession(orgId: string, user: User, session: IssuedSession): APIGatewayProxyResult {
+  const response = jsonResponse(200, sessionBody(orgId, user, session));
+  response.headers = { ...response.headers, [CSRF_HEADER]: session.csrfToken };
+  response.multiValueHeaders = {
+    'Set-Cookie': [sessionCookie(session.token, session.claims.exp, session.claims.iat)],
+  };
+  return response;
+}
+
+/** Routes with `access: 'session'` are reached by sessions only (the middleware refuses keys). */
+function sessionOf(principal: Principal): SessionPrincipal {
+  if (principal.kind !== 'session') throw new Error('a session route reached with an API key');
+  return principal;
+}
+
+/** Web sign-in (D12): `/api/v1/auth/…` and D12's `/api/auth/…`. */
+export const operations = {
+  login: publicOperation({
+    summary: 'Sign in with email and password',
+    body: loginBody,
+    responses: {
+      200: {
+        description: 'Signed in: the svc_session cookie is set; keep csrf_token for changes',
+        schema: sessionResource,
+      },
+    },
+    async handle({ body, client, deps }) {
+      const signedIn = await signIn(deps, {
+        email: body.email,
+        password: body.password,
+        orgId: body.org_id,
+        sourceIp: client.sourceIp,
+        currentToken: client.sessionToken,
+      });
+      return withNewSession(signedIn.orgId, signedIn.user, signedIn.session);
+    },
+  }),
+  acceptInvitation: publicOperation({
+    summary: "Accept an invitation: set the new user's password and sign in",
+    body: acceptInvitationBody,
+    responses: {
+      200: { description: 'The password is set and the user signed in', schema: sessionResource },
+    },
+    async handle({ body, deps }) {
+      const accepted = await acceptInvitation(deps, body);
+      const session = await startSession(deps, accepted.orgId, accepted.user.id);
+      return withNewSession(accepted.orgId, accepted.user, session);
+    },
+  }),
+  refresh: operation({
+    summary: 'Re-issue the session cookie (7 more days, within 30 days of sign-in)',
+    responses: { 200: { description: 'The continued session', schema: sessionResource } },
+    async handle({ principal, session, deps }) {
+      const signedIn = sessionOf(principal);
+      if (!session) throw new Error('a session request without its continued session');
+      const user = await getUser(deps, signedIn.orgId, signedIn.userId);
+      const response = jsonResponse(200, sessionBody(signedIn.orgId, user, session));
+      response.headers = { ...response.headers, [CSRF_HEADER]: session.csrfToken };
+      return response;
+    },
+  }),
+  me: operation({
+    summary: 'The signed-in user',
+    responses: { 200: { description: 'The user and the session', schema: sessionResource } },
+    async handle({ principal, session, deps }) {
+      const signedIn = sessionOf(principal);
+      if (!session) throw new Error('a session request without its continued session');
+      const user = await getUser(deps, signedIn.orgId, signedIn.userId);
+      return jsonResponse(200, sessionBody(signedIn.orgId, user, session));
+    },
+  }),
+  logout: operation({
+    summary: 'Sign out: the cookie is cleared and the session revoked',
+    responses: { 204: { description: 'Signed out' } },
+    async handle({ principal, deps }) {
+      await endSession(deps, sessionOf(principal));
+      const response = emptyResponse(204);
+      response.multiValueHeaders = { 'Set-Cookie': [clearedSessionCookie()] };
+      return response;
+    },
+  }),
+};
+
+export const handler = httpFunction({
+  family: 'auth',
+  routes: AUTH_ROUTES,
+  operations,
+  dependencies,
+});

@@ -1,0 +1,130 @@
+import type { Principal } from '../../layers/core/domain/principal';
+import { INVITATION_ACCEPT_PATH } from '../../layers/core/http/auth-paths';
+import { httpFunction } from '../../layers/core/http/http-function';
+import { operationsWith } from '../../layers/core/http/operation';
+import { pageRequest } from '../../layers/core/http/pagination.schema';
+import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { userResource, userView } from '../../layers/core/http/user.schema';
+import type { Invitation } from '../../layers/core/ports/session.port';
+import {
+  createUser,
+  deactivateUser,
+  getUser,
+  listUsers,
+  reinviteUser,
+  type UserActor,
+  updateUser,
+} from '../../layers/core/use-cases/users/user-use-cases';
+import { USERS_ROUTES } from '../../lib/routes/users';
+import {
+  createdUserResource,
+  createUserBody,
+  invitationResource,
+  listUsersQuery,
+  updateUserBody,
+  userList,
+} from './user.schema';
+import { dependencies, type UsersDependencies } from './wiring';
+
+const operation = operationsWith<UsersDependencies>();
+
+function invitationView(invitation: Invitation) {
+  return {
+    token: invitation.token,
+    expires_at: invitation.expiresAt,
+    accept_path: INVITATION_ACCEPT_PATH,
+  };
+}
+
+/** Changes come from a signed-in administrator (their routes are session-only, P65). */
+function actorOf(principal: Principal): UserActor {
+  if (principal.kind !== 'session') throw new Error('a session route reached with an API key');
+  return { userId: principal.userId };
+}
+
+/** Users: `/api/v1/users` and the legacy `/api/users`, `/api/user-management/users` (D8). */
+export const operations = {
+  listUsers: operation({
+    summary: "List the organization's users",
+    query: listUsersQuery,
+    responses: { 200: { description: 'A page of users, newest first', schema: userList } },
+    async handle({ query, principal, deps }) {
+      const page = pageRequest(query);
+      const result = await listUsers(deps, principal.orgId, page);
+      return jsonResponse(200, {
+        users: result.items.map((user) => userView(principal.orgId, user)),
+        total: result.total,
+        ...page,
+      });
+    },
+  }),
+  createUser: operation({
+    summary: 'Invite a user',
+    body: createUserBody,
+    responses: {
+      201: {
+        description: 'The new user (invited) and their single-use invitation, shown once',
+        schema: createdUserResource,
+      },
+    },
+    async handle({ body, principal, deps }) {
+      const created = await createUser(deps, principal.orgId, body);
+      return jsonResponse(201, {
+        ...userView(principal.orgId, created.user),
+        ...(created.invitation ? { invitation: invitationView(created.invitation) } : {}),
+      });
+    },
+  }),
+  getUser: operation({
+    summary: 'Get a user',
+    pathIds: { id: 'user' },
+    responses: { 200: { description: 'The user', schema: userResource } },
+    async handle({ params, principal, deps }) {
+      const user = await getUser(deps, principal.orgId, params.id ?? '');
+      return jsonResponse(200, userView(principal.orgId, user));
+    },
+  }),
+  updateUser: operation({
+    summary: "Change a user's email, name, role or status",
+    pathIds: { id: 'user' },
+    body: updateUserBody,
+    responses: { 200: { description: 'The updated user', schema: userResource } },
+    async handle({ params, body, principal, deps }) {
+      const user = await updateUser(
+        deps,
+        principal.orgId,
+        params.id ?? '',
+        body,
+        actorOf(principal),
+      );
+      return jsonResponse(200, userView(principal.orgId, user));
+    },
+  }),
+  deactivateUser: operation({
+    summary: 'Deactivate a user (their sessions end; PUT status active restores them)',
+    pathIds: { id: 'user' },
+    responses: { 204: { description: 'Deactivated' } },
+    async handle({ params, principal, deps }) {
+      await deactivateUser(deps, principal.orgId, params.id ?? '', actorOf(principal));
+      return emptyResponse(204);
+    },
+  }),
+  reinviteUser: operation({
+    summary: 'Invite a user again (the earlier invitation stops working)',
+    pathIds: { id: 'user' },
+    responses: {
+      201: { description: 'The new invitation, shown once', schema: invitationResource },
+    },
+    async handle({ params, principal, deps }) {
+      const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '');
+      return jsonResponse(201, invitationView(invitation));
+    },
+  }),
+};
+
+export const handler = httpFunction({
+  family: 'users',
+  routes: USERS_ROUTES,
+  operations,
+  dependencies,
+});

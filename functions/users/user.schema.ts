@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { ROLES, USER_LIMITS } from '../../layers/core/domain/user';
+import { paginationQuery } from '../../layers/core/http/pagination.schema';
+import { userResource } from '../../layers/core/http/user.schema';
+
+const email = z.string().trim().max(USER_LIMITS.emailMax).pipe(z.email('must be an email address'));
+
+/** Spec: `POST /api/v1/users` takes email, name and role (D13). */
+export const createUserBody = z.strictObject({
+  email,
+  name: z.string().trim().min(1, 'must not be empty').max(USER_LIMITS.nameMax),
+  role: z.enum(ROLES),
+});
+
+/**
+ * `PUT /api/v1/users/:id`: the same fields, all optional, and the status
+ * (P61: `deactivated` to deactivate, `active` to restore).
+ */
+export const updateUserBody = createUserBody
+  .partial()
+  .extend({ status: z.enum(['active', 'deactivated']).optional() });
+
+export const listUsersQuery = z.strictObject(paginationQuery);
+
+/** P61: the invitation, shown once to the administrator who asked for it (no mail is sent). */
+export const invitationResource = z.object({
+  token: z.string(),
+  expires_at: z.string(),
+  /** POST the token and a password here (P61). */
+  accept_path: z.string(),
+});
+
+export const createdUserResource = userResource.extend({ invitation: invitationResource });
+
+export const userList = z.object({
+  users: z.array(userResource),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});

@@ -1,0 +1,32 @@
+import type { Environment } from './environments';
+import type { Scope } from './scopes';
+import type { Role } from './user';
+
+/** A request made with an API key (D10), once the key is verified. */
+export interface ApiKeyPrincipal {
+  readonly kind: 'api_key';
+  readonly orgId: string;
+  readonly keyId: string;
+  readonly scopes: readonly Scope[];
+  readonly environment: Environment;
+}
+
+/** A request made with a web session (D12), once the token, its revocation and its user are checked. */
+export interface SessionPrincipal {
+  readonly kind: 'session';
+  readonly orgId: string;
+  readonly userId: string;
+  /** D13: the user's role as stored now (a change takes effect at the next request). */
+  readonly role: Role;
+  readonly sessionId: string;
+  /** When the user signed in (epoch seconds). */
+  readonly authTime: number;
+}
+
+/** Who a request is: an API key or a signed-in user. */
+export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+/** The id a principal's rate buckets and records are kept under: the key's, or the user's. */
+export function principalId(principal: Principal): string {
+  return principal.kind === 'api_key' ? principal.keyId : principal.userId;
+}

@@ -1,0 +1,40 @@
+import type { SessionClaims } from '../domain/session';
+
+/**
+ * Session JWTs (D12): HS256 with the deployment's signing key, nothing else
+ * accepted. `verify` answers `null` for anything that is not a valid,
+ * unexpired token of ours (bad signature, other algorithm, other key,
+ * malformed, expired, claims missing or out of shape).
+ */
+export interface SessionTokens {
+  issue(claims: SessionClaims): Promise<string>;
+  verify(token: string, now: Date): Promise<SessionClaims | null>;
+  /** D12: the CSRF token bound to a session id (the same for every token of that session). */
+  csrfToken(sessionId: string): Promise<string>;
+}
+
+/** Sessions ended before their tokens expire (D12 logout), remembered until they would have. */
+export interface SessionRevocations {
+  /** Revokes `sessionId` until `until` (epoch seconds): no token of it works any more. */
+  revoke(sessionId: string, until: number): Promise<void>;
+  isRevoked(sessionId: string, now: number): Promise<boolean>;
+}
+
+/** What a new user needs to set a password (P61): sent to them, or shown to whoever created them. */
+export interface Invitation {
+  readonly orgId: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly token: string;
+  /** ISO 8601. */
+  readonly expiresAt: string;
+}
+
+/**
+ * Hands an invitation to its recipient. No mail is sent by this service
+ * (P61): locally the invitation is printed on the console; in the cloud the
+ * creating administrator receives it in the response and passes it on.
+ */
+export interface InvitationSender {
+  send(invitation: Invitation): Promise<void>;
+}

@@ -1,0 +1,338 @@
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import {
+  generateInvitationToken,
+  hashInvitationToken,
+  INVITATION_TTL_MS,
+  isInvitationToken,
+} from '../../domain/invitation';
+import type { Page, PageRequest } from '../../domain/pagination';
+import { hashPassword, PASSWORD_POLICY } from '../../domain/password';
+import type { Role, User, UserChanges } from '../../domain/user';
+import type { Clock } from '../../ports/clock.port';
+import type { OrganizationRepository } from '../../ports/organization-repository.port';
+import type { Invitation, InvitationSender } from '../../ports/session.port';
+import type { UserRepository } from '../../ports/user-repository.port';
+import { changedFields, userCreated, userUpdated } from '../events/domain-events';
+
+export interface UserDependencies {
+  readonly users: UserRepository;
+  readonly organizations: Pick<OrganizationRepository, 'get'>;
+  readonly invitationSender: InvitationSender;
+  readonly clock: Clock;
+}
+
+export interface CreateUserInput {
+  readonly email: string;
+  readonly name: string;
+  readonly role: Role;
+  /**
+   * Sets the password at once instead of inviting (the operator's CLI and
+   * D36's bootstrap administrator); the HTTP API always invites.
+   */
+  readonly password?: string | undefined;
+}
+
+export interface CreatedUser {
+  readonly user: User;
+  /** P61: the invitation to set a password (absent when a password was given). */
+  readonly invitation: Invitation | null;
+}
+
+function emailTaken(email: string): ConflictError {
+  return new ConflictError(`A user with the email ${email} already exists in this organization`, {
+    fields: [{ path: 'email', message: 'already used in this organization' }],
+  });
+}
+
+/** P62: checked wherever a password is set (the API's schemas check the same). */
+function assertPasswordPolicy(password: string): void {
+  if (password.length < PASSWORD_POLICY.minLength || password.length > PASSWORD_POLICY.maxLength) {
+    throw new InvalidRequestError(
+      `A password has ${PASSWORD_POLICY.minLength} to ${PASSWORD_POLICY.maxLength} characters`,
+      { fields: [{ path: 'password', message: 'too short or too long' }] },
+    );
+  }
+}
+
+function newInvitation(now: number) {
+  const token = generateInvitationToken();
+  const expiresAt = now + INVITATION_TTL_MS;
+  return { token, record: { tokenHash: hashInvitationToken(token), expiresAt } };
+}
+
+/**
+ * D13 `POST /api/v1/users`: a user of the organization with a role. Unless a
+ * password is given, the user is `invited` and gets a single-use invitation
+ * to set one (P61), handed to the invitation sender and returned once to
+ * the caller. Emails are unique per organization, case-insensitively (409,
+ * P60). Stores `user.created` with the user (no secret in it).
+ */
+export async function createUser(
+  deps: UserDependencies,
+  orgId: string,
+  input: CreateUserInput,
+): Promise<CreatedUser> {
+  if (!(await deps.organizations.get(orgId))) throw new NotFoundError(`No organization ${orgId}`);
+  if (input.password !== undefined) assertPasswordPolicy(input.password);
+  const now = deps.clock.now();
+  const user: User = {
+    id: newId('user', now.getTime()),
+    email: input.email.trim(),
+    name: input.name,
+    role: input.role,
+    status: input.password === undefined ? 'invited' : 'active',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    last_login_at: null,
+  };
+  const invitation = input.password === undefined ? newInvitation(now.getTime()) : null;
+  const outcome = await deps.users.create(orgId, user, {
+    passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+    invitation: invitation?.record ?? null,
+    events: [userCreated(orgId, user, now)],
+    now: now.getTime(),
+  });
+  if (outcome === 'email_taken') throw emailTaken(user.email);
+  if (!invitation) return { user, invitation: null };
+  const sent: Invitation = {
+    orgId,
+    userId: user.id,
+    email: user.email,
+    token: invitation.token,
+    expiresAt: new Date(invitation.record.expiresAt).toISOString(),
+  };
+  await deps.invitationSender.send(sent);
+  return { user, invitation: sent };
+}
+
+export async function getUser(
+  deps: Pick<UserDependencies, 'users'>,
+  orgId: string,
+  id: string,
+): Promise<User> {
+  const user = await deps.users.get(orgId, id);
+  if (!user) throw new NotFoundError(`No user ${id}`);
+  return user;
+}
+
+export function listUsers(
+  deps: Pick<UserDependencies, 'users'>,
+  orgId: string,
+  page: PageRequest,
+): Promise<Page<User>> {
+  return deps.users.list(orgId, page);
+}
+
+/** Concurrent updates of one user retry this often before giving up with 409 (P21). */
+const UPDATE_ATTEMPTS = 3;
+
+/**
+ * Who is changing a user: an administrator may not demote or deactivate
+ * themselves (P61), so an organization keeps the administrator who acts.
+ */
+export interface UserActor {
+  readonly userId: string;
+}
+
+/**
+ * D13 `PUT /api/v1/users/:id` (and deactivation, P61): email, name, role,
+ * status. Deactivating ends the user's sessions at their next request;
+ * `active` again restores a deactivated user (an invited one becomes active
+ * only by accepting). Stores `user.updated` with exactly what changed.
+ */
+export async function updateUser(
+  deps: UserDependencies,
+  orgId: string,
+  id: string,
+  changes: UserChanges,
+  actor: UserActor,
+): Promise<User> {
+  if (id === actor.userId) {
+    if (changes.role !== undefined && changes.role !== 'admin') {
+      throw new ConflictError('You cannot take the admin role from yourself; ask another admin');
+    }
+    if (changes.status === 'deactivated') {
+      throw new ConflictError('You cannot deactivate yourself; ask another admin');
+    }
+  }
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+    const current = await deps.users.getWithCredentials(orgId, id);
+    if (!current) throw new NotFoundError(`No user ${id}`);
+    const wanted = definedOnly({ ...changes, email: changes.email?.trim() });
+    if (wanted.status === 'active' && current.user.status === 'invited') {
+      throw new ConflictError('An invited user becomes active by accepting the invitation', {
+        fields: [{ path: 'status', message: 'the user has not accepted the invitation yet' }],
+      });
+    }
+    if (wanted.status === 'invited' && current.user.status !== 'invited') {
+      throw new InvalidRequestError('A user who accepted an invitation cannot be invited again', {
+        fields: [{ path: 'status', message: 'must be active or deactivated' }],
+      });
+    }
+    const now = deps.clock.now();
+    const next: User = { ...current.user, ...wanted, updated_at: now.toISOString() };
+    const diff = changedFields(current.user, next);
+    if (Object.keys(diff).length === 0) return current.user;
+    const updated = await deps.users.update(
+      orgId,
+      id,
+      { ...wanted, updated_at: next.updated_at },
+      {
+        expectedVersion: current.version,
+        events: [userUpdated(orgId, next, diff, now)],
+        now: now.getTime(),
+      },
+    );
+    if (updated === 'email_taken') throw emailTaken(wanted.email ?? '');
+    if (updated) return updated;
+  }
+  throw new ConflictError(`User ${id} is being changed concurrently; retry`);
+}
+
+/** P61 `DELETE /api/v1/users/:id`: deactivation, kept for the record (see updateUser). */
+export function deactivateUser(
+  deps: UserDependencies,
+  orgId: string,
+  id: string,
+  actor: UserActor,
+): Promise<User> {
+  return updateUser(deps, orgId, id, { status: 'deactivated' }, actor);
+}
+
+/**
+ * P61 `POST /api/v1/users/:id/invitation`: a new invitation for a user who
+ * has not accepted one yet (the old one stops working).
+ */
+export async function reinviteUser(
+  deps: UserDependencies,
+  orgId: string,
+  id: string,
+): Promise<Invitation> {
+  const current = await deps.users.getWithCredentials(orgId, id);
+  if (!current) throw new NotFoundError(`No user ${id}`);
+  if (current.user.status !== 'invited') {
+    throw new ConflictError('Only a user who has not accepted an invitation can be invited again');
+  }
+  const now = deps.clock.now();
+  const invitation = newInvitation(now.getTime());
+  const updated = await deps.users.update(
+    orgId,
+    id,
+    { updated_at: now.toISOString() },
+    {
+      expectedVersion: current.version,
+      events: [],
+      credentials: { invitation: invitation.record },
+      now: now.getTime(),
+    },
+  );
+  if (!updated || updated === 'email_taken') {
+    throw new ConflictError(`User ${id} is being changed concurrently; retry`);
+  }
+  if (current.credentials.invitation) {
+    await deps.users.deleteInvitation(current.credentials.invitation.tokenHash);
+  }
+  const sent: Invitation = {
+    orgId,
+    userId: id,
+    email: current.user.email,
+    token: invitation.token,
+    expiresAt: new Date(invitation.record.expiresAt).toISOString(),
+  };
+  await deps.invitationSender.send(sent);
+  return sent;
+}
+
+function invalidInvitation(): InvalidRequestError {
+  return new InvalidRequestError('This invitation is invalid, used or expired: ask for a new one', {
+    fields: [{ path: 'token', message: 'invalid, used or expired' }],
+  });
+}
+
+/**
+ * P61 `POST /api/auth/invitations/accept`: sets the password of the invited
+ * user and makes them active. Single use: the write is conditional on the
+ * user still holding that invitation (a second accept finds it gone), and
+ * an expired one is refused. Any failure is the same 400.
+ */
+export async function acceptInvitation(
+  deps: Pick<UserDependencies, 'users' | 'clock'>,
+  input: { readonly token: string; readonly password: string },
+): Promise<{ readonly orgId: string; readonly user: User }> {
+  if (!isInvitationToken(input.token)) throw invalidInvitation();
+  assertPasswordPolicy(input.password);
+  const tokenHash = hashInvitationToken(input.token);
+  const lookup = await deps.users.findInvitation(tokenHash);
+  const now = deps.clock.now();
+  if (!lookup || lookup.expiresAt <= now.getTime()) throw invalidInvitation();
+  const current = await deps.users.getWithCredentials(lookup.orgId, lookup.userId);
+  if (
+    current?.user.status !== 'invited' ||
+    current.credentials.invitation?.tokenHash !== tokenHash ||
+    current.credentials.invitation.expiresAt <= now.getTime()
+  ) {
+    throw invalidInvitation();
+  }
+  const next: User = { ...current.user, status: 'active', updated_at: now.toISOString() };
+  const updated = await deps.users.update(
+    lookup.orgId,
+    lookup.userId,
+    { status: 'active', updated_at: next.updated_at },
+    {
+      expectedVersion: current.version,
+      events: [userUpdated(lookup.orgId, next, changedFields(current.user, next), now)],
+      credentials: { passwordHash: await hashPassword(input.password), invitation: null },
+      now: now.getTime(),
+    },
+  );
+  if (!updated || updated === 'email_taken') throw invalidInvitation();
+  await deps.users.deleteInvitation(tokenHash);
+  return { orgId: lookup.orgId, user: updated };
+}
+
+/**
+ * Sets a user's password directly (D36's bootstrap administrator, the
+ * operator CLI's `--password-stdin`): an invited user becomes active.
+ */
+export async function setUserPassword(
+  deps: Pick<UserDependencies, 'users' | 'clock'>,
+  orgId: string,
+  id: string,
+  password: string,
+): Promise<User> {
+  assertPasswordPolicy(password);
+  const passwordHash = await hashPassword(password);
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+    const current = await deps.users.getWithCredentials(orgId, id);
+    if (!current) throw new NotFoundError(`No user ${id}`);
+    const now = deps.clock.now();
+    const status = current.user.status === 'invited' ? 'active' : current.user.status;
+    const next: User = { ...current.user, status, updated_at: now.toISOString() };
+    const diff = changedFields(current.user, next);
+    const updated = await deps.users.update(
+      orgId,
+      id,
+      { status, updated_at: next.updated_at },
+      {
+        expectedVersion: current.version,
+        events: Object.keys(diff).length > 0 ? [userUpdated(orgId, next, diff, now)] : [],
+        credentials: { passwordHash, invitation: null },
+        now: now.getTime(),
+      },
+    );
+    if (updated && updated !== 'email_taken') {
+      if (current.credentials.invitation) {
+        await deps.users.deleteInvitation(current.credentials.invitation.tokenHash);
+      }
+      return updated;
+    }
+  }
+  throw new ConflictError(`User ${id} is being changed concurrently; retry`);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, field]) => field !== undefined),
+  ) as Partial<T>;
+}

@@ -1,0 +1,63 @@
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { JoseSessionTokens } from '../../adapters/crypto/jose-session-tokens';
+import { DynamoDbSessionRevocations } from '../../adapters/dynamodb/session-revocations';
+import { DynamoDbUserRepository } from '../../adapters/dynamodb/user-repository';
+import { parseCloudConfig } from '../../config';
+import { ServiceUnavailableError } from '../../domain/errors';
+import { traceAwsClient } from '../../observability/tracing';
+import type { Dependencies } from '../../ports/dependencies.port';
+import { cloudTable } from './cloud-table';
+
+/** Seconds a caller is asked to wait when the signing secret cannot be read for now. */
+const SECRET_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * D12 in the cloud (P64): session tokens signed with the stack's session
+ * secret, read through Powertools Parameters when a session is first
+ * issued or checked (never at init) and cached for
+ * `SESSION_SECRET_MAX_AGE_SECONDS`; users and revoked sessions in the table.
+ * Every HTTP family checks sessions, so every one builds these.
+ */
+export function cloudSessions(): Pick<
+  Dependencies,
+  'users' | 'sessionTokens' | 'sessionRevocations'
+> {
+  const { client, tableName } = cloudTable();
+  const config = parseCloudConfig('sessions');
+  const secrets = new SecretsProvider({
+    awsSdkV3Client: traceAwsClient(new SecretsManagerClient({})),
+  });
+  const signingKey = async (): Promise<Uint8Array> => {
+    let value: unknown;
+    try {
+      value = await secrets.get(config.SESSION_SECRET_ARN, {
+        maxAge: config.SESSION_SECRET_MAX_AGE_SECONDS,
+      });
+    } catch (error) {
+      // Not the caller's fault, and nothing a session can do without: a 503 to retry.
+      throw new ServiceUnavailableError(
+        'Sessions cannot be checked for now',
+        SECRET_RETRY_AFTER_SECONDS,
+        { cause: error },
+      );
+    }
+    const secret = typeof value === 'string' ? value : '';
+    // D12: at least 256 bits; the stack's secret has about 381 (64 base62 characters).
+    if (secret.length < 43) throw new Error('The session signing secret is shorter than 256 bits');
+    return new TextEncoder().encode(secret);
+  };
+  return {
+    users: new DynamoDbUserRepository(client, tableName),
+    sessionTokens: new JoseSessionTokens(signingKey),
+    sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+  };
+}
+
+/**
+ * P61: the cloud sends no mail; the administrator who creates a user
+ * receives the invitation in the response and passes it on.
+ */
+export function cloudInvitationSender(): Pick<Dependencies, 'invitationSender'> {
+  return { invitationSender: { send: async () => {} } };
+}
