@@ -33,6 +33,13 @@ const s3Notification = z.object({
 
 /** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */
 const LAST_RECEIVE = 5;
+/**
+ * Deliveries that may work on a file. The queue's last delivery only ends
+ * it (issue 14): a file whose processing crashes or times out the worker on
+ * every delivery would otherwise reach the dead-letter queue still
+ * `processing`.
+ */
+const WORKING_ATTEMPTS = LAST_RECEIVE - 1;
 
 const processor = new BatchProcessor(EventType.SQS);
 
@@ -40,8 +47,9 @@ const processor = new BatchProcessor(EventType.SQS);
  * The ingestion queue's consumer (D25): S3 announces each upload here and
  * each uploaded file is parsed, chunked, embedded and indexed. An upload
  * that keeps failing for reasons of ours is marked failed on its last
- * delivery, so its record does not stay `processing`. Powertools' batch
- * processor reports the records to retry.
+ * working attempt, and one that never finished an attempt (the worker died
+ * or timed out) on the delivery after it, so its record never stays
+ * `processing`. Powertools' batch processor reports the records to retry.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const response = await processPartialResponse(event, handleRecord, processor, {
@@ -68,27 +76,40 @@ async function handleRecord(record: SQSRecord): Promise<void> {
   }
   const deps = dependencies();
   const metrics = serviceMetrics();
+  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
   for (const key of keys) {
+    if (attempt > WORKING_ATTEMPTS) {
+      await endFile(
+        key,
+        `ingestion did not finish in ${WORKING_ATTEMPTS} attempts: the worker stopped (crashed or timed out) while reading this file`,
+      );
+      continue;
+    }
     try {
       const outcome = await ingestUploadedFile(deps, key);
       if (outcome === 'indexed') metrics.addMetric('FilesIndexed', MetricUnit.Count, 1);
       if (outcome === 'failed') metrics.addMetric('FilesFailed', MetricUnit.Count, 1);
       logger.info('Uploaded file', { key, outcome });
     } catch (error) {
-      const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
       logger.error('Ingesting an uploaded file failed', { key, attempt, error: error as Error });
-      if (attempt < LAST_RECEIVE) throw new RetryLaterError('ingestion failed', { cause: error });
-      try {
-        await failUploadedFile(
-          deps,
-          key,
-          `ingestion failed ${attempt} times; last error: ${(error as Error).message}`,
-        );
-        metrics.addMetric('FilesFailed', MetricUnit.Count, 1);
-      } catch (failure) {
-        logger.error('Could not mark the file failed', { key, error: failure as Error });
-        throw new RetryLaterError('could not mark the file failed', { cause: failure });
-      }
+      if (attempt < WORKING_ATTEMPTS)
+        throw new RetryLaterError('ingestion failed', { cause: error });
+      await endFile(
+        key,
+        `ingestion failed ${attempt} times; last error: ${(error as Error).message}`,
+      );
     }
+  }
+}
+
+/** Marks a file failed for good; if even that fails, the message is retried (and dead-lettered at last). */
+async function endFile(key: string, reason: string): Promise<void> {
+  try {
+    await failUploadedFile(dependencies(), key, reason);
+    serviceMetrics().addMetric('FilesFailed', MetricUnit.Count, 1);
+    logger.warn('Uploaded file failed for good', { key, reason });
+  } catch (failure) {
+    logger.error('Could not mark the file failed', { key, error: failure as Error });
+    throw new RetryLaterError('could not mark the file failed', { cause: failure });
   }
 }

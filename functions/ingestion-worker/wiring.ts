@@ -1,6 +1,7 @@
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
 import { uploadedFileParser } from '../../layers/core/adapters/parsing/file-parser';
+import { inProcessChunker } from '../../layers/core/adapters/parsing/in-process-chunker';
 import { systemClock } from '../../layers/core/ports/clock.port';
 import { cloudFileStorage } from '../../layers/core/wiring/cloud/cloud-file-storage';
 import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
@@ -17,6 +18,7 @@ export const dependencies = compositionRoot(() => {
     files: new DynamoDbUploadedFileRepository(client, tableName),
     fileStorage: cloudFileStorage(),
     fileParser: uploadedFileParser,
+    chunker: inProcessChunker,
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,
   };

@@ -35,6 +35,12 @@ const syncQueueMessage = z.union([
 
 /** The sync queue's redrive after this many receives (lib/local/local-dependencies.ts, the stack). */
 const LAST_RECEIVE = 5;
+/**
+ * Deliveries that may run a job. The queue's last delivery only ends it
+ * (issue 14): a job that crashes or times out the worker on every delivery
+ * would otherwise reach the dead-letter queue with its source `processing`.
+ */
+const WORKING_ATTEMPTS = LAST_RECEIVE - 1;
 /** Time kept back before the Lambda deadline to record the job's end and its event. */
 const FINISH_MARGIN_MS = 60_000;
 
@@ -97,6 +103,14 @@ async function runJob(
       ? new AbortController().signal
       : AbortSignal.timeout(Math.max(1_000, remaining - FINISH_MARGIN_MS));
   const metrics = serviceMetrics();
+  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  if (attempt > WORKING_ATTEMPTS) {
+    await endJob(
+      message,
+      `the sync did not finish in ${WORKING_ATTEMPTS} attempts: the worker stopped (crashed or timed out) while running it`,
+    );
+    return;
+  }
   try {
     const result = await runSyncJob(deps, message, signal);
     if (result.outcome === 'not-current') {
@@ -124,8 +138,7 @@ async function runJob(
     }
     return;
   } catch (error) {
-    const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
-    if (attempt < LAST_RECEIVE) {
+    if (attempt < WORKING_ATTEMPTS) {
       logger.error('Sync job failed; it will be retried', {
         job_id: message.job_id,
         attempt,
@@ -133,24 +146,29 @@ async function runJob(
       });
       throw new RetryLaterError('sync job failed', { cause: error });
     }
-    logger.error('Sync job failed on its last delivery', {
+    logger.error('Sync job failed on its last working attempt', {
       job_id: message.job_id,
       attempt,
       error: error as Error,
     });
-    try {
-      await failSyncJob(
-        deps,
-        message,
-        `the sync failed ${attempt} times; last error: ${(error as Error).message}`,
-      );
-      metrics.addMetric('SyncsFailed', MetricUnit.Count, 1);
-    } catch (failure) {
-      logger.error('Could not mark the job failed', {
-        job_id: message.job_id,
-        error: failure as Error,
-      });
-      throw new RetryLaterError('could not mark the job failed', { cause: failure });
-    }
+    await endJob(
+      message,
+      `the sync failed ${attempt} times; last error: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** Marks a job failed for good; if even that fails, the message is retried (and dead-lettered at last). */
+async function endJob(message: SyncJobMessage, reason: string): Promise<void> {
+  try {
+    await failSyncJob(dependencies(), message, reason);
+    serviceMetrics().addMetric('SyncsFailed', MetricUnit.Count, 1);
+    logger.warn('Sync job failed for good', { job_id: message.job_id, reason });
+  } catch (failure) {
+    logger.error('Could not mark the job failed', {
+      job_id: message.job_id,
+      error: failure as Error,
+    });
+    throw new RetryLaterError('could not mark the job failed', { cause: failure });
   }
 }

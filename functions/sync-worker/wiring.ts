@@ -2,6 +2,7 @@ import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamod
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
 import { crawlerPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { uploadedFileParser } from '../../layers/core/adapters/parsing/file-parser';
+import { inProcessChunker } from '../../layers/core/adapters/parsing/in-process-chunker';
 import { systemClock } from '../../layers/core/ports/clock.port';
 import { cloudFileStorage } from '../../layers/core/wiring/cloud/cloud-file-storage';
 import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
@@ -22,6 +23,7 @@ export const dependencies = compositionRoot(() => {
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,
+    chunker: inProcessChunker,
     readerFor: sourceReaders({
       // D35: private addresses are never allowed in the cloud.
       outboundPolicy: crawlerPolicy({ allowPrivateAddresses: false }),

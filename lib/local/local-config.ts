@@ -56,6 +56,13 @@ const localConfigSchema = z
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
+    /**
+     * P69: a file's parsing, or a document's chunking, in the parsing process
+     * is stopped after this long and the file refused with the reason.
+     */
+    SVC_PARSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(900).default(120),
+    /** P69: the parsing process's heap; a parser needing more is stopped and the file refused. */
+    SVC_PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(1_024),
     /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
     SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
     /**

@@ -14,6 +14,7 @@ import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.po
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
 import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
+import { type ParsingLimits, ParsingProcess } from './parsing-process/parsing-process';
 
 /** Local queue names; in the cloud these are SQS queues (lib/constructs/work-queue.ts). */
 export const LOCAL_QUEUES = {
@@ -53,6 +54,8 @@ export interface LocalWiringOptions {
   readonly sessionKey: Buffer;
   /** P61: what becomes of a new user's invitation (no mail is sent: the runtime prints it). */
   readonly onInvitation?: (invitation: Invitation) => void;
+  /** P69: limits of the process that parses files and chunks documents. */
+  readonly parsing: ParsingLimits;
 }
 
 export interface LocalWiring {
@@ -62,6 +65,8 @@ export interface LocalWiring {
   /** S3's event notifications for uploads, as the ingestion worker receives them. */
   readonly ingestionQueue: LocalQueue<S3Event>;
   readonly fileStorage: LocalFileStorage;
+  /** Parses and chunks off the event loop (P69); closed with the runtime. */
+  readonly parsingProcess: ParsingProcess;
 }
 
 /** An ingestion message is re-tried this many times before it goes to the dead-letter queue. */
@@ -116,6 +121,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     uploadUrl: options.uploadUrl,
     now,
   });
+  const parsingProcess = new ParsingProcess(options.parsing);
   const dependencies = buildDependencies({
     client: options.client,
     tableName: options.tableName,
@@ -139,6 +145,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     invitationSender: {
       send: async (invitation) => options.onInvitation?.(invitation),
     },
+    documentWork: { fileParser: parsingProcess.fileParser, chunker: parsingProcess.chunker },
   });
-  return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage };
+  return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess };
 }

@@ -103,7 +103,7 @@ export async function startLocalRuntime(
 
     // The upload address is the gateway's, known once it listens (port 0 in tests).
     let gatewayUrl = `http://${config.HOST}:${config.PORT}`;
-    const { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage } =
+    const { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess } =
       localDependencies({
         client,
         tableName: config.SVC_TABLE_NAME,
@@ -115,6 +115,10 @@ export async function startLocalRuntime(
           ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
           : {}),
         webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+        parsing: {
+          timeoutMs: config.SVC_PARSE_TIMEOUT_SECONDS * 1000,
+          memoryMb: config.SVC_PARSE_MEMORY_MB,
+        },
         retrieval: localRetrievalIndex(config),
         openAi: localOpenAiSettings(config),
         ...(options.clock ? { clock: options.clock } : {}),
@@ -130,6 +134,7 @@ export async function startLocalRuntime(
             }
           : {}),
       });
+    stops.push(() => parsingProcess.close());
     provideDependencies(dependencies);
     const bootstrapped = await bootstrap(
       dependencies,
@@ -162,6 +167,11 @@ export async function startLocalRuntime(
     stops.push(() => gateway.end());
     gatewayUrl = gateway.url;
 
+    // This runtime is the only consumer of uploads and syncs: what a run that died (kill -9, a crash)
+    // had received comes back now instead of after its visibility timeout, with its receive count,
+    // so work that kills the runtime every time still ends (issue 14, P69).
+    await ingestionQueue.releaseReceived();
+    await syncQueue.releaseReceived();
     const workers = new BackgroundWorkers(dependencies, {
       deliveryQueue,
       dispatcher: WEBHOOK_DISPATCHER,

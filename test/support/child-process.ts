@@ -40,16 +40,24 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Starts `entry`. With `ownProcessGroup`, it leads a process group of its
+ * own, so `killTree` can end it with everything it started (`npm start` is
+ * tsx's CLI, which runs the server as its child), as a crash of the machine
+ * or the OOM killer would.
+ */
 export function start(
   entry: readonly string[],
   args: readonly string[],
   env: Record<string, string>,
+  options: { readonly ownProcessGroup?: boolean } = {},
 ): Running {
   const began = Date.now();
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     env: environment(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   let stdout = '';
   let stderr = '';
@@ -113,4 +121,11 @@ export async function run(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** SIGKILL to the whole process group of a process started with `ownProcessGroup`; resolves once it has ended. */
+export async function killTree(running: Running): Promise<Finished> {
+  const pid = running.child.pid;
+  if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+  return running.finished;
 }

@@ -5,6 +5,7 @@ import type { Answerer } from './answerer.port';
 import type { ApiKeyRepository } from './api-key-repository.port';
 import type { Clock } from './clock.port';
 import type { DataSourceRepository } from './data-source-repository.port';
+import type { DocumentChunker } from './document-chunker.port';
 import type { Embedder } from './embedder.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
@@ -76,4 +77,6 @@ export interface Dependencies {
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  /** Cuts parsed documents into chunks (P69: in a parsing process on one machine). */
+  readonly chunker: DocumentChunker;
 }

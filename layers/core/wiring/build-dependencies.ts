@@ -23,10 +23,13 @@ import {
 } from '../adapters/net/http-webhook-transport';
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
+import { inProcessChunker } from '../adapters/parsing/in-process-chunker';
 import type { Environment } from '../domain/environments';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { Dependencies } from '../ports/dependencies.port';
+import type { DocumentChunker } from '../ports/document-chunker.port';
+import type { FileParser } from '../ports/file-parser.port';
 import type { FileStorage } from '../ports/file-storage.port';
 import type { RetrievalIndex } from '../ports/retrieval-index.port';
 import type { InvitationSender, SessionTokens } from '../ports/session.port';
@@ -66,10 +69,19 @@ export function buildDependencies(options: {
   readonly sessionTokens: SessionTokens;
   /** P61: how invitations reach new users (the console, on one machine). */
   readonly invitationSender: InvitationSender;
+  /**
+   * Where files are parsed and documents chunked: in this process unless
+   * given (the local runtime gives its parsing process, P69).
+   */
+  readonly documentWork?: { readonly fileParser: FileParser; readonly chunker: DocumentChunker };
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  const { fileParser, chunker } = options.documentWork ?? {
+    fileParser: uploadedFileParser,
+    chunker: inProcessChunker,
+  };
   return {
     environment: options.environment,
     clock: options.clock ?? systemClock,
@@ -105,10 +117,11 @@ export function buildDependencies(options: {
       outboundPolicy: options.outboundPolicy,
       files,
       fileStorage: options.fileStorage,
-      fileParser: uploadedFileParser,
+      fileParser,
     }),
     files,
     fileStorage: options.fileStorage,
-    fileParser: uploadedFileParser,
+    fileParser,
+    chunker,
   };
 }

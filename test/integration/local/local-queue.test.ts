@@ -33,6 +33,32 @@ describe('Class: LocalQueue (SQS semantics on dynalite)', () => {
     expect(second).toMatchObject({ messageId: first?.messageId, receiveCount: 2 });
   });
 
+  it('gives back what a consumer that died had received, keeping its receive count, and leaves delayed messages alone (issue 14)', async () => {
+    // Prepare: one message held by a consumer that never came back, one delayed, one deleted
+    const subject = queue('release', 10);
+    await subject.send({ n: 1 });
+    const [held] = await subject.receive();
+    await subject.send({ n: 2 }, { delaySeconds: 60 });
+    await subject.send({ n: 3 });
+    const [done] = await subject.receive();
+    await subject.delete(done?.receiptHandle ?? '');
+
+    // Act
+    const released = await subject.releaseReceived();
+
+    // Assess
+    expect(released).toBe(1);
+    const again = await subject.receive();
+    expect(again).toEqual([
+      expect.objectContaining({ messageId: held?.messageId, body: { n: 1 }, receiveCount: 2 }),
+    ]);
+    await subject.delete(held?.receiptHandle ?? ''); // the old receipt is stale now
+    expect(await subject.receive()).toEqual([]);
+    clock += 60_001;
+    const later = (await subject.receive()).map((message) => message.body.n);
+    expect(later.sort()).toEqual([1, 2]); // the delayed one, and the released one after its new timeout
+  });
+
   it('forgets a deleted message and ignores a stale receipt', async () => {
     // Prepare: the message is received twice, so the first receipt is stale
     const subject = queue('delete', 10);

@@ -111,6 +111,50 @@ export class LocalQueue<T> implements MessageQueue<T> {
     }
   }
 
+  /**
+   * Makes every received, undeleted message visible now, keeping its receive
+   * count: for a queue with one consumer, at that consumer's start, when
+   * such a message can only have been held by a run that died (issue 14).
+   * Delayed messages that were never received are left alone. Returns how
+   * many came back.
+   */
+  async releaseReceived(): Promise<number> {
+    const now = this.options.now();
+    let released = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: '#q = :q',
+          FilterExpression: 'attribute_exists(receipt) AND visible_key > :now',
+          ExpressionAttributeNames: { '#q': 'queue' },
+          ExpressionAttributeValues: { ':q': this.name, ':now': visibleKey(now, '~') },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const id = String(item.id);
+        try {
+          await this.client.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { queue: this.name, id },
+              UpdateExpression: 'SET visible_key = :v REMOVE receipt',
+              ConditionExpression: 'receipt = :r',
+              ExpressionAttributeValues: { ':v': visibleKey(now, id), ':r': item.receipt },
+            }),
+          );
+          released += 1;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return released;
+  }
+
   /** Hides a received message for `seconds` from now (SQS `ChangeMessageVisibility`). */
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const [id] = receiptHandle.split('/');

@@ -1,22 +1,31 @@
 import { createHash } from 'node:crypto';
-import { chunkDocument, textToEmbed } from '../../domain/retrieval/chunker';
+import { textToEmbed } from '../../domain/retrieval/chunker';
 import type { ParsedDocument } from '../../ports/document.port';
+import type { DocumentChunker } from '../../ports/document-chunker.port';
 import type { Embedder } from '../../ports/embedder.port';
 import type { IndexedChunk, RetrievalIndex } from '../../ports/retrieval-index.port';
 
 /** Texts embedded per call: large enough to amortise a provider round trip, small enough for its limits. */
 const EMBED_BATCH = 64;
 
-/** Chunks, embeds and replaces one document's chunks; returns how many chunks and tokens were embedded. */
+/**
+ * Chunks, embeds and replaces one document's chunks; returns how many chunks
+ * and tokens were embedded. Throws `DocumentRefusedError` when the chunker
+ * refuses the document (its limits, P69): nothing is written then.
+ */
 export async function indexDocument(
-  deps: { readonly retrieval: RetrievalIndex; readonly embedder: Embedder },
+  deps: {
+    readonly retrieval: RetrievalIndex;
+    readonly embedder: Embedder;
+    readonly chunker: DocumentChunker;
+  },
   orgId: string,
   dataSourceId: string,
   documentId: string,
   document: ParsedDocument,
   contentHash: string,
 ): Promise<{ chunks: number; tokens: number }> {
-  const chunks = chunkDocument(document);
+  const chunks = await deps.chunker.chunk(document);
   const vectors: number[][] = [];
   for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
     vectors.push(

@@ -3,6 +3,7 @@ import type { DataSource } from '../../domain/data-source';
 import { FILE_UPLOAD_LIMITS, parseFileObjectKey } from '../../domain/uploaded-file';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import { type DocumentChunker, DocumentRefusedError } from '../../ports/document-chunker.port';
 import type { Embedder } from '../../ports/embedder.port';
 import type { FileParser } from '../../ports/file-parser.port';
 import type { FileStorage } from '../../ports/file-storage.port';
@@ -16,6 +17,7 @@ export interface IngestionDependencies {
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  readonly chunker: DocumentChunker;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
   readonly clock: Clock;
@@ -78,29 +80,26 @@ export async function ingestUploadedFile(
       : await deps.fileParser.parse(bytes, file.filename, file.content_type ?? undefined);
 
   if (!parsed.ok) {
-    // The file is these bytes now: whatever an earlier upload indexed goes.
-    await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
-    const chunks = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
-    const error = `${file.filename}: ${parsed.reason}`;
-    await deps.dataSources.recordDirectIndexing(
-      orgId,
-      dataSourceId,
-      chunks === 0 ? { chunksIndexed: 0, status: 'failed' } : { chunksIndexed: chunks },
-      chunks === 0
-        ? [sourceEvent(orgId, source, 'failed', started, deps.clock.now(), 0, error)]
-        : [],
-    );
-    await deps.files.update(orgId, dataSourceId, documentId, {
-      status: 'failed',
+    await recordRefusal(deps, { orgId, dataSourceId, documentId }, source, file.filename, {
+      reason: parsed.reason,
       sha256: hash,
-      chunks_indexed: 0,
-      error: parsed.reason,
-      updated_at: deps.clock.now().toISOString(),
+      started,
     });
     return 'failed';
   }
 
-  const written = await indexDocument(deps, orgId, dataSourceId, documentId, parsed.document, hash);
+  let written: { chunks: number; tokens: number };
+  try {
+    written = await indexDocument(deps, orgId, dataSourceId, documentId, parsed.document, hash);
+  } catch (error) {
+    if (!(error instanceof DocumentRefusedError)) throw error;
+    await recordRefusal(deps, { orgId, dataSourceId, documentId }, source, file.filename, {
+      reason: error.message,
+      sha256: hash,
+      started,
+    });
+    return 'failed';
+  }
   const finished = deps.clock.now();
   await deps.dataSources.recordDirectIndexing(
     orgId,
@@ -156,17 +155,66 @@ function sourceEvent(
   );
 }
 
-/** Ends an upload that cannot be ingested (its message's last delivery failed): the record says why. */
+type FileIds = {
+  readonly orgId: string;
+  readonly dataSourceId: string;
+  readonly documentId: string;
+};
+
+/**
+ * Records that a file is refused: whatever an earlier upload of it indexed
+ * goes (the file is these bytes now), the data source's count follows, it
+ * fails with a `datasource.failed` event when nothing of it is left indexed,
+ * and the file's record says why.
+ */
+async function recordRefusal(
+  deps: Pick<IngestionDependencies, 'dataSources' | 'files' | 'retrieval' | 'clock'>,
+  ids: FileIds,
+  source: DataSource,
+  filename: string,
+  refusal: { readonly reason: string; readonly sha256: string | null; readonly started: Date },
+): Promise<void> {
+  const { orgId, dataSourceId, documentId } = ids;
+  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  const chunks = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
+  const error = `${filename}: ${refusal.reason}`;
+  await deps.dataSources.recordDirectIndexing(
+    orgId,
+    dataSourceId,
+    chunks === 0 ? { chunksIndexed: 0, status: 'failed' } : { chunksIndexed: chunks },
+    chunks === 0
+      ? [sourceEvent(orgId, source, 'failed', refusal.started, deps.clock.now(), 0, error)]
+      : [],
+  );
+  await deps.files.update(orgId, dataSourceId, documentId, {
+    status: 'failed',
+    ...(refusal.sha256 === null ? {} : { sha256: refusal.sha256 }),
+    chunks_indexed: 0,
+    error: refusal.reason,
+    updated_at: deps.clock.now().toISOString(),
+  });
+}
+
+/**
+ * Ends an upload whose message will not be delivered again (issue 14: its
+ * processing failed or crashed the worker on every delivery), exactly as a
+ * refused file ends, so nothing stays `processing`. A file that did get
+ * indexed or refused meanwhile (the crash came after its record was
+ * written) is left as it is.
+ */
 export async function failUploadedFile(
-  deps: Pick<IngestionDependencies, 'files' | 'clock'>,
+  deps: Pick<IngestionDependencies, 'dataSources' | 'files' | 'retrieval' | 'clock'>,
   objectKey: string,
   reason: string,
 ): Promise<void> {
   const ids = parseFileObjectKey(objectKey);
   if (!ids) return;
-  await deps.files.update(ids.orgId, ids.dataSourceId, ids.documentId, {
-    status: 'failed',
-    error: reason,
-    updated_at: deps.clock.now().toISOString(),
+  const source = await deps.dataSources.get(ids.orgId, ids.dataSourceId);
+  const file = source ? await deps.files.get(ids.orgId, ids.dataSourceId, ids.documentId) : null;
+  if (!source || !file || file.status === 'indexed' || file.status === 'failed') return;
+  await recordRefusal(deps, ids, source, file.filename, {
+    reason,
+    sha256: null,
+    started: deps.clock.now(),
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource, SyncJob } from '../../domain/data-source';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import { type DocumentChunker, DocumentRefusedError } from '../../ports/document-chunker.port';
 import type { Embedder } from '../../ports/embedder.port';
 import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import type { SourceReader } from '../../ports/source-reader.port';
@@ -16,6 +17,7 @@ export interface SyncDependencies {
   >;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
+  readonly chunker: DocumentChunker;
   /** The reader for a data source's type (website crawler, uploaded files). */
   readonly readerFor: (source: DataSource, orgId: string) => SourceReader;
   readonly clock: Clock;
@@ -78,25 +80,33 @@ export async function runSyncJob(
 
   for await (const item of reader.read(source, signal)) {
     const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
+    const refusal = item.status === 'ok' ? null : item.detail;
     if (item.status === 'ok') {
-      seen.add(documentId);
-      if (indexed.get(documentId) !== item.contentHash) {
-        const written = await indexDocument(
-          deps,
-          orgId,
-          dataSourceId,
-          documentId,
-          item.document,
-          item.contentHash,
-        );
-        tokensProcessed += written.tokens;
+      try {
+        if (indexed.get(documentId) !== item.contentHash) {
+          const written = await indexDocument(
+            deps,
+            orgId,
+            dataSourceId,
+            documentId,
+            item.document,
+            item.contentHash,
+          );
+          tokensProcessed += written.tokens;
+        }
+        seen.add(documentId);
+        processed += 1;
+      } catch (error) {
+        // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
+        if (!(error instanceof DocumentRefusedError)) throw error;
+        if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${error.message}`);
+        else skipped.push('');
       }
-      processed += 1;
     } else {
       if (item.reason === 'gone' && indexed.has(documentId)) {
         await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
       }
-      if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${item.detail}`);
+      if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${refusal}`);
       else skipped.push('');
     }
     const now = deps.clock.now().getTime();

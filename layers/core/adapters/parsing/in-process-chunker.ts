@@ -1,0 +1,9 @@
+import { chunkDocument } from '../../domain/retrieval/chunker';
+import type { DocumentChunker } from '../../ports/document-chunker.port';
+
+/** Chunks in the calling process: the cloud's workers, bounded by their Lambda's timeout and memory (P69). */
+export const inProcessChunker: DocumentChunker = {
+  async chunk(document) {
+    return chunkDocument(document);
+  },
+};

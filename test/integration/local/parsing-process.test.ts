@@ -1,0 +1,97 @@
+import { uploadedFileParser } from '../../../layers/core/adapters/parsing/file-parser';
+import { chunkDocument } from '../../../layers/core/domain/retrieval/chunker';
+import type { ParsedDocument } from '../../../layers/core/ports/document.port';
+import { DocumentRefusedError } from '../../../layers/core/ports/document-chunker.port';
+import { ParsingProcess } from '../../../lib/local/parsing-process/parsing-process';
+
+const MARKDOWN = Buffer.from(
+  '# Refunds\n\nCustomers may ask for a refund within thirty days.\n\n## Exceptions\n\nGift cards are never refunded.\n',
+);
+
+const single = (text: string): ParsedDocument => ({
+  title: 'big',
+  url: null,
+  sections: [{ headingPath: [], paragraphs: [text] }],
+});
+
+/**
+ * P69: on one machine files are parsed and documents chunked in a child
+ * process with time and memory limits, so neither can hold the API's event
+ * loop or take the runtime down (issue 14).
+ */
+describe('Class: ParsingProcess (local runtime, P69)', () => {
+  const processes: ParsingProcess[] = [];
+  function parsing(limits: { timeoutMs: number; memoryMb: number }): ParsingProcess {
+    const created = new ParsingProcess(limits);
+    processes.push(created);
+    return created;
+  }
+  afterAll(() => Promise.all(processes.map((created) => created.close())));
+  // One process for the tests that stay within the limits: starting one costs seconds.
+  const standard = parsing({ timeoutMs: 60_000, memoryMb: 512 });
+
+  it('parses and chunks exactly as the cloud does in-process', async () => {
+    const subject = standard;
+
+    const parsed = await subject.fileParser.parse(MARKDOWN, 'refunds.md');
+
+    expect(parsed).toEqual(await uploadedFileParser.parse(MARKDOWN, 'refunds.md'));
+    if (!parsed.ok) throw new Error('expected a document');
+    expect(await subject.chunker.chunk(parsed.document)).toEqual(chunkDocument(parsed.document));
+  });
+
+  it('gives back the reason a file cannot be read', async () => {
+    const subject = standard;
+
+    const parsed = await subject.fileParser.parse(Buffer.from('not a pdf'), 'broken.pdf');
+
+    expect(parsed).toEqual(await uploadedFileParser.parse(Buffer.from('not a pdf'), 'broken.pdf'));
+    expect(parsed.ok).toBe(false);
+  });
+
+  it('refuses a document that needs more memory than its limit, then works on in a new process', async () => {
+    const subject = parsing({ timeoutMs: 120_000, memoryMb: 64 });
+
+    const refused = subject.chunker.chunk(single('lorem ipsum dolor sit amet. '.repeat(2_000_000)));
+
+    await expect(refused).rejects.toThrow(DocumentRefusedError);
+    await expect(refused).rejects.toThrow('chunking needed more than 64 MB of memory');
+    const parsed = await subject.fileParser.parse(MARKDOWN, 'refunds.md');
+    expect(parsed.ok).toBe(true);
+  });
+
+  it('refuses a file that takes longer than its limit, then works on in a new process', async () => {
+    const subject = parsing({ timeoutMs: 300, memoryMb: 512 });
+    // Warm: the first job also starts the process and loads the parsers.
+    await subject.fileParser.parse(MARKDOWN, 'warm.md');
+
+    const parsed = await subject.fileParser.parse(Buffer.alloc(30 * 1024 * 1024, 'x'), 'run.txt');
+    const refused = subject.chunker.chunk(single('x'.repeat(20_000_000)));
+
+    expect(parsed).toEqual({
+      ok: false,
+      reason: 'could not read "run.txt": took longer than 0.3 s',
+    });
+    await expect(refused).rejects.toThrow('chunking took longer than 0.3 s');
+  });
+
+  it('runs one job at a time, in order', async () => {
+    const subject = standard;
+    const texts = ['one. two.', 'three.', 'four. five. six.'];
+
+    const chunks = await Promise.all(texts.map((text) => subject.chunker.chunk(single(text))));
+
+    expect(chunks.map((list) => list.map((chunk) => chunk.text))).toEqual([
+      ['one. two.'],
+      ['three.'],
+      ['four. five. six.'],
+    ]);
+  });
+
+  it('fails jobs once closed', async () => {
+    const subject = parsing({ timeoutMs: 60_000, memoryMb: 512 });
+    await subject.close();
+
+    await expect(subject.chunker.chunk(single('late.'))).rejects.toThrow('closed');
+  });
+});
