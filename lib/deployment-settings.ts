@@ -1,7 +1,8 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ENVIRONMENTS, type Environment } from '../layers/core/domain/environments';
+import '../layers/core/zod-english';
 
 /** The OpenSearch domain's shape (see lib/constructs/search-domain.ts). */
 export interface SearchSettings {
@@ -160,95 +161,109 @@ const RETENTION_CHOICES: readonly number[] = Object.values(RetentionDays).filter
 
 /** `-c key=value` arrives as a string, cdk.json values keep their JSON type: accept both. */
 const wholeNumber = (min: number, max: number) =>
-  z
-    .union(
+  z.pipe(
+    z.union(
       [
         z.number(),
-        z
-          .string()
-          .trim()
-          .regex(/^\d+$/)
-          .transform((text) => Number(text)),
+        z.pipe(
+          z.string().check(z.trim(), z.regex(/^\d+$/)),
+          z.transform((text: string) => Number(text)),
+        ),
       ],
       { error: 'must be a whole number' },
-    )
-    .pipe(
-      z
-        .number()
-        .int({ error: 'must be a whole number' })
-        .min(min, { error: `must be at least ${min}` })
-        .max(max, { error: `must be at most ${max}` }),
-    );
+    ),
+    z
+      .number()
+      .check(
+        z.int({ error: 'must be a whole number' }),
+        z.minimum(min, { error: `must be at least ${min}` }),
+        z.maximum(max, { error: `must be at most ${max}` }),
+      ),
+  );
 
 const flag = z.union(
-  [z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')],
+  [
+    z.boolean(),
+    z.pipe(
+      z.enum(['true', 'false']),
+      z.transform((text: 'true' | 'false') => text === 'true'),
+    ),
+  ],
   { error: 'must be true or false' },
 );
 
-const searchInstanceType = z.string().regex(/^[a-z][a-z0-9]*\.[a-z0-9]+\.search$/, {
-  error: 'must be an OpenSearch instance type such as t3.small.search',
-});
+const searchInstanceType = z.string().check(
+  z.regex(/^[a-z][a-z0-9]*\.[a-z0-9]+\.search$/, {
+    error: 'must be an OpenSearch instance type such as t3.small.search',
+  }),
+);
 
 const contextSchema = z.object({
   environment: z.enum(ENVIRONMENTS, {
     error: `must be one of ${ENVIRONMENTS.map((name) => `"${name}"`).join(', ')} (D10)`,
   }),
-  logRetentionDays: wholeNumber(1, 3653)
-    .refine((days) => RETENTION_CHOICES.includes(days), {
-      error: `must be one of the CloudWatch Logs retention periods: ${RETENTION_CHOICES.join(', ')}`,
-    })
-    .optional(),
-  alarmEmail: z.email({ error: 'must be an e-mail address' }).optional(),
-  apiThrottleRateLimit: wholeNumber(1, 10_000).optional(),
-  apiThrottleBurstLimit: wholeNumber(1, 5_000).optional(),
-  apiDomainName: z
-    .string()
-    .regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
-      error: 'must be a lower-case DNS name such as api.example.com',
-    })
-    .optional(),
-  apiCertificateArn: z
-    .string()
-    .regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/, {
-      error: 'must be an ACM certificate ARN',
-    })
-    .optional(),
-  apiGatewayCloudWatchRole: flag.optional(),
-  searchInstanceType: searchInstanceType.optional(),
-  searchInstanceCount: wholeNumber(1, 80).optional(),
-  searchAvailabilityZones: wholeNumber(1, 3).optional(),
-  searchMasterInstanceType: searchInstanceType.optional(),
-  searchMasterCount: wholeNumber(0, 5).optional(),
-  searchVolumeGiB: wholeNumber(10, 1024).optional(),
+  logRetentionDays: z.optional(
+    wholeNumber(1, 3653).check(
+      z.refine((days) => RETENTION_CHOICES.includes(days), {
+        error: `must be one of the CloudWatch Logs retention periods: ${RETENTION_CHOICES.join(', ')}`,
+      }),
+    ),
+  ),
+  alarmEmail: z.optional(z.email({ error: 'must be an e-mail address' })),
+  apiThrottleRateLimit: z.optional(wholeNumber(1, 10_000)),
+  apiThrottleBurstLimit: z.optional(wholeNumber(1, 5_000)),
+  apiDomainName: z.optional(
+    z.string().check(
+      z.regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+        error: 'must be a lower-case DNS name such as api.example.com',
+      }),
+    ),
+  ),
+  apiCertificateArn: z.optional(
+    z.string().check(
+      z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/, {
+        error: 'must be an ACM certificate ARN',
+      }),
+    ),
+  ),
+  apiGatewayCloudWatchRole: z.optional(flag),
+  searchInstanceType: z.optional(searchInstanceType),
+  searchInstanceCount: z.optional(wholeNumber(1, 80)),
+  searchAvailabilityZones: z.optional(wholeNumber(1, 3)),
+  searchMasterInstanceType: z.optional(searchInstanceType),
+  searchMasterCount: z.optional(wholeNumber(0, 5)),
+  searchVolumeGiB: z.optional(wholeNumber(10, 1024)),
   // 2 is the least an SQS event source's maximum concurrency accepts.
-  webhookDispatcherConcurrency: wholeNumber(2, 1000).optional(),
-  syncWorkerConcurrency: wholeNumber(2, 1000).optional(),
-  ingestionWorkerConcurrency: wholeNumber(2, 1000).optional(),
-  searchNetwork: z
-    .enum(SEARCH_NETWORKS, {
+  webhookDispatcherConcurrency: z.optional(wholeNumber(2, 1000)),
+  syncWorkerConcurrency: z.optional(wholeNumber(2, 1000)),
+  ingestionWorkerConcurrency: z.optional(wholeNumber(2, 1000)),
+  searchNetwork: z.optional(
+    z.enum(SEARCH_NETWORKS, {
       error: `must be one of ${SEARCH_NETWORKS.map((name) => `"${name}"`).join(', ')}`,
-    })
-    .optional(),
+    }),
+  ),
   // No NAT gateway would leave the crawler and a model API unreachable.
-  natGateways: wholeNumber(1, VPC_AVAILABILITY_ZONES).optional(),
-  modelApiKeySecret: z
-    .union(
+  natGateways: z.optional(wholeNumber(1, VPC_AVAILABILITY_ZONES)),
+  modelApiKeySecret: z.optional(
+    z.union(
       [
         z
           .string()
-          .regex(
-            /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/,
+          .check(
+            z.regex(
+              /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/,
+            ),
           ),
-        z.string().regex(/^(?!arn:)[\w/+=.@-]{1,512}$/),
+        z.string().check(z.regex(/^(?!arn:)[\w/+=.@-]{1,512}$/)),
       ],
       {
         error:
           'must be the name of a Secrets Manager secret (letters, digits and /_+=.@-) or its complete ARN',
       },
-    )
-    .optional(),
-  modelBaseUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
-  functionSourceMaps: flag.optional(),
+    ),
+  ),
+  modelBaseUrl: z.optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL' })),
+  functionSourceMaps: z.optional(flag),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as analyticsOperations } from '../functions/analytics/handler';
 import { operations as authOperations } from '../functions/auth/handler';
@@ -28,11 +28,11 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
 
 type JsonSchema = Record<string, unknown>;
 
-const inputSchema = (schema: z.ZodType): JsonSchema => {
+const inputSchema = (schema: z.core.$ZodType): JsonSchema => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   return rest;
 };
-const outputSchema = (schema: z.ZodType): JsonSchema => {
+const outputSchema = (schema: z.core.$ZodType): JsonSchema => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
   return rest;
 };
@@ -172,7 +172,7 @@ function securityOf(route: Route): Record<string, unknown> {
 }
 
 /** Query parameters from a query schema, required where the schema requires them. */
-function queryParameters(query: z.ZodType): Record<string, unknown>[] {
+function queryParameters(query: z.core.$ZodType): Record<string, unknown>[] {
   const schema = inputSchema(query);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(

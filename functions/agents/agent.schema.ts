@@ -1,9 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AGENT_LIMITS, AGENT_STATUSES, RAG_STRATEGIES } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
-const dataSourceId = z.string().refine((value) => isId('dataSource', value), 'must be a ds_ id');
+const dataSourceId = z
+  .string()
+  .check(z.refine((value) => isId('dataSource', value), 'must be a ds_ id'));
 
 /**
  * DynamoDB cannot store a number of magnitude below 1e-130 (it refuses the
@@ -14,26 +16,33 @@ const SMALLEST_STORABLE_NUMBER = 1e-130;
 
 /** `POST /api/v1/agents`: name and data_source_ids required (spec), bounds per D17/D18. */
 export const createAgentBody = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(AGENT_LIMITS.nameMax),
-  data_source_ids: z.array(dataSourceId).max(AGENT_LIMITS.dataSourcesMax),
-  system_prompt: z.string().max(AGENT_LIMITS.systemPromptMax).nullable().optional(),
-  rag_strategy: z.enum(RAG_STRATEGIES).optional(),
-  model: z.string().trim().min(1).max(AGENT_LIMITS.modelNameMax).optional(),
-  temperature: z
-    .number()
-    .min(AGENT_LIMITS.temperatureMin)
-    .max(AGENT_LIMITS.temperatureMax)
-    .refine(
-      (value) => value <= 0 || value >= SMALLEST_STORABLE_NUMBER,
-      `must be 0 or at least ${SMALLEST_STORABLE_NUMBER}`,
-    )
-    .optional(),
-  max_tokens: z.int().min(1).max(AGENT_LIMITS.maxTokensMax).optional(),
-  status: z.enum(AGENT_STATUSES).optional(),
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(AGENT_LIMITS.nameMax)),
+  data_source_ids: z.array(dataSourceId).check(z.maxLength(AGENT_LIMITS.dataSourcesMax)),
+  system_prompt: z.optional(
+    z.nullable(z.string().check(z.maxLength(AGENT_LIMITS.systemPromptMax))),
+  ),
+  rag_strategy: z.optional(z.enum(RAG_STRATEGIES)),
+  model: z.optional(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(AGENT_LIMITS.modelNameMax)),
+  ),
+  temperature: z.optional(
+    z.number().check(
+      z.minimum(AGENT_LIMITS.temperatureMin),
+      z.maximum(AGENT_LIMITS.temperatureMax),
+      z.refine(
+        (value) => value <= 0 || value >= SMALLEST_STORABLE_NUMBER,
+        `must be 0 or at least ${SMALLEST_STORABLE_NUMBER}`,
+      ),
+    ),
+  ),
+  max_tokens: z.optional(z.int().check(z.minimum(1), z.maximum(AGENT_LIMITS.maxTokensMax))),
+  status: z.optional(z.enum(AGENT_STATUSES)),
 });
 
 /** `PUT /api/v1/agents/:id`: the same fields, all optional. */
-export const updateAgentBody = createAgentBody.partial();
+export const updateAgentBody = z.partial(createAgentBody);
 
 export const listAgentsQuery = z.strictObject(paginationQuery);
 
@@ -41,7 +50,7 @@ export const listAgentsQuery = z.strictObject(paginationQuery);
 export const agentResource = z.object({
   id: z.string(),
   name: z.string(),
-  system_prompt: z.string().nullable(),
+  system_prompt: z.nullable(z.string()),
   rag_strategy: z.enum(RAG_STRATEGIES),
   model: z.string(),
   temperature: z.number(),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { GRANULARITIES } from '../../layers/core/domain/analytics';
 import { isId } from '../../layers/core/domain/ids';
 import { queryDate } from '../../layers/core/http/date.schema';
@@ -7,23 +7,22 @@ import { queryDate } from '../../layers/core/http/date.schema';
 export const analyticsQuery = z.strictObject({
   start_date: queryDate,
   end_date: queryDate,
-  agent_id: z
-    .string()
-    .refine((value) => isId('agent', value), 'must be an agt_ id')
-    .optional(),
-  granularity: z.enum(GRANULARITIES).default('day'),
+  agent_id: z.optional(
+    z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id')),
+  ),
+  granularity: z._default(z.enum(GRANULARITIES), 'day'),
 });
 
 /** The legacy dashboard takes no granularity (D8): it is daily. */
-export const legacyDashboardQuery = analyticsQuery.omit({ granularity: true });
+export const legacyDashboardQuery = z.omit(analyticsQuery, { granularity: true });
 
 export const analyticsResult = z.object({
   metrics: z.object({
     total_queries: z.int(),
     unique_users: z.int(),
     avg_latency_ms: z.int(),
-    accuracy_rate: z.number().nullable(),
-    citation_rate: z.number().nullable(),
+    accuracy_rate: z.nullable(z.number()),
+    citation_rate: z.nullable(z.number()),
     total_cost_usd: z.number(),
     total_tokens_input: z.int(),
     total_tokens_output: z.int(),

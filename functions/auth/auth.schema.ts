@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
@@ -10,18 +10,19 @@ import { userResource } from '../../layers/core/http/user.schema';
  * only when the email signs in to several organizations.
  */
 export const loginBody = z.strictObject({
-  email: z.string().min(1).max(USER_LIMITS.emailMax),
-  password: z.string().min(1).max(PASSWORD_POLICY.maxLength),
-  org_id: z
-    .string()
-    .refine((value) => isId('organization', value), 'must be an org_ id')
-    .optional(),
+  email: z.string().check(z.minLength(1), z.maxLength(USER_LIMITS.emailMax)),
+  password: z.string().check(z.minLength(1), z.maxLength(PASSWORD_POLICY.maxLength)),
+  org_id: z.optional(
+    z.string().check(z.refine((value) => isId('organization', value), 'must be an org_ id')),
+  ),
 });
 
 /** P61 `POST /api/auth/invitations/accept`: the token from the invitation, and the new password (P62). */
 export const acceptInvitationBody = z.strictObject({
-  token: z.string().min(1).max(200),
-  password: z.string().min(PASSWORD_POLICY.minLength).max(PASSWORD_POLICY.maxLength),
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
+  password: z
+    .string()
+    .check(z.minLength(PASSWORD_POLICY.minLength), z.maxLength(PASSWORD_POLICY.maxLength)),
 });
 
 /** What sign-in, refresh and `me` answer: the user and what the web application needs of the session. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   CONNECTION_STATUSES,
   DATA_SOURCE_LIMITS,
@@ -17,29 +17,31 @@ const config = z.record(z.string(), z.unknown());
 
 export const createDataSourceBody = z.strictObject({
   type: z.enum(DATA_SOURCE_TYPES),
-  name: z.string().trim().min(1, 'must not be empty').max(DATA_SOURCE_LIMITS.nameMax),
-  config: config.optional(),
-  sync_frequency: z.enum(SYNC_FREQUENCIES).optional(),
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(DATA_SOURCE_LIMITS.nameMax)),
+  config: z.optional(config),
+  sync_frequency: z.optional(z.enum(SYNC_FREQUENCIES)),
 });
 
 /** `type` may be sent but must not change. */
-export const updateDataSourceBody = createDataSourceBody.partial();
+export const updateDataSourceBody = z.partial(createDataSourceBody);
 
 export const listDataSourcesQuery = z.strictObject({
   ...paginationQuery,
-  status: z.enum(DATA_SOURCE_STATUSES).optional(),
+  status: z.optional(z.enum(DATA_SOURCE_STATUSES)),
 });
 
 export const syncJobResource = z.object({
   id: z.string(),
   status: z.enum(SYNC_JOB_STATUSES),
   requested_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  documents_total: z.int().nullable(),
+  started_at: z.nullable(z.string()),
+  finished_at: z.nullable(z.string()),
+  documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
   chunks_indexed: z.int(),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });
 
 export const dataSourceResource = z.object({
@@ -49,14 +51,14 @@ export const dataSourceResource = z.object({
   config: z.record(z.string(), z.unknown()),
   sync_frequency: z.enum(SYNC_FREQUENCIES),
   /** D23: when the scheduler next syncs the source; `null` for `manual`. */
-  next_sync_at: z.string().nullable(),
+  next_sync_at: z.nullable(z.string()),
   status: z.enum(DATA_SOURCE_STATUSES),
-  connection_status: z.enum(CONNECTION_STATUSES).optional(),
+  connection_status: z.optional(z.enum(CONNECTION_STATUSES)),
   chunks_indexed: z.int(),
   created_at: z.string(),
   updated_at: z.string(),
-  current_job: syncJobResource.nullable(),
-  last_job: syncJobResource.nullable(),
+  current_job: z.nullable(syncJobResource),
+  last_job: z.nullable(syncJobResource),
 });
 
 export const dataSourceList = z.object({
@@ -75,14 +77,14 @@ export const syncAccepted = z.object({
 /** D24 status object. */
 export const syncStatusResource = z.object({
   status: z.enum(DATA_SOURCE_STATUSES),
-  job_id: z.string().nullable(),
-  job_status: z.enum(SYNC_JOB_STATUSES).nullable(),
+  job_id: z.nullable(z.string()),
+  job_status: z.nullable(z.enum(SYNC_JOB_STATUSES)),
   chunks_indexed: z.int(),
   progress_pct: z.int(),
-  estimated_completion: z.string().nullable(),
-  documents_total: z.int().nullable(),
+  estimated_completion: z.nullable(z.string()),
+  documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  error: z.string().nullable(),
+  started_at: z.nullable(z.string()),
+  finished_at: z.nullable(z.string()),
+  error: z.nullable(z.string()),
 });

@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   MetricUnit,
   publishRecordedMetrics,
@@ -21,14 +21,14 @@ const logger = new Logger({ serviceName: 'svc-ingestion-worker' });
  * `s3:TestEvent` when the notification is configured, which has no records.
  */
 const s3Notification = z.object({
-  Records: z
-    .array(
+  Records: z.optional(
+    z.array(
       z.object({
         eventName: z.string(),
         s3: z.object({ object: z.object({ key: z.string() }) }),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
 /** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */

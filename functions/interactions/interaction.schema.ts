@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
@@ -8,23 +8,24 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 /** GET /api/v1/interactions (spec): agent, dates (D3), feedback (`positive`, `negative`, `null`). */
 export const listInteractionsQuery = z.strictObject({
   ...paginationQuery,
-  agent_id: z
-    .string()
-    .refine((value) => isId('agent', value), 'must be an agt_ id')
-    .optional(),
-  start_date: queryDate.optional(),
-  end_date: queryDate.optional(),
-  feedback: z.enum([...FEEDBACK_VALUES, 'null']).optional(),
+  agent_id: z.optional(
+    z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id')),
+  ),
+  start_date: z.optional(queryDate),
+  end_date: z.optional(queryDate),
+  feedback: z.optional(z.enum([...FEEDBACK_VALUES, 'null'])),
 });
 
 export const feedbackBody = z.strictObject({
   feedback: z.enum(FEEDBACK_VALUES),
-  comment: z.string().max(INTERACTION_LIMITS.commentMax).nullable().optional(),
+  comment: z.optional(z.nullable(z.string().check(z.maxLength(INTERACTION_LIMITS.commentMax)))),
 });
 
 /** D8: the legacy feedback path names the interaction in the body. */
-export const legacyFeedbackBody = feedbackBody.extend({
-  interaction_id: z.string().refine((value) => isId('interaction', value), 'must be an int_ id'),
+export const legacyFeedbackBody = z.extend(feedbackBody, {
+  interaction_id: z
+    .string()
+    .check(z.refine((value) => isId('interaction', value), 'must be an int_ id')),
 });
 
 export const interactionResource = z.object({
@@ -35,16 +36,16 @@ export const interactionResource = z.object({
   response: z.string(),
   sources: z.array(citedSourceResource),
   cited_sources: z.int(),
-  feedback: z.enum(FEEDBACK_VALUES).nullable(),
-  feedback_comment: z.string().nullable(),
+  feedback: z.nullable(z.enum(FEEDBACK_VALUES)),
+  feedback_comment: z.nullable(z.string()),
   latency_ms: z.int(),
   tokens_input: z.int(),
   tokens_output: z.int(),
   cost_usd: z.number(),
   rag_strategy: z.string(),
   model: z.string(),
-  key_id: z.string().nullable(),
-  user_id: z.string().nullable().optional(),
+  key_id: z.nullable(z.string()),
+  user_id: z.optional(z.nullable(z.string())),
   created_at: z.string(),
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AGENT_LIMITS } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
@@ -6,19 +6,20 @@ import { citedSourceResource } from '../../layers/core/http/cited-source.schema'
 
 /** POST /api/v1/query (spec; D17, D18, D19). */
 export const queryBody = z.strictObject({
-  agent_id: z.string().refine((value) => isId('agent', value), 'must be an agt_ id'),
-  query: z.string().trim().min(1, 'must not be empty').max(INTERACTION_LIMITS.queryMax),
-  session_id: z
+  agent_id: z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id')),
+  query: z
     .string()
-    .refine((value) => isId('session', value), 'must be a sess_ id')
-    .optional(),
-  stream: z.boolean().default(false),
-  temperature: z
-    .number()
-    .min(AGENT_LIMITS.temperatureMin)
-    .max(AGENT_LIMITS.temperatureMax)
-    .optional(),
-  max_tokens: z.int().min(1).max(AGENT_LIMITS.maxTokensMax).optional(),
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(INTERACTION_LIMITS.queryMax)),
+  session_id: z.optional(
+    z.string().check(z.refine((value) => isId('session', value), 'must be a sess_ id')),
+  ),
+  stream: z._default(z.boolean(), false),
+  temperature: z.optional(
+    z
+      .number()
+      .check(z.minimum(AGENT_LIMITS.temperatureMin), z.maximum(AGENT_LIMITS.temperatureMax)),
+  ),
+  max_tokens: z.optional(z.int().check(z.minimum(1), z.maximum(AGENT_LIMITS.maxTokensMax))),
 });
 
 export const queryResult = z.object({

@@ -1,19 +1,22 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AGENT_LIMITS } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 
 /** POST /api/v1/semantic-search (spec; D17, D21). */
 export const semanticSearchBody = z.strictObject({
-  query: z.string().trim().min(1, 'must not be empty').max(INTERACTION_LIMITS.queryMax),
-  org_id: z.string().refine((value) => isId('organization', value), 'must be an org_ id'),
-  top_k: z.int().min(1).max(100).default(10),
-  similarity_threshold: z.number().min(0).max(1).default(0),
-  data_source_ids: z
-    .array(z.string().refine((value) => isId('dataSource', value), 'must be a ds_ id'))
-    .max(AGENT_LIMITS.dataSourcesMax)
-    .optional(),
-  include_embedding: z.boolean().default(false),
+  query: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(INTERACTION_LIMITS.queryMax)),
+  org_id: z.string().check(z.refine((value) => isId('organization', value), 'must be an org_ id')),
+  top_k: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10),
+  similarity_threshold: z._default(z.number().check(z.minimum(0), z.maximum(1)), 0),
+  data_source_ids: z.optional(
+    z
+      .array(z.string().check(z.refine((value) => isId('dataSource', value), 'must be a ds_ id')))
+      .check(z.maxLength(AGENT_LIMITS.dataSourcesMax)),
+  ),
+  include_embedding: z._default(z.boolean(), false),
 });
 
 export const semanticSearchResult = z.object({
@@ -24,11 +27,11 @@ export const semanticSearchResult = z.object({
       similarity_score: z.number(),
       document_id: z.string(),
       document_title: z.string(),
-      document_url: z.string().nullable(),
+      document_url: z.nullable(z.string()),
       data_source_id: z.string(),
       heading_path: z.array(z.string()),
     }),
   ),
-  query_embedding: z.array(z.number()).optional(),
+  query_embedding: z.optional(z.array(z.number())),
   metadata: z.object({ total_chunks_searched: z.int(), latency_ms: z.int(), embedder: z.string() }),
 });

@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import {
   MetricUnit,
@@ -16,20 +16,20 @@ import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-sync-worker' });
 
-const orgId = z.string().refine((value) => isId('organization', value));
-const dataSourceId = z.string().refine((value) => isId('dataSource', value));
+const orgId = z.string().check(z.refine((value) => isId('organization', value)));
+const dataSourceId = z.string().check(z.refine((value) => isId('dataSource', value)));
 const syncQueueMessage = z.union([
   z.strictObject({
     org_id: orgId,
     data_source_id: dataSourceId,
-    job_id: z.string().refine((value) => isId('syncJob', value)),
+    job_id: z.string().check(z.refine((value) => isId('syncJob', value))),
   }),
   z.strictObject({ org_id: orgId, data_source_id: dataSourceId, purge: z.literal('data_source') }),
   z.strictObject({
     org_id: orgId,
     data_source_id: dataSourceId,
     purge: z.literal('document'),
-    document_id: z.string().refine((value) => isId('document', value)),
+    document_id: z.string().check(z.refine((value) => isId('document', value))),
   }),
 ]);
 

@@ -1,14 +1,19 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROLES, USER_LIMITS } from '../../layers/core/domain/user';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 import { userResource } from '../../layers/core/http/user.schema';
 
-const email = z.string().trim().max(USER_LIMITS.emailMax).pipe(z.email('must be an email address'));
+const email = z.pipe(
+  z.string().check(z.trim(), z.maxLength(USER_LIMITS.emailMax)),
+  z.email('must be an email address'),
+);
 
 /** Spec: `POST /api/v1/users` takes email, name and role (D13). */
 export const createUserBody = z.strictObject({
   email,
-  name: z.string().trim().min(1, 'must not be empty').max(USER_LIMITS.nameMax),
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(USER_LIMITS.nameMax)),
   role: z.enum(ROLES),
 });
 
@@ -16,9 +21,9 @@ export const createUserBody = z.strictObject({
  * `PUT /api/v1/users/:id`: the same fields, all optional, and the status
  * (P61: `deactivated` to deactivate, `active` to restore).
  */
-export const updateUserBody = createUserBody
-  .partial()
-  .extend({ status: z.enum(['active', 'deactivated']).optional() });
+export const updateUserBody = z.extend(z.partial(createUserBody), {
+  status: z.optional(z.enum(['active', 'deactivated'])),
+});
 
 export const listUsersQuery = z.strictObject(paginationQuery);
 
@@ -30,7 +35,7 @@ export const invitationResource = z.object({
   accept_path: z.string(),
 });
 
-export const createdUserResource = userResource.extend({ invitation: invitationResource });
+export const createdUserResource = z.extend(userResource, { invitation: invitationResource });
 
 export const userList = z.object({
   users: z.array(userResource),

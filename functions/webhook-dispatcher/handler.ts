@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import {
   MetricUnit,
@@ -16,9 +16,9 @@ import { dependencies } from './wiring';
 const logger = new Logger({ serviceName: 'svc-webhook-dispatcher' });
 
 const deliveryMessage = z.strictObject({
-  org_id: z.string().refine((value) => isId('organization', value)),
-  webhook_id: z.string().refine((value) => isId('webhook', value)),
-  delivery_id: z.string().refine((value) => isId('delivery', value)),
+  org_id: z.string().check(z.refine((value) => isId('organization', value))),
+  webhook_id: z.string().check(z.refine((value) => isId('webhook', value))),
+  delivery_id: z.string().check(z.refine((value) => isId('delivery', value))),
 });
 
 const OUTCOME_METRIC = {

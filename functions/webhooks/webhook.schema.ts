@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   DELIVERY_STATUSES,
   WEBHOOK_LIMITS,
@@ -8,28 +8,30 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 /** D30: the URL rules (https, public addresses, valid certificate) are checked by the use case, which resolves and connects. */
 export const createWebhookBody = z.strictObject({
-  url: z.string().trim().min(1).max(WEBHOOK_LIMITS.urlMax),
+  url: z.string().check(z.trim(), z.minLength(1), z.maxLength(WEBHOOK_LIMITS.urlMax)),
   events: z
-    .array(z.string().min(1).max(100))
-    .min(1, 'subscribe to at least one event')
-    .max(WEBHOOK_LIMITS.eventsMax),
-  description: z.string().max(WEBHOOK_LIMITS.descriptionMax).nullable().optional(),
+    .array(z.string().check(z.minLength(1), z.maxLength(100)))
+    .check(
+      z.minLength(1, 'subscribe to at least one event'),
+      z.maxLength(WEBHOOK_LIMITS.eventsMax),
+    ),
+  description: z.optional(z.nullable(z.string().check(z.maxLength(WEBHOOK_LIMITS.descriptionMax)))),
 });
 
-export const updateWebhookBody = createWebhookBody.partial();
+export const updateWebhookBody = z.partial(createWebhookBody);
 
 export const listWebhooksQuery = z.strictObject(paginationQuery);
 
 export const listDeliveriesQuery = z.strictObject({
   ...paginationQuery,
-  status: z.enum(DELIVERY_STATUSES).optional(),
+  status: z.optional(z.enum(DELIVERY_STATUSES)),
 });
 
 export const webhookResource = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   status: z.enum(WEBHOOK_STATUSES),
   secret_last4: z.string(),
   created_at: z.string(),
@@ -37,7 +39,7 @@ export const webhookResource = z.object({
 });
 
 /** Returned by create and rotate-secret only: the secret is shown once. */
-export const webhookWithSecret = webhookResource.extend({ secret: z.string() });
+export const webhookWithSecret = z.extend(webhookResource, { secret: z.string() });
 
 export const webhookList = z.object({
   webhooks: z.array(webhookResource),
@@ -56,15 +58,15 @@ export const deliveryResource = z.object({
     z.object({
       attempt: z.int(),
       at: z.string(),
-      status_code: z.int().nullable(),
+      status_code: z.nullable(z.int()),
       duration_ms: z.int(),
-      error: z.string().nullable(),
+      error: z.nullable(z.string()),
     }),
   ),
   created_at: z.string(),
   updated_at: z.string(),
-  next_attempt_at: z.string().nullable(),
-  failure_reason: z.string().nullable(),
+  next_attempt_at: z.nullable(z.string()),
+  failure_reason: z.nullable(z.string()),
 });
 
 export const deliveryList = z.object({
@@ -77,7 +79,7 @@ export const deliveryList = z.object({
 export const testEventResult = z.object({
   event_id: z.string(),
   delivered: z.boolean(),
-  status_code: z.int().nullable(),
+  status_code: z.nullable(z.int()),
   duration_ms: z.int(),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });

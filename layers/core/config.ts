@@ -1,5 +1,14 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ENVIRONMENTS } from './domain/environments';
+import './zod-english';
+
+const region = z.string().check(z.minLength(1));
+const arn = z.string().check(z.startsWith('arn:'));
+/** Seconds a read secret is trusted (0–3600, 300 when unset). */
+const secretMaxAgeSeconds = z._default(
+  z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)),
+  300,
+);
 
 /**
  * The cloud functions' configuration, parsed from the environment the CDK
@@ -11,19 +20,19 @@ import { ENVIRONMENTS } from './domain/environments';
 export const CLOUD_CONFIG = {
   /** Every function that reads or writes the table (all but the fallback). */
   table: z.object({
-    TABLE_NAME: z.string().min(3),
+    TABLE_NAME: z.string().check(z.minLength(3)),
     /** D10: which keys this deployment accepts. */
     SVC_ENVIRONMENT: z.enum(ENVIRONMENTS),
-    AWS_REGION: z.string().min(1),
+    AWS_REGION: region,
   }),
-  syncQueue: z.object({ SYNC_QUEUE_URL: z.url(), AWS_REGION: z.string().min(1) }),
-  deliveryQueue: z.object({ DELIVERY_QUEUE_URL: z.url(), AWS_REGION: z.string().min(1) }),
+  syncQueue: z.object({ SYNC_QUEUE_URL: z.url(), AWS_REGION: region }),
+  deliveryQueue: z.object({ DELIVERY_QUEUE_URL: z.url(), AWS_REGION: region }),
   /** D33: the KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
-  secretsKey: z.object({ SECRETS_KEY_ARN: z.string().startsWith('arn:') }),
+  secretsKey: z.object({ SECRETS_KEY_ARN: arn }),
   /** D25: the bucket uploaded files go to (lib/constructs/file-store.ts). */
-  fileBucket: z.object({ FILE_BUCKET_NAME: z.string().min(3), AWS_REGION: z.string().min(1) }),
+  fileBucket: z.object({ FILE_BUCKET_NAME: z.string().check(z.minLength(3)), AWS_REGION: region }),
   /** The OpenSearch domain's endpoint (host, https), SigV4-signed. */
-  search: z.object({ OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
+  search: z.object({ OPENSEARCH_ENDPOINT: z.string().check(z.minLength(1)), AWS_REGION: region }),
   /**
    * D36 in the cloud: with `MODEL_API_KEY_SECRET` (a Secrets Manager secret
    * holding the provider's API key) embeddings and answers come from OpenAI
@@ -36,14 +45,14 @@ export const CLOUD_CONFIG = {
    * checked and trusted this long, so a rotation takes effect without a deploy.
    */
   sessions: z.object({
-    SESSION_SECRET_ARN: z.string().startsWith('arn:'),
-    SESSION_SECRET_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
+    SESSION_SECRET_ARN: arn,
+    SESSION_SECRET_MAX_AGE_SECONDS: secretMaxAgeSeconds,
   }),
   models: z.object({
-    MODEL_API_KEY_SECRET: z.string().min(1).optional(),
-    OPENAI_BASE_URL: z.url().optional(),
+    MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
+    OPENAI_BASE_URL: z.optional(z.url()),
     /** How long a read secret is trusted, so a rotation takes effect without a deploy. */
-    MODEL_API_KEY_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
+    MODEL_API_KEY_MAX_AGE_SECONDS: secretMaxAgeSeconds,
   }),
 } as const;
 

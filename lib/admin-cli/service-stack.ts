@@ -5,7 +5,7 @@ import {
   type Stack,
 } from '@aws-sdk/client-cloudformation';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ENVIRONMENTS, type Environment } from '../../layers/core/domain/environments';
 import { describeAwsFailure } from './aws-errors';
 import { NotAServiceStackError, StackNotFoundError } from './cli-errors';

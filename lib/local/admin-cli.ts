@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { API_KEY_LIMITS } from '../../layers/core/domain/api-key-record';
 import { ENVIRONMENTS, type Environment } from '../../layers/core/domain/environments';
@@ -17,6 +17,7 @@ import {
 } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { createUser, listUsers } from '../../layers/core/use-cases/users/user-use-cases';
+import '../../layers/core/zod-english';
 import packageJson from '../../package.json';
 import type { AdminDependencies, AdminTarget } from '../admin-cli/admin-target';
 import { CliError, EnvironmentMismatchError } from '../admin-cli/cli-errors';
@@ -38,76 +39,93 @@ export interface CliIo {
   readonly readStdin?: () => Promise<string>;
 }
 
-const orgId = z.string().refine((value) => isId('organization', value), 'must be an org_ id');
-const scopes = z
+const orgId = z
   .string()
-  .transform((value) => value.split(',').map((scope) => scope.trim()))
-  .pipe(z.array(z.enum(SCOPES)).min(1));
+  .check(z.refine((value) => isId('organization', value), 'must be an org_ id'));
+const scopes = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((value: string) => value.split(',').map((scope) => scope.trim())),
+  ),
+  z.array(z.enum(SCOPES)).check(z.minLength(1)),
+);
 
 const apiKey = z
   .string()
-  .refine((value) => parseApiKey(value).ok, 'must be a well-formed svcsk_ API key');
+  .check(z.refine((value) => parseApiKey(value).ok, 'must be a well-formed svcsk_ API key'));
 /** `all` (every subscribable name, D27 aliases included) or a comma list of names. */
-const eventNames = z
-  .string()
-  .transform((value) =>
-    value.trim() === 'all'
-      ? [...SUBSCRIBABLE_EVENT_NAMES]
-      : value
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== ''),
-  )
-  .pipe(
-    z
-      .array(
-        z
-          .string()
-          .refine(
+const eventNames = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((value: string) =>
+      value.trim() === 'all'
+        ? [...SUBSCRIBABLE_EVENT_NAMES]
+        : value
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name !== ''),
+    ),
+  ),
+  z
+    .array(
+      z
+        .string()
+        .check(
+          z.refine(
             (name) => SUBSCRIBABLE_EVENT_NAMES.includes(name),
             `must be all or names among ${SUBSCRIBABLE_EVENT_NAMES.join(', ')}`,
           ),
-      )
-      .min(1)
-      .refine((names) => new Set(names).size === names.length, 'must not repeat a name'),
-  );
+        ),
+    )
+    .check(
+      z.minLength(1),
+      z.refine((names) => new Set(names).size === names.length, 'must not repeat a name'),
+    ),
+);
+
+/** Trimmed, 1 to `max` characters. */
+const trimmedName = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 const commandSchemas = {
   'orgs create': z.object({
-    name: z.string().trim().min(1).max(ORGANIZATION_LIMITS.nameMax),
-    plan: z.enum(PLANS).default('free'),
+    name: trimmedName(ORGANIZATION_LIMITS.nameMax),
+    plan: z._default(z.enum(PLANS), 'free'),
   }),
   'orgs list': z.object({}),
   'keys create': z.object({
     org: orgId,
     scopes,
     // Unset: the target's environment (a stack's tag; `test` locally).
-    env: z.enum(ENVIRONMENTS).optional(),
-    name: z.string().trim().min(1).max(API_KEY_LIMITS.nameMax).default('CLI key'),
+    env: z.optional(z.enum(ENVIRONMENTS)),
+    name: z._default(trimmedName(API_KEY_LIMITS.nameMax), 'CLI key'),
   }),
   'keys list': z.object({ org: orgId }),
   'keys revoke': z.object({
     org: orgId,
-    key: z.string().refine((value) => isId('apiKey', value), 'must be a key_ id'),
+    key: z.string().check(z.refine((value) => isId('apiKey', value), 'must be a key_ id')),
   }),
   'users create': z.object({
     org: orgId,
-    email: z.string().trim().max(USER_LIMITS.emailMax).pipe(z.email('must be an email address')),
-    name: z.string().trim().min(1).max(USER_LIMITS.nameMax).optional(),
-    role: z.enum(ROLES).default('admin'),
-    'password-stdin': z.boolean().default(false),
+    email: z.pipe(
+      z.string().check(z.trim(), z.maxLength(USER_LIMITS.emailMax)),
+      z.email('must be an email address'),
+    ),
+    name: z.optional(trimmedName(USER_LIMITS.nameMax)),
+    role: z._default(z.enum(ROLES), 'admin'),
+    'password-stdin': z._default(z.boolean(), false),
   }),
   'users list': z.object({ org: orgId }),
   'webhooks listen': z.object({
-    key: apiKey.optional(),
-    api: z.url({ protocol: /^https?$/ }).optional(),
-    events: eventNames.optional(),
-    port: z.coerce.number().int().min(0).max(65_535).optional(),
-    secret: z
-      .string()
-      .regex(/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/, 'must be a webhook secret (whsec_…)')
-      .optional(),
-    'print-json': z.boolean().default(false),
+    key: z.optional(apiKey),
+    api: z.optional(z.url({ protocol: /^https?$/ })),
+    events: z.optional(eventNames),
+    port: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))),
+    secret: z.optional(
+      z
+        .string()
+        .check(z.regex(/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/, 'must be a webhook secret (whsec_…)')),
+    ),
+    'print-json': z._default(z.boolean(), false),
   }),
 } as const;
 
@@ -129,14 +147,12 @@ export type ParsedCommand = {
   };
 }[Command];
 
-const stackName = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a CloudFormation stack name')
-  .optional();
-const regionName = z
-  .string()
-  .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')
-  .optional();
+const stackName = z.optional(
+  z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a CloudFormation stack name')),
+);
+const regionName = z.optional(
+  z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')),
+);
 
 /** Parses argv into a command and its validated options. */
 export function parseCommand(argv: readonly string[]): ParsedCommand {

@@ -1,10 +1,20 @@
 import { resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
+import '../../layers/core/zod-english';
 
-const port = z.coerce.number().int().min(0).max(65_535);
+const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
+const nonEmpty = z.string().check(z.minLength(1));
+/** A whole number of milliseconds from the environment, `min`–`max`, `fallback` when unset. */
+const milliseconds = (min: number, max: number, fallback: number) =>
+  z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback);
+/** `true` or `false` (default) in the environment, as a boolean. */
+const onOff = z.pipe(
+  z._default(z.enum(['true', 'false']), 'false'),
+  z.transform((value: 'true' | 'false') => value === 'true'),
+);
 
 /**
  * D36: the one-machine runtime's settings, all from the environment, all
@@ -12,74 +22,83 @@ const port = z.coerce.number().int().min(0).max(65_535);
  */
 const localConfigSchema = z
   .object({
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PORT: port.default(3000),
-    SVC_DATA_DIR: z.string().min(1).default('.data'),
-    SVC_DYNAMODB_PORT: port.default(8000),
-    SVC_BOOTSTRAP_KEY: z
-      .string()
-      .refine((key) => {
-        const parsed = parseApiKey(key);
-        return parsed.ok && parsed.environment === 'test';
-      }, 'must be a well-formed svcsk_test_… key with a valid checksum (D10)')
-      .optional(),
+    HOST: z._default(nonEmpty, '127.0.0.1'),
+    PORT: z._default(port, 3000),
+    SVC_DATA_DIR: z._default(nonEmpty, '.data'),
+    SVC_DYNAMODB_PORT: z._default(port, 8000),
+    SVC_BOOTSTRAP_KEY: z.optional(
+      z.string().check(
+        z.refine((key) => {
+          const parsed = parseApiKey(key);
+          return parsed.ok && parsed.environment === 'test';
+        }, 'must be a well-formed svcsk_test_… key with a valid checksum (D10)'),
+      ),
+    ),
     /** D36: the first web administrator of the bootstrap organization (both or neither, P67). */
-    SVC_BOOTSTRAP_ADMIN_EMAIL: z
-      .string()
-      .trim()
-      .max(USER_LIMITS.emailMax)
-      .pipe(z.email('must be an email address'))
-      .optional(),
-    SVC_BOOTSTRAP_ADMIN_PASSWORD: z
-      .string()
-      .min(PASSWORD_POLICY.minLength, `must have at least ${PASSWORD_POLICY.minLength} characters`)
-      .max(PASSWORD_POLICY.maxLength)
-      .optional(),
-    SVC_TABLE_NAME: z.string().min(3).default('svc'),
+    SVC_BOOTSTRAP_ADMIN_EMAIL: z.optional(
+      z.pipe(
+        z.string().check(z.trim(), z.maxLength(USER_LIMITS.emailMax)),
+        z.email('must be an email address'),
+      ),
+    ),
+    SVC_BOOTSTRAP_ADMIN_PASSWORD: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(
+            PASSWORD_POLICY.minLength,
+            `must have at least ${PASSWORD_POLICY.minLength} characters`,
+          ),
+          z.maxLength(PASSWORD_POLICY.maxLength),
+        ),
+    ),
+    SVC_TABLE_NAME: z._default(z.string().check(z.minLength(3)), 'svc'),
     /** Keep everything in memory instead of SVC_DATA_DIR (tests, benchmarks). */
-    SVC_IN_MEMORY: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
-    LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('WARN'),
+    SVC_IN_MEMORY: onOff,
+    LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
     /** D35: lets webhooks (and later the crawler) reach loopback/private addresses. Local runs and tests only. */
-    SVC_ALLOW_PRIVATE_URLS: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
+    SVC_ALLOW_PRIVATE_URLS: onOff,
     /** A PEM file of CA certificates trusted beside the system's for outbound HTTPS (a private test CA). */
-    SVC_EXTRA_CA_FILE: z.string().min(1).optional(),
+    SVC_EXTRA_CA_FILE: z.optional(nonEmpty),
     /** D29's 10 s receiver timeout; shorter only for tests. */
-    SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    SVC_WEBHOOK_TIMEOUT_MS: milliseconds(100, 10_000, 10_000),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
-    OPENSEARCH_URL: z.url().optional(),
+    OPENSEARCH_URL: z.optional(z.url()),
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
-    OPENAI_API_KEY: z.string().min(1).optional(),
-    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.optional(nonEmpty),
+    OPENAI_BASE_URL: z.optional(z.url()),
     /**
      * P69: a file's parsing, or a document's chunking, in the parsing process
      * is stopped after this long and the file refused with the reason.
      */
-    SVC_PARSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(900).default(120),
+    SVC_PARSE_TIMEOUT_SECONDS: z._default(
+      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(900)),
+      120,
+    ),
     /** P69: the parsing process's heap; a parser needing more is stopped and the file refused. */
-    SVC_PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(1_024),
+    SVC_PARSE_MEMORY_MB: z._default(
+      z.coerce.number().check(z.int(), z.minimum(64), z.maximum(16_384)),
+      1_024,
+    ),
     /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
-    SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+    SVC_WORKER_INTERVAL_MS: milliseconds(0, 60_000, 200),
     /**
      * D23: how often the local scheduler looks for scheduled data sources that
      * are due (the cloud's EventBridge rule runs every 5 minutes); 0 turns it
      * off. Nothing runs while SVC_WORKER_INTERVAL_MS is 0.
      */
-    SVC_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    SVC_SCHEDULER_INTERVAL_MS: milliseconds(0, 3_600_000, 60_000),
   })
-  .refine(
-    (config) =>
-      (config.SVC_BOOTSTRAP_ADMIN_EMAIL === undefined) ===
-      (config.SVC_BOOTSTRAP_ADMIN_PASSWORD === undefined),
-    {
-      path: ['SVC_BOOTSTRAP_ADMIN_PASSWORD'],
-      message: 'SVC_BOOTSTRAP_ADMIN_EMAIL and SVC_BOOTSTRAP_ADMIN_PASSWORD go together',
-    },
+  .check(
+    z.refine(
+      (config) =>
+        (config.SVC_BOOTSTRAP_ADMIN_EMAIL === undefined) ===
+        (config.SVC_BOOTSTRAP_ADMIN_PASSWORD === undefined),
+      {
+        path: ['SVC_BOOTSTRAP_ADMIN_PASSWORD'],
+        message: 'SVC_BOOTSTRAP_ADMIN_EMAIL and SVC_BOOTSTRAP_ADMIN_PASSWORD go together',
+      },
+    ),
   );
 
 export type LocalConfig = z.infer<typeof localConfigSchema> & { readonly dataDir: string };

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { listen } from './listen';
 import { verifyDelivery } from './webhook-verification';
 
@@ -91,9 +91,11 @@ const apiError = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    details: z
-      .object({ fields: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
-      .optional(),
+    details: z.optional(
+      z.object({
+        fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+      }),
+    ),
   }),
 });
 

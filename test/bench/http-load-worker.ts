@@ -6,18 +6,18 @@
  */
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type Credential, driveLoad, type LoadResult, type Outcome } from './load-driver';
 
 const jobSchema = z.object({
   url: z.url(),
   plan: z.object({
-    concurrency: z.int().min(1),
-    warmupRequests: z.int().min(0),
-    warmupMaxMs: z.number().min(0),
-    requests: z.int().min(1),
-    maxMs: z.number().min(1),
-    requestsPerKey: z.int().min(1),
+    concurrency: z.int().check(z.minimum(1)),
+    warmupRequests: z.int().check(z.minimum(0)),
+    warmupMaxMs: z.number().check(z.minimum(0)),
+    requests: z.int().check(z.minimum(1)),
+    maxMs: z.number().check(z.minimum(1)),
+    requestsPerKey: z.int().check(z.minimum(1)),
   }),
   credentials: z.array(z.object({ key: z.string(), agentId: z.string() })),
 });

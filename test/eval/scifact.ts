@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Relative to the repository root, as the eval README places it. */
 export const SCIFACT_DIRECTORY = resolve(

@@ -19,12 +19,14 @@ const HEAVY_MODULES = {
   CDK: /node_modules\/(aws-cdk-lib|constructs)\//,
   // D33: webhook secrets are sealed with it; only the two webhook functions seal or open.
   'AWS Encryption SDK': /node_modules\/@aws-crypto\//,
+  // P72: zod/mini only; classic zod's methods (and its JSON Schema code) add about 60 KB.
+  'classic zod': /node_modules\/zod\/v4\/classic\//,
 } as const;
 type Heavy = keyof typeof HEAVY_MODULES;
 
 const EVERYTHING: Heavy[] = Object.keys(HEAVY_MODULES) as Heavy[];
 /** What no function carries, whatever it does. */
-const NEVER: Heavy[] = ['local runtime or dynalite', 'CDK', 'AWS Encryption SDK'];
+const NEVER: Heavy[] = ['local runtime or dynalite', 'CDK', 'AWS Encryption SDK', 'classic zod'];
 
 /** What each function may not contain. Functions not listed here carry only the `NEVER` rules. */
 const FORBIDDEN: Record<string, Heavy[]> = {
@@ -146,6 +148,25 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
 
       expect(semver).toEqual([]);
       expect(importers.filter((path) => path !== SEMVER_IMPORTER)).toEqual([]);
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
+
+  it.each(names)(
+    "bundles %s with zod's English locale and no other (P72)",
+    async (name) => {
+      const { metafile } = await bundle(name);
+      const locales = Object.values(metafile.outputs).flatMap((output) =>
+        Object.entries(output.inputs)
+          .filter(
+            ([path, input]) =>
+              path.includes('node_modules/zod/v4/locales/') && input.bytesInOutput > 0,
+          )
+          .map(([path]) => path),
+      );
+      const validates = inputsOf(metafile).some((input) => input.includes('node_modules/zod/'));
+
+      expect(locales).toEqual(validates ? ['node_modules/zod/v4/locales/en.js'] : []);
     },
     BUNDLE_TIMEOUT_MS,
   );

@@ -1,20 +1,25 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../zod-english';
 import { DATA_SOURCE_DEFAULTS, DATA_SOURCE_LIMITS, type DataSourceType } from './data-source';
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .max(DATA_SOURCE_LIMITS.urlMax)
-  .refine((value) => {
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(
+  z.maxLength(DATA_SOURCE_LIMITS.urlMax),
+  z.refine((value) => {
     // zod runs this refinement even when the URL check above failed; such a
     // value is already reported, and must not throw here (that would be a 500).
     if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '';
-  }, 'must not carry credentials');
+  }, 'must not carry credentials'),
+);
 
-const httpsUrl = httpUrl.refine((value) => value.startsWith('https://'), 'must be an https URL');
+const httpsUrl = httpUrl.check(
+  z.refine((value) => value.startsWith('https://'), 'must be an https URL'),
+);
 
-const idList = z.array(z.string().min(1).max(256)).min(1).max(DATA_SOURCE_LIMITS.listItemsMax);
+const idList = z
+  .array(z.string().check(z.minLength(1), z.maxLength(256)))
+  .check(z.minLength(1), z.maxLength(DATA_SOURCE_LIMITS.listItemsMax));
 
 /**
  * `config` per data source type: the spec for `website`, D26 for connectors.
@@ -23,18 +28,22 @@ const idList = z.array(z.string().min(1).max(256)).min(1).max(DATA_SOURCE_LIMITS
 export const DATA_SOURCE_CONFIG_SCHEMAS = {
   website: z.strictObject({
     url: httpUrl,
-    max_pages: z
-      .int()
-      .min(DATA_SOURCE_LIMITS.maxPagesMin)
-      .max(DATA_SOURCE_LIMITS.maxPagesMax)
-      .default(DATA_SOURCE_DEFAULTS.maxPages),
+    max_pages: z._default(
+      z
+        .int()
+        .check(
+          z.minimum(DATA_SOURCE_LIMITS.maxPagesMin),
+          z.maximum(DATA_SOURCE_LIMITS.maxPagesMax),
+        ),
+      DATA_SOURCE_DEFAULTS.maxPages,
+    ),
   }),
   file: z.strictObject({}),
   confluence: z.strictObject({ base_url: httpsUrl, space_keys: idList }),
   slack: z.strictObject({ channel_ids: idList }),
   google_drive: z.strictObject({ folder_ids: idList }),
   sharepoint: z.strictObject({ site_url: httpsUrl, drive_ids: idList }),
-} as const satisfies Record<DataSourceType, z.ZodType>;
+} as const satisfies Record<DataSourceType, z.ZodMiniType>;
 
 export type DataSourceConfigIssue = { path: string; message: string };
 

@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { RateLimitExceededError } from '../domain/errors';
 import { MetricUnit, publishRecordedMetrics, serviceMetrics } from '../observability/metrics';
 import { serviceTracer } from '../observability/tracing';
@@ -96,11 +96,9 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
     assertPathIds(state.params, operation.pathIds);
     const legacy = route.api === 'legacy';
     const rawQuery = singleValuedQuery(event);
-    const query = operation.query.safeParse(legacy ? snakeCaseKeys(rawQuery) : rawQuery);
+    const query = z.safeParse(operation.query, legacy ? snakeCaseKeys(rawQuery) : rawQuery);
     if (!query.success) throw invalidRequest('query', query.error.issues);
-    const body = (operation.body as z.ZodType).safeParse(
-      legacy ? snakeCaseKeys(state.body) : state.body,
-    );
+    const body = z.safeParse(operation.body, legacy ? snakeCaseKeys(state.body) : state.body);
     if (!body.success) throw invalidRequest('body', body.error.issues);
     return operation.handle({
       query: query.data,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { IdKind } from '../domain/ids';
 import type { Principal } from '../domain/principal';
 import type { IssuedSession } from '../use-cases/auth/sessions';
@@ -30,12 +30,12 @@ export interface OperationInput<Query, Body, Deps, P = Principal> {
 }
 
 /**
- * One endpoint's edge: its query and body schemas (zod, reused for the
- * OpenAPI document), the ids its path carries, and the call into a use case.
+ * One endpoint's edge: its query and body schemas (zod/mini, P72; reused
+ * for the OpenAPI document; any zod schema type checks), the ids its path carries, and the call into a use case.
  */
 export interface Operation<
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
+  Q extends z.core.$ZodType = z.core.$ZodType,
+  B extends z.core.$ZodType = z.core.$ZodType,
   Deps = never,
 > {
   readonly summary: string;
@@ -43,7 +43,7 @@ export interface Operation<
   readonly body: B;
   readonly pathIds: Record<string, IdKind>;
   /** The success status and body for the OpenAPI document. */
-  readonly responses: Record<number, { description: string; schema?: z.ZodType }>;
+  readonly responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
   /** Served without a credential (its routes have `access: 'public'`): `principal` is null. */
   readonly public: boolean;
   handle(
@@ -54,7 +54,7 @@ export interface Operation<
 /** No query parameters at all. */
 export const NO_QUERY = z.strictObject({});
 /** No body, or an empty JSON object. */
-export const NO_BODY = z.strictObject({}).optional();
+export const NO_BODY = z.optional(z.strictObject({}));
 
 /**
  * The operation declarer of a family whose composition root builds `Deps`:
@@ -67,14 +67,14 @@ export const NO_BODY = z.strictObject({}).optional();
 export function operationsWith<Deps>() {
   /** Declares an operation; omitted schemas default to "nothing accepted". */
   return function operation<
-    Q extends z.ZodType = typeof NO_QUERY,
-    B extends z.ZodType = typeof NO_BODY,
+    Q extends z.core.$ZodType = typeof NO_QUERY,
+    B extends z.core.$ZodType = typeof NO_BODY,
   >(spec: {
     summary: string;
     query?: Q;
     body?: B;
     pathIds?: Record<string, IdKind>;
-    responses: Record<number, { description: string; schema?: z.ZodType }>;
+    responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
     handle(input: OperationInput<z.output<Q>, z.output<B>, Deps>): Promise<APIGatewayProxyResult>;
   }): Operation<Q, B, Deps> {
     return {
@@ -99,13 +99,13 @@ export function operationsWith<Deps>() {
  */
 export function publicOperationsWith<Deps>() {
   return function publicOperation<
-    Q extends z.ZodType = typeof NO_QUERY,
-    B extends z.ZodType = typeof NO_BODY,
+    Q extends z.core.$ZodType = typeof NO_QUERY,
+    B extends z.core.$ZodType = typeof NO_BODY,
   >(spec: {
     summary: string;
     query?: Q;
     body?: B;
-    responses: Record<number, { description: string; schema?: z.ZodType }>;
+    responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
     handle(
       input: OperationInput<z.output<Q>, z.output<B>, Deps, null>,
     ): Promise<APIGatewayProxyResult>;

@@ -1,10 +1,11 @@
+import * as z from 'zod/mini';
 import { PAGINATION } from '../domain/pagination';
 import { queryInteger } from './validation';
 
 /** D2: `limit` 1–200 (default 50), `offset` ≥ 0 (default 0); out of range is 400, never clamped. */
 export const paginationQuery = {
-  limit: queryInteger(1, PAGINATION.maxLimit).optional(),
-  offset: queryInteger(0, PAGINATION.maxOffset).optional(),
+  limit: z.optional(queryInteger(1, PAGINATION.maxLimit)),
+  offset: z.optional(queryInteger(0, PAGINATION.maxOffset)),
 };
 
 export function pageRequest(query: { limit?: number | undefined; offset?: number | undefined }) {

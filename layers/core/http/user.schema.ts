@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROLES, USER_STATUSES, type User } from '../domain/user';
 
 /** D13: a user as every endpoint returns it, with its organization; never a password or hash. */
@@ -11,7 +11,7 @@ export const userResource = z.object({
   status: z.enum(USER_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
-  last_login_at: z.string().nullable(),
+  last_login_at: z.nullable(z.string()),
 });
 
 export type UserView = z.infer<typeof userResource>;

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { InvalidRequestError } from '../domain/errors';
 import { ID_PREFIXES, type IdKind, isId } from '../domain/ids';
+import '../zod-english';
 
 export interface FieldIssue {
   readonly path: string;
@@ -105,10 +106,18 @@ export function assertPathIds(
 
 /** A non-negative integer in a query string, as zod: `"10"` → 10; `"1.5"`, `"-1"`, `"1e3"` refused (D2). */
 export function queryInteger(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .describe(`A whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+  return z.pipe(
+    z.pipe(
+      z
+        .string()
+        .check(
+          z.regex(/^\d{1,9}$/, 'must be a whole number'),
+          z.describe(`A whole number from ${min} to ${max}`),
+        ),
+      z.transform(Number),
+    ),
+    z
+      .int()
+      .check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+  );
 }

@@ -1,32 +1,34 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createOpenSearchClient } from '../adapters/opensearch/client';
 import { type EnsuredIndex, ensureIndexes } from '../adapters/opensearch/ensure-index';
 import { DEFAULT_INDEX_PREFIX, MAX_DIMENSIONS } from '../adapters/opensearch/index-definition';
+import '../zod-english';
 
 /** A bootstrap request may wait for a domain that is still warming up. */
 const BOOTSTRAP_TIMEOUT_MS = 10_000;
 
-const embeddersSchema = z
-  .string()
-  .transform((text, context) => {
-    try {
-      const value: unknown = JSON.parse(text);
-      return value;
-    } catch {
-      context.addIssue({ code: 'custom', message: 'must be JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z
-      .array(
-        z.strictObject({
-          id: z.string().min(1),
-          dimensions: z.number().int().min(1).max(MAX_DIMENSIONS),
-        }),
-      )
-      .min(1),
-  );
+const embeddersSchema = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((text: string, context) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        return value;
+      } catch {
+        context.issues.push({ code: 'custom', message: 'must be JSON', input: text });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.minLength(1)),
+        dimensions: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_DIMENSIONS)),
+      }),
+    )
+    .check(z.minLength(1)),
+);
 
 /**
  * What the bootstrap reads from its environment (STYLE.md §5: parsed once,
@@ -35,21 +37,27 @@ const embeddersSchema = z
 const bootstrapConfigSchema = z
   .object({
     /** A cluster reached without signing (one machine, tests). Wins over the endpoint. */
-    OPENSEARCH_URL: z.url().optional(),
+    OPENSEARCH_URL: z.optional(z.url()),
     /** The domain endpoint (`SearchDomain.domainEndpoint`), SigV4-signed. */
-    OPENSEARCH_ENDPOINT: z.string().min(1).optional(),
-    AWS_REGION: z.string().min(1).optional(),
-    SEARCH_INDEX_PREFIX: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/)
-      .default(DEFAULT_INDEX_PREFIX),
+    OPENSEARCH_ENDPOINT: z.optional(z.string().check(z.minLength(1))),
+    AWS_REGION: z.optional(z.string().check(z.minLength(1))),
+    SEARCH_INDEX_PREFIX: z._default(
+      z.string().check(z.regex(/^[a-z0-9][a-z0-9-]{0,99}$/)),
+      DEFAULT_INDEX_PREFIX,
+    ),
     /** JSON: `[{ "id": "offline-hash-v1/384", "dimensions": 384 }, …]`, one index each. */
     SEARCH_EMBEDDERS: embeddersSchema,
   })
-  .refine((config) => config.OPENSEARCH_URL || (config.OPENSEARCH_ENDPOINT && config.AWS_REGION), {
-    message: 'set OPENSEARCH_URL, or OPENSEARCH_ENDPOINT and AWS_REGION',
-    path: ['OPENSEARCH_ENDPOINT'],
-  });
+  .check(
+    z.refine(
+      (config) =>
+        Boolean(config.OPENSEARCH_URL || (config.OPENSEARCH_ENDPOINT && config.AWS_REGION)),
+      {
+        message: 'set OPENSEARCH_URL, or OPENSEARCH_ENDPOINT and AWS_REGION',
+        path: ['OPENSEARCH_ENDPOINT'],
+      },
+    ),
+  );
 
 export interface SearchIndexBootstrap {
   readonly indexPrefix: string;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../domain/ids';
 import { SESSION_POLICY, type SessionClaims } from '../../domain/session';
 import type { SessionTokens } from '../../ports/session.port';
@@ -9,12 +9,12 @@ import type { SessionTokens } from '../../ports/session.port';
 const ALGORITHM = 'HS256';
 
 const claimsSchema = z.object({
-  sub: z.string().refine((value) => isId('user', value)),
-  org: z.string().refine((value) => isId('organization', value)),
-  jti: z.string().refine((value) => isId('session', value)),
-  iat: z.int().nonnegative(),
-  exp: z.int().positive(),
-  auth_time: z.int().nonnegative(),
+  sub: z.string().check(z.refine((value) => isId('user', value))),
+  org: z.string().check(z.refine((value) => isId('organization', value))),
+  jti: z.string().check(z.refine((value) => isId('session', value))),
+  iat: z.int().check(z.nonnegative()),
+  exp: z.int().check(z.positive()),
+  auth_time: z.int().check(z.nonnegative()),
 });
 
 /**

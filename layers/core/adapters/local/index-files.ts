@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { StoredChunk } from './index-partition';
 
 /**
@@ -30,7 +30,7 @@ const storedChunk = z.object({
   data_source_id: z.string(),
   document_id: z.string(),
   document_title: z.string(),
-  document_url: z.string().nullable(),
+  document_url: z.nullable(z.string()),
   heading_path: z.array(z.string()),
   text: z.string(),
   position: z.number(),
@@ -43,14 +43,14 @@ const snapshotHeader = z.object({
   org_id: z.string(),
   chunks: z.array(storedChunk),
   /** Vector length of each chunk, in order; the vectors follow the header as float32. */
-  dimensions: z.array(z.number().int().positive()),
+  dimensions: z.array(z.number().check(z.int(), z.positive())),
 });
 
 const logRecord = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('upsert'),
     // The vector as little-endian float32, base64: a fifth of the size of JSON numbers.
-    chunks: z.array(storedChunk.extend({ embedding: z.string() })),
+    chunks: z.array(z.extend(storedChunk, { embedding: z.string() })),
   }),
   z.object({
     op: z.literal('deleteDocument'),

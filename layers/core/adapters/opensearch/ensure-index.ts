@@ -1,5 +1,5 @@
 import { type Client, errors } from '@opensearch-project/opensearch';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IndexDefinitionConflictError, SearchUnavailableError } from './errors';
 import {
   chunkIndexDefinition,
@@ -21,34 +21,28 @@ export interface EnsuredIndex {
 const mappingSchema = z.record(
   z.string(),
   z.object({
-    mappings: z
-      .object({
-        _meta: z
-          .object({
-            embedder_id: z.string().optional(),
-            definition_version: z.number().optional(),
-          })
-          .loose()
-          .optional(),
-        properties: z
-          .record(
-            z.string(),
-            z
-              .object({
-                type: z.string().optional(),
-                dimension: z.number().optional(),
-                method: z
-                  .object({ engine: z.string().optional(), space_type: z.string().optional() })
-                  .loose()
-                  .optional(),
-                // Set at the field's top level by some versions instead of inside `method`.
-                space_type: z.string().optional(),
-              })
-              .loose(),
-          )
-          .optional(),
-      })
-      .loose(),
+    mappings: z.looseObject({
+      _meta: z.optional(
+        z.looseObject({
+          embedder_id: z.optional(z.string()),
+          definition_version: z.optional(z.number()),
+        }),
+      ),
+      properties: z.optional(
+        z.record(
+          z.string(),
+          z.looseObject({
+            type: z.optional(z.string()),
+            dimension: z.optional(z.number()),
+            method: z.optional(
+              z.looseObject({ engine: z.optional(z.string()), space_type: z.optional(z.string()) }),
+            ),
+            // Set at the field's top level by some versions instead of inside `method`.
+            space_type: z.optional(z.string()),
+          }),
+        ),
+      ),
+    }),
   }),
 );
 

@@ -1,5 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   EmbedderMismatchError,
   type IndexedChunk,
@@ -62,18 +62,18 @@ const chunkSourceSchema = z.object({
   data_source_id: z.string(),
   document_id: z.string(),
   document_title: z.string(),
-  document_url: z.string().nullish(),
+  document_url: z.nullish(z.string()),
   heading_path: z.array(z.string()),
   text: z.string(),
-  position: z.number().int(),
+  position: z.number().check(z.int()),
   document_hash: z.string(),
   embedder_id: z.string(),
-  embedding: z.array(z.number()).optional(),
+  embedding: z.optional(z.array(z.number())),
 });
 
 const hitsSchema = z.object({
   hits: z.object({
-    hits: z.array(z.object({ _score: z.number().nullable(), _source: chunkSourceSchema })),
+    hits: z.array(z.object({ _score: z.nullable(z.number()), _source: chunkSourceSchema })),
   }),
 });
 
@@ -83,28 +83,32 @@ const embedderHitsSchema = z.object({
   }),
 });
 
+/** An OpenSearch error's `type` and `reason`, either of which may be missing. */
+const errorCauseSchema = z.object({
+  type: z.optional(z.string()),
+  reason: z.optional(z.string()),
+});
+
 /** One answer of a multi-search: a search result, or `{ error, status }`. */
-const multiSearchItemSchema = z
-  .object({
-    error: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
-    status: z.number().optional(),
-  })
-  .loose();
+const multiSearchItemSchema = z.looseObject({
+  error: z.optional(errorCauseSchema),
+  status: z.optional(z.number()),
+});
 
 const multiSearchSchema = z.object({ responses: z.array(multiSearchItemSchema) });
 
 /** `aggregations` is absent when no chunk index exists yet (the pattern matched no shard). */
 const compositeSchema = z.object({
-  aggregations: z
-    .object({
+  aggregations: z.optional(
+    z.object({
       documents: z.object({
-        after_key: z.record(z.string(), z.string()).optional(),
+        after_key: z.optional(z.record(z.string(), z.string())),
         buckets: z.array(
           z.object({ key: z.object({ document_id: z.string(), document_hash: z.string() }) }),
         ),
       }),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 const countSchema = z.object({ count: z.number() });
@@ -112,12 +116,10 @@ const countSchema = z.object({ count: z.number() });
 const deleteByQuerySchema = z.object({
   timed_out: z.boolean(),
   failures: z.array(
-    z
-      .object({
-        status: z.number().optional(),
-        cause: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
-      })
-      .loose(),
+    z.looseObject({
+      status: z.optional(z.number()),
+      cause: z.optional(errorCauseSchema),
+    }),
   ),
 });
 
@@ -127,9 +129,9 @@ const bulkResponseSchema = z.object({
     z.record(
       z.string(),
       z.object({
-        _id: z.string().nullish(),
+        _id: z.nullish(z.string()),
         status: z.number(),
-        error: z.object({ type: z.string().optional(), reason: z.string().optional() }).optional(),
+        error: z.optional(errorCauseSchema),
       }),
     ),
   ),
