@@ -138,6 +138,7 @@ describe('DynamoDB repositories (dynalite)', () => {
       environment: 'test' as const,
       last4: 'abcd',
       created_at: at,
+      last_used_at: null,
     };
     await keys.create(record, 'f'.repeat(64));
     expect(await keys.findByHash('f'.repeat(64))).toEqual(record);
@@ -145,5 +146,32 @@ describe('DynamoDB repositories (dynalite)', () => {
     expect(await keys.revoke('org_other', record.id)).toBe(false);
     expect(await keys.revoke('org_keys', record.id)).toBe(true);
     expect(await keys.findByHash('f'.repeat(64))).toBeNull();
+  });
+
+  it('stamps last_used_at once per interval and never brings a revoked key back (P75)', async () => {
+    const hash = 'e'.repeat(64);
+    const record = {
+      id: newId('apiKey'),
+      org_id: 'org_used',
+      name: 'script',
+      scopes: ['Read' as const],
+      environment: 'test' as const,
+      last4: 'wxyz',
+      created_at: at,
+      last_used_at: null,
+    };
+    await keys.create(record, hash);
+
+    await keys.recordUse(hash, '2026-11-21T10:01:00.000Z', '2026-11-21T10:00:00.000Z');
+    await keys.recordUse(hash, '2026-11-21T10:01:30.000Z', '2026-11-21T10:00:30.000Z');
+    const stamped = await keys.findByHash(hash);
+    await keys.recordUse(hash, '2026-11-21T10:02:30.000Z', '2026-11-21T10:01:30.000Z');
+    const later = await keys.findByHash(hash);
+    await keys.revoke('org_used', record.id);
+    await keys.recordUse('e'.repeat(64), '2026-11-21T10:09:00.000Z', '2026-11-21T10:08:00.000Z');
+
+    expect(stamped?.last_used_at).toBe('2026-11-21T10:01:00.000Z');
+    expect(later?.last_used_at).toBe('2026-11-21T10:02:30.000Z');
+    expect(await keys.findByHash(hash)).toBeNull();
   });
 });
