@@ -1,3 +1,6 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { serviceMetrics } from '../../layers/core/observability/metrics';
 import { runCli } from '../../lib/local/admin-cli';
 import { expectFlatError, expectNestedError, fieldPaths } from '../support/error-shapes';
 import { apiFrom } from '../support/from-address';
@@ -90,6 +93,45 @@ describe('IP allowlist (D15, P76, P77)', () => {
     });
     // Refused before any limit counted: no scope bucket is described.
     expect(outside.headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+
+  it('logs each refusal with the address and counts it in IpAllowlistRefusals', async () => {
+    await setAllowlist(['127.0.0.1/32']);
+    letPoliciesExpire();
+    // The handlers run in this process, so their logger and metrics can be watched.
+    const metadata: Record<string, unknown> = {};
+    const refusalMetric = {
+      addMetadata: (name: string, value: unknown) => {
+        metadata[name] = value;
+      },
+      addMetric: jest.fn(),
+    };
+    const singleMetric = jest
+      .spyOn(serviceMetrics(), 'singleMetric')
+      .mockReturnValue(refusalMetric as unknown as ReturnType<Metrics['singleMetric']>);
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+
+    let warnings: unknown[][];
+    try {
+      await listAgentsFrom(OTHER_V4, v4);
+    } finally {
+      // Restoring a spy forgets its calls: keep them first.
+      warnings = [...warn.mock.calls];
+      singleMetric.mockRestore();
+      warn.mockRestore();
+    }
+
+    expect(refusalMetric.addMetric).toHaveBeenCalledWith('IpAllowlistRefusals', 'Count', 1);
+    expect(metadata).toEqual({ source_ip: OTHER_V4, org_id: service.orgId });
+    expect(warnings).toContainEqual([
+      'request refused by the IP allowlist',
+      expect.objectContaining({
+        source_ip: OTHER_V4,
+        org_id: service.orgId,
+        key_id: script.keyId,
+        request_id: expect.stringMatching(/^req_/),
+      }),
+    ]);
   });
 
   it('ignores X-Forwarded-For, X-Real-IP and Forwarded: only the connection counts', async () => {
@@ -211,6 +253,27 @@ describe('IP allowlist (D15, P76, P77)', () => {
       current_plan: 'pro',
     });
     expect(clear.status).toBe(200);
+  });
+
+  it('lets the operator change the plan, and needs something to change (P74)', async () => {
+    const tenant = await createTenant(service, { plan: 'pro' });
+    const env = { SVC_DYNAMODB_PORT: new URL(service.runtime.dynamoDbEndpoint).port };
+    const lines: string[] = [];
+    const out = (line: string) => lines.push(line);
+
+    const nothing = await runCli(['orgs', 'update', '--org', tenant.orgId], { out, env });
+    const changed = await runCli(
+      ['orgs', 'update', '--org', tenant.orgId, '--plan', 'free', '--name', 'Downgraded'],
+      { out, env },
+    );
+    const stored = await service.runtime.dependencies.organizations.get(tenant.orgId);
+
+    expect(nothing).toBe(2);
+    expect(changed).toBe(0);
+    expect(stored).toMatchObject({ plan: 'free', name: 'Downgraded' });
+    expect(lines.join('\n')).toContain(
+      `Updated organization ${tenant.orgId} (Downgraded, plan free`,
+    );
   });
 
   it('lets the operator clear a list with `svc orgs update --clear-ip-allowlist` (P77)', async () => {

@@ -1,6 +1,7 @@
 import { DynamoDbAgentRepository } from '../../../layers/core/adapters/dynamodb/agent-repository';
 import { DynamoDbApiKeyRepository } from '../../../layers/core/adapters/dynamodb/api-key-repository';
 import { DynamoDbDataSourceRepository } from '../../../layers/core/adapters/dynamodb/data-source-repository';
+import { DynamoDbOrganizationRepository } from '../../../layers/core/adapters/dynamodb/organization-repository';
 import type { Agent } from '../../../layers/core/domain/agent';
 import type { DataSource } from '../../../layers/core/domain/data-source';
 import { newSyncJob } from '../../../layers/core/domain/data-source';
@@ -173,5 +174,29 @@ describe('DynamoDB repositories (dynalite)', () => {
     expect(stamped?.last_used_at).toBe('2026-11-21T10:01:00.000Z');
     expect(later?.last_used_at).toBe('2026-11-21T10:02:30.000Z');
     expect(await keys.findByHash(hash)).toBeNull();
+  });
+
+  it('updates only the organization that exists, only the fields given (P74)', async () => {
+    const organizations = new DynamoDbOrganizationRepository(tables.client, tables.tableName);
+    const id = newId('organization');
+    await organizations.create({ id, name: 'Acme', plan: 'pro', created_at: at });
+
+    const renamed = await organizations.update(id, { name: 'Acme Labs', updated_at: at });
+    const fenced = await organizations.update(id, {
+      settings: { ip_allowlist: ['203.0.113.0/24'] },
+      updated_at: at,
+    });
+    const missing = await organizations.update(newId('organization'), {
+      name: 'Ghost',
+      updated_at: at,
+    });
+
+    expect(renamed).toEqual({ id, name: 'Acme Labs', plan: 'pro', created_at: at, updated_at: at });
+    expect(fenced).toMatchObject({
+      name: 'Acme Labs',
+      settings: { ip_allowlist: ['203.0.113.0/24'] },
+    });
+    expect(missing).toBeNull();
+    expect(await organizations.get(id)).toEqual(fenced);
   });
 });
