@@ -206,7 +206,7 @@ describe('IP allowlist (D15, P76, P77)', () => {
     expect(json(current).settings.ip_allowlist).toEqual(['127.0.0.1/32']);
   });
 
-  it('names every bad range in one 400 and stores nothing (D15)', async () => {
+  it('names every bad range in one 400 and stores nothing (D15, P79)', async () => {
     const bad = [
       '10.1.2.3/8',
       '127.1/8',
@@ -230,7 +230,7 @@ describe('IP allowlist (D15, P76, P77)', () => {
     expect(json(current).settings.ip_allowlist).toEqual([]);
   });
 
-  it('needs the enterprise plan to set a list, never to clear one (D15)', async () => {
+  it('needs the enterprise plan to set a list, never to clear one (D15, P79)', async () => {
     const pro = await createTenant(service, { plan: 'pro' });
     const proAdmin = await signedIn(
       { ...service, url: v4 },

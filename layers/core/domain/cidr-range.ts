@@ -12,7 +12,7 @@ const CIDR_SHAPE = /^([^/\s]+)\/(0|[1-9]\d{0,2})$/;
  * `2001:db8::/32`), checked with ipaddr.js and written back in canonical
  * form (IPv6 compressed and lower case, RFC 5952).
  *
- * Strict on purpose (P76): IPv4 only as four decimal parts without leading
+ * Strict on purpose (P79): IPv4 only as four decimal parts without leading
  * zeros (`127.1`, `0x7f.0.0.1` and `010.0.0.1` mean different things to
  * different parsers); no IPv6 zone (`%eth0`); no IPv4-mapped IPv6 ranges
  * (write the IPv4 range, which also covers the mapped form); the prefix

@@ -2,7 +2,7 @@ import type { Plan } from './plans';
 
 export const ORGANIZATION_LIMITS = {
   nameMax: 200,
-  /** P76: ranges in one organization's IP allowlist. */
+  /** P79: ranges in one organization's IP allowlist. */
   ipAllowlistMax: 100,
   /** Longest text an allowlist entry may be (a full IPv6 range is 43 characters). */
   cidrMax: 64,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parseCidrRange } from '../../../layers/core/domain/cidr-range';
 import { compileIpAllowlist } from '../../../layers/core/domain/ip-allowlist';
 
-describe('Function: parseCidrRange (D15, P76)', () => {
+describe('Function: parseCidrRange (D15, P79)', () => {
   it.each([
     ['203.0.113.0/24', '203.0.113.0/24'],
     ['0.0.0.0/0', '0.0.0.0/0'],

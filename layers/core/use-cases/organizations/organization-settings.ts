@@ -40,7 +40,7 @@ export async function getOwnOrganization(
 }
 
 /**
- * `PUT /api/v1/organizations/:id` (D13, D15, P74, P77): the name and the
+ * `PUT /api/v1/organizations/:id` (D13, D15, P74, P77, P79): the name and the
  * settings given (others unchanged). The IP allowlist is checked range by
  * range (400 naming each bad entry), needs the enterprise plan to be set
  * (the spec: "enterprise only"; clearing it is always allowed), and must
