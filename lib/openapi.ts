@@ -4,6 +4,7 @@ import { operations as analyticsOperations } from '../functions/analytics/handle
 import { operations as authOperations } from '../functions/auth/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
+import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
 import { operations as userOperations } from '../functions/users/handler';
@@ -23,6 +24,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   interactions: interactionOperations,
   analytics: analyticsOperations,
   users: userOperations,
+  organizations: organizationOperations,
   auth: authOperations,
 };
 
@@ -103,8 +105,8 @@ function errorResponses(route: Route): Record<string, unknown> {
   }
   const forbidden =
     route.access === 'session'
-      ? `forbidden: API keys are refused (D11, P65); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`
-      : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12)`;
+      ? `forbidden: API keys are refused (D11, P65); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`
+      : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`;
   return {
     ...common,
     401: response(

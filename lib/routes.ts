@@ -4,6 +4,7 @@ import { ANALYTICS_ROUTES } from './routes/analytics';
 import { AUTH_ROUTES } from './routes/auth';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
+import { ORGANIZATIONS_ROUTES } from './routes/organizations';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
 import { USERS_ROUTES } from './routes/users';
@@ -32,6 +33,7 @@ export const ROUTES: readonly Route[] = [
   ...INTERACTIONS_ROUTES,
   ...ANALYTICS_ROUTES,
   ...USERS_ROUTES,
+  ...ORGANIZATIONS_ROUTES,
   ...AUTH_ROUTES,
 ];
 

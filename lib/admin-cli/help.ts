@@ -17,6 +17,13 @@ Creates an organization (plan default: free) and prints it; with --json, as JSON
 
 Lists every organization, oldest first. On a stack this reads the whole table (a Scan):
 an operator's command, not for scripts that run often.`,
+  'orgs update': `Usage: svc orgs update --org ORG_ID [--name NAME] [--plan free|pro|enterprise] [--clear-ip-allowlist]
+                        [--json] [--stack NAME [--region R]]
+
+Changes an organization as the operator: its plan (D31; administrators cannot change it,
+P74), its name, and --clear-ip-allowlist empties its IP allowlist (D15), the way back in
+for an organization whose administrators can no longer reach the API (P77). Running
+functions see the change within 30 seconds.`,
   'keys create': `Usage: svc keys create --org ORG_ID --scopes Read,Write,Execute,Admin [--name NAME] [--env test|live] [--json]
                        [--stack NAME [--region R]]
 

@@ -42,10 +42,13 @@ export async function connectToStack(options: {
     organizations: {
       create: (organization) => guard(organizations.create(organization), on('PutItem')),
       get: (id) => guard(organizations.get(id), on('GetItem')),
+      update: (id, changes) => guard(organizations.update(id, changes), on('UpdateItem')),
     },
     apiKeys: {
       create: (record, hash) => guard(apiKeys.create(record, hash), on('PutItem')),
       findByHash: (hash) => guard(apiKeys.findByHash(hash), on('GetItem')),
+      recordUse: (hash, at, staleBefore) =>
+        guard(apiKeys.recordUse(hash, at, staleBefore), on('UpdateItem')),
       listByOrganization: (orgId) => guard(apiKeys.listByOrganization(orgId), on('Query')),
       revoke: (orgId, keyId) => guard(apiKeys.revoke(orgId, keyId), on('Query, DeleteItem')),
     },

@@ -15,6 +15,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
+import { operatorUpdateOrganization } from '../../layers/core/use-cases/organizations/organization-settings';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { createUser, listUsers } from '../../layers/core/use-cases/users/user-use-cases';
 import '../../layers/core/zod-english';
@@ -92,6 +93,20 @@ const commandSchemas = {
     plan: z._default(z.enum(PLANS), 'free'),
   }),
   'orgs list': z.object({}),
+  'orgs update': z
+    .object({
+      org: orgId,
+      name: z.optional(trimmedName(ORGANIZATION_LIMITS.nameMax)),
+      plan: z.optional(z.enum(PLANS)),
+      'clear-ip-allowlist': z._default(z.boolean(), false),
+    })
+    .check(
+      z.refine(
+        (options) =>
+          options.name !== undefined || options.plan !== undefined || options['clear-ip-allowlist'],
+        'give at least one of --name, --plan, --clear-ip-allowlist',
+      ),
+    ),
   'keys create': z.object({
     org: orgId,
     scopes,
@@ -175,6 +190,7 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
       email: { type: 'string' },
       role: { type: 'string' },
       'password-stdin': { type: 'boolean' },
+      'clear-ip-allowlist': { type: 'boolean' },
       json: { type: 'boolean', default: false },
       stack: { type: 'string' },
       region: { type: 'string' },
@@ -412,6 +428,19 @@ async function execute(
           organizations.length === 0
             ? 'No organizations'
             : organizations.map((o) => `${o.id}  ${o.plan}  ${o.created_at}  ${o.name}`).join('\n'),
+      };
+    }
+    case 'orgs update': {
+      const { org, name, plan } = parsed.options;
+      const organization = await operatorUpdateOrganization(deps, org, {
+        name,
+        plan,
+        clearIpAllowlist: parsed.options['clear-ip-allowlist'],
+      });
+      const allowlist = organization.settings?.ip_allowlist ?? [];
+      return {
+        json: organization,
+        text: `Updated organization ${organization.id} (${organization.name}, plan ${organization.plan}, IP allowlist ${allowlist.length === 0 ? 'off' : allowlist.join(' ')})`,
       };
     }
     case 'keys create': {

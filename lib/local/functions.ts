@@ -7,6 +7,7 @@ import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
+import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
 import { handler as syncWorker } from '../../functions/sync-worker/handler';
@@ -45,6 +46,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   interactions: asProxyHandler(interactions),
   analytics: asProxyHandler(analytics),
   users: asProxyHandler(users),
+  organizations: asProxyHandler(organizations),
   auth: asProxyHandler(auth),
 };
 

@@ -102,6 +102,18 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyResult): v
 }
 
 /**
+ * `requestContext.identity.sourceIp` as API Gateway reports it: the TCP
+ * peer's address, never a header (D15, P76). A server listening on `::`
+ * sees IPv4 clients as `::ffff:a.b.c.d`; API Gateway reports those as the
+ * IPv4 address itself, and so does this.
+ */
+function sourceIpOf(request: IncomingMessage): string {
+  const address = request.socket.remoteAddress ?? '127.0.0.1';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  return mapped?.[1] ?? address;
+}
+
+/**
  * The local API Gateway: matches each request against the route table,
  * builds the proxy event API Gateway would send, and calls the same handler
  * export the Lambda runs.
@@ -139,7 +151,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       url: request.url ?? '/',
       headers: request.headers,
       body,
-      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      sourceIp: sourceIpOf(request),
     };
     const event = toApiGatewayEvent(incoming, match?.route ?? null, match?.params ?? {});
     const family = match?.route.family;

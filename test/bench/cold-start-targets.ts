@@ -15,6 +15,7 @@ export const CRUD_FAMILIES = [
   'analytics',
   'webhooks',
   'users',
+  'organizations',
   'auth',
 ] as const;
 

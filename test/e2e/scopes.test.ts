@@ -13,7 +13,9 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
  * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
  * Execute for query, chat, semantic-search and feedback; Read to list
- * interactions; Admin for analytics and for listing or reading users. Legacy
+ * interactions; Admin for analytics, for listing or reading users and for
+ * reading and changing the organization (the spec's scope table: "organization
+ * settings"; keys never manage keys, D11). Legacy
  * paths need what their v1 successors need.
  */
 const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
@@ -73,6 +75,10 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/users': 'Admin',
   'GET /api/v1/users/{id}': 'Admin',
   'GET /api/users': 'Admin',
+  'GET /api/v1/organizations/{id}': 'Admin',
+  'PUT /api/v1/organizations/{id}': 'Admin',
+  'GET /api/organizations/{id}': 'Admin',
+  'PUT /api/organizations/{id}': 'Admin',
 };
 
 /** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */
@@ -87,13 +93,17 @@ const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
-    : /users/.test(path)
-      ? 'usr'
-      : /webhooks/.test(path)
-        ? 'wh'
-        : /interactions/.test(path)
-          ? 'int'
-          : 'ds';
+    : /organizations/.test(path)
+      ? 'org'
+      : /keys/.test(path)
+        ? 'key'
+        : /users/.test(path)
+          ? 'usr'
+          : /webhooks/.test(path)
+            ? 'wh'
+            : /interactions/.test(path)
+              ? 'int'
+              : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'

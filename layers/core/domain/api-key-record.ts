@@ -12,4 +12,6 @@ export interface ApiKeyRecord {
   readonly environment: Environment;
   readonly last4: string;
   readonly created_at: string;
+  /** When the key last authenticated a request, to the minute (P75); `null` until then. */
+  readonly last_used_at: string | null;
 }

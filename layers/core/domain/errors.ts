@@ -87,6 +87,21 @@ export class RequestRefusedError extends AppError {
   readonly code = 'forbidden';
 }
 
+/**
+ * D15: a request from an address outside the organization's IP allowlist.
+ * The message names the address the service saw, so an administrator can
+ * tell what to add (it is the caller's own address: nothing new is learnt).
+ */
+export class AddressNotAllowedError extends AppError {
+  readonly code = 'forbidden';
+  constructor(readonly sourceIp: string) {
+    super(
+      `Requests from ${sourceIp || 'an unknown address'} are not allowed by your organization's IP allowlist`,
+      { reason: 'ip_not_allowed', source_ip: sourceIp },
+    );
+  }
+}
+
 /** D21: a request naming another organization than the caller's. */
 export class TenantMismatchError extends AppError {
   readonly code = 'forbidden';

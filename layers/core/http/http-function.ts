@@ -9,11 +9,13 @@ import { serviceTracer } from '../observability/tracing';
 import type { Dependencies } from '../ports/dependencies.port';
 import { authenticate } from './middlewares/authenticate';
 import { errorResponses } from './middlewares/error-responses';
+import { ipAllowlist } from './middlewares/ip-allowlist';
 import { jsonBody } from './middlewares/json-body';
 import { rateLimit } from './middlewares/rate-limit';
 import { requestContext } from './middlewares/request-context';
 import { responseHeaders } from './middlewares/response-headers';
 import type { Operation } from './operation';
+import { organizationPolicies } from './organization-policies';
 import type { HttpContext, HttpRequest } from './request-state';
 import type { Route } from './route';
 import { sessionCookieOf } from './session-cookie';
@@ -57,7 +59,8 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
  * Order of `before`: request id and route → API key and scope, or session,
- * CSRF and role (P63) → rate limits and plan limits (D16; the concurrency
+ * CSRF and role (P63) → the organization's IP allowlist (D15) → rate
+ * limits and plan limits (D16; the concurrency
  * lease is released when the response ends) → JSON body → validation →
  * operation, so an unauthenticated caller learns nothing but 401.
  * `after`/`onError` run in reverse, so
@@ -82,6 +85,16 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
     }
   }
   const logger = new Logger({ serviceName: `svc-${options.family}` });
+  // One read of the caller's organization, cached, serves the allowlist and the plan limits (P76).
+  const policies = organizationPolicies({
+    organizations: () => options.dependencies().organizations,
+    now: () => options.dependencies().clock.now().getTime(),
+    onInvalidRange: (orgId, range) =>
+      logger.error('an allowlist range could not be compiled; it allows nothing', {
+        org_id: orgId,
+        range,
+      }),
+  });
 
   const dispatch = async (
     event: APIGatewayProxyEvent,
@@ -139,14 +152,16 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       .use(
         authenticate({
           apiKeys: () => options.dependencies().apiKeys,
+          clock: () => options.dependencies().clock,
           environment: () => options.dependencies().environment,
           sessions: () => options.dependencies(),
         }),
       )
+      .use(ipAllowlist({ policies, logger }))
       .use(
         rateLimit({
           limits: () => options.dependencies(),
-          organizations: () => options.dependencies().organizations,
+          policies,
           now: () => options.dependencies().clock.now().getTime(),
           logger,
         }),

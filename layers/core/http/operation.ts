@@ -5,9 +5,9 @@ import type { Principal } from '../domain/principal';
 import type { IssuedSession } from '../use-cases/auth/sessions';
 import type { Route } from './route';
 
-/** Where a request came from, for the operations that sign people in. */
+/** Where a request came from, for the operations that sign people in or set the IP allowlist. */
 export interface RequestClient {
-  /** The address API Gateway saw (P62's per-address throttle). */
+  /** The address API Gateway saw (P62's per-address throttle; P77's own-address check). */
   readonly sourceIp: string;
   /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
   readonly sessionToken: string | undefined;

@@ -5,6 +5,12 @@ export interface ApiKeyRepository {
   create(record: ApiKeyRecord, keyHash: string): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   listByOrganization(orgId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Stamps `last_used_at` with `at` unless it is already later than
+   * `staleBefore` (P75: at most one write per key and interval). A key
+   * revoked meanwhile stays revoked.
+   */
+  recordUse(keyHash: string, at: string, staleBefore: string): Promise<void>;
   /** `false` when no such key exists in the organization. */
   revoke(orgId: string, keyId: string): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDbApiKeyRepository } from '../../../layers/core/adapters/dynamodb/api-key-repository';
+import { systemClock } from '../../../layers/core/ports/clock.port';
 import { authenticateApiKey } from '../../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { ENTRY_POINTS, run } from '../../support/child-process';
 import { startTestTables, type TestTables } from '../../support/dynalite';
@@ -73,7 +74,11 @@ describe('svc --stack: day one on a deployed stack (DescribeStacks answered in A
     expect(cloudFormation.requests.map((form) => form.get('StackName'))).toContain(LIVE_STACK);
     // Looked up the way the functions do: the same adapter, the live deployment's rule (D10).
     const apiKeys = new DynamoDbApiKeyRepository(tables.client, TABLE);
-    const principal = await authenticateApiKey({ apiKeys }, `Bearer ${key.key}`, 'live');
+    const principal = await authenticateApiKey(
+      { apiKeys, clock: systemClock },
+      `Bearer ${key.key}`,
+      'live',
+    );
     expect(principal).toMatchObject({ orgId, keyId: key.id, scopes: ['Admin'] });
   });
 

@@ -1,6 +1,7 @@
 import { DynamoDbAgentRepository } from '../../../layers/core/adapters/dynamodb/agent-repository';
 import { DynamoDbApiKeyRepository } from '../../../layers/core/adapters/dynamodb/api-key-repository';
 import { DynamoDbDataSourceRepository } from '../../../layers/core/adapters/dynamodb/data-source-repository';
+import { DynamoDbOrganizationRepository } from '../../../layers/core/adapters/dynamodb/organization-repository';
 import type { Agent } from '../../../layers/core/domain/agent';
 import type { DataSource } from '../../../layers/core/domain/data-source';
 import { newSyncJob } from '../../../layers/core/domain/data-source';
@@ -138,6 +139,7 @@ describe('DynamoDB repositories (dynalite)', () => {
       environment: 'test' as const,
       last4: 'abcd',
       created_at: at,
+      last_used_at: null,
     };
     await keys.create(record, 'f'.repeat(64));
     expect(await keys.findByHash('f'.repeat(64))).toEqual(record);
@@ -145,5 +147,56 @@ describe('DynamoDB repositories (dynalite)', () => {
     expect(await keys.revoke('org_other', record.id)).toBe(false);
     expect(await keys.revoke('org_keys', record.id)).toBe(true);
     expect(await keys.findByHash('f'.repeat(64))).toBeNull();
+  });
+
+  it('stamps last_used_at once per interval and never brings a revoked key back (P75)', async () => {
+    const hash = 'e'.repeat(64);
+    const record = {
+      id: newId('apiKey'),
+      org_id: 'org_used',
+      name: 'script',
+      scopes: ['Read' as const],
+      environment: 'test' as const,
+      last4: 'wxyz',
+      created_at: at,
+      last_used_at: null,
+    };
+    await keys.create(record, hash);
+
+    await keys.recordUse(hash, '2026-11-21T10:01:00.000Z', '2026-11-21T10:00:00.000Z');
+    await keys.recordUse(hash, '2026-11-21T10:01:30.000Z', '2026-11-21T10:00:30.000Z');
+    const stamped = await keys.findByHash(hash);
+    await keys.recordUse(hash, '2026-11-21T10:02:30.000Z', '2026-11-21T10:01:30.000Z');
+    const later = await keys.findByHash(hash);
+    await keys.revoke('org_used', record.id);
+    await keys.recordUse('e'.repeat(64), '2026-11-21T10:09:00.000Z', '2026-11-21T10:08:00.000Z');
+
+    expect(stamped?.last_used_at).toBe('2026-11-21T10:01:00.000Z');
+    expect(later?.last_used_at).toBe('2026-11-21T10:02:30.000Z');
+    expect(await keys.findByHash(hash)).toBeNull();
+  });
+
+  it('updates only the organization that exists, only the fields given (P74)', async () => {
+    const organizations = new DynamoDbOrganizationRepository(tables.client, tables.tableName);
+    const id = newId('organization');
+    await organizations.create({ id, name: 'Acme', plan: 'pro', created_at: at });
+
+    const renamed = await organizations.update(id, { name: 'Acme Labs', updated_at: at });
+    const fenced = await organizations.update(id, {
+      settings: { ip_allowlist: ['203.0.113.0/24'] },
+      updated_at: at,
+    });
+    const missing = await organizations.update(newId('organization'), {
+      name: 'Ghost',
+      updated_at: at,
+    });
+
+    expect(renamed).toEqual({ id, name: 'Acme Labs', plan: 'pro', created_at: at, updated_at: at });
+    expect(fenced).toMatchObject({
+      name: 'Acme Labs',
+      settings: { ip_allowlist: ['203.0.113.0/24'] },
+    });
+    expect(missing).toBeNull();
+    expect(await organizations.get(id)).toEqual(fenced);
   });
 });

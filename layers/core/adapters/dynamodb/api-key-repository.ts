@@ -3,6 +3,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../domain/api-key-record';
 import type { ApiKeyRepository } from '../../ports/api-key-repository.port';
@@ -22,6 +23,8 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
   ) {}
 
   async create(record: ApiKeyRecord, keyHash: string): Promise<void> {
+    // Never used yet: no `last_used_at` attribute at all, which recordUse's condition expects.
+    const { last_used_at: _neverUsed, ...stored } = record;
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
@@ -29,7 +32,7 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
           ...keys.apiKey(keyHash),
           ...keys.apiKeyIndex(record.org_id, record.id),
           entity: 'api_key',
-          ...record,
+          ...stored,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -55,6 +58,24 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
       ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':prefix': 'APIKEY#' },
     });
     return items.map(toRecord);
+  }
+
+  async recordUse(keyHash: string, at: string, staleBefore: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.apiKey(keyHash),
+          UpdateExpression: 'SET last_used_at = :at',
+          // Never recreates a revoked key, and skips the write while the stamp is fresh.
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(last_used_at) OR last_used_at < :stale)',
+          ExpressionAttributeValues: { ':at': at, ':stale': staleBefore },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   async revoke(orgId: string, keyId: string): Promise<boolean> {
@@ -97,5 +118,6 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     environment: item.environment as ApiKeyRecord['environment'],
     last4: String(item.last4),
     created_at: String(item.created_at),
+    last_used_at: typeof item.last_used_at === 'string' ? item.last_used_at : null,
   };
 }

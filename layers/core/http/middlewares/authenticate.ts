@@ -12,6 +12,7 @@ import type { ApiKeyPrincipal } from '../../domain/principal';
 import { grantsScope } from '../../domain/scopes';
 import { roleAtLeast } from '../../domain/user';
 import type { ApiKeyRepository } from '../../ports/api-key-repository.port';
+import type { Clock } from '../../ports/clock.port';
 import { authenticateApiKey } from '../../use-cases/api-keys/api-key-use-cases';
 import {
   continueSession,
@@ -84,7 +85,8 @@ function sameToken(sent: string, expected: string): boolean {
  * requests all the same (no login CSRF).
  */
 export function authenticate(options: {
-  readonly apiKeys: () => Pick<ApiKeyRepository, 'findByHash'>;
+  readonly apiKeys: () => Pick<ApiKeyRepository, 'findByHash' | 'recordUse'>;
+  readonly clock: () => Clock;
   readonly environment: () => Environment;
   readonly sessions: () => SessionDependencies;
 }): HttpMiddleware {
@@ -111,7 +113,7 @@ export function authenticate(options: {
     }
     if (authorization !== undefined || cookie === undefined) {
       const principal = await authenticateApiKey(
-        { apiKeys: options.apiKeys() },
+        { apiKeys: options.apiKeys(), clock: options.clock() },
         authorization,
         options.environment(),
       );

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import {
+  AddressNotAllowedError,
   AppError,
   ConflictError,
   ForbiddenError,
@@ -27,6 +28,7 @@ const STATUS_OF: ReadonlyArray<readonly [abstract new (...args: never[]) => AppE
   [RoleForbiddenError, 403],
   [RequestRefusedError, 403],
   [TenantMismatchError, 403],
+  [AddressNotAllowedError, 403],
   [NotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ConflictError, 409],

@@ -1,19 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { SessionUnauthorizedError, UnauthorizedError } from '../../domain/errors';
-import { PLAN_LIMITS, type PlanLimits } from '../../domain/plans';
-import type { Principal } from '../../domain/principal';
-import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import {
   admitRequest,
   type RateLimitDependencies,
   releaseAdmission,
 } from '../../use-cases/limits/admit-request';
+import type { OrganizationPolicies } from '../organization-policies';
 import type { HttpMiddleware, HttpRequest } from '../request-state';
 import { withCleanupAtEnd } from '../streaming';
-
-/** How long a function instance trusts the plan it read; a plan change takes effect within this. */
-const PLAN_CACHE_MS = 30_000;
 
 /**
  * How long a request may run when its context does not say (no Lambda
@@ -36,35 +30,20 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export function rateLimit(options: {
   readonly limits: () => RateLimitDependencies;
-  readonly organizations: () => Pick<OrganizationRepository, 'get'>;
+  /** The organization's plan, read once with its allowlist and cached (P11, P76). */
+  readonly policies: OrganizationPolicies;
   readonly now?: () => number;
   /** Where a failed release is reported; the lease then expires on its own. */
   readonly logger?: Pick<Logger, 'warn'>;
 }): HttpMiddleware {
   const now = options.now ?? Date.now;
-  const plans = new Map<string, { limits: PlanLimits; until: number }>();
   const releases = new WeakMap<HttpRequest, () => Promise<void>>();
-
-  const limitsOf = async (principal: Principal): Promise<PlanLimits> => {
-    const orgId = principal.orgId;
-    const cached = plans.get(orgId);
-    if (cached && cached.until > now()) return cached.limits;
-    const organization = await options.organizations().get(orgId);
-    if (!organization) {
-      throw principal.kind === 'session'
-        ? new SessionUnauthorizedError('Your organization no longer exists')
-        : new UnauthorizedError('Invalid API key');
-    }
-    const limits = PLAN_LIMITS[organization.plan];
-    plans.set(orgId, { limits, until: now() + PLAN_CACHE_MS });
-    return limits;
-  };
 
   const rateLimitBefore = async (request: HttpRequest): Promise<void> => {
     const state = request.context.svc;
     const route = state.route;
     if (!state.principal || !route || route.access === 'public') return;
-    const limits = await limitsOf(state.principal);
+    const { limits } = await options.policies.of(state.principal);
     const at = now();
     // Lambda ends an invocation at its deadline, streamed or not: the lease need not outlive it.
     const remainingMs = request.context.getRemainingTimeInMillis?.() ?? LONGEST_REQUEST_MS;

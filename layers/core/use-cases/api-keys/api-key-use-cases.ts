@@ -62,14 +62,54 @@ export async function createApiKey(
     environment: input.environment,
     last4: apiKeyLast4(key),
     created_at: deps.clock.now().toISOString(),
+    last_used_at: null,
   };
   await deps.apiKeys.create(record, hashApiKey(key));
   return { record, key };
 }
 
-export function listApiKeys(deps: ApiKeyDependencies, orgId: string): Promise<ApiKeyRecord[]> {
-  return deps.apiKeys.listByOrganization(orgId);
+/**
+ * D11: an organization's administrator makes a key in the web application.
+ * Keys of the other environment could never be used here (D10), so the
+ * environment is the deployment's, and naming the other one is a 400
+ * (P78) rather than a key that fails at its first use.
+ */
+export async function createApiKeyForDeployment(
+  deps: ApiKeyDependencies,
+  deployment: Environment,
+  input: Omit<CreateApiKeyInput, 'environment' | 'presetKey'> & {
+    readonly environment?: Environment | undefined;
+  },
+): Promise<CreatedApiKey> {
+  if (input.environment !== undefined && input.environment !== deployment) {
+    throw new InvalidRequestError(
+      `This is a ${deployment} deployment: it accepts only ${deployment} keys (D10), so it makes only those`,
+      { fields: [{ path: 'environment', message: `must be ${deployment} on this deployment` }] },
+    );
+  }
+  return createApiKey(deps, {
+    orgId: input.orgId,
+    name: input.name,
+    scopes: input.scopes,
+    environment: deployment,
+  });
 }
+
+/** The organization's keys, newest first (ids sort by creation time, D1). */
+export async function listApiKeys(
+  deps: ApiKeyDependencies,
+  orgId: string,
+): Promise<ApiKeyRecord[]> {
+  const records = await deps.apiKeys.listByOrganization(orgId);
+  return records.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/**
+ * P75: how fresh `last_used_at` is kept. A key used again within this is not
+ * written again, so a busy key costs one small write a minute, not one per
+ * request.
+ */
+export const KEY_USE_RESOLUTION_MS = 60_000;
 
 export async function revokeApiKey(
   deps: ApiKeyDependencies,
@@ -86,7 +126,10 @@ export async function revokeApiKey(
  * (D10); the message names the problem but never echoes the key.
  */
 export async function authenticateApiKey(
-  deps: { readonly apiKeys: Pick<ApiKeyRepository, 'findByHash'> },
+  deps: {
+    readonly apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'recordUse'>;
+    readonly clock: Clock;
+  },
   authorization: string | undefined,
   deployment: Environment,
 ): Promise<ApiKeyPrincipal> {
@@ -103,8 +146,10 @@ export async function authenticateApiKey(
       `A ${parsed.environment} key cannot be used on this ${deployment} deployment; use a ${API_KEY_PREFIX[deployment]}… key`,
     );
   }
-  const record = await deps.apiKeys.findByHash(hashApiKey(key));
+  const keyHash = hashApiKey(key);
+  const record = await deps.apiKeys.findByHash(keyHash);
   if (!record || record.environment !== deployment) throw new UnauthorizedError('Invalid API key');
+  await noteKeyUse(deps, keyHash, record);
   return {
     kind: 'api_key',
     orgId: record.org_id,
@@ -112,4 +157,22 @@ export async function authenticateApiKey(
     scopes: record.scopes,
     environment: record.environment,
   };
+}
+
+/**
+ * D11 "last-used time", P75: stamped when the key authenticates a request
+ * (refused later by the allowlist, a scope or a limit or not, since it says
+ * the key is in someone's hands), at most once per `KEY_USE_RESOLUTION_MS`.
+ * The record just read says whether the stamp is fresh, so most requests
+ * write nothing.
+ */
+async function noteKeyUse(
+  deps: { readonly apiKeys: Pick<ApiKeyRepository, 'recordUse'>; readonly clock: Clock },
+  keyHash: string,
+  record: ApiKeyRecord,
+): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const staleBefore = new Date(now - KEY_USE_RESOLUTION_MS).toISOString();
+  if (record.last_used_at !== null && record.last_used_at >= staleBefore) return;
+  await deps.apiKeys.recordUse(keyHash, new Date(now).toISOString(), staleBefore);
 }

@@ -1,0 +1,12 @@
+import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
+import { compositionRoot } from '../../layers/core/wiring/composition-root';
+
+/**
+ * Organizations and their API keys (D11, D13, D15): the table only. Every
+ * HTTP family already builds the organization and API key repositories to
+ * authenticate and limit requests (cloud-http-platform.ts), and these
+ * operations need nothing else.
+ */
+export const dependencies = compositionRoot(() => ({ ...cloudHttpPlatform() }));
+
+export type OrganizationsDependencies = ReturnType<typeof dependencies>;
