@@ -6,6 +6,7 @@ import { DynamoDbConcurrencyLeases } from '../adapters/dynamodb/concurrency-leas
 import { DynamoDbDailyUsage } from '../adapters/dynamodb/daily-usage';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
+import { DynamoDbGroupRepository } from '../adapters/dynamodb/group-repository';
 import {
   DynamoDbInteractionRepository,
   DynamoDbSessionHistory,
@@ -70,6 +71,7 @@ export function buildDependencies(options: {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  const groups = new DynamoDbGroupRepository(client, tableName);
   return {
     environment: options.environment,
     clock: options.clock ?? systemClock,
@@ -78,6 +80,8 @@ export function buildDependencies(options: {
     users: new DynamoDbUserRepository(client, tableName),
     sessionTokens: options.sessionTokens,
     sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    groups,
+    groupGrants: groups,
     invitationSender: options.invitationSender,
     agents: new DynamoDbAgentRepository(client, tableName),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
