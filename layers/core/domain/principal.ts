@@ -24,6 +24,8 @@ export interface SessionPrincipal {
   readonly role: Role;
   /** P80: the agents this user may use, from their groups. */
   readonly agents: AgentAccess;
+  /** P83: the groups the user belongs to that exist now (those the role and agents come from). */
+  readonly groupIds: readonly string[];
   readonly sessionId: string;
   /** When the user signed in (epoch seconds). */
   readonly authTime: number;

@@ -157,6 +157,7 @@ describe('Use case: admitRequest (dynalite)', () => {
       userId,
       role: 'admin',
       agents: ALL_AGENTS,
+      groupIds: [],
       sessionId: newId('session'),
       authTime: Math.floor(NOW / 1000),
     });

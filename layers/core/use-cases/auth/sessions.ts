@@ -111,10 +111,8 @@ export async function verifySession(
     throw new SessionUnauthorizedError('This user can no longer sign in');
   }
   const { user } = found;
-  const access = effectiveAccess(
-    user.role,
-    await deps.groupGrants.grants(claims.org, found.groupIds),
-  );
+  const grants = await deps.groupGrants.grants(claims.org, found.groupIds);
+  const access = effectiveAccess(user.role, grants);
   return {
     principal: {
       kind: 'session',
@@ -122,6 +120,7 @@ export async function verifySession(
       userId: user.id,
       role: access.role,
       agents: access.agents,
+      groupIds: grants.map((grant) => grant.id),
       sessionId: claims.jti,
       authTime: claims.auth_time,
     },
