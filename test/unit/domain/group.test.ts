@@ -45,7 +45,7 @@ describe('Function: effectiveAccess (issue 9 item 5, P80)', () => {
       fc.record({
         id: fc.string(),
         role: fc.constantFrom(...ROLES),
-        agent_ids: fc.option(fc.array(fc.constantFrom('x', 'y', 'z')), { nil: null }),
+        agent_ids: fc.option(fc.array(fc.constantFrom<string>('x', 'y', 'z')), { nil: null }),
       }),
       { maxLength: 6 },
     );
