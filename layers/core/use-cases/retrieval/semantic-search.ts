@@ -16,11 +16,6 @@ export interface SemanticSearchInput {
 }
 
 /**
- * D21: chunks by meaning (k-NN), without an answer. `org_id` must be the
- * caller's organization (403 otherwise); all its data sources unless some
- * are named; `query_embedding` only when asked for (it is large).
- */
-/**
  * P81: a user whose groups restrict their agents searches only the data
  * sources of the agents they may use; others they name are searched as ids
  * that do not exist are (nothing is found in them).
@@ -40,6 +35,36 @@ async function searchableDataSources(
   );
 }
 
+/**
+ * The data sources a search covers: those named, or "all the organization's
+ * data sources" (D21) — those that exist, so chunks of a data source deleted
+ * mid-sync are never returned. P81: for a restricted user, only those of
+ * their agents.
+ */
+async function dataSourcesToSearch(
+  deps: {
+    readonly dataSources: Pick<DataSourceRepository, 'list'>;
+    readonly agents: Pick<AgentRepository, 'list'>;
+  },
+  principal: Principal,
+  named: readonly string[] | undefined,
+): Promise<readonly string[]> {
+  const searchable = await searchableDataSources(deps, principal);
+  if (named) return searchable === 'all' ? named : named.filter((id) => searchable.has(id));
+  if (searchable !== 'all') return [...searchable];
+  const { items } = await deps.dataSources.list(
+    principal.orgId,
+    {},
+    { limit: Number.MAX_SAFE_INTEGER, offset: 0 },
+  );
+  return items.map((source) => source.id);
+}
+
+/**
+ * D21: chunks by meaning (k-NN), without an answer. `org_id` must be the
+ * caller's organization (403 otherwise); all its data sources unless some
+ * are named; `query_embedding` only when asked for (it is large).
+ */
 export async function semanticSearch(
   deps: RetrieveDependencies & {
     readonly clock: Clock;
@@ -53,20 +78,7 @@ export async function semanticSearch(
     throw new TenantMismatchError('org_id must be the organization of the API key');
   }
   const started = deps.clock.now().getTime();
-  // "All the organization's data sources" means those that exist: chunks of a
-  // data source deleted mid-sync are never returned.
-  const searchable = await searchableDataSources(deps, principal);
-  const dataSourceIds = input.data_source_ids
-    ? input.data_source_ids.filter((id) => searchable === 'all' || searchable.has(id))
-    : searchable === 'all'
-      ? (
-          await deps.dataSources.list(
-            principal.orgId,
-            {},
-            { limit: Number.MAX_SAFE_INTEGER, offset: 0 },
-          )
-        ).items.map((source) => source.id)
-      : [...searchable];
+  const dataSourceIds = await dataSourcesToSearch(deps, principal, input.data_source_ids);
   const filter = { orgId: principal.orgId, dataSourceIds };
   const { chunks, queryEmbedding } = await retrieve(deps, {
     ...filter,
