@@ -1,3 +1,4 @@
+import { agentAccessOf } from '../../layers/core/domain/principal';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
@@ -21,7 +22,7 @@ import { type AgentsDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<AgentsDependencies>();
 
-/** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers` (D8). */
+/** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers` (D8); a user sees only the agents their groups allow (P81). */
 export const operations = {
   listAgents: operation({
     summary: 'List agents',
@@ -29,7 +30,7 @@ export const operations = {
     responses: { 200: { description: 'A page of agents, newest first', schema: agentList } },
     async handle({ query, principal, deps }) {
       const page = pageRequest(query);
-      const result = await listAgents(deps, principal.orgId, page);
+      const result = await listAgents(deps, principal.orgId, page, agentAccessOf(principal));
       return jsonResponse(200, { agents: result.items, total: result.total, ...page });
     },
   }),
@@ -38,7 +39,10 @@ export const operations = {
     body: createAgentBody,
     responses: { 201: { description: 'The new agent', schema: agentResource } },
     async handle({ body, principal, deps }) {
-      return jsonResponse(201, await createAgent(deps, principal.orgId, body));
+      return jsonResponse(
+        201,
+        await createAgent(deps, principal.orgId, body, agentAccessOf(principal)),
+      );
     },
   }),
   getAgent: operation({
@@ -46,7 +50,10 @@ export const operations = {
     pathIds: { id: 'agent' },
     responses: { 200: { description: 'The agent', schema: agentResource } },
     async handle({ params, principal, deps }) {
-      return jsonResponse(200, await getAgent(deps, principal.orgId, params.id ?? ''));
+      return jsonResponse(
+        200,
+        await getAgent(deps, principal.orgId, params.id ?? '', agentAccessOf(principal)),
+      );
     },
   }),
   updateAgent: operation({
@@ -55,7 +62,10 @@ export const operations = {
     body: updateAgentBody,
     responses: { 200: { description: 'The updated agent', schema: agentResource } },
     async handle({ params, body, principal, deps }) {
-      return jsonResponse(200, await updateAgent(deps, principal.orgId, params.id ?? '', body));
+      return jsonResponse(
+        200,
+        await updateAgent(deps, principal.orgId, params.id ?? '', body, agentAccessOf(principal)),
+      );
     },
   }),
   deleteAgent: operation({
@@ -63,7 +73,7 @@ export const operations = {
     pathIds: { id: 'agent' },
     responses: { 204: { description: 'Deleted' } },
     async handle({ params, principal, deps }) {
-      await deleteAgent(deps, principal.orgId, params.id ?? '');
+      await deleteAgent(deps, principal.orgId, params.id ?? '', agentAccessOf(principal));
       return emptyResponse(204);
     },
   }),

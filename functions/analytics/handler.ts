@@ -1,5 +1,7 @@
+import type { AgentAccess } from '../../layers/core/domain/agent-access';
 import type { Granularity } from '../../layers/core/domain/analytics';
 import { InvalidRequestError } from '../../layers/core/domain/errors';
+import { agentAccessOf } from '../../layers/core/domain/principal';
 import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
@@ -23,6 +25,7 @@ async function analytics(
     agent_id?: string | undefined;
     granularity: Granularity;
   },
+  access: AgentAccess,
 ) {
   if (query.start_date > query.end_date) {
     throw new InvalidRequestError('start_date is after end_date', {
@@ -44,12 +47,17 @@ async function analytics(
       ],
     });
   }
-  return getAnalytics(deps, orgId, {
-    from: query.start_date,
-    to,
-    agentId: query.agent_id,
-    granularity: query.granularity,
-  });
+  return getAnalytics(
+    deps,
+    orgId,
+    {
+      from: query.start_date,
+      to,
+      agentId: query.agent_id,
+      granularity: query.granularity,
+    },
+    access,
+  );
 }
 
 /** Analytics (spec; D34), from hourly rollups; legacy /api/analytics/charts/dashboard (D8). */
@@ -59,7 +67,10 @@ export const operations = {
     query: analyticsQuery,
     responses: { 200: { description: 'D34 metrics and time_series', schema: analyticsResult } },
     async handle({ query, principal, deps }) {
-      return jsonResponse(200, await analytics(deps, principal.orgId, query));
+      return jsonResponse(
+        200,
+        await analytics(deps, principal.orgId, query, agentAccessOf(principal)),
+      );
     },
   }),
   getDashboard: operation({
@@ -71,7 +82,12 @@ export const operations = {
     async handle({ query, principal, deps }) {
       return jsonResponse(
         200,
-        await analytics(deps, principal.orgId, { ...query, granularity: 'day' }),
+        await analytics(
+          deps,
+          principal.orgId,
+          { ...query, granularity: 'day' },
+          agentAccessOf(principal),
+        ),
       );
     },
   }),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
-import { USER_LIMITS } from '../../layers/core/domain/user';
+import { ROLES, USER_LIMITS } from '../../layers/core/domain/user';
 import { userResource } from '../../layers/core/http/user.schema';
 
 /**
@@ -37,3 +37,17 @@ export const sessionResource = z.object({
   /** D12: when the web application should call refresh (an hour before `expires_at`). */
   refresh_after: z.string(),
 });
+
+/**
+ * P83: what the signed-in user may do now, from their own role and their
+ * groups: the effective role, the groups that grant it, and the agents they
+ * may use (`null`: all of the organization's).
+ */
+export const sessionAccess = z.object({
+  role: z.enum(ROLES),
+  group_ids: z.array(z.string()),
+  agent_ids: z.nullable(z.array(z.string())),
+});
+
+/** `GET /api/v1/auth/me`: the session, and the access it has now. */
+export const meResource = z.extend(sessionResource, { access: sessionAccess });

@@ -16,7 +16,7 @@ import {
 } from '../../layers/core/use-cases/auth/sessions';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
 import { AUTH_ROUTES } from '../../lib/routes/auth';
-import { acceptInvitationBody, loginBody, sessionResource } from './auth.schema';
+import { acceptInvitationBody, loginBody, meResource, sessionResource } from './auth.schema';
 import { type AuthDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<AuthDependencies>();
@@ -44,6 +44,15 @@ function withNewSession(orgId: string, user: User, session: IssuedSession): APIG
     'Set-Cookie': [sessionCookie(session.token, session.claims.exp, session.claims.iat)],
   };
   return response;
+}
+
+/** P83: the effective role, the groups that count, and the agents the user may use (null: all). */
+function accessView(principal: SessionPrincipal) {
+  return {
+    role: principal.role,
+    group_ids: [...principal.groupIds],
+    agent_ids: principal.agents.kind === 'all' ? null : [...principal.agents.agentIds].sort(),
+  };
 }
 
 /** Routes with `access: 'session'` are reached by sessions only (the middleware refuses keys). */
@@ -99,13 +108,18 @@ export const operations = {
     },
   }),
   me: operation({
-    summary: 'The signed-in user',
-    responses: { 200: { description: 'The user and the session', schema: sessionResource } },
+    summary: 'The signed-in user, and what their role and groups let them do now',
+    responses: {
+      200: { description: 'The user, the session and its access', schema: meResource },
+    },
     async handle({ principal, session, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
       const user = await getUser(deps, signedIn.orgId, signedIn.userId);
-      return jsonResponse(200, sessionBody(signedIn.orgId, user, session));
+      return jsonResponse(200, {
+        ...sessionBody(signedIn.orgId, user, session),
+        access: accessView(signedIn),
+      });
     },
   }),
   logout: operation({

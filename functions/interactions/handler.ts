@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../../layers/core/domain/errors';
+import { agentAccessOf } from '../../layers/core/domain/principal';
 import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
@@ -45,6 +46,7 @@ export const operations = {
             : {}),
         },
         page,
+        agentAccessOf(principal),
       );
       return jsonResponse(200, { interactions: result.items, total: result.total, ...page });
     },
@@ -57,7 +59,10 @@ export const operations = {
       200: { description: 'The interaction with its feedback', schema: interactionResource },
     },
     async handle({ params, body, principal, deps }) {
-      return jsonResponse(200, await giveFeedback(deps, principal.orgId, params.id ?? '', body));
+      return jsonResponse(
+        200,
+        await giveFeedback(deps, principal.orgId, params.id ?? '', body, agentAccessOf(principal)),
+      );
     },
   }),
   giveFeedbackLegacy: operation({
@@ -70,7 +75,16 @@ export const operations = {
       const { interaction_id, ...feedback } = body;
       // D7: the successor link names this interaction's v1 path (/api/v1/interactions/{id}/feedback).
       params.id = interaction_id;
-      return jsonResponse(200, await giveFeedback(deps, principal.orgId, interaction_id, feedback));
+      return jsonResponse(
+        200,
+        await giveFeedback(
+          deps,
+          principal.orgId,
+          interaction_id,
+          feedback,
+          agentAccessOf(principal),
+        ),
+      );
     },
   }),
 };

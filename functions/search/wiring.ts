@@ -1,3 +1,4 @@
+import { DynamoDbAgentRepository } from '../../layers/core/adapters/dynamodb/agent-repository';
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
 import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
@@ -5,12 +6,14 @@ import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrie
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** Semantic search (D21): the index, the query's embedder, the organization's data sources. */
+/** Semantic search (D21): the index, the query's embedder, the organization's data sources and agents (P81). */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {
     ...cloudHttpPlatform(),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
+    // P81: a user restricted to some agents searches their data sources only.
+    agents: new DynamoDbAgentRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,
   };

@@ -16,6 +16,7 @@ import {
   updateUser,
 } from '../../layers/core/use-cases/users/user-use-cases';
 import { USERS_ROUTES } from '../../lib/routes/users';
+import { groupOperations } from './group-operations';
 import {
   createdUserResource,
   createUserBody,
@@ -42,7 +43,10 @@ function actorOf(principal: Principal): UserActor {
   return { userId: principal.userId };
 }
 
-/** Users: `/api/v1/users` and the legacy `/api/users`, `/api/user-management/users` (D8). */
+/**
+ * Users: `/api/v1/users` and the legacy `/api/users`, `/api/user-management/users` (D8);
+ * and their groups (P82).
+ */
 export const operations = {
   listUsers: operation({
     summary: "List the organization's users",
@@ -120,6 +124,7 @@ export const operations = {
       return jsonResponse(201, invitationView(invitation));
     },
   }),
+  ...groupOperations,
 };
 
 export const handler = httpFunction({

@@ -11,12 +11,12 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * so a route given the wrong role fails here: `readonly` views (every GET,
  * asking agents and searching, analytics); `train` adds feedback (and KB
  * editing, not built); `configure` adds agents, data sources and webhooks;
- * `admin` adds users, keys, the organization and its IP allowlist (and
- * groups, model keys, SSO, not built). Signing in, refreshing, `me` and logging
+ * `admin` adds users, groups, keys, the organization and its IP allowlist
+ * (and model keys, SSO, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
  */
 function requiredRole(method: string, path: string): Role {
-  if (/users|organizations|keys/.test(path)) return 'admin';
+  if (/users|groups|organizations|keys/.test(path)) return 'admin';
   if (/webhooks/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
   if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
@@ -31,24 +31,26 @@ const SESSION_ROUTES = ROUTES.filter(
 function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
-    : /organizations/.test(path)
-      ? 'org'
-      : /keys/.test(path)
-        ? 'key'
-        : /users/.test(path)
-          ? 'usr'
-          : /webhooks/.test(path)
-            ? 'wh'
-            : /interactions/.test(path)
-              ? 'int'
-              : 'ds';
+    : /groups/.test(path)
+      ? 'grp'
+      : /organizations/.test(path)
+        ? 'org'
+        : /keys/.test(path)
+          ? 'key'
+          : /users/.test(path)
+            ? 'usr'
+            : /webhooks/.test(path)
+              ? 'wh'
+              : /interactions/.test(path)
+                ? 'int'
+                : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'
       : path === '/api/analytics/charts/dashboard'
         ? '?startDate=2026-11-01&endDate=2026-11-30'
         : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc'))}${query}`;
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr'))}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */

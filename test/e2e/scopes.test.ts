@@ -13,8 +13,8 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
  * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
  * Execute for query, chat, semantic-search and feedback; Read to list
- * interactions; Admin for analytics, for listing or reading users and for
- * reading and changing the organization (the spec's scope table: "organization
+ * interactions; Admin for analytics, for listing or reading users and groups, and
+ * for reading and changing the organization (the spec's scope table: "organization
  * settings"; keys never manage keys, D11). Legacy
  * paths need what their v1 successors need.
  */
@@ -79,6 +79,13 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'PUT /api/v1/organizations/{id}': 'Admin',
   'GET /api/organizations/{id}': 'Admin',
   'PUT /api/organizations/{id}': 'Admin',
+  // D9 Admin; P82: groups as users, keys list and read them only.
+  'GET /api/v1/groups': 'Admin',
+  'GET /api/v1/groups/{id}': 'Admin',
+  'GET /api/v1/groups/{id}/members': 'Admin',
+  'GET /api/groups': 'Admin',
+  'GET /api/groups/{id}': 'Admin',
+  'GET /api/groups/{id}/members': 'Admin',
 };
 
 /** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */
@@ -93,24 +100,26 @@ const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
 function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
-    : /organizations/.test(path)
-      ? 'org'
-      : /keys/.test(path)
-        ? 'key'
-        : /users/.test(path)
-          ? 'usr'
-          : /webhooks/.test(path)
-            ? 'wh'
-            : /interactions/.test(path)
-              ? 'int'
-              : 'ds';
+    : /groups/.test(path)
+      ? 'grp'
+      : /organizations/.test(path)
+        ? 'org'
+        : /keys/.test(path)
+          ? 'key'
+          : /users/.test(path)
+            ? 'usr'
+            : /webhooks/.test(path)
+              ? 'wh'
+              : /interactions/.test(path)
+                ? 'int'
+                : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'
       : path === '/api/analytics/charts/dashboard'
         ? '?startDate=2026-11-01&endDate=2026-11-30'
         : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc'))}${query}`;
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr'))}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */

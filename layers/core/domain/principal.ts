@@ -1,3 +1,4 @@
+import { type AgentAccess, ALL_AGENTS } from './agent-access';
 import type { Environment } from './environments';
 import type { Scope } from './scopes';
 import type { Role } from './user';
@@ -16,8 +17,15 @@ export interface SessionPrincipal {
   readonly kind: 'session';
   readonly orgId: string;
   readonly userId: string;
-  /** D13: the user's role as stored now (a change takes effect at the next request). */
+  /**
+   * D13: the user's effective role as stored now, the highest of theirs and
+   * their groups' (issue 9 item 5; a change takes effect at the next request, P83).
+   */
   readonly role: Role;
+  /** P80: the agents this user may use, from their groups. */
+  readonly agents: AgentAccess;
+  /** P83: the groups the user belongs to that exist now (those the role and agents come from). */
+  readonly groupIds: readonly string[];
   readonly sessionId: string;
   /** When the user signed in (epoch seconds). */
   readonly authTime: number;
@@ -29,4 +37,9 @@ export type Principal = ApiKeyPrincipal | SessionPrincipal;
 /** The id a principal's rate buckets and records are kept under: the key's, or the user's. */
 export function principalId(principal: Principal): string {
   return principal.kind === 'api_key' ? principal.keyId : principal.userId;
+}
+
+/** P80: API keys use every agent of their organization; users as their groups allow. */
+export function agentAccessOf(principal: Principal): AgentAccess {
+  return principal.kind === 'session' ? principal.agents : ALL_AGENTS;
 }

@@ -35,6 +35,7 @@ export type HttpPlatformDependencies = Pick<
   | 'users'
   | 'sessionTokens'
   | 'sessionRevocations'
+  | 'groupGrants'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {

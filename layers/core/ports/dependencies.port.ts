@@ -9,6 +9,7 @@ import type { DocumentChunker } from './document-chunker.port';
 import type { Embedder } from './embedder.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
+import type { GroupGrants, GroupRepository } from './group-repository.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -43,6 +44,9 @@ export interface Dependencies {
   readonly users: UserRepository;
   readonly sessionTokens: SessionTokens;
   readonly sessionRevocations: SessionRevocations;
+  /** Issue 9 item 5: groups, and (every HTTP family, P83) the grants a session check reads. */
+  readonly groups: GroupRepository;
+  readonly groupGrants: GroupGrants;
   /** P61: how a new user's invitation reaches them. */
   readonly invitationSender: InvitationSender;
   readonly agents: AgentRepository;

@@ -34,6 +34,15 @@ export interface InvitationLookup {
 
 export type EmailTaken = 'email_taken';
 
+/** A user and the ids of the groups they belong to (P83: kept on the user, read with it). */
+export interface UserWithGroups {
+  readonly user: User;
+  readonly groupIds: readonly string[];
+}
+
+/** Why a user could not join a group (P83). */
+export type JoinRefusal = 'no_user' | 'too_many_groups';
+
 /**
  * Users of one organization (D13). Emails are unique per organization,
  * compared in their normalized form (domain/user.ts `normalizeEmail`); the
@@ -74,6 +83,22 @@ export interface UserRepository {
       readonly now: number;
     },
   ): Promise<User | null | EmailTaken>;
+  /** The user and their group ids, in one read (what a session check needs, P83). */
+  getWithGroups(orgId: string, id: string): Promise<UserWithGroups | null>;
+  /**
+   * Adds `groupId` to the user's groups (already there: nothing changes);
+   * refused when the user does not exist or already belongs to `maxGroups`.
+   */
+  addGroup(
+    orgId: string,
+    userId: string,
+    groupId: string,
+    maxGroups: number,
+  ): Promise<JoinRefusal | undefined>;
+  /** Removes `groupId` from the user's groups; `false` when the user was not in it (or is unknown). */
+  removeGroup(orgId: string, userId: string, groupId: string): Promise<boolean>;
+  /** The group's members, newest first. */
+  listByGroup(orgId: string, groupId: string): Promise<User[]>;
   /** Records a sign-in (no event: it is not a change of the user's details). */
   recordLogin(orgId: string, id: string, at: string): Promise<void>;
   /** The invitation whose token hashes to `tokenHash`, if it was ever issued and is not yet deleted. */

@@ -6,6 +6,7 @@ import { DynamoDbConcurrencyLeases } from '../adapters/dynamodb/concurrency-leas
 import { DynamoDbDailyUsage } from '../adapters/dynamodb/daily-usage';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
+import { DynamoDbGroupRepository } from '../adapters/dynamodb/group-repository';
 import {
   DynamoDbInteractionRepository,
   DynamoDbSessionHistory,
@@ -82,6 +83,7 @@ export function buildDependencies(options: {
     fileParser: uploadedFileParser,
     chunker: inProcessChunker,
   };
+  const groups = new DynamoDbGroupRepository(client, tableName);
   return {
     environment: options.environment,
     clock: options.clock ?? systemClock,
@@ -90,6 +92,8 @@ export function buildDependencies(options: {
     users: new DynamoDbUserRepository(client, tableName),
     sessionTokens: options.sessionTokens,
     sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    groups,
+    groupGrants: groups,
     invitationSender: options.invitationSender,
     agents: new DynamoDbAgentRepository(client, tableName),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),

@@ -4,6 +4,7 @@ import {
   DynamoDbPlanQuota,
   DynamoDbRateLimiter,
 } from '../../../layers/core/adapters/dynamodb/rate-limiter';
+import { ALL_AGENTS } from '../../../layers/core/domain/agent-access';
 import { RateLimitExceededError } from '../../../layers/core/domain/errors';
 import { newId } from '../../../layers/core/domain/ids';
 import type { PlanLimits } from '../../../layers/core/domain/plans';
@@ -155,6 +156,8 @@ describe('Use case: admitRequest (dynalite)', () => {
       orgId,
       userId,
       role: 'admin',
+      agents: ALL_AGENTS,
+      groupIds: [],
       sessionId: newId('session'),
       authTime: Math.floor(NOW / 1000),
     });

@@ -17,6 +17,7 @@
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | user             | ORG#<org>                  | USER#<usr>      |             |                |
+ * | group            | ORG#<org>                  | GROUP#<grp>     |             |                |
  * | email claim      | USEREMAIL#<email>          | ORG#<org>       |             |                |
  * | invitation       | INVITE#<sha256>            | META            |             |                |
  * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
@@ -68,6 +69,9 @@ export const keys = {
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
   userPrefix: 'USER#',
+  /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
+  groupPrefix: 'GROUP#',
+  group: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `GROUP#${id}` }),
   /**
    * P60: one item per (normalized email, organization) claims the email for
    * one user; the partition lists an email's users in every organization,

@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../../domain/events';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
@@ -12,9 +13,11 @@ import type {
   EmailTaken,
   InvitationLookup,
   InvitationRecord,
+  JoinRefusal,
   UserCredentials,
   UserRepository,
   UserWithCredentials,
+  UserWithGroups,
 } from '../../ports/user-repository.port';
 import { isConditionFailure } from './document-client';
 import { OrgPartitionItems } from './org-partition-items';
@@ -40,6 +43,12 @@ function userOf(item: Record<string, unknown>): User {
     updated_at: String(item.updated_at),
     last_login_at: typeof item.last_login_at === 'string' ? item.last_login_at : null,
   };
+}
+
+/** P83: the ids of the user's groups, a string set on the user item (absent when none). */
+function groupIdsOf(item: Record<string, unknown>): string[] {
+  const stored = item.group_ids;
+  return stored instanceof Set ? [...stored].map(String).sort() : [];
 }
 
 function credentialsOf(item: Record<string, unknown>): UserCredentials {
@@ -119,6 +128,69 @@ export class DynamoDbUserRepository implements UserRepository {
       version: Number(item.item_version ?? 0),
       credentials: credentialsOf(item),
     };
+  }
+
+  async getWithGroups(orgId: string, id: string): Promise<UserWithGroups | null> {
+    const item = await this.items.getItem(orgId, id);
+    return item ? { user: userOf(item), groupIds: groupIdsOf(item) } : null;
+  }
+
+  /**
+   * P83: one conditional `ADD` to the user's `group_ids` set: atomic, and the
+   * size bound holds under concurrency (a set already holding the id is left
+   * as it is). Touches neither the user's version nor its fields.
+   */
+  async addGroup(
+    orgId: string,
+    userId: string,
+    groupId: string,
+    maxGroups: number,
+  ): Promise<JoinRefusal | undefined> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: keys.orgPartition(orgId), SK: `${keys.userPrefix}${userId}` },
+          UpdateExpression: 'ADD group_ids :group',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(group_ids) OR size(group_ids) < :max OR contains(group_ids, :id))',
+          ExpressionAttributeValues: {
+            ':group': new Set([groupId]),
+            ':max': maxGroups,
+            ':id': groupId,
+          },
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    return (await this.items.getItem(orgId, userId)) ? 'too_many_groups' : 'no_user';
+  }
+
+  async removeGroup(orgId: string, userId: string, groupId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: keys.orgPartition(orgId), SK: `${keys.userPrefix}${userId}` },
+          UpdateExpression: 'DELETE group_ids :group',
+          ConditionExpression: 'attribute_exists(PK) AND contains(group_ids, :id)',
+          ExpressionAttributeValues: { ':group': new Set([groupId]), ':id': groupId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  listByGroup(orgId: string, groupId: string): Promise<User[]> {
+    return this.items.queryAll(orgId, {
+      filterExpression: 'contains(group_ids, :group)',
+      values: { ':group': groupId },
+    });
   }
 
   async list(orgId: string, page: PageRequest): Promise<Page<User>> {

@@ -1,7 +1,13 @@
 import { AGENT_DEFAULTS, type Agent, type AgentChanges } from '../../domain/agent';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import { type AgentAccess, ALL_AGENTS, mayUseAgent, usableBy } from '../../domain/agent-access';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  RequestRefusedError,
+} from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { Page, PageRequest } from '../../domain/pagination';
+import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
@@ -50,11 +56,27 @@ async function assertDataSourcesExist(
   }
 }
 
+/** P81: an agent the caller may not use answers exactly as one that does not exist. */
+function assertUsable(access: AgentAccess, id: string): void {
+  if (!mayUseAgent(access, id)) throw new NotFoundError(`No agent ${id}`);
+}
+
+/**
+ * P81: a user whose groups restrict their agents cannot create agents: the
+ * new agent would be outside what they may use, invisible to them at once.
+ */
 export async function createAgent(
   deps: AgentDependencies,
   orgId: string,
   input: CreateAgentInput,
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<Agent> {
+  if (access.kind === 'only') {
+    throw new RequestRefusedError(
+      'Your groups restrict the agents you may use, so you cannot create agents; ask an admin',
+      { reason: 'agents_restricted' },
+    );
+  }
   await assertDataSourcesExist(deps, orgId, input.data_source_ids);
   const now = deps.clock.now();
   const agent: Agent = {
@@ -74,18 +96,31 @@ export async function createAgent(
   return agent;
 }
 
-export async function getAgent(deps: AgentDependencies, orgId: string, id: string): Promise<Agent> {
+export async function getAgent(
+  deps: AgentDependencies,
+  orgId: string,
+  id: string,
+  access: AgentAccess = ALL_AGENTS,
+): Promise<Agent> {
+  assertUsable(access, id);
   const agent = await deps.agents.get(orgId, id);
   if (!agent) throw new NotFoundError(`No agent ${id}`);
   return agent;
 }
 
-export function listAgents(
+/** P81: a restricted user's list holds, and counts, only the agents they may use. */
+export async function listAgents(
   deps: AgentDependencies,
   orgId: string,
   page: PageRequest,
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<Page<Agent>> {
-  return deps.agents.list(orgId, page);
+  if (access.kind === 'all') return deps.agents.list(orgId, page);
+  const all = await deps.agents.list(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  return pageOf(
+    usableBy(access, all.items, (agent) => agent.id),
+    page,
+  );
 }
 
 /** Concurrent updates of one agent retry this often before giving up with 409. */
@@ -101,7 +136,9 @@ export async function updateAgent(
   orgId: string,
   id: string,
   changes: AgentChanges,
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<Agent> {
+  assertUsable(access, id);
   if (changes.data_source_ids) await assertDataSourcesExist(deps, orgId, changes.data_source_ids);
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
     const current = await deps.agents.getVersioned(orgId, id);
@@ -135,7 +172,9 @@ export async function deleteAgent(
   deps: AgentDependencies,
   orgId: string,
   id: string,
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<void> {
+  assertUsable(access, id);
   const deleted = await deps.agents.delete(orgId, id, [agentDeleted(orgId, id, deps.clock.now())]);
   if (!deleted) throw new NotFoundError(`No agent ${id}`);
 }

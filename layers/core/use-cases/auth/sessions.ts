@@ -6,6 +6,7 @@ import {
   SessionUnauthorizedError,
 } from '../../domain/errors';
 import type { BucketPolicy } from '../../domain/gcra';
+import { effectiveAccess } from '../../domain/group';
 import { newId } from '../../domain/ids';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';
 import {
@@ -18,13 +19,15 @@ import type { SessionPrincipal } from '../../domain/principal';
 import { continuedClaims, type SessionClaims, sessionExpiry } from '../../domain/session';
 import { normalizeEmail, type User } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
+import type { GroupGrants } from '../../ports/group-repository.port';
 import type { RateLimiter } from '../../ports/rate-limiter.port';
 import type { SessionRevocations, SessionTokens } from '../../ports/session.port';
 import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
 
-/** What checking a session needs: tokens, revocations and the user as stored now. */
+/** What checking a session needs: tokens, revocations, the user as stored now and their groups. */
 export interface SessionDependencies {
-  readonly users: Pick<UserRepository, 'get'>;
+  readonly users: Pick<UserRepository, 'get' | 'getWithGroups'>;
+  readonly groupGrants: GroupGrants;
   readonly sessionTokens: SessionTokens;
   readonly sessionRevocations: SessionRevocations;
   readonly clock: Clock;
@@ -32,7 +35,10 @@ export interface SessionDependencies {
 
 /** What signing in needs besides: users by email, and the throttle's buckets. */
 export interface SignInDependencies extends SessionDependencies {
-  readonly users: Pick<UserRepository, 'get' | 'findByEmail' | 'recordLogin' | 'update'>;
+  readonly users: Pick<
+    UserRepository,
+    'get' | 'getWithGroups' | 'findByEmail' | 'recordLogin' | 'update'
+  >;
   readonly rateLimiter: RateLimiter;
 }
 
@@ -85,6 +91,9 @@ export function startSession(
  * revoked, and its user must still exist, active, in the token's
  * organization: a deactivated user's sessions end at their next request,
  * and a changed role applies at once (it is read here, not from the token).
+ * So do their groups (P83): the user item holds their group ids, and the
+ * grants of those groups are one more read, only for users in a group; the
+ * effective role and the agents they may use come from both (P80).
  */
 export async function verifySession(
   deps: SessionDependencies,
@@ -93,20 +102,25 @@ export async function verifySession(
   const now = deps.clock.now();
   const claims = await deps.sessionTokens.verify(token, now);
   if (!claims) throw new SessionUnauthorizedError('Invalid or expired session: sign in again');
-  const [revoked, user] = await Promise.all([
+  const [revoked, found] = await Promise.all([
     deps.sessionRevocations.isRevoked(claims.jti, seconds(now)),
-    deps.users.get(claims.org, claims.sub),
+    deps.users.getWithGroups(claims.org, claims.sub),
   ]);
   if (revoked) throw new SessionUnauthorizedError('This session was signed out: sign in again');
-  if (user?.status !== 'active') {
+  if (found?.user.status !== 'active') {
     throw new SessionUnauthorizedError('This user can no longer sign in');
   }
+  const { user } = found;
+  const grants = await deps.groupGrants.grants(claims.org, found.groupIds);
+  const access = effectiveAccess(user.role, grants);
   return {
     principal: {
       kind: 'session',
       orgId: claims.org,
       userId: user.id,
-      role: user.role,
+      role: access.role,
+      agents: access.agents,
+      groupIds: grants.map((grant) => grant.id),
       sessionId: claims.jti,
       authTime: claims.auth_time,
     },

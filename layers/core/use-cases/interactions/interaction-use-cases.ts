@@ -1,3 +1,4 @@
+import { type AgentAccess, ALL_AGENTS, mayUseAgent, usableBy } from '../../domain/agent-access';
 import {
   bucketStart,
   EMPTY_ROLLUP,
@@ -9,7 +10,7 @@ import {
 } from '../../domain/analytics';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { Feedback, Interaction } from '../../domain/interaction';
-import type { Page, PageRequest } from '../../domain/pagination';
+import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { Clock } from '../../ports/clock.port';
 import type {
   AnalyticsRollups,
@@ -24,13 +25,30 @@ export interface InteractionDependencies {
   readonly clock: Clock;
 }
 
-export function listInteractions(
+/**
+ * P81: a user whose groups restrict their agents lists, and counts, only the
+ * interactions of those agents; filtering by another agent finds nothing, as
+ * for an agent that does not exist.
+ */
+export async function listInteractions(
   deps: Pick<InteractionDependencies, 'interactions'>,
   orgId: string,
   filter: InteractionFilter,
   page: PageRequest,
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<Page<Interaction>> {
-  return deps.interactions.list(orgId, filter, page);
+  if (access.kind === 'all') return deps.interactions.list(orgId, filter, page);
+  if (filter.agentId !== undefined && !mayUseAgent(access, filter.agentId)) {
+    return { items: [], total: 0 };
+  }
+  const all = await deps.interactions.list(orgId, filter, {
+    limit: Number.MAX_SAFE_INTEGER,
+    offset: 0,
+  });
+  return pageOf(
+    usableBy(access, all.items, (interaction) => interaction.agent_id),
+    page,
+  );
 }
 
 /**
@@ -44,10 +62,13 @@ export async function giveFeedback(
   orgId: string,
   interactionId: string,
   input: { feedback: Feedback; comment?: string | null | undefined },
+  access: AgentAccess = ALL_AGENTS,
 ): Promise<Interaction> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const current = await deps.interactions.get(orgId, interactionId);
-    if (!current) throw new NotFoundError(`No interaction ${interactionId}`);
+    // P81: an interaction with an agent the user may not use is answered as one that does not exist.
+    if (!current || !mayUseAgent(access, current.agent_id))
+      throw new NotFoundError(`No interaction ${interactionId}`);
     const comment = input.comment ?? null;
     const next: Interaction = { ...current, feedback: input.feedback, feedback_comment: comment };
     const event = domainEvent(
@@ -86,16 +107,21 @@ export interface TimeSeriesPoint {
   readonly latency_p95: number;
 }
 
-/** D34 metrics and a time series with p50/p95 per bucket, from hourly rollups only. */
+/**
+ * D34 metrics and a time series with p50/p95 per bucket, from hourly rollups
+ * only. P81: a user whose groups restrict their agents sees the sums of
+ * those agents only (another agent's id gives what an unknown id gives).
+ */
 export async function getAnalytics(
   deps: Pick<InteractionDependencies, 'rollups'>,
   orgId: string,
   request: AnalyticsRequest,
+  access: AgentAccess = ALL_AGENTS,
 ) {
-  const hours = await deps.rollups.read(
-    orgId,
-    { from: request.from, to: request.to },
-    request.agentId,
+  const hours = usableBy(
+    access,
+    await deps.rollups.read(orgId, { from: request.from, to: request.to }, request.agentId),
+    (hour) => hour.agentId,
   );
   const buckets = new Map<number, Rollup>();
   for (

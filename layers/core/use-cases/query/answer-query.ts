@@ -1,10 +1,11 @@
 import type { Agent } from '../../domain/agent';
+import { mayUseAgent } from '../../domain/agent-access';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction } from '../../domain/interaction';
 import { costUsd } from '../../domain/model-pricing';
-import type { Principal } from '../../domain/principal';
+import { agentAccessOf, type Principal } from '../../domain/principal';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
@@ -73,10 +74,13 @@ export type QueryEvent =
 
 async function activeAgent(
   deps: QueryDependencies,
-  orgId: string,
+  principal: Principal,
   agentId: string,
 ): Promise<Agent> {
-  const agent = await deps.agents.get(orgId, agentId);
+  // P81: an agent the user's groups do not allow is answered as one that does not exist.
+  const agent = mayUseAgent(agentAccessOf(principal), agentId)
+    ? await deps.agents.get(principal.orgId, agentId)
+    : null;
   if (!agent) throw new NotFoundError(`No agent ${agentId}`);
   // D20: a disabled agent refuses queries with 409.
   if (agent.status === 'disabled') throw new ConflictError(`Agent ${agentId} is disabled`);
@@ -99,7 +103,7 @@ export async function* answerQuery(
 ): AsyncGenerator<QueryEvent> {
   const started = deps.clock.now();
   const orgId = principal.orgId;
-  const agent = await activeAgent(deps, orgId, input.agent_id);
+  const agent = await activeAgent(deps, principal, input.agent_id);
   // Chosen before anything is streamed, so an agent whose model has no provider is a plain 4xx either way.
   const answerer = deps.answererFor(agent.model);
   const sessionId = input.session_id ?? newId('session', started.getTime());

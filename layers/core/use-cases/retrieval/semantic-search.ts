@@ -1,5 +1,7 @@
+import { usableBy } from '../../domain/agent-access';
 import { TenantMismatchError } from '../../domain/errors';
-import type { Principal } from '../../domain/principal';
+import { agentAccessOf, type Principal } from '../../domain/principal';
+import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import { type RetrieveDependencies, retrieve } from './retrieve';
@@ -14,6 +16,51 @@ export interface SemanticSearchInput {
 }
 
 /**
+ * P81: a user whose groups restrict their agents searches only the data
+ * sources of the agents they may use; others they name are searched as ids
+ * that do not exist are (nothing is found in them).
+ */
+async function searchableDataSources(
+  deps: { readonly agents: Pick<AgentRepository, 'list'> },
+  principal: Principal,
+): Promise<'all' | Set<string>> {
+  const access = agentAccessOf(principal);
+  if (access.kind === 'all') return 'all';
+  const agents = await deps.agents.list(principal.orgId, {
+    limit: Number.MAX_SAFE_INTEGER,
+    offset: 0,
+  });
+  return new Set(
+    usableBy(access, agents.items, (agent) => agent.id).flatMap((agent) => agent.data_source_ids),
+  );
+}
+
+/**
+ * The data sources a search covers: those named, or "all the organization's
+ * data sources" (D21) — those that exist, so chunks of a data source deleted
+ * mid-sync are never returned. P81: for a restricted user, only those of
+ * their agents.
+ */
+async function dataSourcesToSearch(
+  deps: {
+    readonly dataSources: Pick<DataSourceRepository, 'list'>;
+    readonly agents: Pick<AgentRepository, 'list'>;
+  },
+  principal: Principal,
+  named: readonly string[] | undefined,
+): Promise<readonly string[]> {
+  const searchable = await searchableDataSources(deps, principal);
+  if (named) return searchable === 'all' ? named : named.filter((id) => searchable.has(id));
+  if (searchable !== 'all') return [...searchable];
+  const { items } = await deps.dataSources.list(
+    principal.orgId,
+    {},
+    { limit: Number.MAX_SAFE_INTEGER, offset: 0 },
+  );
+  return items.map((source) => source.id);
+}
+
+/**
  * D21: chunks by meaning (k-NN), without an answer. `org_id` must be the
  * caller's organization (403 otherwise); all its data sources unless some
  * are named; `query_embedding` only when asked for (it is large).
@@ -22,6 +69,7 @@ export async function semanticSearch(
   deps: RetrieveDependencies & {
     readonly clock: Clock;
     readonly dataSources: Pick<DataSourceRepository, 'list'>;
+    readonly agents: Pick<AgentRepository, 'list'>;
   },
   principal: Principal,
   input: SemanticSearchInput,
@@ -30,17 +78,7 @@ export async function semanticSearch(
     throw new TenantMismatchError('org_id must be the organization of the API key');
   }
   const started = deps.clock.now().getTime();
-  // "All the organization's data sources" means those that exist: chunks of a
-  // data source deleted mid-sync are never returned.
-  const dataSourceIds =
-    input.data_source_ids ??
-    (
-      await deps.dataSources.list(
-        principal.orgId,
-        {},
-        { limit: Number.MAX_SAFE_INTEGER, offset: 0 },
-      )
-    ).items.map((source) => source.id);
+  const dataSourceIds = await dataSourcesToSearch(deps, principal, input.data_source_ids);
   const filter = { orgId: principal.orgId, dataSourceIds };
   const { chunks, queryEmbedding } = await retrieve(deps, {
     ...filter,
