@@ -6,6 +6,7 @@ import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
+import { SSO_ROUTES } from './routes/sso';
 import { USERS_ROUTES } from './routes/users';
 import { WEBHOOKS_ROUTES } from './routes/webhooks';
 
@@ -33,6 +34,7 @@ export const ROUTES: readonly Route[] = [
   ...ANALYTICS_ROUTES,
   ...USERS_ROUTES,
   ...AUTH_ROUTES,
+  ...SSO_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

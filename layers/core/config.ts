@@ -39,6 +39,26 @@ export const CLOUD_CONFIG = {
     SESSION_SECRET_ARN: z.string().startsWith('arn:'),
     SESSION_SECRET_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
   }),
+  /**
+   * D14 (P91): the API's public address for SSO callbacks when it is not the
+   * one API Gateway reports (set by the stack for a custom domain), and the
+   * DNS servers domain verification asks (`host` or `host:port`, comma-separated;
+   * the system's by default).
+   */
+  sso: z.object({
+    SVC_PUBLIC_URL: z.url({ protocol: /^https$/ }).optional(),
+    SVC_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        value
+          ? value
+              .split(',')
+              .map((server) => server.trim())
+              .filter(Boolean)
+          : [],
+      ),
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),

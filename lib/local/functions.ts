@@ -9,6 +9,7 @@ import { handler as ingestionWorker } from '../../functions/ingestion-worker/han
 import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
+import { handler as sso } from '../../functions/sso/handler';
 import { handler as syncWorker } from '../../functions/sync-worker/handler';
 import { handler as users } from '../../functions/users/handler';
 import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
@@ -46,6 +47,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   analytics: asProxyHandler(analytics),
   users: asProxyHandler(users),
   auth: asProxyHandler(auth),
+  sso: asProxyHandler(sso),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

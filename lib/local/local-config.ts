@@ -51,6 +51,20 @@ const localConfigSchema = z
     SVC_EXTRA_CA_FILE: z.string().min(1).optional(),
     /** D29's 10 s receiver timeout; shorter only for tests. */
     SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    /** D14: DNS servers for domain verification (`host` or `host:port`, comma-separated); the system's by default. */
+    SVC_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        value
+          ? value
+              .split(',')
+              .map((server) => server.trim())
+              .filter(Boolean)
+          : undefined,
+      ),
+    /** P91: the address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
+    SVC_PUBLIC_URL: z.url().optional(),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
     OPENSEARCH_URL: z.url().optional(),
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */

@@ -53,6 +53,10 @@ export interface LocalWiringOptions {
   readonly sessionKey: Buffer;
   /** P61: what becomes of a new user's invitation (no mail is sent: the runtime prints it). */
   readonly onInvitation?: (invitation: Invitation) => void;
+  /** D14 `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
+  readonly dnsServers?: readonly string[];
+  /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
+  readonly publicBaseUrl: () => string;
 }
 
 export interface LocalWiring {
@@ -139,6 +143,8 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     invitationSender: {
       send: async (invitation) => options.onInvitation?.(invitation),
     },
+    ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
+    publicBaseUrl: options.publicBaseUrl,
   });
   return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage };
 }

@@ -16,6 +16,7 @@ export const CRUD_FAMILIES = [
   'webhooks',
   'users',
   'auth',
+  'sso',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

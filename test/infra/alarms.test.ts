@@ -43,7 +43,7 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   });
 
   it('alarms on any throttle of every function of ours', () => {
-    expect(ownFunctions(stack)).toHaveLength(16);
+    expect(ownFunctions(stack)).toHaveLength(17);
     for (const [name, fn] of ownFunctions(stack)) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,

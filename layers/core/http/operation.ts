@@ -11,6 +11,14 @@ export interface RequestClient {
   readonly sourceIp: string;
   /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
   readonly sessionToken: string | undefined;
+  /** Any cookie the request carries (SSO: the sign-in's browser binding, P90). */
+  cookie(name: string): string | undefined;
+  /**
+   * The API's public address as API Gateway was reached (`https://<domain>`
+   * plus the stage or base path), for links back to it such as SSO
+   * callbacks; undefined when the request does not say (the local gateway).
+   */
+  readonly apiBaseUrl: string | undefined;
 }
 
 export interface OperationInput<Query, Body, Deps, P = Principal> {

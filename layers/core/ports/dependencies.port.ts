@@ -8,6 +8,7 @@ import type { DataSourceRepository } from './data-source-repository.port';
 import type { Embedder } from './embedder.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
+import type { OidcRelyingParty } from './identity-provider.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -19,6 +20,7 @@ import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './ra
 import type { RetrievalIndex } from './retrieval-index.port';
 import type { InvitationSender, SessionRevocations, SessionTokens } from './session.port';
 import type { SourceReader } from './source-reader.port';
+import type { SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
 import type { UploadedFileRepository } from './uploaded-file-repository.port';
 import type { UserRepository } from './user-repository.port';
@@ -76,4 +78,15 @@ export interface Dependencies {
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  /** D14: SSO configurations and verified domains, sign-ins in progress, DNS TXT look-ups. */
+  readonly ssoRepository: SsoRepository;
+  readonly ssoFlows: SsoFlowStore;
+  readonly txtResolver: TxtResolver;
+  readonly oidcRelyingParty: OidcRelyingParty;
+  /**
+   * The API's public address for links back to it (SSO callbacks, P91):
+   * the local gateway's, or the configured one; undefined: as API Gateway
+   * reports it per request.
+   */
+  readonly publicBaseUrl: () => string | undefined;
 }

@@ -14,15 +14,19 @@ import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organizatio
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
+import { DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
+import { DynamoDbSsoRepository } from '../adapters/dynamodb/sso-repository';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
 import { DynamoDbUserRepository } from '../adapters/dynamodb/user-repository';
 import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
+import { DnsTxtResolver } from '../adapters/net/dns-txt-resolver';
 import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
 } from '../adapters/net/http-webhook-transport';
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
+import { JoseOidcRelyingParty } from '../adapters/sso/jose-oidc-relying-party';
 import type { Environment } from '../domain/environments';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
@@ -66,13 +70,18 @@ export function buildDependencies(options: {
   readonly sessionTokens: SessionTokens;
   /** P61: how invitations reach new users (the console, on one machine). */
   readonly invitationSender: InvitationSender;
+  /** D14: the DNS servers domain verification asks (`host[:port]`); the system's when empty. */
+  readonly dnsServers?: readonly string[];
+  /** P91: the API's public address (the local gateway's, once it listens). */
+  readonly publicBaseUrl?: () => string | undefined;
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  const clock = options.clock ?? systemClock;
   return {
     environment: options.environment,
-    clock: options.clock ?? systemClock,
+    clock,
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
     users: new DynamoDbUserRepository(client, tableName),
@@ -110,5 +119,11 @@ export function buildDependencies(options: {
     files,
     fileStorage: options.fileStorage,
     fileParser: uploadedFileParser,
+    ssoRepository: new DynamoDbSsoRepository(client, tableName),
+    ssoFlows: new DynamoDbSsoFlowStore(client, tableName),
+    txtResolver: new DnsTxtResolver(options.dnsServers ? { servers: options.dnsServers } : {}),
+    // Identity providers are customer-supplied addresses: the runtime's D35 policy, as for webhooks.
+    oidcRelyingParty: new JoseOidcRelyingParty(options.outboundPolicy, clock),
+    publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
   };
 }

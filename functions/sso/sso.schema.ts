@@ -1,0 +1,94 @@
+import * as z from 'zod';
+import { OIDC_PRESETS, SSO_LIMITS } from '../../layers/core/domain/sso';
+import { ROLES } from '../../layers/core/domain/user';
+import { paginationQuery } from '../../layers/core/http/pagination.schema';
+
+const presets = Object.keys(OIDC_PRESETS) as [keyof typeof OIDC_PRESETS];
+
+/** RFC 6749 §3.3: a scope token is printable ASCII without space, `"` or `\`. */
+const scopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/, 'must be one scope token');
+
+/**
+ * D14 `PUT /api/v1/organizations/:id/sso`, OIDC: a preset (P87: Google,
+ * Microsoft with its tenant) or an issuer, the client's id and secret (the
+ * secret is required the first time and never returned), extra scopes.
+ */
+export const ssoConfigurationBody = z.strictObject({
+  protocol: z.literal('oidc'),
+  enforce_sso: z.boolean().default(false),
+  oidc: z.strictObject({
+    preset: z.enum(presets).optional(),
+    tenant: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/, 'must be a tenant id or domain')
+      .optional(),
+    issuer: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .optional(),
+    client_id: z.string().min(1).max(500),
+    client_secret: z.string().min(1).max(2000).optional(),
+    scopes: z.array(scopeToken).max(20).optional(),
+  }),
+  /** D14's attribute mapping: the ID token claim that carries the email (default `email`). */
+  attribute_mapping: z.strictObject({ email: z.string().min(1).max(200) }).optional(),
+  /** P88: the role of users created at their first SSO sign-in; null (default) refuses unknown users. */
+  provision_role: z.enum(ROLES).nullable().optional(),
+});
+
+export const addDomainBody = z.strictObject({ domain: z.string().min(1).max(253) });
+
+export const listDomainsQuery = z.strictObject(paginationQuery);
+
+/** `GET /api/v1/sso/start`: the organization, or an email whose verified domain names it. */
+export const startQuery = z.strictObject({
+  org_id: z.string().max(100).optional(),
+  email: z.string().max(254).optional(),
+});
+
+/** The provider's redirect back (OAuth 2.0 §4.1.2): a code or an error, and our state. */
+export const oidcCallbackQuery = z.object({
+  state: z.string().max(200).optional(),
+  code: z.string().max(2000).optional(),
+  error: z.string().max(200).optional(),
+});
+
+export const ssoConfigurationResource = z.object({
+  org_id: z.string(),
+  protocol: z.literal('oidc'),
+  enforce_sso: z.boolean(),
+  oidc: z.object({
+    issuer: z.string(),
+    client_id: z.string(),
+    preset: z.enum(presets).nullable(),
+    scopes: z.array(z.string()),
+    /** The secret itself is never returned (D33). */
+    client_secret_set: z.boolean(),
+  }),
+  attribute_mapping: z.object({ email: z.string() }),
+  provision_role: z.enum(ROLES).nullable(),
+  /** Register this as the redirect URI at the identity provider. */
+  redirect_uri: z.string(),
+  /** Where a browser starts signing in to this organization. */
+  sign_in_url: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const ssoDomainResource = z.object({
+  domain: z.string(),
+  status: z.enum(['pending', 'verified']),
+  /** Publish this TXT record, then `POST …/domains/:domain/verify`. */
+  txt_record: z.object({ name: z.string(), value: z.string() }),
+  created_at: z.string(),
+  verified_at: z.string().nullable(),
+  checked_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+});
+
+export const ssoDomainList = z.object({
+  domains: z.array(ssoDomainResource).max(SSO_LIMITS.domainsMax),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});
