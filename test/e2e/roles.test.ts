@@ -11,12 +11,12 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * so a route given the wrong role fails here: `readonly` views (every GET,
  * asking agents and searching, analytics); `train` adds feedback (and KB
  * editing, not built); `configure` adds agents, data sources and webhooks;
- * `admin` adds users (and groups, keys, model keys, the organization, SSO,
+ * `admin` adds users and SSO (and groups, keys, model keys, the organization,
  * the IP allowlist, none built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
  */
 function requiredRole(method: string, path: string): Role {
-  if (/users/.test(path)) return 'admin';
+  if (/users|\/sso/.test(path)) return 'admin';
   if (/webhooks/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
   if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
@@ -33,24 +33,29 @@ function concretePath(path: string): string {
     ? 'agt'
     : /users/.test(path)
       ? 'usr'
-      : /webhooks/.test(path)
-        ? 'wh'
-        : /interactions/.test(path)
-          ? 'int'
-          : 'ds';
+      : /organizations/.test(path)
+        ? 'org'
+        : /webhooks/.test(path)
+          ? 'wh'
+          : /interactions/.test(path)
+            ? 'int'
+            : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'
       : path === '/api/analytics/charts/dashboard'
         ? '?startDate=2026-11-01&endDate=2026-11-30'
         : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc'))}${query}`;
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{domain}', 'acme.example')}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {
   if (path.endsWith('/feedback')) return 400;
   if (method === 'POST' && path.endsWith('/files')) return 400;
+  // The SSO configuration and a new domain need a body, checked before the organization is looked up.
+  if (method === 'PUT' && path.endsWith('/sso')) return 400;
+  if (method === 'POST' && path.endsWith('/sso/domains')) return 400;
   if (path.includes('{id}')) return 404;
   if (/auth/.test(path)) return 200;
   return method === 'GET' ? 200 : 400;
