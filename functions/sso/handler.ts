@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import {
+  NotFoundError,
   SsoAuthenticationFailedError,
   UnauthorizedDomainError,
 } from '../../layers/core/domain/errors';
@@ -23,7 +24,10 @@ import {
 } from '../../layers/core/use-cases/sso/sso-configuration';
 import {
   completeOidcSignIn,
+  completeSamlSignIn,
   OIDC_CALLBACK_PATH,
+  samlPath,
+  samlTrust,
   startSsoSignIn,
 } from '../../layers/core/use-cases/sso/sso-sign-in';
 import { SSO_ROUTES } from '../../lib/routes/sso';
@@ -32,6 +36,7 @@ import {
   addDomainBody,
   listDomainsQuery,
   oidcCallbackQuery,
+  samlPostBody,
   ssoConfigurationBody,
   ssoConfigurationResource,
   ssoDomainList,
@@ -50,8 +55,16 @@ const FLOW_COOKIE_PATH = '/api/v1/sso';
 /** P90: where a signed-in browser lands: the session as `me` shows it (the CSRF token the web application needs). */
 const SIGNED_IN_PATH = '/api/v1/auth/me';
 
-const flowCookie = (value: string, maxAge: number) =>
-  `${FLOW_COOKIE}=${value}; Max-Age=${maxAge}; Path=${FLOW_COOKIE_PATH}; HttpOnly; Secure; SameSite=Lax`;
+/**
+ * OIDC comes back by a top-level GET, which carries `SameSite=Lax` cookies;
+ * SAML by the IdP page's cross-site POST, which carries only `SameSite=None`
+ * ones (P92): its flow cookie is that, under another name.
+ */
+const SAML_FLOW_COOKIE = 'svc_sso_saml_flow';
+const flowCookie = (value: string, maxAge: number, protocol: 'oidc' | 'saml' = 'oidc') =>
+  protocol === 'saml'
+    ? `${SAML_FLOW_COOKIE}=${value}; Max-Age=${maxAge}; Path=${FLOW_COOKIE_PATH}/saml; HttpOnly; Secure; SameSite=None`
+    : `${FLOW_COOKIE}=${value}; Max-Age=${maxAge}; Path=${FLOW_COOKIE_PATH}; HttpOnly; Secure; SameSite=Lax`;
 
 /** The API's own address: configured (the local runtime, a custom domain), else as API Gateway was reached. */
 function baseUrl(deps: SsoDependencies, client: RequestClient): string {
@@ -65,6 +78,10 @@ function configurationBody(configuration: SsoConfiguration, base: string) {
   return {
     ...configuration,
     redirect_uri: `${base}${OIDC_CALLBACK_PATH}`,
+    saml_service_provider: {
+      entity_id: `${base}${samlPath(configuration.org_id)}`,
+      acs_url: `${base}${samlPath(configuration.org_id)}`,
+    },
     sign_in_url: `${base}${SSO_START_PATH}?org_id=${configuration.org_id}`,
   };
 }
@@ -186,7 +203,7 @@ export const operations = {
           baseUrl: baseUrl(deps, client),
         });
         return seeOther(started.location, [
-          flowCookie(started.browserSecret, SSO_LIMITS.flowSeconds),
+          flowCookie(started.browserSecret, SSO_LIMITS.flowSeconds, started.protocol),
         ]);
       }),
   }),
@@ -211,6 +228,51 @@ export const operations = {
         return seeOther(`${baseUrl(deps, client)}${SIGNED_IN_PATH}`, [
           sessionCookie(token, claims.exp, claims.iat),
           flowCookie('', 0),
+        ]);
+      }),
+  }),
+  getSamlMetadata: publicOperation({
+    summary: "Our SAML service provider metadata for the organization's IdP",
+    pathIds: { org_id: 'organization' },
+    responses: { 200: { description: 'SAML 2.0 metadata (XML)' } },
+    async handle({ params, deps, client }) {
+      const orgId = params.org_id ?? '';
+      const configuration = await deps.ssoRepository.getConfiguration(orgId);
+      if (configuration?.protocol !== 'saml') {
+        throw new NotFoundError('SAML is not configured for this organization');
+      }
+      const xml = await deps.samlServiceProvider.metadata(
+        samlTrust(configuration, baseUrl(deps, client)),
+      );
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/samlmetadata+xml' },
+        body: xml,
+      };
+    },
+  }),
+  completeSamlSignIn: publicOperation({
+    summary: "The IdP's HTTP-POST of a SAML response (ACS): signs in and sets svc_session",
+    pathIds: { org_id: 'organization' },
+    body: samlPostBody,
+    responses: {
+      303: { description: 'Signed in: svc_session is set, on to the session (`me`)' },
+      401: { description: "The 'Authentication failed' page" },
+      403: { description: "The 'Unauthorized domain' page" },
+    },
+    handle: ({ params, body, deps, client }) =>
+      asPage(async () => {
+        const signedIn = await completeSamlSignIn(deps, {
+          orgId: params.org_id ?? '',
+          samlResponse: body.SAMLResponse,
+          relayState: body.RelayState,
+          browserSecret: client.cookie(SAML_FLOW_COOKIE),
+          baseUrl: baseUrl(deps, client),
+        });
+        const { claims, token } = signedIn.session;
+        return seeOther(`${baseUrl(deps, client)}${SIGNED_IN_PATH}`, [
+          sessionCookie(token, claims.exp, claims.iat),
+          flowCookie('', 0, 'saml'),
         ]);
       }),
   }),

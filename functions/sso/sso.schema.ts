@@ -13,7 +13,7 @@ const scopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/, 'must b
  * Microsoft with its tenant) or an issuer, the client's id and secret (the
  * secret is required the first time and never returned), extra scopes.
  */
-export const ssoConfigurationBody = z.strictObject({
+const oidcConfigurationBody = z.strictObject({
   protocol: z.literal('oidc'),
   enforce_sso: z.boolean().default(false),
   oidc: z.strictObject({
@@ -36,6 +36,35 @@ export const ssoConfigurationBody = z.strictObject({
   provision_role: z.enum(ROLES).nullable().optional(),
 });
 
+/**
+ * D14 SAML 2.0 (P92): the IdP's entity id, its single sign-on URL
+ * (HTTP-Redirect binding) and the certificate(s) it signs with. The email
+ * is the NameID unless `attribute_mapping.email` names an attribute.
+ */
+const samlConfigurationBody = z.strictObject({
+  protocol: z.literal('saml'),
+  enforce_sso: z.boolean().default(false),
+  saml: z.strictObject({
+    idp_entity_id: z.string().min(1).max(500),
+    sso_url: z.url({ protocol: /^https?$/ }).max(2000),
+    idp_certificates: z.array(z.string().min(1).max(10_000)).min(1).max(SSO_LIMITS.certificatesMax),
+  }),
+  attribute_mapping: z.strictObject({ email: z.string().min(1).max(200) }).optional(),
+  provision_role: z.enum(ROLES).nullable().optional(),
+});
+
+/** D14 `PUT /api/v1/organizations/:id/sso`: OIDC or SAML, by `protocol`. */
+export const ssoConfigurationBody = z.discriminatedUnion('protocol', [
+  oidcConfigurationBody,
+  samlConfigurationBody,
+]);
+
+/** The IdP's HTTP-POST (SAML Bindings §3.5): the response, and the RelayState we sent. */
+export const samlPostBody = z.object({
+  SAMLResponse: z.string().min(1).max(500_000),
+  RelayState: z.string().max(200).optional(),
+});
+
 export const addDomainBody = z.strictObject({ domain: z.string().min(1).max(253) });
 
 export const listDomainsQuery = z.strictObject(paginationQuery);
@@ -55,20 +84,32 @@ export const oidcCallbackQuery = z.object({
 
 export const ssoConfigurationResource = z.object({
   org_id: z.string(),
-  protocol: z.literal('oidc'),
+  protocol: z.enum(['oidc', 'saml']),
   enforce_sso: z.boolean(),
-  oidc: z.object({
-    issuer: z.string(),
-    client_id: z.string(),
-    preset: z.enum(presets).nullable(),
-    scopes: z.array(z.string()),
-    /** The secret itself is never returned (D33). */
-    client_secret_set: z.boolean(),
-  }),
+  oidc: z
+    .object({
+      issuer: z.string(),
+      client_id: z.string(),
+      preset: z.enum(presets).nullable(),
+      scopes: z.array(z.string()),
+      /** The secret itself is never returned (D33). */
+      client_secret_set: z.boolean(),
+    })
+    .nullable(),
+  saml: z
+    .object({
+      idp_entity_id: z.string(),
+      sso_url: z.string(),
+      idp_certificates: z.array(z.string()),
+      metadata_url: z.string().nullable(),
+    })
+    .nullable(),
   attribute_mapping: z.object({ email: z.string() }),
   provision_role: z.enum(ROLES).nullable(),
-  /** Register this as the redirect URI at the identity provider. */
+  /** OIDC: register this as the redirect URI at the identity provider. */
   redirect_uri: z.string(),
+  /** SAML: our entity id (the audience) and ACS URL, one address; GET it for our SP metadata. */
+  saml_service_provider: z.object({ entity_id: z.string(), acs_url: z.string() }),
   /** Where a browser starts signing in to this organization. */
   sign_in_url: z.string(),
   created_at: z.string(),

@@ -96,4 +96,22 @@ export const SSO_ROUTES: readonly Route[] = [
     access: 'public',
     api: 'v1',
   },
+  // D14 SAML (P92): the organization's endpoint — its entity id, SP metadata (GET) and ACS (the IdP's POST).
+  {
+    method: 'GET',
+    path: '/api/v1/sso/saml/{org_id}',
+    family: 'sso',
+    operation: 'getSamlMetadata',
+    access: 'public',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sso/saml/{org_id}',
+    family: 'sso',
+    operation: 'completeSamlSignIn',
+    access: 'public',
+    api: 'v1',
+    formPost: true,
+  },
 ];

@@ -3,6 +3,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { type FuzzBody, fuzzBody } from '../support/http-arbitraries';
 import { type ApiResponse, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
+import { IDP_CERT } from '../support/saml-idp';
 import { createTestUser, signedIn, type WebSession } from '../support/web-session';
 
 /** Never a 5xx, always D5's nested shape for a refusal. */
@@ -65,6 +66,15 @@ describe('Fuzzing SSO configuration bodies (D14)', () => {
         attribute_mapping: { email: 'upn' },
         provision_role: 'readonly',
       },
+      {
+        protocol: 'saml',
+        enforce_sso: false,
+        saml: {
+          idp_entity_id: 'https://idp.example/saml',
+          sso_url: 'https://idp.example/sso',
+          idp_certificates: [IDP_CERT],
+        },
+      },
     ]);
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
@@ -76,6 +86,43 @@ describe('Fuzzing SSO configuration bodies (D14)', () => {
           service.orgId,
         );
         expect(stored !== null).toBe(response.status === 200);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('answers every ACS post well (P92): never a 5xx, never a session', async () => {
+    const acs = `/api/v1/sso/saml/${service.orgId}`;
+    const forms = fc.oneof(
+      fc.record({
+        SAMLResponse: fc.oneof(
+          fc.string(),
+          fc.base64String(),
+          fc.string().map((x) => Buffer.from(`<samlp:Response>${x}`).toString('base64')),
+        ),
+        RelayState: fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+      }),
+      fc.dictionary(fc.string({ maxLength: 20 }), fc.string({ maxLength: 50 })),
+    );
+    await fc.assert(
+      fc.asyncProperty(forms, async (form) => {
+        const fields = Object.fromEntries(
+          Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        );
+        const response = await fetch(`${service.url}${acs}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'sec-fetch-site': 'cross-site',
+          },
+          body: new URLSearchParams(fields).toString(),
+          redirect: 'manual',
+        });
+        await response.text();
+
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(response.headers.getSetCookie().join()).not.toMatch(/svc_session=[^;]/);
       }),
       { numRuns: 60 },
     );

@@ -113,6 +113,7 @@ export function publicOperationsWith<Deps>() {
     summary: string;
     query?: Q;
     body?: B;
+    pathIds?: Record<string, IdKind>;
     responses: Record<number, { description: string; schema?: z.ZodType }>;
     handle(
       input: OperationInput<z.output<Q>, z.output<B>, Deps, null>,
@@ -122,7 +123,7 @@ export function publicOperationsWith<Deps>() {
       summary: spec.summary,
       query: (spec.query ?? NO_QUERY) as Q,
       body: (spec.body ?? NO_BODY) as B,
-      pathIds: {},
+      pathIds: spec.pathIds ?? {},
       responses: spec.responses,
       public: true,
       handle: (input) => spec.handle({ ...input, principal: null }),

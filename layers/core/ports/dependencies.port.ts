@@ -8,7 +8,7 @@ import type { DataSourceRepository } from './data-source-repository.port';
 import type { Embedder } from './embedder.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
-import type { OidcRelyingParty } from './identity-provider.port';
+import type { OidcRelyingParty, SamlServiceProvider } from './identity-provider.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -20,7 +20,7 @@ import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './ra
 import type { RetrievalIndex } from './retrieval-index.port';
 import type { InvitationSender, SessionRevocations, SessionTokens } from './session.port';
 import type { SourceReader } from './source-reader.port';
-import type { SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
+import type { SamlAssertionLedger, SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
 import type { UploadedFileRepository } from './uploaded-file-repository.port';
 import type { UserRepository } from './user-repository.port';
@@ -83,6 +83,9 @@ export interface Dependencies {
   readonly ssoFlows: SsoFlowStore;
   readonly txtResolver: TxtResolver;
   readonly oidcRelyingParty: OidcRelyingParty;
+  /** D14 SAML 2.0: the service provider, and the assertions already accepted (replays). */
+  readonly samlServiceProvider: SamlServiceProvider;
+  readonly samlAssertions: SamlAssertionLedger;
   /**
    * The API's public address for links back to it (SSO callbacks, P91):
    * the local gateway's, or the configured one; undefined: as API Gateway

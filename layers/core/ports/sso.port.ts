@@ -50,7 +50,7 @@ export interface SsoRepository {
 
 /** A sign-in on its way through the identity provider: what the callback must find again. */
 export interface SsoFlow {
-  /** OIDC `state`, or the SAML request id (`InResponseTo`). */
+  /** OIDC `state`, or SAML's `RelayState`. */
   readonly id: string;
   readonly org_id: string;
   readonly protocol: SsoProtocol;
@@ -59,6 +59,8 @@ export interface SsoFlow {
   /** OIDC only: the nonce and the PKCE verifier. */
   readonly nonce: string | null;
   readonly code_verifier: string | null;
+  /** SAML only: the AuthnRequest's id, which the response's `InResponseTo` must name. */
+  readonly request_id: string | null;
   /** Epoch seconds after which the flow is void (and its item expires, TTL). */
   readonly expires_at: number;
 }

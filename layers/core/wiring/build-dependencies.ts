@@ -14,7 +14,7 @@ import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organizatio
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
-import { DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
+import { DynamoDbSamlAssertionLedger, DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
 import { DynamoDbSsoRepository } from '../adapters/dynamodb/sso-repository';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
 import { DynamoDbUserRepository } from '../adapters/dynamodb/user-repository';
@@ -27,6 +27,7 @@ import {
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import { JoseOidcRelyingParty } from '../adapters/sso/jose-oidc-relying-party';
+import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provider';
 import type { Environment } from '../domain/environments';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
@@ -124,6 +125,8 @@ export function buildDependencies(options: {
     txtResolver: new DnsTxtResolver(options.dnsServers ? { servers: options.dnsServers } : {}),
     // Identity providers are customer-supplied addresses: the runtime's D35 policy, as for webhooks.
     oidcRelyingParty: new JoseOidcRelyingParty(options.outboundPolicy, clock),
+    samlServiceProvider: new NodeSamlServiceProvider(),
+    samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
   };
 }

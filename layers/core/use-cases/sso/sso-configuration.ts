@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import {
   ConflictError,
   InvalidRequestError,
@@ -107,12 +107,42 @@ export interface OidcInput {
   readonly scopes?: readonly string[] | undefined;
 }
 
-export interface SsoConfigurationInput {
-  readonly protocol: 'oidc';
+export interface SamlInput {
+  readonly idp_entity_id: string;
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  readonly sso_url: string;
+  /** PEM certificate(s) the IdP signs assertions with. */
+  readonly idp_certificates: readonly string[];
+}
+
+interface CommonInput {
   readonly enforce_sso: boolean;
-  readonly oidc: OidcInput;
   readonly attribute_mapping?: Partial<AttributeMapping> | undefined;
   readonly provision_role?: Role | null | undefined;
+}
+
+export type SsoConfigurationInput =
+  | (CommonInput & { readonly protocol: 'oidc'; readonly oidc: OidcInput })
+  | (CommonInput & { readonly protocol: 'saml'; readonly saml: SamlInput });
+
+/** D14's default mapping: OIDC's `email` claim, SAML's NameID. */
+const DEFAULT_EMAIL_ATTRIBUTE = { oidc: 'email', saml: 'nameID' } as const;
+
+/** Each certificate must parse as X.509 (400 naming the field otherwise); kept as PEM. */
+function parseCertificates(certificates: readonly string[]): string[] {
+  return certificates.map((certificate, index) => {
+    const pem = certificate.includes('-----BEGIN')
+      ? certificate.trim()
+      : `-----BEGIN CERTIFICATE-----\n${certificate.replace(/\s+/g, '')}\n-----END CERTIFICATE-----`;
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new InvalidRequestError('An IdP certificate is not an X.509 certificate', {
+        fields: [{ path: `saml.idp_certificates.${index}`, message: 'must be a PEM certificate' }],
+      });
+    }
+    return pem;
+  });
 }
 
 /** P87: a preset names the issuer; an explicit issuer beside it must agree. */
@@ -156,35 +186,59 @@ export async function putSsoConfiguration(
       reason: 'verified_domain_required',
     });
   }
-  const issuer = issuerOf(input.oidc);
   const existing = await deps.ssoRepository.getConfiguration(pathOrgId);
-  let sealed = existing?.client_secret_sealed ?? null;
-  if (input.oidc.client_secret !== undefined) {
-    sealed = await deps.secretSealer.seal(input.oidc.client_secret, clientSecretContext(pathOrgId));
-  }
-  if (sealed === null) {
-    throw new InvalidRequestError('The OIDC client secret is required the first time', {
-      fields: [{ path: 'oidc.client_secret', message: 'required' }],
-    });
-  }
   const now = deps.clock.now().toISOString();
-  const stored: StoredSsoConfiguration = {
+  const common = {
     org_id: pathOrgId,
-    protocol: input.protocol,
     enforce_sso: input.enforce_sso,
-    oidc: {
-      issuer,
-      client_id: input.oidc.client_id,
-      preset: input.oidc.preset ?? null,
-      scopes: [...new Set(input.oidc.scopes ?? [])],
+    attribute_mapping: {
+      email: input.attribute_mapping?.email ?? DEFAULT_EMAIL_ATTRIBUTE[input.protocol],
     },
-    client_secret_sealed: sealed,
-    saml: null,
-    attribute_mapping: { email: input.attribute_mapping?.email ?? 'email' },
     provision_role: input.provision_role ?? null,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
+  let stored: StoredSsoConfiguration;
+  if (input.protocol === 'saml') {
+    stored = {
+      ...common,
+      protocol: 'saml',
+      oidc: null,
+      client_secret_sealed: null,
+      saml: {
+        idp_entity_id: input.saml.idp_entity_id,
+        sso_url: input.saml.sso_url,
+        idp_certificates: parseCertificates(input.saml.idp_certificates),
+        metadata_url: null,
+      },
+    };
+  } else {
+    const issuer = issuerOf(input.oidc);
+    let sealed = existing?.client_secret_sealed ?? null;
+    if (input.oidc.client_secret !== undefined) {
+      sealed = await deps.secretSealer.seal(
+        input.oidc.client_secret,
+        clientSecretContext(pathOrgId),
+      );
+    }
+    if (sealed === null) {
+      throw new InvalidRequestError('The OIDC client secret is required the first time', {
+        fields: [{ path: 'oidc.client_secret', message: 'required' }],
+      });
+    }
+    stored = {
+      ...common,
+      protocol: 'oidc',
+      oidc: {
+        issuer,
+        client_id: input.oidc.client_id,
+        preset: input.oidc.preset ?? null,
+        scopes: [...new Set(input.oidc.scopes ?? [])],
+      },
+      client_secret_sealed: sealed,
+      saml: null,
+    };
+  }
   await deps.ssoRepository.putConfiguration(stored);
   return configurationView(stored);
 }

@@ -3,9 +3,18 @@ import { SsoAuthenticationFailedError, UnauthorizedDomainError } from '../../dom
 import { isId, newId } from '../../domain/ids';
 import { emailDomain, SSO_LIMITS } from '../../domain/sso';
 import { normalizeEmail, type User } from '../../domain/user';
-import type { OidcRelyingParty } from '../../ports/identity-provider.port';
+import type {
+  OidcRelyingParty,
+  SamlServiceProvider,
+  SamlTrust,
+} from '../../ports/identity-provider.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
-import type { SsoFlowStore, SsoRepository, StoredSsoConfiguration } from '../../ports/sso.port';
+import type {
+  SamlAssertionLedger,
+  SsoFlowStore,
+  SsoRepository,
+  StoredSsoConfiguration,
+} from '../../ports/sso.port';
 import type { UserRepository } from '../../ports/user-repository.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 import { type IssuedSession, type SessionDependencies, startSession } from '../auth/sessions';
@@ -19,10 +28,28 @@ export interface SsoSignInDependencies extends SessionDependencies {
   readonly ssoFlows: SsoFlowStore;
   readonly secretSealer: Pick<SecretSealer, 'open'>;
   readonly oidcRelyingParty: OidcRelyingParty;
+  readonly samlServiceProvider: SamlServiceProvider;
+  readonly samlAssertions: SamlAssertionLedger;
 }
 
 /** Where the provider sends the browser back: the service's own address, known per request. */
 export const OIDC_CALLBACK_PATH = '/api/v1/sso/oidc/callback';
+
+/** P92: an organization's SAML endpoint: our entity id, the ACS (POST) and the SP metadata (GET). */
+export const samlPath = (orgId: string) => `/api/v1/sso/saml/${orgId}`;
+
+/** Our side of an organization's SAML trust, at the API's public address. */
+export function samlTrust(configuration: StoredSsoConfiguration, baseUrl: string): SamlTrust {
+  if (!configuration.saml) throw failed('SAML is not configured for this organization');
+  const endpoint = `${baseUrl}${samlPath(configuration.org_id)}`;
+  return {
+    spEntityId: endpoint,
+    acsUrl: endpoint,
+    idpEntityId: configuration.saml.idp_entity_id,
+    idpSsoUrl: configuration.saml.sso_url,
+    idpCertificates: configuration.saml.idp_certificates,
+  };
+}
 
 const randomToken = () => randomBytes(32).toString('base64url');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
@@ -33,6 +60,8 @@ export interface StartedSignIn {
   readonly location: string;
   /** P90: the secret the browser keeps in a cookie, so only it can finish this sign-in. */
   readonly browserSecret: string;
+  /** SAML comes back by a cross-site POST, which needs a `SameSite=None` cookie. */
+  readonly protocol: 'oidc' | 'saml';
 }
 
 /** The organization a sign-in is for: named, or found by its verified email domain. */
@@ -54,15 +83,22 @@ async function organizationFor(
 async function activeConfiguration(
   deps: SsoSignInDependencies,
   orgId: string,
-): Promise<StoredSsoConfiguration & { oidc: NonNullable<StoredSsoConfiguration['oidc']> }> {
+): Promise<StoredSsoConfiguration> {
   const [organization, configuration] = await Promise.all([
     deps.organizations.get(orgId),
     deps.ssoRepository.getConfiguration(orgId),
   ]);
-  if (organization?.plan !== 'enterprise' || !configuration?.oidc) {
+  if (organization?.plan !== 'enterprise' || !configuration) {
     throw failed('SSO is not configured for this organization');
   }
-  return { ...configuration, oidc: configuration.oidc };
+  return configuration;
+}
+
+function oidcOf(configuration: StoredSsoConfiguration) {
+  if (configuration.protocol !== 'oidc' || !configuration.oidc) {
+    throw failed('OIDC is not configured for this organization');
+  }
+  return configuration.oidc;
 }
 
 /**
@@ -80,30 +116,54 @@ export async function startSsoSignIn(
 ): Promise<StartedSignIn> {
   const orgId = await organizationFor(deps, input);
   const configuration = await activeConfiguration(deps, orgId);
+  const browserSecret = randomToken();
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const flow = {
+    org_id: orgId,
+    browser_hash: sha256(browserSecret),
+    expires_at: nowSeconds + SSO_LIMITS.flowSeconds,
+  };
+  if (configuration.protocol === 'saml') {
+    // P92: RelayState names the flow; the AuthnRequest id (an NCName) is what InResponseTo must say.
+    const relayState = randomToken();
+    const requestId = `_${randomBytes(20).toString('hex')}`;
+    await deps.ssoFlows.save({
+      ...flow,
+      id: relayState,
+      protocol: 'saml',
+      nonce: null,
+      code_verifier: null,
+      request_id: requestId,
+    });
+    const location = await deps.samlServiceProvider.authorizationUrl(
+      samlTrust(configuration, input.baseUrl),
+      requestId,
+      relayState,
+    );
+    return { location, browserSecret, protocol: 'saml' };
+  }
+  const oidc = oidcOf(configuration);
   const state = randomToken();
   const nonce = randomToken();
   const codeVerifier = randomToken();
-  const browserSecret = randomToken();
-  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   await deps.ssoFlows.save({
+    ...flow,
     id: state,
-    org_id: orgId,
     protocol: 'oidc',
-    browser_hash: sha256(browserSecret),
     nonce,
     code_verifier: codeVerifier,
-    expires_at: nowSeconds + SSO_LIMITS.flowSeconds,
+    request_id: null,
   });
   const location = await deps.oidcRelyingParty.authorizationUrl(
     {
-      issuer: configuration.oidc.issuer,
-      clientId: configuration.oidc.client_id,
-      scopes: configuration.oidc.scopes,
+      issuer: oidc.issuer,
+      clientId: oidc.client_id,
+      scopes: oidc.scopes,
       redirectUri: `${input.baseUrl}${OIDC_CALLBACK_PATH}`,
     },
     { state, nonce, codeChallenge: sha256(codeVerifier) },
   );
-  return { location, browserSecret };
+  return { location, browserSecret, protocol: 'oidc' };
 }
 
 export interface SsoSignedIn {
@@ -150,6 +210,7 @@ export async function completeOidcSignIn(
     throw failed(`The identity provider answered ${input.error.slice(0, 100)}`);
   if (!input.code) throw failed('Callback without code');
   const configuration = await activeConfiguration(deps, flow.org_id);
+  const oidc = oidcOf(configuration);
   if (!configuration.client_secret_sealed) throw failed('No client secret configured');
   const clientSecret = await deps.secretSealer.open(
     configuration.client_secret_sealed,
@@ -157,9 +218,9 @@ export async function completeOidcSignIn(
   );
   const claims = await deps.oidcRelyingParty.completeSignIn(
     {
-      issuer: configuration.oidc.issuer,
-      clientId: configuration.oidc.client_id,
-      scopes: configuration.oidc.scopes,
+      issuer: oidc.issuer,
+      clientId: oidc.client_id,
+      scopes: oidc.scopes,
       redirectUri: `${input.baseUrl}${OIDC_CALLBACK_PATH}`,
     },
     { code: input.code, codeVerifier: flow.code_verifier, nonce: flow.nonce, clientSecret },
@@ -168,6 +229,50 @@ export async function completeOidcSignIn(
   if (typeof email !== 'string' || email === '') throw failed('The ID token carries no email');
   // An address the provider says it has not verified proves nothing about the domain.
   if (claims.email_verified === false) throw failed('The provider has not verified this email');
+  return signInByEmail(deps, configuration, email);
+}
+
+/**
+ * D14 SAML: the IdP's POST to the organization's ACS. The flow named by
+ * RelayState is taken once and must be this organization's and this
+ * browser's; the response must answer its AuthnRequest and carry a signed
+ * assertion that passes every check (the service provider); an assertion
+ * id seen before is a replay. Then the same user rules as OIDC (P88).
+ */
+export async function completeSamlSignIn(
+  deps: SsoSignInDependencies,
+  input: {
+    readonly orgId: string;
+    readonly samlResponse: string;
+    readonly relayState: string | undefined;
+    readonly browserSecret: string | undefined;
+    readonly baseUrl: string;
+  },
+): Promise<SsoSignedIn> {
+  if (!input.relayState) throw failed('SAML response without RelayState (IdP-initiated sign-in)');
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const flow = await deps.ssoFlows.take(input.relayState, nowSeconds);
+  if (flow?.protocol !== 'saml' || !flow.request_id || flow.org_id !== input.orgId) {
+    throw failed('Unknown, used or expired sign-in');
+  }
+  if (!sameHash(input.browserSecret, flow.browser_hash)) {
+    throw failed('The sign-in was started in another browser');
+  }
+  const configuration = await activeConfiguration(deps, flow.org_id);
+  const identity = await deps.samlServiceProvider.validateResponse(
+    samlTrust(configuration, input.baseUrl),
+    input.samlResponse,
+    flow.request_id,
+  );
+  const until =
+    Math.max(identity.notOnOrAfter ?? 0, nowSeconds) + SSO_LIMITS.assertionMemorySeconds;
+  if (!(await deps.samlAssertions.remember(identity.issuer, identity.assertionId, until))) {
+    throw failed(`SAML assertion ${identity.assertionId} was used before`);
+  }
+  const mapped = configuration.attribute_mapping.email;
+  const value = mapped === 'nameID' ? identity.nameId : identity.attributes[mapped];
+  const email = Array.isArray(value) ? value[0] : value;
+  if (typeof email !== 'string' || email === '') throw failed('The assertion carries no email');
   return signInByEmail(deps, configuration, email);
 }
 
