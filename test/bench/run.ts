@@ -9,7 +9,7 @@
  *
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
  * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`,
- * `ingestion-and-streaming`, `cold-start`): one section only.
+ * `ingestion-and-streaming`, `adversarial-ingestion`, `cold-start`): one section only.
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -75,6 +75,7 @@ const SECTIONS = [
   'webhooks',
   'semantic-search',
   'ingestion-and-streaming',
+  'adversarial-ingestion',
   'cold-start',
 ] as const;
 
@@ -117,6 +118,10 @@ async function main(): Promise<void> {
   if (sections.includes('ingestion-and-streaming')) {
     const { runIngestionStreamingBench } = await import('./ingestion-and-streaming');
     await runIngestionStreamingBench({ quick, only: sections.length === 1, document: DOCUMENT });
+  }
+  if (sections.includes('adversarial-ingestion')) {
+    const { runAdversarialIngestionBench } = await import('./adversarial-ingestion');
+    await runAdversarialIngestionBench({ quick, only: sections.length === 1, document: DOCUMENT });
   }
   if (sections.includes('cold-start')) {
     const { runColdStartBench } = await import('./cold-start-section');

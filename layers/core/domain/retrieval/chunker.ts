@@ -8,7 +8,7 @@
  * so a passage cut at a boundary is still found with its context.
  */
 import { createHash } from 'node:crypto';
-import { countTokens } from './tokens';
+import { countTokens, MAX_ENCODED_RUN } from './tokens';
 
 /**
  * What the chunker reads. `ParsedDocument` (ports/document.port.ts) has this
@@ -152,61 +152,72 @@ function sectionPieces(section: ChunkableSection, maxTokens: number): Piece[] {
  * Splits one sentence longer than `maxTokens` into parts that fit: at the
  * last word boundary that fits, or, for a single word longer than a chunk
  * (a URL, a base64 blob), at the last character that fits.
+ *
+ * Linear in the sentence (issue 14): each part is looked for only within
+ * the longest text `maxTokens` tokens can cover, and no per-character table
+ * of the whole sentence is built, so a 20 MB run without spaces costs time
+ * and memory in proportion to its length.
  */
 function splitOverlong(sentence: string, maxTokens: number): string[] {
-  // Code point ends (never inside a surrogate pair) and word ends, as offsets into the sentence.
-  const characterEnds: number[] = [];
-  for (let end = 0; end < sentence.length; ) {
-    end += (sentence.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
-    characterEnds.push(end);
-  }
-  const wordEnds = [...sentence.matchAll(/\S+/g)].map((match) => match.index + match[0].length);
-
+  const reach = maxTokens * (MAX_ENCODED_RUN + 2);
   const parts: string[] = [];
-  let start = 0;
+  let start = skipSpaces(sentence, 0);
   while (start < sentence.length) {
     const from = start;
+    const limit = Math.min(sentence.length, from + reach);
     const fits = (end: number) => countTokens(sentence.slice(from, end)) <= maxTokens;
-    const first = firstAbove(characterEnds, from);
+    // Code point ends after `from`, never inside a surrogate pair.
+    const ends: Candidates = {
+      length: limit - from,
+      at: (index) => codePointEnd(sentence, from + index + 1),
+    };
     // The longest prefix that fits; one code point is a few tokens at most, so it is taken regardless.
-    const longest =
-      longestFitting(characterEnds, fits, first) ?? characterEnds[first] ?? sentence.length;
-    const lastWordEnd = wordEnds[firstAbove(wordEnds, longest) - 1];
+    const longest = longestFitting(ends, fits) ?? codePointEnd(sentence, from + 1);
+    const wordEnd = lastWordEnd(sentence, from, longest);
     const cut =
-      longest === sentence.length ||
-      lastWordEnd === undefined ||
-      lastWordEnd <= from ||
-      !fits(lastWordEnd)
-        ? longest
-        : lastWordEnd;
+      longest === sentence.length || wordEnd === undefined || !fits(wordEnd) ? longest : wordEnd;
     const part = sentence.slice(from, cut).trim();
     if (part.length > 0) parts.push(part);
-    start = cut;
-    while (start < sentence.length && /\s/.test(sentence[start] ?? '')) start += 1;
+    start = skipSpaces(sentence, cut);
   }
   return parts;
 }
 
-/** Index of the first element of `ascending` greater than `value` (its length if none is). */
-function firstAbove(ascending: readonly number[], value: number): number {
-  let low = 0;
-  let high = ascending.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((ascending[middle] ?? Number.POSITIVE_INFINITY) > value) high = middle;
-    else low = middle + 1;
+/** An ascending list of offsets, as an array or computed on demand. */
+interface Candidates {
+  readonly length: number;
+  at(index: number): number | undefined;
+}
+
+/** `end`, moved past the low half of a surrogate pair it would split. */
+function codePointEnd(text: string, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff && end < text.length ? end + 1 : end;
+}
+
+function skipSpaces(text: string, from: number): number {
+  let index = from;
+  while (index < text.length && /\s/.test(text[index] ?? '')) index += 1;
+  return index;
+}
+
+/** The largest end of a word in `(from, to]`: a non-space followed by a space or the end of the text. */
+function lastWordEnd(text: string, from: number, to: number): number | undefined {
+  for (let end = to; end > from; end -= 1) {
+    const closesWord = end === text.length || /\s/.test(text[end] ?? '');
+    if (closesWord && !/\s/.test(text[end - 1] ?? '')) return end;
   }
-  return low;
+  return undefined;
 }
 
 /**
- * The largest candidate of `ascending` from index `from` on that `fits`,
- * where `fits` holds for a prefix of the candidates. Galloping, then binary
- * search: the cost grows with the answer, not with the length of the list,
- * so cutting a very long sentence stays linear-logarithmic.
+ * The largest candidate from index `from` on that `fits`, where `fits`
+ * holds for a prefix of the candidates. Galloping, then binary search: the
+ * cost grows with the answer, not with the number of candidates, so cutting
+ * a very long sentence stays linear-logarithmic.
  */
 function longestFitting(
-  ascending: readonly number[],
+  ascending: Candidates,
   fits: (candidate: number) => boolean,
   from = 0,
 ): number | undefined {
@@ -214,7 +225,7 @@ function longestFitting(
   let bad = ascending.length;
   for (let step = 1; good + step < bad; step *= 2) {
     const index = good + step;
-    if (fits(ascending[index] ?? Number.NaN)) {
+    if (fits(ascending.at(index) ?? Number.NaN)) {
       good = index;
     } else {
       bad = index;
@@ -223,10 +234,10 @@ function longestFitting(
   }
   while (bad - good > 1) {
     const middle = (good + bad) >> 1;
-    if (fits(ascending[middle] ?? Number.NaN)) good = middle;
+    if (fits(ascending.at(middle) ?? Number.NaN)) good = middle;
     else bad = middle;
   }
-  return good >= from ? ascending[good] : undefined;
+  return good >= from ? ascending.at(good) : undefined;
 }
 
 /** Paragraphs are separated by a blank line, sentences of a paragraph by a space. */

@@ -313,3 +313,28 @@ describe('Domain: textToEmbed', () => {
     expect(textToEmbed(' ', [], 'Only text.')).toBe('Only text.');
   });
 });
+
+describe('Domain: chunkDocument on adversarial text (issue 14)', () => {
+  const options = { maxTokens: 300, overlapTokens: 50 };
+  const single = (text: string) => ({
+    title: 't',
+    url: null,
+    sections: [{ headingPath: [], paragraphs: [text] }],
+  });
+
+  it.each([
+    ['a run without spaces', 'x'.repeat(1_000_000)],
+    ['a run of emoji', '😀'.repeat(100_000)],
+    ['text in a script without spaces', '漢字'.repeat(100_000)],
+    ['one huge CSV cell', `a,b,c\n"${'x'.repeat(500_000)}"`],
+  ])('cuts %s into chunks that cover it in order, each within maxTokens', (_, text) => {
+    // Minutes before counting was bounded (P68); a regression fails on the test timeout.
+    const chunks = chunkDocument(single(text), options);
+
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(text.replace(/\s+/g, ''));
+    for (const chunk of chunks) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(options.maxTokens);
+      expect(chunk.tokenCount).toBe(countTokens(chunk.text));
+    }
+  });
+});
