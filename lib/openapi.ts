@@ -7,6 +7,7 @@ import { operations as interactionOperations } from '../functions/interactions/h
 import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
+import { operations as ssoOperations } from '../functions/sso/handler';
 import { operations as userOperations } from '../functions/users/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
 import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/errors';
@@ -26,6 +27,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   users: userOperations,
   organizations: organizationOperations,
   auth: authOperations,
+  sso: ssoOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -119,17 +121,27 @@ function errorResponses(route: Route): Record<string, unknown> {
 }
 
 function operationObject(route: Route, operation: Operation): Record<string, unknown> {
-  const pathParameters = Object.entries(operation.pathIds).map(([name, kind]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string', pattern: `^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$` },
-  }));
+  // Ids have their D1 shape; other path parameters (an SSO domain) are plain strings.
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
+    const kind = operation.pathIds[name];
+    return {
+      name,
+      in: 'path',
+      required: true,
+      schema: kind
+        ? { type: 'string', pattern: `^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$` }
+        : { type: 'string' },
+    };
+  });
   const queryParameterList = operation.query === NO_QUERY ? [] : queryParameters(operation.query);
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
     responses[status] = {
       description: response.description,
+      // D14's pages for browsers: "Authentication failed", "Unauthorized domain".
+      ...(status === '401' || status === '403'
+        ? { content: { 'text/html': { schema: { type: 'string' } } } }
+        : {}),
       ...(response.schema
         ? { content: { 'application/json': { schema: outputSchema(response.schema) } } }
         : {}),

@@ -7,6 +7,7 @@ import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { ORGANIZATIONS_ROUTES } from './routes/organizations';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
+import { SSO_ROUTES } from './routes/sso';
 import { USERS_ROUTES } from './routes/users';
 import { WEBHOOKS_ROUTES } from './routes/webhooks';
 
@@ -35,6 +36,7 @@ export const ROUTES: readonly Route[] = [
   ...USERS_ROUTES,
   ...ORGANIZATIONS_ROUTES,
   ...AUTH_ROUTES,
+  ...SSO_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -2,6 +2,7 @@ import {
   type CfnElement,
   CfnOutput,
   Duration,
+  NestedStack,
   RemovalPolicy,
   Stack,
   type StackProps,
@@ -22,6 +23,7 @@ import {
   DEFINITION_VERSION,
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfigKey } from '../layers/core/config';
+import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configuration';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
@@ -102,6 +104,15 @@ export const WEBHOOK_DELIVERY_VISIBILITY = Duration.seconds(
  * 66 minutes; a message older than this is stuck beyond the schedule.
  */
 export const WEBHOOK_DELIVERY_MAX_AGE = Duration.hours(2);
+
+/**
+ * The family that configures SSO and signs people in through identity
+ * providers (D14): it seals and opens OIDC client secrets (D33).
+ */
+export const SSO_FAMILY = 'sso';
+
+/** The encryption-context purpose of OIDC client secrets (D33), from the code that seals them. */
+export const SSO_SECRET_PURPOSE = clientSecretContext('').purpose;
 
 /** The family that answers queries (POST /api/v1/query, legacy /api/chat), streamed (D19). */
 export const QUERY_FAMILY = 'query';
@@ -221,6 +232,8 @@ export const MODEL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KEY_MAX_AGE_SECONDS';
 /** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret, P64). */
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
+/** SSO's optional settings: the public address (custom domain) on the sso function only (P91). */
+type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
 /**
  * The environment every function that builds dependencies gets: the names
  * of the stack's resources, each key layers/core/config.ts parses (a
@@ -228,7 +241,10 @@ type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
  * itself). Names, not secrets, so every function may see them all.
  */
 export type FunctionConfig = {
-  readonly [K in Exclude<CloudConfigKey, 'AWS_REGION' | ModelConfigKey | SessionConfigKey>]: string;
+  readonly [K in Exclude<
+    CloudConfigKey,
+    'AWS_REGION' | ModelConfigKey | SessionConfigKey | SsoConfigKey
+  >]: string;
 };
 
 type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
@@ -471,7 +487,12 @@ export class ServiceStack extends Stack {
       });
     this.grantFunctionAccess();
 
-    this.alarms = new Alarms(this, 'Alarms', { encryptionKey: key, email: settings.alarmEmail });
+    // A nested stack of their own (P94): the API's methods and resources grow with every
+    // family, and one stack holds at most 500 resources; alarms only read from the rest.
+    this.alarms = new Alarms(new NestedStack(this, 'Monitoring'), 'Alarms', {
+      encryptionKey: key,
+      email: settings.alarmEmail,
+    });
     this.addAlarms();
     this.addOutputs();
   }
@@ -597,6 +618,12 @@ export class ServiceStack extends Stack {
       this.sessionSecret.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (family === SYNC_QUEUE_WRITER) this.queues.syncJobs.queue.grantSendMessages(fn.function);
+      if (family === SSO_FAMILY) {
+        this.secretsKey.grantSealAndOpen(fn.function, SSO_SECRET_PURPOSE);
+        // P91: SSO callbacks name the custom domain when there is one (the execute-api URL is then off).
+        const domain = this.settings.apiDomain?.domainName;
+        if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
+      }
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);

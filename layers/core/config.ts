@@ -48,6 +48,26 @@ export const CLOUD_CONFIG = {
     SESSION_SECRET_ARN: arn,
     SESSION_SECRET_MAX_AGE_SECONDS: secretMaxAgeSeconds,
   }),
+  /**
+   * D14 (P91): the API's public address for SSO callbacks when it is not the
+   * one API Gateway reports (set by the stack for a custom domain), and the
+   * DNS servers domain verification asks (`host` or `host:port`, comma-separated;
+   * the system's by default).
+   */
+  sso: z.object({
+    SVC_PUBLIC_URL: z.optional(z.url({ protocol: /^https$/ })),
+    SVC_DNS_SERVERS: z.pipe(
+      z.optional(z.string()),
+      z.transform((value: string | undefined) =>
+        value
+          ? value
+              .split(',')
+              .map((server) => server.trim())
+              .filter(Boolean)
+          : [],
+      ),
+    ),
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),

@@ -10,6 +10,7 @@ import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
+import { handler as sso } from '../../functions/sso/handler';
 import { handler as syncWorker } from '../../functions/sync-worker/handler';
 import { handler as users } from '../../functions/users/handler';
 import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
@@ -48,6 +49,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   users: asProxyHandler(users),
   organizations: asProxyHandler(organizations),
   auth: asProxyHandler(auth),
+  sso: asProxyHandler(sso),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

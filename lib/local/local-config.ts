@@ -62,6 +62,20 @@ const localConfigSchema = z
     SVC_EXTRA_CA_FILE: z.optional(nonEmpty),
     /** D29's 10 s receiver timeout; shorter only for tests. */
     SVC_WEBHOOK_TIMEOUT_MS: milliseconds(100, 10_000, 10_000),
+    /** D14: DNS servers for domain verification (`host` or `host:port`, comma-separated); the system's by default. */
+    SVC_DNS_SERVERS: z.pipe(
+      z.optional(z.string()),
+      z.transform((value: string | undefined) =>
+        value
+          ? value
+              .split(',')
+              .map((server) => server.trim())
+              .filter(Boolean)
+          : undefined,
+      ),
+    ),
+    /** P91: the address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
+    SVC_PUBLIC_URL: z.optional(z.url()),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
     OPENSEARCH_URL: z.optional(z.url()),
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */

@@ -56,6 +56,10 @@ export interface LocalWiringOptions {
   readonly onInvitation?: (invitation: Invitation) => void;
   /** P69: limits of the process that parses files and chunks documents. */
   readonly parsing: ParsingLimits;
+  /** D14 `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
+  readonly dnsServers?: readonly string[];
+  /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
+  readonly publicBaseUrl: () => string;
 }
 
 export interface LocalWiring {
@@ -146,6 +150,8 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       send: async (invitation) => options.onInvitation?.(invitation),
     },
     documentWork: { fileParser: parsingProcess.fileParser, chunker: parsingProcess.chunker },
+    ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
+    publicBaseUrl: options.publicBaseUrl,
   });
   return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess };
 }

@@ -124,6 +124,8 @@ export async function startLocalRuntime(
         ...(options.clock ? { clock: options.clock } : {}),
         blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
         uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
+        ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
+        publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
         sessionKey: loadOrCreateSessionKey(
           config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
         ),

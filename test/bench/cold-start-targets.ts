@@ -17,6 +17,7 @@ export const CRUD_FAMILIES = [
   'users',
   'organizations',
   'auth',
+  'sso',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

@@ -11,12 +11,12 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * so a route given the wrong role fails here: `readonly` views (every GET,
  * asking agents and searching, analytics); `train` adds feedback (and KB
  * editing, not built); `configure` adds agents, data sources and webhooks;
- * `admin` adds users, groups, keys, the organization and its IP allowlist
- * (and model keys, SSO, not built). Signing in, refreshing, `me` and logging
+ * `admin` adds users, groups, keys, the organization, its IP allowlist and
+ * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
  */
 function requiredRole(method: string, path: string): Role {
-  if (/users|groups|organizations|keys/.test(path)) return 'admin';
+  if (/users|groups|organizations|keys|\/sso/.test(path)) return 'admin';
   if (/webhooks/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
   if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
@@ -50,13 +50,16 @@ function concretePath(path: string): string {
       : path === '/api/analytics/charts/dashboard'
         ? '?startDate=2026-11-01&endDate=2026-11-30'
         : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr'))}${query}`;
+  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr')).replace('{domain}', 'acme.example')}${query}`;
 }
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {
   if (path.endsWith('/feedback')) return 400;
   if (method === 'POST' && path.endsWith('/files')) return 400;
+  // The SSO configuration and a new domain need a body, checked before the organization is looked up.
+  if (method === 'PUT' && path.endsWith('/sso')) return 400;
+  if (method === 'POST' && path.endsWith('/sso/domains')) return 400;
   if (path.includes('{id}')) return 404;
   if (/auth/.test(path)) return 200;
   return method === 'GET' ? 200 : 400;

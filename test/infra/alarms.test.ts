@@ -8,7 +8,7 @@ import {
   type ServiceStack,
   SYNC_WORKER_DURATION_ALARM,
 } from '../../lib/service-stack';
-import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
+import { buildServiceStack, logicalIdOf, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Alarm = { Properties: Record<string, any> };
 
@@ -39,11 +39,11 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
     stack = built.stack;
     const template: Template = templateOf(built);
     alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Alarm[];
-    topicRef = { Ref: stack.getLogicalId(stack.alarms.topic.node.defaultChild as CfnElement) };
+    topicRef = { Ref: logicalIdOf(stack.alarms.topic) };
   });
 
   it('alarms on any throttle of every function of ours', () => {
-    expect(ownFunctions(stack)).toHaveLength(17);
+    expect(ownFunctions(stack)).toHaveLength(18);
     for (const [name, fn] of ownFunctions(stack)) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,

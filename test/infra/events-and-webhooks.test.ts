@@ -13,6 +13,8 @@ import {
 import { FAMILIES } from '../../lib/routes';
 import {
   type ServiceStack,
+  SSO_FAMILY,
+  SSO_SECRET_PURPOSE,
   WEBHOOK_MANAGER,
   WEBHOOK_SECRET_PURPOSE,
 } from '../../lib/service-stack';
@@ -347,7 +349,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(resources[secretsKeyId]?.Properties.EnableKeyRotation).toBe(true);
     });
 
-    it('may be used by the webhooks family (seal, open) and the dispatcher (open) only', () => {
+    it('may be used by the webhooks family (seal, open), the dispatcher (open) and sso for its own purpose only (P85)', () => {
       const usesOf = (fn: ServiceFunction) =>
         statementsOf(fn).filter((statement) =>
           statement.Resource.some((r) => JSON.stringify(r) === JSON.stringify(arnOf(secretsKeyId))),
@@ -363,7 +365,9 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
         const uses = usesOf(fn);
         if (uses.length > 0) users[name] = uses;
       }
-      expect(Object.keys(users).sort()).toEqual([WEBHOOK_MANAGER, 'webhook-dispatcher'].sort());
+      expect(Object.keys(users).sort()).toEqual(
+        [WEBHOOK_MANAGER, 'webhook-dispatcher', SSO_FAMILY].sort(),
+      );
       expect(users[WEBHOOK_MANAGER]).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
@@ -374,7 +378,16 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(users['webhook-dispatcher']).toEqual([
         { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: purpose },
       ]);
+      // D33: SSO's client secrets are sealed under a purpose of their own: neither opens the other's.
+      expect(users[SSO_FAMILY]).toEqual([
+        {
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: [arnOf(secretsKeyId)],
+          Condition: { StringEquals: { 'kms:EncryptionContext:purpose': SSO_SECRET_PURPOSE } },
+        },
+      ]);
       expect(WEBHOOK_SECRET_PURPOSE).toBe('webhook-signing');
+      expect(SSO_SECRET_PURPOSE).toBe('sso-client-secret');
     });
   });
 

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { readDeploymentSettings } from '../../lib/deployment-settings';
 import { ServiceStack } from '../../lib/service-stack';
@@ -59,8 +60,39 @@ export function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunctio
   ];
 }
 
+/**
+ * The stack's template, with the resources of its nested Monitoring stack
+ * (the alarms and their topic, P94) inlined, the nested stack's parameters
+ * replaced by the parent's values they receive: one view of everything the
+ * deployment creates, in which an alarm names a function by the parent's
+ * logical id as it would if it were in the same stack.
+ */
 export function templateOf(built: BuiltServiceStack): Template {
-  return Template.fromStack(built.stack);
+  const parent = Template.fromStack(built.stack).toJSON();
+  const nested = Stack.of(built.stack.alarms) as NestedStack;
+  const nestedId = built.stack.getLogicalId(nested.nestedStackResource as CfnElement);
+  const parameters: Record<string, unknown> =
+    parent.Resources?.[nestedId]?.Properties?.Parameters ?? {};
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value === null || typeof value !== 'object') return value;
+    const entries = Object.entries(value);
+    const [only] = entries;
+    if (entries.length === 1 && only?.[0] === 'Ref' && typeof only[1] === 'string') {
+      if (only[1] in parameters) return parameters[only[1]];
+    }
+    return Object.fromEntries(entries.map(([key, inner]) => [key, resolve(inner)]));
+  };
+  const inlined = resolve(Template.fromStack(nested).toJSON().Resources ?? {}) as object;
+  return Template.fromJSON(
+    { ...parent, Resources: { ...parent.Resources, ...inlined } },
+    { skipCyclicalDependenciesCheck: true },
+  );
+}
+
+/** The logical id of `construct`'s resource in its own stack (the parent's or the nested Monitoring's). */
+export function logicalIdOf(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
 type TemplateResource = { Type: string; Properties?: Record<string, any> };

@@ -9,6 +9,7 @@ import {
   apiMethods,
   apiResourcePaths,
   buildServiceStack,
+  logicalIdOf,
   templateOf,
 } from './service-stack-fixture';
 
@@ -520,7 +521,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
     });
 
     it('sends every alarm to the KMS-encrypted, TLS-only alarm topic', () => {
-      const topicId = logicalId(stack, stack.alarms.topic);
+      const topicId = logicalIdOf(stack.alarms.topic);
       for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
         expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       }

@@ -102,6 +102,19 @@ export class AddressNotAllowedError extends AppError {
   }
 }
 
+/**
+ * D14: an SSO sign-in that did not prove who the user is (an invalid or
+ * replayed assertion or ID token, a wrong state, an unknown user). The SSO
+ * endpoints show it as the "Authentication failed" page; the message is for
+ * the log, never shown.
+ */
+export class SsoAuthenticationFailedError extends UnauthorizedError {
+  override readonly title = 'Authentication failed';
+}
+
+/** D14: an SSO sign-in whose email is outside the organization's verified domains: "Unauthorized domain". */
+export class UnauthorizedDomainError extends RequestRefusedError {}
+
 /** D21: a request naming another organization than the caller's. */
 export class TenantMismatchError extends AppError {
   readonly code = 'forbidden';

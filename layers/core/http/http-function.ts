@@ -7,6 +7,7 @@ import { RateLimitExceededError } from '../domain/errors';
 import { MetricUnit, publishRecordedMetrics, serviceMetrics } from '../observability/metrics';
 import { serviceTracer } from '../observability/tracing';
 import type { Dependencies } from '../ports/dependencies.port';
+import { apiBaseUrlOf } from './api-base-url';
 import { authenticate } from './middlewares/authenticate';
 import { errorResponses } from './middlewares/error-responses';
 import { ipAllowlist } from './middlewares/ip-allowlist';
@@ -18,7 +19,7 @@ import type { Operation } from './operation';
 import { organizationPolicies } from './organization-policies';
 import type { HttpContext, HttpRequest } from './request-state';
 import type { Route } from './route';
-import { sessionCookieOf } from './session-cookie';
+import { cookieOf, sessionCookieOf } from './session-cookie';
 import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
 
 /** What every HTTP family needs before its operation runs: keys, limits, plans (the middlewares). */
@@ -122,6 +123,8 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       client: {
         sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
         sessionToken: sessionCookieOf(event),
+        cookie: (name) => cookieOf(event, name),
+        apiBaseUrl: apiBaseUrlOf(event),
       },
       session: state.session,
       route,

@@ -11,6 +11,14 @@ export interface RequestClient {
   readonly sourceIp: string;
   /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
   readonly sessionToken: string | undefined;
+  /** Any cookie the request carries (SSO: the sign-in's browser binding, P90). */
+  cookie(name: string): string | undefined;
+  /**
+   * The API's public address as API Gateway was reached (`https://<domain>`
+   * plus the stage or base path), for links back to it such as SSO
+   * callbacks; undefined when the request does not say (the local gateway).
+   */
+  readonly apiBaseUrl: string | undefined;
 }
 
 export interface OperationInput<Query, Body, Deps, P = Principal> {
@@ -105,6 +113,7 @@ export function publicOperationsWith<Deps>() {
     summary: string;
     query?: Q;
     body?: B;
+    pathIds?: Record<string, IdKind>;
     responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
     handle(
       input: OperationInput<z.output<Q>, z.output<B>, Deps, null>,
@@ -114,7 +123,7 @@ export function publicOperationsWith<Deps>() {
       summary: spec.summary,
       query: (spec.query ?? NO_QUERY) as Q,
       body: (spec.body ?? NO_BODY) as B,
-      pathIds: {},
+      pathIds: spec.pathIds ?? {},
       responses: spec.responses,
       public: true,
       handle: (input) => spec.handle({ ...input, principal: null }),

@@ -18,6 +18,14 @@ interface RouteBase {
   readonly successor?: string;
   /** Answers may stream (D19): API Gateway's STREAM transfer mode and a response-streaming Lambda. */
   readonly streaming?: true;
+  /**
+   * D14 SAML: an identity provider's HTTP-POST binding. The body is an HTML
+   * form (`application/x-www-form-urlencoded`), not JSON, and it arrives
+   * cross-site by design (the IdP's page posts it), so the login-CSRF check
+   * of public routes does not apply; the sign-in flow it finishes is bound
+   * to the browser instead (P90, P92).
+   */
+  readonly formPost?: true;
   /** Answers spend model tokens: refused once the organization's tokens/day are spent (D16, P57). */
   readonly spendsTokens?: true;
 }

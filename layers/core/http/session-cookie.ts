@@ -26,29 +26,34 @@ export function clearedSessionCookie(): string {
 }
 
 /**
- * The session cookie's value, if the request carries one. API Gateway passes
- * every `Cookie` header (HTTP/2 may split them); the first `svc_session`
- * wins, as browsers send the most specific path first.
+ * A cookie's value, if the request carries one. API Gateway passes every
+ * `Cookie` header (HTTP/2 may split them); the first of that name wins, as
+ * browsers send the most specific path first.
  */
-export function sessionCookieOf(event: APIGatewayProxyEvent): string | undefined {
+export function cookieOf(event: APIGatewayProxyEvent, name: string): string | undefined {
   const values: string[] = [];
-  for (const [name, list] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (name.toLowerCase() === 'cookie' && list) values.push(...list);
+  for (const [header, list] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (header.toLowerCase() === 'cookie' && list) values.push(...list);
   }
   if (values.length === 0) {
-    for (const [name, value] of Object.entries(event.headers ?? {})) {
-      if (name.toLowerCase() === 'cookie' && value !== undefined) values.push(value);
+    for (const [header, value] of Object.entries(event.headers ?? {})) {
+      if (header.toLowerCase() === 'cookie' && value !== undefined) values.push(value);
     }
   }
   for (const header of values) {
     for (const part of header.split(';')) {
       const separator = part.indexOf('=');
       if (separator < 0) continue;
-      if (part.slice(0, separator).trim() === SESSION_COOKIE_NAME) {
+      if (part.slice(0, separator).trim() === name) {
         const value = part.slice(separator + 1).trim();
         return value === '' ? undefined : value;
       }
     }
   }
   return undefined;
+}
+
+/** The session cookie's value, if the request carries one. */
+export function sessionCookieOf(event: APIGatewayProxyEvent): string | undefined {
+  return cookieOf(event, SESSION_COOKIE_NAME);
 }

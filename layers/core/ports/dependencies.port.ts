@@ -10,6 +10,7 @@ import type { Embedder } from './embedder.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
 import type { GroupGrants, GroupRepository } from './group-repository.port';
+import type { OidcRelyingParty, SamlServiceProvider } from './identity-provider.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -21,6 +22,7 @@ import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './ra
 import type { RetrievalIndex } from './retrieval-index.port';
 import type { InvitationSender, SessionRevocations, SessionTokens } from './session.port';
 import type { SourceReader } from './source-reader.port';
+import type { SamlAssertionLedger, SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
 import type { UploadedFileRepository } from './uploaded-file-repository.port';
 import type { UserRepository } from './user-repository.port';
@@ -83,4 +85,18 @@ export interface Dependencies {
   readonly fileParser: FileParser;
   /** Cuts parsed documents into chunks (P69: in a parsing process on one machine). */
   readonly chunker: DocumentChunker;
+  /** D14: SSO configurations and verified domains, sign-ins in progress, DNS TXT look-ups. */
+  readonly ssoRepository: SsoRepository;
+  readonly ssoFlows: SsoFlowStore;
+  readonly txtResolver: TxtResolver;
+  readonly oidcRelyingParty: OidcRelyingParty;
+  /** D14 SAML 2.0: the service provider, and the assertions already accepted (replays). */
+  readonly samlServiceProvider: SamlServiceProvider;
+  readonly samlAssertions: SamlAssertionLedger;
+  /**
+   * The API's public address for links back to it (SSO callbacks, P91):
+   * the local gateway's, or the configured one; undefined: as API Gateway
+   * reports it per request.
+   */
+  readonly publicBaseUrl: () => string | undefined;
 }

@@ -15,9 +15,12 @@ import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organizatio
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
+import { DynamoDbSamlAssertionLedger, DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
+import { DynamoDbSsoRepository } from '../adapters/dynamodb/sso-repository';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
 import { DynamoDbUserRepository } from '../adapters/dynamodb/user-repository';
 import { DynamoDbWebhookRepository } from '../adapters/dynamodb/webhook-repository';
+import { DnsTxtResolver } from '../adapters/net/dns-txt-resolver';
 import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
@@ -25,6 +28,8 @@ import {
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import { inProcessChunker } from '../adapters/parsing/in-process-chunker';
+import { JoseOidcRelyingParty } from '../adapters/sso/jose-oidc-relying-party';
+import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provider';
 import type { Environment } from '../domain/environments';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
@@ -75,10 +80,15 @@ export function buildDependencies(options: {
    * given (the local runtime gives its parsing process, P69).
    */
   readonly documentWork?: { readonly fileParser: FileParser; readonly chunker: DocumentChunker };
+  /** D14: the DNS servers domain verification asks (`host[:port]`); the system's when empty. */
+  readonly dnsServers?: readonly string[];
+  /** P91: the API's public address (the local gateway's, once it listens). */
+  readonly publicBaseUrl?: () => string | undefined;
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  const clock = options.clock ?? systemClock;
   const { fileParser, chunker } = options.documentWork ?? {
     fileParser: uploadedFileParser,
     chunker: inProcessChunker,
@@ -86,7 +96,7 @@ export function buildDependencies(options: {
   const groups = new DynamoDbGroupRepository(client, tableName);
   return {
     environment: options.environment,
-    clock: options.clock ?? systemClock,
+    clock,
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
     users: new DynamoDbUserRepository(client, tableName),
@@ -127,5 +137,13 @@ export function buildDependencies(options: {
     fileStorage: options.fileStorage,
     fileParser,
     chunker,
+    ssoRepository: new DynamoDbSsoRepository(client, tableName),
+    ssoFlows: new DynamoDbSsoFlowStore(client, tableName),
+    txtResolver: new DnsTxtResolver(options.dnsServers ? { servers: options.dnsServers } : {}),
+    // Identity providers are customer-supplied addresses: the runtime's D35 policy, as for webhooks.
+    oidcRelyingParty: new JoseOidcRelyingParty(options.outboundPolicy, clock),
+    samlServiceProvider: new NodeSamlServiceProvider(),
+    samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
+    publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
   };
 }

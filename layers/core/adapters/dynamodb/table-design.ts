@@ -21,6 +21,11 @@
  * | email claim      | USEREMAIL#<email>          | ORG#<org>       |             |                |
  * | invitation       | INVITE#<sha256>            | META            |             |                |
  * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
+ * | SSO configuration| ORG#<org>                  | SSO#CONFIG      |             |                |
+ * | SSO domain       | ORG#<org>                  | SSODOMAIN#<dom> |             |                |
+ * | domain claim     | SSODOMAIN#<dom>            | CLAIM           |             |                |
+ * | SSO sign-in flow | SSOFLOW#<state or req id>  | FLOW            |             |                |
+ * | SAML assertion   | SAMLASSERTION#<sha256>     | SEEN            |             |                |
  * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
  *
  * `GSI2` is sparse too (D23): only data sources synced on a schedule carry
@@ -86,6 +91,16 @@ export const keys = {
   invitation: (tokenHash: string) => ({ PK: `INVITE#${tokenHash}`, SK: 'META' }),
   /** D12: a session revoked before its tokens expire. */
   revokedSession: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'REVOKED' }),
+  /** D14: an organization's SSO configuration. */
+  ssoConfiguration: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'SSO#CONFIG' }),
+  ssoDomain: (orgId: string, domain: string) => ({ PK: `ORG#${orgId}`, SK: `SSODOMAIN#${domain}` }),
+  ssoDomainPrefix: 'SSODOMAIN#',
+  /** P86: a verified domain belongs to one organization: this item says which. */
+  domainClaim: (domain: string) => ({ PK: `SSODOMAIN#${domain}`, SK: 'CLAIM' }),
+  /** D14: a sign-in between leaving for the identity provider and coming back (TTL). */
+  ssoFlow: (id: string) => ({ PK: `SSOFLOW#${id}`, SK: 'FLOW' }),
+  /** D14: a SAML assertion already accepted, by the hash of its issuer and id (TTL). */
+  samlAssertion: (hash: string) => ({ PK: `SAMLASSERTION#${hash}`, SK: 'SEEN' }),
   deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,
   /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */
   outboxPartition: (shard: number) => `OUTBOX#${shard}`,

@@ -97,7 +97,8 @@ export function authenticate(options: {
     const { event } = request;
     const unsafe = UNSAFE_METHODS.has(event.httpMethod.toUpperCase());
     if (route.access === 'public') {
-      if (unsafe) refuseCrossSite(event);
+      // An identity provider's form POST comes from its own site (D14 SAML, P92).
+      if (unsafe && !route.formPost) refuseCrossSite(event);
       return;
     }
     const authorization = headerValue(event, 'authorization');

@@ -5,6 +5,9 @@ import {
 } from '../../domain/errors';
 import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-state';
 
+/** An HTML form's body, accepted only on routes marked `formPost` (an IdP's POST, D14). */
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
 /** D4: the largest request body accepted. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -34,6 +37,11 @@ export function jsonBody(): HttpMiddleware {
     }
     const contentType = headerValue(event, 'content-type') ?? '';
     const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+    if (request.context.svc.route?.formPost && mediaType === FORM_MEDIA_TYPE) {
+      // D14 SAML HTTP-POST binding: the form's fields, each given once (a repeated one is refused by the schema).
+      request.context.svc.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      return;
+    }
     if (mediaType !== 'application/json') {
       throw new UnsupportedMediaTypeError(
         `Request bodies must be application/json; got ${mediaType ? `"${mediaType.slice(0, 100)}"` : 'no Content-Type'}`,

@@ -23,6 +23,11 @@ import type { GroupGrants } from '../../ports/group-repository.port';
 import type { RateLimiter } from '../../ports/rate-limiter.port';
 import type { SessionRevocations, SessionTokens } from '../../ports/session.port';
 import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
+import {
+  enforcingOrganization,
+  type SsoEnforcementReader,
+  ssoRequired,
+} from '../sso/sso-enforcement';
 
 /** What checking a session needs: tokens, revocations, the user as stored now and their groups. */
 export interface SessionDependencies {
@@ -40,6 +45,8 @@ export interface SignInDependencies extends SessionDependencies {
     'get' | 'getWithGroups' | 'findByEmail' | 'recordLogin' | 'update'
   >;
   readonly rateLimiter: RateLimiter;
+  /** D14 `enforce_sso`: whether the user's organization (or its email's domain) allows passwords. */
+  readonly ssoRepository: SsoEnforcementReader;
 }
 
 /** A session token just issued, with what the web application is told about it. */
@@ -243,6 +250,10 @@ export async function signIn(deps: SignInDependencies, input: SignInInput): Prom
       },
     );
   }
+
+  // P89: checked once the password is right, so the refusal tells a guesser nothing.
+  const enforcing = await enforcingOrganization(deps.ssoRepository, match.orgId, email);
+  if (enforcing) throw ssoRequired(enforcing);
 
   if (input.currentToken) await endPresentedSession(deps, input.currentToken);
   const now = deps.clock.now();

@@ -1,0 +1,129 @@
+import type { Role } from './user';
+
+/** D14: the identity provider protocols an organization can sign in with. */
+export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
+export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
+
+/**
+ * P87: OIDC presets for the spec's "OAuth sign-in with two large identity
+ * providers". A preset only fills in the issuer (Microsoft's from the
+ * tenant); everything after that is the generic OIDC path.
+ */
+export const OIDC_PRESETS = {
+  google: { issuer: () => 'https://accounts.google.com' },
+  microsoft: {
+    issuer: (tenant: string) => `https://login.microsoftonline.com/${tenant}/v2.0`,
+  },
+} as const;
+export type OidcPreset = keyof typeof OIDC_PRESETS;
+
+/** What an organization's OIDC provider is, as stored (the client secret sealed, D33). */
+export interface OidcSettings {
+  readonly issuer: string;
+  readonly client_id: string;
+  readonly preset: OidcPreset | null;
+  /** Extra scopes beside `openid email profile`. */
+  readonly scopes: readonly string[];
+}
+
+/** What an organization's SAML identity provider is (D14: from metadata or given directly). */
+export interface SamlSettings {
+  readonly idp_entity_id: string;
+  readonly sso_url: string;
+  /** PEM (or bare base64) signing certificates of the IdP; any one may sign. */
+  readonly idp_certificates: readonly string[];
+  readonly metadata_url: string | null;
+}
+
+/** D14's attribute mapping: which claim or attribute carries the email (NameID by default for SAML). */
+export interface AttributeMapping {
+  readonly email: string;
+}
+
+/** An organization's SSO configuration as the API shows it (never the client secret, only that one is set). */
+export interface SsoConfiguration {
+  readonly org_id: string;
+  readonly protocol: SsoProtocol;
+  /** D14: password sign-in is refused for the organization's users and its verified domains' emails. */
+  readonly enforce_sso: boolean;
+  readonly oidc: (OidcSettings & { readonly client_secret_set: boolean }) | null;
+  readonly saml: SamlSettings | null;
+  readonly attribute_mapping: AttributeMapping;
+  /** P88: unknown users of a verified domain are created at their first SSO sign-in with this role; null: refused. */
+  readonly provision_role: Role | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export const SSO_LIMITS = {
+  domainsMax: 20,
+  certificatesMax: 4,
+  /** How long a sign-in may take between leaving for the IdP and coming back. */
+  flowSeconds: 10 * 60,
+  /** How long a SAML assertion id is remembered (beyond any assertion's lifetime we accept). */
+  assertionMemorySeconds: 24 * 3600,
+} as const;
+
+/** Domain verification (D14): the TXT record an organization publishes to prove it holds a domain. */
+export const DOMAIN_VERIFICATION = {
+  /** The record's name under the domain: `_svc-verification.example.com`. */
+  recordLabel: '_svc-verification',
+  /** The record's value: `svc-domain-verification=<token>`. */
+  valuePrefix: 'svc-domain-verification=',
+} as const;
+
+export type DomainStatus = 'pending' | 'verified';
+
+export interface SsoDomain {
+  readonly domain: string;
+  readonly status: DomainStatus;
+  /** The TXT record to publish (name and value). */
+  readonly txt_record: { readonly name: string; readonly value: string };
+  readonly created_at: string;
+  readonly verified_at: string | null;
+  /** When verification was last tried, and why it failed (null after success). */
+  readonly checked_at: string | null;
+  readonly last_error: string | null;
+}
+
+/**
+ * A domain as stored and compared: lower case, no trailing dot, ASCII
+ * (IDNA) form, at least two labels of letters, digits and hyphens.
+ * Returns null for anything else (an IP address, a single label, a URL).
+ */
+export function normalizeDomain(input: string): string | null {
+  const trimmed = input.trim().toLowerCase().replace(/\.$/, '');
+  // Only a host name: no scheme, port, path, credentials or spaces for URL parsing to absorb.
+  if (trimmed === '' || /[/:@?#\\\s%[\]]/.test(trimmed)) return null;
+  let ascii: string;
+  try {
+    ascii = new URL(`http://${trimmed}`).hostname; // IDNA: Unicode labels become punycode
+  } catch {
+    return null;
+  }
+  if (ascii.length > 253) return null;
+  const labels = ascii.split('.');
+  if (labels.length < 2) return null;
+  const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+  if (!labels.every((part) => label.test(part))) return null;
+  // The top-level label is never all digits: that is an IPv4 address.
+  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return null;
+  return ascii;
+}
+
+/** The domain part of an email, normalized; null when there is none. */
+export function emailDomain(email: string): string | null {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? null : normalizeDomain(email.slice(at + 1));
+}
+
+/** The TXT record an organization publishes for `domain` with its token. */
+export function verificationRecord(domain: string, token: string) {
+  return {
+    name: `${DOMAIN_VERIFICATION.recordLabel}.${domain}`,
+    value: `${DOMAIN_VERIFICATION.valuePrefix}${token}`,
+  } as const;
+}
+
+/** Where a browser starts an SSO sign-in (`?org_id=` or `?email=`). */
+export const SSO_START_PATH = '/api/v1/sso/start';

@@ -1,0 +1,367 @@
+import { randomBytes, X509Certificate } from 'node:crypto';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  RequestRefusedError,
+  ServiceUnavailableError,
+} from '../../domain/errors';
+import type { Organization } from '../../domain/organization';
+import {
+  type AttributeMapping,
+  normalizeDomain,
+  OIDC_PRESETS,
+  type OidcPreset,
+  SSO_LIMITS,
+  type SsoConfiguration,
+  type SsoDomain,
+  verificationRecord,
+} from '../../domain/sso';
+import type { Role } from '../../domain/user';
+import type { Clock } from '../../ports/clock.port';
+import type { OrganizationRepository } from '../../ports/organization-repository.port';
+import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
+import type { SecretSealer } from '../../ports/webhook-repository.port';
+
+export interface SsoConfigurationDependencies {
+  readonly organizations: Pick<OrganizationRepository, 'get'>;
+  readonly ssoRepository: SsoRepository;
+  readonly secretSealer: SecretSealer;
+  readonly clock: Clock;
+}
+
+export interface DomainVerificationDependencies {
+  readonly organizations: Pick<OrganizationRepository, 'get'>;
+  readonly ssoRepository: SsoRepository;
+  readonly txtResolver: TxtResolver;
+  readonly clock: Clock;
+}
+
+/** D33: the encryption context of an organization's OIDC client secret (P85). */
+export function clientSecretContext(orgId: string) {
+  return { org_id: orgId, secret_id: 'sso-oidc-client', purpose: 'sso-client-secret' } as const;
+}
+
+/**
+ * The organization in a path (`/organizations/:id/sso`): the caller's own,
+ * else 404 as any other organization's resource is (P85).
+ */
+export async function ownOrganization(
+  deps: { readonly organizations: Pick<OrganizationRepository, 'get'> },
+  callerOrgId: string,
+  pathOrgId: string,
+): Promise<Organization> {
+  const organization = pathOrgId === callerOrgId ? await deps.organizations.get(pathOrgId) : null;
+  if (!organization) throw new NotFoundError(`No organization ${pathOrgId}`);
+  return organization;
+}
+
+/** D14: SSO and its domains need the enterprise plan (403 otherwise). */
+function requireEnterprise(organization: Organization): void {
+  if (organization.plan !== 'enterprise') {
+    throw new RequestRefusedError('SSO requires the enterprise plan', {
+      reason: 'plan_required',
+      required_plan: 'enterprise',
+      current_plan: organization.plan,
+    });
+  }
+}
+
+/** The configuration as the API shows it: never the client secret, only whether one is set. */
+export function configurationView(stored: StoredSsoConfiguration): SsoConfiguration {
+  return {
+    org_id: stored.org_id,
+    protocol: stored.protocol,
+    enforce_sso: stored.enforce_sso,
+    oidc: stored.oidc && {
+      ...stored.oidc,
+      client_secret_set: stored.client_secret_sealed !== null,
+    },
+    saml: stored.saml,
+    attribute_mapping: stored.attribute_mapping,
+    provision_role: stored.provision_role,
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+  };
+}
+
+export async function getSsoConfiguration(
+  deps: SsoConfigurationDependencies,
+  callerOrgId: string,
+  pathOrgId: string,
+): Promise<SsoConfiguration> {
+  await ownOrganization(deps, callerOrgId, pathOrgId);
+  const stored = await deps.ssoRepository.getConfiguration(pathOrgId);
+  if (!stored) throw new NotFoundError('SSO is not configured for this organization');
+  return configurationView(stored);
+}
+
+export interface OidcInput {
+  readonly preset?: OidcPreset | undefined;
+  /** Microsoft's tenant (id or domain) for the `microsoft` preset. */
+  readonly tenant?: string | undefined;
+  readonly issuer?: string | undefined;
+  readonly client_id: string;
+  /** Required the first time; omitted later, the stored one is kept (D33: never shown again). */
+  readonly client_secret?: string | undefined;
+  readonly scopes?: readonly string[] | undefined;
+}
+
+export interface SamlInput {
+  readonly idp_entity_id: string;
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  readonly sso_url: string;
+  /** PEM certificate(s) the IdP signs assertions with. */
+  readonly idp_certificates: readonly string[];
+}
+
+interface CommonInput {
+  readonly enforce_sso: boolean;
+  readonly attribute_mapping?: Partial<AttributeMapping> | undefined;
+  readonly provision_role?: Role | null | undefined;
+}
+
+export type SsoConfigurationInput =
+  | (CommonInput & { readonly protocol: 'oidc'; readonly oidc: OidcInput })
+  | (CommonInput & { readonly protocol: 'saml'; readonly saml: SamlInput });
+
+/** D14's default mapping: OIDC's `email` claim, SAML's NameID. */
+const DEFAULT_EMAIL_ATTRIBUTE = { oidc: 'email', saml: 'nameID' } as const;
+
+/** Each certificate must parse as X.509 (400 naming the field otherwise); kept as PEM. */
+function parseCertificates(certificates: readonly string[]): string[] {
+  return certificates.map((certificate, index) => {
+    const pem = certificate.includes('-----BEGIN')
+      ? certificate.trim()
+      : `-----BEGIN CERTIFICATE-----\n${certificate.replace(/\s+/g, '')}\n-----END CERTIFICATE-----`;
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new InvalidRequestError('An IdP certificate is not an X.509 certificate', {
+        fields: [{ path: `saml.idp_certificates.${index}`, message: 'must be a PEM certificate' }],
+      });
+    }
+    return pem;
+  });
+}
+
+/** P87: a preset names the issuer; an explicit issuer beside it must agree. */
+function issuerOf(input: OidcInput): string {
+  if (input.preset === 'microsoft' && !input.tenant) {
+    throw new InvalidRequestError('The microsoft preset needs the tenant', {
+      fields: [{ path: 'oidc.tenant', message: 'required with preset microsoft' }],
+    });
+  }
+  const preset = input.preset ? OIDC_PRESETS[input.preset].issuer(input.tenant ?? '') : undefined;
+  if (preset && input.issuer && input.issuer !== preset) {
+    throw new InvalidRequestError(`The ${input.preset} preset's issuer is ${preset}`, {
+      fields: [{ path: 'oidc.issuer', message: `must be ${preset} with this preset, or omitted` }],
+    });
+  }
+  const issuer = preset ?? input.issuer;
+  if (!issuer) {
+    throw new InvalidRequestError('Name the OIDC issuer, or a preset', {
+      fields: [{ path: 'oidc.issuer', message: 'required without a preset' }],
+    });
+  }
+  return issuer;
+}
+
+/**
+ * D14 `PUT /api/v1/organizations/:id/sso`: takes effect at once. Needs the
+ * enterprise plan and a verified domain (403). The client secret is sealed
+ * (D33) before it is stored and is never returned.
+ */
+export async function putSsoConfiguration(
+  deps: SsoConfigurationDependencies,
+  callerOrgId: string,
+  pathOrgId: string,
+  input: SsoConfigurationInput,
+): Promise<SsoConfiguration> {
+  const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
+  requireEnterprise(organization);
+  const domains = await deps.ssoRepository.listDomains(pathOrgId);
+  if (!domains.some((domain) => domain.status === 'verified')) {
+    throw new RequestRefusedError('SSO needs a verified domain first (POST …/sso/domains)', {
+      reason: 'verified_domain_required',
+    });
+  }
+  const existing = await deps.ssoRepository.getConfiguration(pathOrgId);
+  const now = deps.clock.now().toISOString();
+  const common = {
+    org_id: pathOrgId,
+    enforce_sso: input.enforce_sso,
+    attribute_mapping: {
+      email: input.attribute_mapping?.email ?? DEFAULT_EMAIL_ATTRIBUTE[input.protocol],
+    },
+    provision_role: input.provision_role ?? null,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  let stored: StoredSsoConfiguration;
+  if (input.protocol === 'saml') {
+    stored = {
+      ...common,
+      protocol: 'saml',
+      oidc: null,
+      client_secret_sealed: null,
+      saml: {
+        idp_entity_id: input.saml.idp_entity_id,
+        sso_url: input.saml.sso_url,
+        idp_certificates: parseCertificates(input.saml.idp_certificates),
+        metadata_url: null,
+      },
+    };
+  } else {
+    const issuer = issuerOf(input.oidc);
+    let sealed = existing?.client_secret_sealed ?? null;
+    if (input.oidc.client_secret !== undefined) {
+      sealed = await deps.secretSealer.seal(
+        input.oidc.client_secret,
+        clientSecretContext(pathOrgId),
+      );
+    }
+    if (sealed === null) {
+      throw new InvalidRequestError('The OIDC client secret is required the first time', {
+        fields: [{ path: 'oidc.client_secret', message: 'required' }],
+      });
+    }
+    stored = {
+      ...common,
+      protocol: 'oidc',
+      oidc: {
+        issuer,
+        client_id: input.oidc.client_id,
+        preset: input.oidc.preset ?? null,
+        scopes: [...new Set(input.oidc.scopes ?? [])],
+      },
+      client_secret_sealed: sealed,
+      saml: null,
+    };
+  }
+  await deps.ssoRepository.putConfiguration(stored);
+  return configurationView(stored);
+}
+
+export async function deleteSsoConfiguration(
+  deps: SsoConfigurationDependencies,
+  callerOrgId: string,
+  pathOrgId: string,
+): Promise<void> {
+  await ownOrganization(deps, callerOrgId, pathOrgId);
+  if (!(await deps.ssoRepository.deleteConfiguration(pathOrgId))) {
+    throw new NotFoundError('SSO is not configured for this organization');
+  }
+}
+
+/** A path or body domain, normalized; 400 naming `field` when it is not a domain name. */
+export function parseDomain(raw: string, field: string): string {
+  const domain = normalizeDomain(raw);
+  if (!domain) {
+    throw new InvalidRequestError(`${raw.slice(0, 100)} is not a domain name`, {
+      fields: [{ path: field, message: 'must be a domain name such as example.com' }],
+    });
+  }
+  return domain;
+}
+
+export async function listSsoDomains(
+  deps: Pick<DomainVerificationDependencies, 'organizations' | 'ssoRepository'>,
+  callerOrgId: string,
+  pathOrgId: string,
+): Promise<SsoDomain[]> {
+  await ownOrganization(deps, callerOrgId, pathOrgId);
+  const domains = await deps.ssoRepository.listDomains(pathOrgId);
+  return domains.sort((a, b) => a.domain.localeCompare(b.domain));
+}
+
+/**
+ * D14: a domain to verify. The answer carries the TXT record to publish:
+ * `_svc-verification.<domain>` = `svc-domain-verification=<token>` (P86).
+ */
+export async function addSsoDomain(
+  deps: Pick<DomainVerificationDependencies, 'organizations' | 'ssoRepository' | 'clock'>,
+  callerOrgId: string,
+  pathOrgId: string,
+  rawDomain: string,
+): Promise<SsoDomain> {
+  const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
+  requireEnterprise(organization);
+  const domain = parseDomain(rawDomain, 'domain');
+  const existing = await deps.ssoRepository.listDomains(pathOrgId);
+  if (existing.length >= SSO_LIMITS.domainsMax) {
+    throw new ConflictError(`An organization has at most ${SSO_LIMITS.domainsMax} SSO domains`);
+  }
+  const token = randomBytes(24).toString('base64url');
+  const record: SsoDomain = {
+    domain,
+    status: 'pending',
+    txt_record: verificationRecord(domain, token),
+    created_at: deps.clock.now().toISOString(),
+    verified_at: null,
+    checked_at: null,
+    last_error: null,
+  };
+  if (!(await deps.ssoRepository.addDomain(pathOrgId, record))) {
+    throw new ConflictError(`${domain} is already listed`, { domain });
+  }
+  return record;
+}
+
+/**
+ * D14: looks the domain's TXT record up and, when it carries the token,
+ * marks the domain verified for this organization (P86: a domain is
+ * verified by one organization at a time: 409 for a second one). A record
+ * not (yet) there is 409 naming what to publish; DNS failing is 503.
+ */
+export async function verifySsoDomain(
+  deps: DomainVerificationDependencies,
+  callerOrgId: string,
+  pathOrgId: string,
+  rawDomain: string,
+): Promise<SsoDomain> {
+  const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
+  requireEnterprise(organization);
+  const domain = parseDomain(rawDomain, 'domain');
+  const record = await deps.ssoRepository.getDomain(pathOrgId, domain);
+  if (!record) throw new NotFoundError(`No SSO domain ${domain} in this organization`);
+  const at = deps.clock.now().toISOString();
+  let published: string[];
+  try {
+    published = await deps.txtResolver.resolveTxt(record.txt_record.name);
+  } catch (error) {
+    await deps.ssoRepository.recordFailedCheck(pathOrgId, domain, at, 'DNS look-up failed');
+    throw new ServiceUnavailableError(
+      `The DNS look-up of ${record.txt_record.name} failed; try again shortly`,
+      30,
+      { cause: error },
+    );
+  }
+  if (!published.some((value) => value.trim() === record.txt_record.value)) {
+    const reason = `No TXT record ${record.txt_record.name} with the verification value`;
+    await deps.ssoRepository.recordFailedCheck(pathOrgId, domain, at, reason);
+    throw new ConflictError(`${reason}: publish it, then verify again`, {
+      reason: 'txt_record_not_found',
+      txt_record: record.txt_record,
+    });
+  }
+  if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at))) {
+    throw new ConflictError(`${domain} is verified by another organization`, {
+      reason: 'domain_taken',
+    });
+  }
+  return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };
+}
+
+export async function deleteSsoDomain(
+  deps: Pick<DomainVerificationDependencies, 'organizations' | 'ssoRepository'>,
+  callerOrgId: string,
+  pathOrgId: string,
+  rawDomain: string,
+): Promise<void> {
+  await ownOrganization(deps, callerOrgId, pathOrgId);
+  const domain = parseDomain(rawDomain, 'domain');
+  if (!(await deps.ssoRepository.deleteDomain(pathOrgId, domain))) {
+    throw new NotFoundError(`No SSO domain ${domain} in this organization`);
+  }
+}

@@ -1,0 +1,45 @@
+import {
+  DynamoDbSamlAssertionLedger,
+  DynamoDbSsoFlowStore,
+} from '../../adapters/dynamodb/sso-flows';
+import { DynamoDbSsoRepository } from '../../adapters/dynamodb/sso-repository';
+import { DnsTxtResolver } from '../../adapters/net/dns-txt-resolver';
+import { webhookPolicy } from '../../adapters/net/outbound-policy';
+import { JoseOidcRelyingParty } from '../../adapters/sso/jose-oidc-relying-party';
+import { NodeSamlServiceProvider } from '../../adapters/sso/node-saml-service-provider';
+import { parseCloudConfig } from '../../config';
+import { systemClock } from '../../ports/clock.port';
+import type { Dependencies } from '../../ports/dependencies.port';
+import { cloudTable } from './cloud-table';
+
+/**
+ * D14 in the cloud: SSO settings, flows, domains and SAML assertions seen in
+ * the table, DNS TXT look-ups, the SAML service provider, the OIDC relying party under D35 (https, public addresses only:
+ * identity providers are customer-supplied addresses), and the API's public
+ * address when the stack knows it (P91).
+ */
+export function cloudSso(): Pick<
+  Dependencies,
+  | 'ssoRepository'
+  | 'ssoFlows'
+  | 'txtResolver'
+  | 'oidcRelyingParty'
+  | 'samlServiceProvider'
+  | 'samlAssertions'
+  | 'publicBaseUrl'
+> {
+  const { client, tableName } = cloudTable();
+  const config = parseCloudConfig('sso');
+  return {
+    ssoRepository: new DynamoDbSsoRepository(client, tableName),
+    ssoFlows: new DynamoDbSsoFlowStore(client, tableName),
+    txtResolver: new DnsTxtResolver({ servers: config.SVC_DNS_SERVERS }),
+    oidcRelyingParty: new JoseOidcRelyingParty(
+      webhookPolicy({ allowPrivateAddresses: false }),
+      systemClock,
+    ),
+    samlServiceProvider: new NodeSamlServiceProvider(),
+    samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
+    publicBaseUrl: () => config.SVC_PUBLIC_URL,
+  };
+}

@@ -1,0 +1,329 @@
+import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
+import { Browser, type Page } from '../support/browser';
+import { TestDnsServer } from '../support/dns-server';
+import { api, json } from '../support/http-client';
+import { startTestService, type TestService } from '../support/local-service';
+import { type IdTokenAttack, TestOidcProvider } from '../support/oidc-provider';
+import { createTestUser, signedIn, type TestUser, type WebSession } from '../support/web-session';
+
+const CALLBACK_PATH = '/api/v1/sso/oidc/callback';
+const CLIENT = { client_id: 'agent-query-service', client_secret: 'a client secret for tests' };
+
+/**
+ * D14 OIDC sign-in, end to end over HTTP: a browser (cookies, redirects,
+ * forms) goes from the service to a real OpenID Provider on loopback
+ * (oidc-provider, in its own process), signs in there, and comes back with
+ * an authorization code (PKCE, state, nonce); the service verifies the ID
+ * token against the provider's JWKS and sets `svc_session`. Then the
+ * attacks: wrong state, another browser, replayed code and callback, wrong
+ * nonce, tampered or foreign-signed tokens, another audience, expired,
+ * `alg: none`, HS256 with the client secret.
+ */
+describe('OIDC sign-in (D14)', () => {
+  const dns = new TestDnsServer();
+  const provider = new TestOidcProvider();
+  let service: TestService;
+  let orgId: string;
+  let admin: TestUser;
+  let adminBrowser: WebSession;
+  const domain = `acme-${Date.now()}.example`;
+
+  const isCallback = (next: URL) => next.pathname === CALLBACK_PATH;
+
+  /** The browser's way out and through the provider, stopping just before the callback. */
+  async function throughProvider(
+    browser: Browser,
+    email: string,
+    start = `/api/v1/sso/start?org_id=${orgId}`,
+  ): Promise<string> {
+    // A browser with a session at the provider comes straight back; otherwise login, then consent.
+    let last = await browser.navigate(`${service.url}${start}`, { stopAt: isCallback });
+    for (let step = 0; step < 3 && last.status === 200; step += 1) {
+      expect(last.url.startsWith(provider.issuer)).toBe(true);
+      last = await browser.submitForm(
+        last,
+        { login: email, password: 'anything' },
+        { stopAt: isCallback },
+      );
+    }
+    const location = last.headers.get('location');
+    if (!location || !isCallback(new URL(location, last.url))) {
+      throw new Error(`no callback: ${browser.history.join('\n')}\n${last.text.slice(0, 500)}`);
+    }
+    return new URL(location, last.url).href;
+  }
+
+  /** A full sign-in: the callback followed to the session (`me`). */
+  async function signInWithSso(browser: Browser, email: string): Promise<Page> {
+    const callback = await throughProvider(browser, email);
+    return browser.navigate(callback);
+  }
+
+  async function configure(extra: Record<string, unknown> = {}) {
+    const response = await adminBrowser.request(`/api/v1/organizations/${orgId}/sso`, {
+      method: 'PUT',
+      body: {
+        protocol: 'oidc',
+        enforce_sso: false,
+        oidc: { issuer: provider.issuer, ...CLIENT },
+        ...extra,
+      },
+    });
+    expect(response.status).toBe(200);
+    return response;
+  }
+
+  beforeAll(async () => {
+    await dns.start();
+    service = await startTestService({
+      // D35: the provider is on loopback, which only tests and local runs may reach.
+      env: { SVC_DNS_SERVERS: dns.address, SVC_ALLOW_PRIVATE_URLS: 'true' },
+    });
+    await provider.start([{ ...CLIENT, redirect_uris: [`${service.url}${CALLBACK_PATH}`] }]);
+    const org = await createOrganization(service.runtime.dependencies, {
+      name: 'Acme',
+      plan: 'enterprise',
+    });
+    orgId = org.id;
+    admin = await createTestUser(service, { orgId, role: 'admin', email: `admin@${domain}` });
+    adminBrowser = await signedIn(service, admin);
+    const added = await adminBrowser.request(`/api/v1/organizations/${orgId}/sso/domains`, {
+      method: 'POST',
+      body: { domain },
+    });
+    const record = json(added).txt_record;
+    dns.txt.set(record.name, [record.value]);
+    await adminBrowser.request(`/api/v1/organizations/${orgId}/sso/domains/${domain}/verify`, {
+      method: 'POST',
+    });
+    const configured = await configure();
+    expect(json(configured).redirect_uri).toBe(`${service.url}${CALLBACK_PATH}`);
+  });
+  afterAll(async () => {
+    await service.end();
+    await provider.stop();
+    await dns.stop();
+  });
+  afterEach(() => configure());
+
+  describe('the flow', () => {
+    it('signs a known user in through the provider: the same svc_session as a password sign-in', async () => {
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'configure',
+        email: `member@${domain}`,
+      });
+      const browser = new Browser();
+
+      const callback = await throughProvider(browser, member.email.toUpperCase());
+      const landed = await browser.request(callback);
+      const me = await browser.navigate(landed.headers.get('location') ?? '');
+
+      const params = new URL(callback).searchParams;
+      expect(params.get('code')).toEqual(expect.any(String));
+      expect(params.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(landed.status).toBe(303);
+      expect(landed.headers.get('location')).toBe(`${service.url}/api/v1/auth/me`);
+      const cookies = landed.headers.getSetCookie();
+      expect(cookies.find((c) => c.startsWith('svc_session='))).toMatch(
+        /; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      );
+      expect(me.status).toBe(200);
+      const body = JSON.parse(me.text);
+      expect(body.user).toMatchObject({ id: member.id, org_id: orgId, role: 'configure' });
+      expect(body.csrf_token).toEqual(expect.any(String));
+      const agents = await browser.request(`${service.url}/api/v1/agents`);
+      expect(agents.status).toBe(200);
+    });
+
+    it('sent the provider PKCE (S256), state and nonce, and a redirect URI at the service', async () => {
+      const browser = new Browser();
+
+      const toProvider = await browser.request(`${service.url}/api/v1/sso/start?org_id=${orgId}`);
+
+      expect(toProvider.status).toBe(303);
+      const authorize = new URL(toProvider.headers.get('location') ?? '');
+      expect(authorize.origin).toBe(provider.issuer);
+      expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+        response_type: 'code',
+        client_id: CLIENT.client_id,
+        redirect_uri: `${service.url}${CALLBACK_PATH}`,
+        scope: 'openid email profile',
+        code_challenge_method: 'S256',
+        code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
+      expect(toProvider.headers.getSetCookie()[0]).toMatch(
+        /^svc_sso_flow=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/api\/v1\/sso; HttpOnly; Secure; SameSite=Lax$/,
+      );
+    });
+
+    it('finds the organization by the email of a verified domain', async () => {
+      const member = await createTestUser(service, { orgId, role: 'readonly' });
+      const browser = new Browser();
+
+      const callback = await throughProvider(
+        browser,
+        `someone@${domain}`,
+        `/api/v1/sso/start?email=${encodeURIComponent(`x@${domain.toUpperCase()}`)}`,
+      );
+
+      expect(new URL(callback).searchParams.get('code')).toEqual(expect.any(String));
+      expect(member.orgId).toBe(orgId);
+    });
+
+    it('refuses an unknown user unless provisioning is on, then creates them with its role (P88)', async () => {
+      const email = `newcomer-${Date.now()}@${domain}`;
+
+      const refused = await signInWithSso(new Browser(), email);
+      await configure({ provision_role: 'train' });
+      const provisioned = await signInWithSso(new Browser(), email);
+
+      expect(refused.status).toBe(401);
+      expect(refused.text).toContain('Authentication failed');
+      expect(provisioned.status).toBe(200);
+      expect(JSON.parse(provisioned.text).user).toMatchObject({
+        email,
+        role: 'train',
+        status: 'active',
+      });
+    });
+
+    it('shows "Unauthorized domain" for an email outside the verified domains', async () => {
+      await configure({ provision_role: 'readonly' });
+
+      const page = await signInWithSso(new Browser(), 'someone@elsewhere.example');
+
+      expect(page.status).toBe(403);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.text).toContain('<title>Unauthorized domain</title>');
+      expect(page.text).not.toContain('elsewhere.example');
+    });
+
+    it('refuses a deactivated user', async () => {
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'readonly',
+        email: `leaving@${domain}`,
+      });
+      const deleted = await adminBrowser.request(`/api/v1/users/${member.id}`, {
+        method: 'DELETE',
+      });
+      expect(deleted.status).toBe(204);
+
+      const page = await signInWithSso(new Browser(), member.email);
+
+      expect(page.status).toBe(401);
+      expect(page.text).toContain('Authentication failed');
+    });
+
+    it('signs in with SSO while enforce_sso refuses the same user their password (P89)', async () => {
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'readonly',
+        email: `enforced@${domain}`,
+      });
+      await configure({ enforce_sso: true });
+
+      const password = await api(service.url, '/api/v1/auth/login', {
+        method: 'POST',
+        body: { email: member.email, password: member.password },
+      });
+      const sso = await signInWithSso(new Browser(), member.email);
+
+      expect(password.status).toBe(403);
+      expect(sso.status).toBe(200);
+      expect(JSON.parse(sso.text).user.id).toBe(member.id);
+    });
+
+    it('shows "Authentication failed" for an organization without SSO', async () => {
+      const other = await createOrganization(service.runtime.dependencies, {
+        name: 'No SSO',
+        plan: 'enterprise',
+      });
+
+      const page = await new Browser().request(
+        `${service.url}/api/v1/sso/start?org_id=${other.id}`,
+      );
+
+      expect(page.status).toBe(401);
+      expect(page.text).toContain('<title>Authentication failed</title>');
+    });
+  });
+
+  describe('attacks', () => {
+    let member: TestUser;
+    beforeAll(async () => {
+      member = await createTestUser(service, { orgId, role: 'admin', email: `victim@${domain}` });
+    });
+
+    const expectFailed = (page: Page) => {
+      expect({ status: page.status, title: /<title>(.*)<\/title>/.exec(page.text)?.[1] }).toEqual({
+        status: 401,
+        title: 'Authentication failed',
+      });
+      expect(page.headers.getSetCookie().some((c) => c.startsWith('svc_session=ey'))).toBe(false);
+    };
+
+    it('refuses a callback with a wrong state', async () => {
+      const browser = new Browser();
+      const callback = new URL(await throughProvider(browser, member.email));
+      callback.searchParams.set('state', 'A'.repeat(43));
+
+      expectFailed(await browser.request(callback.href));
+    });
+
+    it('refuses a callback without state, and one with an error from the provider', async () => {
+      const browser = new Browser();
+      const callback = new URL(await throughProvider(browser, member.email));
+      const noState = new URL(callback);
+      noState.searchParams.delete('state');
+      const withError = new URL(callback);
+      withError.searchParams.set('error', 'access_denied');
+
+      expectFailed(await browser.request(noState.href));
+      expectFailed(await browser.request(withError.href));
+    });
+
+    it('refuses a callback finished in another browser (the flow cookie binds it, P90)', async () => {
+      const victim = new Browser();
+      const callback = await throughProvider(victim, member.email);
+
+      expectFailed(await new Browser().request(callback));
+      // And the flow is spent: the right browser cannot use it afterwards either.
+      expectFailed(await victim.request(callback));
+    });
+
+    it('refuses a replayed callback, and a replayed code in a new flow', async () => {
+      const browser = new Browser();
+      const callback = await throughProvider(browser, member.email);
+      const first = await browser.request(callback);
+      const replayed = await browser.request(callback);
+      const second = new URL(await throughProvider(browser, member.email));
+      const oldCode = new URL(callback).searchParams.get('code') ?? '';
+      second.searchParams.set('code', oldCode);
+
+      expect(first.status).toBe(303);
+      expectFailed(replayed);
+      expectFailed(await browser.request(second.href));
+    });
+
+    const attacks: Array<[IdTokenAttack, string]> = [
+      ['wrong-nonce', 'an ID token with a nonce of another sign-in'],
+      ['tampered', 'an ID token whose payload was changed after signing'],
+      ['foreign-key', 'an ID token signed by another key under the same kid'],
+      ['other-audience', 'an ID token for another client'],
+      ['expired', 'an expired ID token'],
+      ['alg-none', 'an unsigned ID token (alg: none)'],
+      ['hs256', 'an ID token signed HS256 with the client secret'],
+    ];
+    it.each(attacks)('refuses %s: %s', async (mode) => {
+      const browser = new Browser();
+      const callback = await throughProvider(browser, member.email);
+      await provider.attackNextIdToken(mode);
+
+      expectFailed(await browser.request(callback));
+    });
+  });
+});
