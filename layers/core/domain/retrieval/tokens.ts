@@ -31,27 +31,51 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  */
 export const MAX_ENCODED_RUN = 128;
 
-const LONG_RUN = new RegExp(`\\S{${MAX_ENCODED_RUN + 1},}|\\s{${MAX_ENCODED_RUN + 1},}`, 'g');
-
 /**
  * `text` in the pieces it is encoded in: as it is when it has no long run,
  * otherwise the text between long runs and each long run in slices of at
- * most `MAX_ENCODED_RUN` code units, never cutting a surrogate pair.
+ * most `MAX_ENCODED_RUN` code units, never cutting a surrogate pair. One
+ * pass over the characters: a regular expression for long runs overflows
+ * V8's backtracking stack on a run of megabytes.
  */
 function* encodedPieces(text: string): Generator<string> {
   let done = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    if (match.index > done) yield text.slice(done, match.index);
-    const end = match.index + match[0].length;
-    for (let start = match.index; start < end; ) {
-      let cut = Math.min(start + MAX_ENCODED_RUN, end);
-      if (cut < end && isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
-      yield text.slice(start, cut);
-      start = cut;
+  let runStart = 0;
+  for (let index = 1; index <= text.length; index += 1) {
+    const runEnds =
+      index === text.length ||
+      isSpace(text.charCodeAt(index)) !== isSpace(text.charCodeAt(runStart));
+    if (!runEnds) continue;
+    if (index - runStart > MAX_ENCODED_RUN) {
+      if (runStart > done) yield text.slice(done, runStart);
+      for (let start = runStart; start < index; ) {
+        let cut = Math.min(start + MAX_ENCODED_RUN, index);
+        if (cut < index && isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
+        yield text.slice(start, cut);
+        start = cut;
+      }
+      done = index;
     }
-    done = end;
+    runStart = index;
   }
   if (done < text.length) yield done === 0 ? text : text.slice(done);
+}
+
+/** What `\s` matches in a JavaScript regular expression. */
+function isSpace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isHighSurrogate(code: number): boolean {
