@@ -338,3 +338,19 @@ describe('Domain: chunkDocument on adversarial text (issue 14)', () => {
     }
   });
 });
+
+describe('Domain: chunkDocument on a paragraph of megabytes (issue 14)', () => {
+  it('segments it window by window: every sentence kept, in order, each chunk within maxTokens', () => {
+    // V8 copies the whole input into every segment: minutes and gigabytes before windows (P68).
+    const sentence = 'The cat sat on the mat. Mr. Smith went to Washington! Did he? ';
+    const text = sentence.repeat(40_000).trim();
+
+    const chunks = chunkDocument(
+      { title: 't', url: null, sections: [{ headingPath: [], paragraphs: [text] }] },
+      { maxTokens: 300, overlapTokens: 0 },
+    );
+
+    expect(chunks.map((chunk) => chunk.text).join(' ')).toBe(text);
+    for (const chunk of chunks) expect(chunk.tokenCount).toBeLessThanOrEqual(300);
+  });
+});
