@@ -1,7 +1,7 @@
 import { ROLES, type Role } from '../../layers/core/domain/user';
 import { ROUTES } from '../../lib/routes';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
-import { unknownId } from '../support/ids';
+import { concretePath } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 import { createTestUser, signedIn, type WebSession } from '../support/web-session';
@@ -27,31 +27,6 @@ function requiredRole(method: string, path: string): Role {
 const SESSION_ROUTES = ROUTES.filter(
   (route) => route.access !== 'public' && route.operation !== 'logout',
 );
-
-function concretePath(path: string): string {
-  const prefix = /agents|ai-agent-managers/.test(path)
-    ? 'agt'
-    : /groups/.test(path)
-      ? 'grp'
-      : /organizations/.test(path)
-        ? 'org'
-        : /keys/.test(path)
-          ? 'key'
-          : /users/.test(path)
-            ? 'usr'
-            : /webhooks/.test(path)
-              ? 'wh'
-              : /interactions/.test(path)
-                ? 'int'
-                : 'ds';
-  const query =
-    path === '/api/v1/analytics'
-      ? '?start_date=2026-11-01&end_date=2026-11-30'
-      : path === '/api/analytics/charts/dashboard'
-        ? '?startDate=2026-11-01&endDate=2026-11-30'
-        : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr')).replace('{domain}', 'acme.example')}${query}`;
-}
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {

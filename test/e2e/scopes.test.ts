@@ -2,7 +2,7 @@ import type { Scope } from '../../layers/core/domain/scopes';
 import { ROUTES } from '../../lib/routes';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
 import { api } from '../support/http-client';
-import { unknownId } from '../support/ids';
+import { concretePath } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';
 import { createKey, type TestKey } from '../support/tenants';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
@@ -92,35 +92,6 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
 const KEY_ROUTES = ROUTES.filter((route) => route.access === undefined);
 
 const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];
-
-/**
- * The route's path with an id of the right kind that does not exist, and the
- * query parameters a GET requires (analytics needs its dates, D3).
- */
-function concretePath(path: string): string {
-  const prefix = /agents|ai-agent-managers/.test(path)
-    ? 'agt'
-    : /groups/.test(path)
-      ? 'grp'
-      : /organizations/.test(path)
-        ? 'org'
-        : /keys/.test(path)
-          ? 'key'
-          : /users/.test(path)
-            ? 'usr'
-            : /webhooks/.test(path)
-              ? 'wh'
-              : /interactions/.test(path)
-                ? 'int'
-                : 'ds';
-  const query =
-    path === '/api/v1/analytics'
-      ? '?start_date=2026-11-01&end_date=2026-11-30'
-      : path === '/api/analytics/charts/dashboard'
-        ? '?startDate=2026-11-01&endDate=2026-11-30'
-        : '';
-  return `${path.replace('{id}', unknownId(prefix)).replace('{delivery_id}', unknownId('dlv')).replace('{document_id}', unknownId('doc')).replace('{user_id}', unknownId('usr'))}${query}`;
-}
 
 /** What an admitted request of `concretePath` with an empty body gets. */
 function admittedStatus(method: string, path: string): number {
