@@ -11,6 +11,13 @@ import { TestClock } from '../support/test-clock';
  * tokens admit exactly min(K, C). The clock is frozen so no token refills
  * while the burst is in flight.
  */
+/**
+ * A burst of hundreds of requests, each several conditional writes to the
+ * in-process dynalite, took over 30 s on a loaded 2-core CI machine: these
+ * are load tests, so they get a load test's time.
+ */
+jest.setTimeout(120_000);
+
 describe('Rate limits under concurrency', () => {
   const clock = new TestClock();
   let service: TestService;

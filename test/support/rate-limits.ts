@@ -13,9 +13,18 @@ export function refusalReason(response: ApiResponse): string | undefined {
  * the buckets and counters exactly.
  */
 export async function pastConcurrency(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
-  for (;;) {
+  for (let attempt = 0; ; attempt += 1) {
     const response = await send();
     if (refusalReason(response) !== 'concurrency') return response;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
   }
+}
+
+/**
+ * Full jitter, growing to 200 ms: hundreds of waiting requests retrying every
+ * few milliseconds kept a 2-core CI machine busy refusing them, and the
+ * suite's 300-request burst ran past its timeout there.
+ */
+function retryDelayMs(attempt: number): number {
+  return Math.random() * Math.min(200, 10 * 2 ** attempt);
 }
