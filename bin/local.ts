@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const runtime: LocalRuntime = await startLocalRuntime(config, {
     onRequest: (line) =>
       console.log(
-        `${line.method} ${line.path} → ${line.status} (${line.ms} ms) ${line.requestId ?? ''}`,
+        `${line.method} ${line.path} → ${line.status} (${line.ms} ms) ${line.requestId ?? ''}${line.clientClosed ? ' (client closed the stream)' : ''}`,
       ),
     // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
     announce: (started) =>

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -213,6 +213,8 @@ export class HttpApi extends Construct {
    */
   readonly streamingFamilies: ReadonlySet<string>;
   readonly fallback: ServiceFunction;
+  /** Every method of the API, the route groups' nested stacks' included. */
+  readonly methods: readonly apigateway.Method[];
   readonly accessLogGroup: logs.LogGroup;
   readonly domainName: apigateway.DomainName | undefined;
   /** Base URL callers use: the custom domain when there is one, else the stage URL. */
@@ -325,21 +327,14 @@ export class HttpApi extends Construct {
       cloudWatchRole: props.cloudWatchRole ?? true,
       // The role is an account-wide setting other APIs rely on too.
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
-      deployOptions: {
-        stageName,
-        tracingEnabled: true,
-        metricsEnabled: true,
-        // Execution logs at ERROR only, and never bodies: requests carry API
-        // keys and customers' data.
-        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        throttlingRateLimit,
-        throttlingBurstLimit,
-        accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
-        accessLogFormat: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
-      },
+      // P196: every request body reaches the function as the bytes the
+      // client sent (base64 in the proxy event), so D4's strict UTF-8 check
+      // sees them; text responses (isBase64Encoded false) pass unchanged.
+      binaryMediaTypes: ['*/*'],
+      // The deployment is made below, once the route groups' nested stacks
+      // exist: the RestApi's own would not see methods added in them.
+      deploy: false,
     });
-    this.stage = this.api.deploymentStage;
     // The RestApi's own "Endpoint" output has a generated name; the stack
     // exports the URL under a stable one instead.
     this.api.node.tryRemoveChild('Endpoint');
@@ -379,27 +374,120 @@ export class HttpApi extends Construct {
     );
     const fallbackIntegration = integrationOf(this.fallback);
 
-    for (const route of props.routes) {
-      const integration = integrations.get(route.family);
-      if (!integration) continue; // unreachable: families come from the same routes
-      this.api.root.resourceForPath(route.path).addMethod(route.method, integration, {
-        operationName: route.api === 'legacy' ? `${route.operation}Legacy` : route.operation,
+    // P195: the methods and resources under each route group's base path
+    // live in a nested stack of their own, so the API can grow past what
+    // one CloudFormation stack holds (500 resources). The base paths
+    // themselves, the root and the root catch-all stay here.
+    const methods: apigateway.Method[] = [];
+    const fallbackMethods = new Set<apigateway.Method>();
+    const addFallback = (resource: apigateway.IResource) => {
+      const method = resource.addMethod('ANY', fallbackIntegration);
+      fallbackMethods.add(method);
+      methods.push(method);
+    };
+    const groups = routeGroups(props.routes);
+    const groupStacks: NestedStack[] = [];
+    for (const group of groups) {
+      const base = this.api.root.resourceForPath(group.basePath);
+      if (group.stackId === undefined) {
+        for (const route of group.routes) {
+          methods.push(addRoute(base, route));
+        }
+        for (const path of group.resourcePaths) addFallback(base.resourceForPath(path));
+        continue;
+      }
+      const stack = new NestedStack(this, group.stackId, {
+        description: `Agent Query Service API: the methods under ${group.basePath}`,
       });
+      groupStacks.push(stack);
+      const restApi = apigateway.RestApi.fromRestApiAttributes(stack, 'RestApi', {
+        restApiId: this.api.restApiId,
+        rootResourceId: this.api.restApiRootResourceId,
+      });
+      // Named after its path, so logical ids differ between the groups'
+      // templates too (both have a `webhooks` resource, say).
+      const importedBase = apigateway.Resource.fromResourceAttributes(
+        stack,
+        constructId(group.basePath),
+        {
+          restApi,
+          resourceId: base.resourceId,
+          path: group.basePath,
+        },
+      );
+      // Integrations are bound per stack: each nested stack grants its own
+      // invoke permission, scoped to this API, once per function.
+      const groupIntegrations = new Map(
+        [...functions].map(
+          ([family, fn]) =>
+            [
+              family,
+              integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
+            ] as const,
+        ),
+      );
+      for (const route of group.routes) {
+        methods.push(addRoute(importedBase, route, groupIntegrations));
+      }
+      for (const path of group.resourcePaths) {
+        const method = importedBase.resourceForPath(path).addMethod('ANY', fallbackIntegration);
+        fallbackMethods.add(method);
+        methods.push(method);
+      }
+    }
+    function addRoute(
+      base: apigateway.IResource,
+      route: Route,
+      byFamily: ReadonlyMap<string, apigateway.LambdaIntegration> = integrations,
+    ): apigateway.Method {
+      const integration = byFamily.get(route.family);
+      // unreachable: families come from the same routes
+      if (!integration) throw new Error(`no function for family "${route.family}"`);
+      return base
+        .resourceForPath(relativePath(route.path, groupOf(route.path, groups).basePath))
+        .addMethod(route.method, integration, {
+          operationName: route.api === 'legacy' ? `${route.operation}Legacy` : route.operation,
+        });
     }
 
     // The fallback takes every other method of each resource (405 with
     // Allow), the root, and every path no resource matches (404).
-    const resourcePaths = new Set(props.routes.flatMap((route) => pathPrefixes(route.path)));
-    const fallbackMethods = new Set<apigateway.Method>();
-    for (const resourcePath of resourcePaths) {
-      fallbackMethods.add(
-        this.api.root.resourceForPath(resourcePath).addMethod('ANY', fallbackIntegration),
-      );
+    for (const basePath of new Set(groups.flatMap((group) => pathPrefixes(group.basePath)))) {
+      addFallback(this.api.root.resourceForPath(basePath));
     }
-    fallbackMethods.add(this.api.root.addMethod('ANY', fallbackIntegration));
-    fallbackMethods.add(
-      this.api.root.addResource('{proxy+}').addMethod('ANY', fallbackIntegration),
-    );
+    addFallback(this.api.root);
+    addFallback(this.api.root.addResource('{proxy+}'));
+    this.methods = methods;
+
+    // A deployment sees only the methods of its own stack, so it depends on
+    // every method here and on each group's nested stack, and its logical id
+    // changes with the route table: a changed route is a new deployment.
+    const deployment = new apigateway.Deployment(this.api, 'Deployment', {
+      api: this.api,
+      description: 'Agent Query Service API (routes from lib/routes.ts)',
+    });
+    deployment.addToLogicalId(deploymentFingerprint(props.routes, timeoutOf));
+    for (const method of methods) {
+      if (Stack.of(method) === Stack.of(this)) deployment.node.addDependency(method);
+    }
+    for (const stack of groupStacks) deployment.node.addDependency(stack);
+    // The same construct id as the RestApi's own stage, so the stage keeps
+    // its logical id (a stage replaced in place fails: its name is taken).
+    this.stage = new apigateway.Stage(this.api, `DeploymentStage.${stageName}`, {
+      deployment,
+      stageName,
+      tracingEnabled: true,
+      metricsEnabled: true,
+      // Execution logs at ERROR only, and never bodies: requests carry API
+      // keys and customers' data.
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+      throttlingRateLimit,
+      throttlingBurstLimit,
+      accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
+      accessLogFormat: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+    });
+    this.api.deploymentStage = this.stage;
 
     for (const { type, code, statusCode } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`GatewayResponse${type.responseType}`, {
@@ -438,7 +526,7 @@ export class HttpApi extends Construct {
       "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (D10: format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) and the route's scope (D9), or the svc_session cookie (D12: an HS256 JWT under the stack's session secret, not revoked, of an active user, with the CSRF token for changes) and the route's role (D13); 401 or 403 otherwise, then the per-key or per-user and per-organization rate limits (D16) or 429. The sign-in routes take no credential and are throttled per account and address (P62). An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
     const fallbackOnly =
       "This method is served by the fallback function, which holds no data and reaches nothing (no table, queue or key): it answers 404 or 405 from the route table it is bundled with, so there is nothing to authenticate for. Floods are held off by the stage throttling and the web ACL's per-address rate rule.";
-    for (const method of this.api.methods) {
+    for (const method of this.methods) {
       const guard = fallbackMethods.has(method) ? fallbackOnly : inFunction;
       Validations.of(method).acknowledge(
         { id: 'AwsSolutions-APIG4', reason: guard },
@@ -491,4 +579,74 @@ function validateRoutes(routes: readonly Route[]): string[] {
   }
   if (routes.length === 0) problems.push('the route table is empty');
   return problems;
+}
+
+/**
+ * P195: where the API's methods are built. Routes under `/api/v1` and the
+ * legacy routes under `/api` each have a nested stack; anything else stays
+ * in the API's own stack. Groups are fixed by path, never by size, so a
+ * route never moves between stacks as the table grows (moving an API
+ * Gateway resource between stacks fails: its path is taken until the old
+ * stack lets it go).
+ */
+const ROUTE_GROUPS: ReadonlyArray<{ readonly basePath: string; readonly stackId?: string }> = [
+  { basePath: '/api/v1', stackId: 'RoutesV1' },
+  { basePath: '/api', stackId: 'RoutesLegacy' },
+  { basePath: '/' },
+];
+
+interface RouteGroup {
+  readonly basePath: string;
+  readonly stackId: string | undefined;
+  readonly routes: readonly Route[];
+  /** Paths below the base, relative to it, that get the fallback's `ANY`. */
+  readonly resourcePaths: readonly string[];
+}
+
+function groupOf<T extends { readonly basePath: string }>(path: string, groups: readonly T[]): T {
+  const group = groups.find(
+    (candidate) => candidate.basePath === '/' || path.startsWith(`${candidate.basePath}/`),
+  );
+  if (!group) throw new Error(`no route group for ${path}`);
+  return group;
+}
+
+/** `/api/v1/agents/{id}` under `/api/v1` → `agents/{id}` (what `resourceForPath` takes below a resource). */
+function relativePath(path: string, basePath: string): string {
+  return path.slice(basePath === '/' ? 1 : basePath.length + 1);
+}
+
+function routeGroups(routes: readonly Route[]): RouteGroup[] {
+  return ROUTE_GROUPS.map(({ basePath, stackId }) => {
+    const own = routes.filter((route) => groupOf(route.path, ROUTE_GROUPS).basePath === basePath);
+    return {
+      basePath,
+      stackId,
+      routes: own,
+      resourcePaths: [
+        ...new Set(
+          own.flatMap((route) =>
+            pathPrefixes(relativePath(route.path, basePath)).map((prefix) => prefix.slice(1)),
+          ),
+        ),
+      ],
+    };
+  }).filter((group) => group.routes.length > 0);
+}
+
+/** What the deployed API depends on in the route table (P195). */
+function deploymentFingerprint(
+  routes: readonly Route[],
+  timeoutOf: (family: string) => Duration,
+): string {
+  return JSON.stringify(
+    routes.map((route) => [
+      route.method,
+      route.path,
+      route.family,
+      route.operation,
+      route.api,
+      route.streaming === true ? timeoutOf(route.family).toSeconds() : 0,
+    ]),
+  );
 }

@@ -62,8 +62,12 @@ export function toApiGatewayEvent(
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters: route ? pathParameters : { proxy: url.pathname.slice(1) },
     stageVariables: null,
-    body: request.body.length > 0 ? request.body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // The bytes as received, base64-encoded, as API Gateway sends every body
+    // with the API's binary media types `*/*` (P196): a body that is not
+    // valid UTF-8 reaches D4's strict check instead of being decoded with
+    // replacement characters on the way in.
+    body: request.body.length > 0 ? request.body.toString('base64') : null,
+    isBase64Encoded: request.body.length > 0,
     requestContext: {
       accountId: 'local',
       apiId: 'local',

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { newId } from '../../layers/core/domain/ids';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
@@ -43,6 +44,8 @@ export interface AccessLogLine {
   readonly status: number;
   readonly ms: number;
   readonly requestId: string | undefined;
+  /** The client went away before a streamed response ended (an SSE stream closed early): not an error. */
+  readonly clientClosed?: boolean;
 }
 
 export interface LocalGateway {
@@ -102,6 +105,48 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyResult): v
 }
 
 /**
+ * Requests Node's HTTP parser refuses before any handler runs: headers or a
+ * query string over its 16 KB (`431`), or a request line that does not
+ * parse (`400`). Node would answer with a bare status line; these get the
+ * JSON error shape and an `X-Request-Id` like every other refusal (D5, D6),
+ * in the nested shape as API Gateway's own refusals are (the path is not
+ * known yet).
+ */
+function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const requestId = newId('request');
+  const body = JSON.stringify(
+    nestedErrorBody(
+      {
+        status,
+        code: 'invalid_request',
+        message: tooLarge
+          ? 'Request headers and query string together exceed 16 KB'
+          : 'Malformed HTTP request',
+        details: {},
+      },
+      requestId,
+    ),
+  );
+  const headers = {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+}
+
+/**
  * `requestContext.identity.sourceIp` as API Gateway reports it: the TCP
  * peer's address, never a header (D15, P76). A server listening on `::`
  * sees IPv4 clients as `::ffff:a.b.c.d`; API Gateway reports those as the
@@ -158,24 +203,39 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     const handler = family ? options.functions[family] : options.fallback;
     let status: number;
     let requestId: string | undefined;
+    let clientClosed = false;
     try {
       if (!handler) throw new Error(`No local function for family ${family}`);
       const streaming = streamingHandlerOf(handler);
       if (streaming) {
         // As API Gateway's STREAM transfer mode does: status and headers first, then the body as written.
         let opened: { statusCode: number; headers: Record<string, string> } | undefined;
-        await streaming(
-          event,
-          {
-            open: (meta) => {
-              opened = meta;
-              response.writeHead(meta.statusCode, meta.headers);
-              response.flushHeaders();
-              return response;
+        // Node's response swallows writes once its socket is gone, so a
+        // client that hung up mid-stream shows as its socket closing first.
+        let hungUp = false;
+        const onHangUp = () => {
+          hungUp = true;
+        };
+        const socket = request.socket;
+        socket.once('close', onHangUp);
+        try {
+          const outcome = await streaming(
+            event,
+            {
+              open: (meta) => {
+                opened = meta;
+                response.writeHead(meta.statusCode, meta.headers);
+                response.flushHeaders();
+                return response;
+              },
             },
-          },
-          lambdaContext(family ?? 'fallback'),
-        );
+            lambdaContext(family ?? 'fallback'),
+          );
+          clientClosed = outcome === 'client_closed' || hungUp;
+        } finally {
+          // A kept-alive socket serves the next request too.
+          socket.off('close', onHangUp);
+        }
         status = opened?.statusCode ?? 502;
         requestId = opened?.headers['X-Request-Id'];
       } else {
@@ -198,6 +258,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       status,
       ms: Date.now() - started,
       requestId,
+      ...(clientClosed ? { clientClosed } : {}),
     });
   };
 
@@ -207,6 +268,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       response.destroy();
     });
   });
+  server.on('clientError', answerMalformedRequest);
   server.keepAliveTimeout = 5_000;
   const { port } = await listen(server, options.port, options.host);
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -162,14 +162,17 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
           resource.Type === 'AWS::Lambda::Permission' &&
           same(resource.Properties.FunctionName, arnOf(logicalId(stack, query.function))),
       );
-      expect(permissions).toHaveLength(1);
-      expect(permissions[0]?.Properties).toMatchObject({
-        Action: 'lambda:InvokeFunction',
-        Principal: 'apigateway.amazonaws.com',
-      });
-      expect(JSON.stringify(permissions[0]?.Properties.SourceArn)).toContain(
-        `{"Ref":"${logicalId(stack, stack.http.api)}"}`,
-      );
+      // One per route group serving it: its v1 and its legacy routes (P195).
+      expect(permissions).toHaveLength(2);
+      for (const permission of permissions) {
+        expect(permission.Properties).toMatchObject({
+          Action: 'lambda:InvokeFunction',
+          Principal: 'apigateway.amazonaws.com',
+        });
+        expect(JSON.stringify(permission.Properties.SourceArn)).toContain(
+          `{"Ref":"${logicalId(stack, stack.http.api)}"}`,
+        );
+      }
     });
   });
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
@@ -61,31 +61,43 @@ export function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunctio
 }
 
 /**
- * The stack's template, with the resources of its nested Monitoring stack
- * (the alarms and their topic, P94) inlined, the nested stack's parameters
- * replaced by the parent's values they receive: one view of everything the
- * deployment creates, in which an alarm names a function by the parent's
- * logical id as it would if it were in the same stack.
+ * The stack's template, with the resources of its nested stacks (the alarms
+ * and their topic, P94; the API's route groups, P195) inlined, each nested
+ * stack's parameters replaced by the parent's values they receive: one view
+ * of everything the deployment creates, in which an alarm names a function
+ * by the parent's logical id as it would if it were in the same stack.
  */
 export function templateOf(built: BuiltServiceStack): Template {
   const parent = Template.fromStack(built.stack).toJSON();
-  const nested = Stack.of(built.stack.alarms) as NestedStack;
-  const nestedId = built.stack.getLogicalId(nested.nestedStackResource as CfnElement);
-  const parameters: Record<string, unknown> =
-    parent.Resources?.[nestedId]?.Properties?.Parameters ?? {};
-  const resolve = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(resolve);
-    if (value === null || typeof value !== 'object') return value;
-    const entries = Object.entries(value);
-    const [only] = entries;
-    if (entries.length === 1 && only?.[0] === 'Ref' && typeof only[1] === 'string') {
-      if (only[1] in parameters) return parameters[only[1]];
+  const resources: Record<string, unknown> = { ...parent.Resources };
+  const nestedStacks = built.stack.node
+    .findAll()
+    .filter((construct): construct is NestedStack => construct instanceof NestedStack)
+    .filter((nested) => nested.nestedStackParent === built.stack);
+  for (const nested of nestedStacks) {
+    const nestedId = built.stack.getLogicalId(nested.nestedStackResource as CfnElement);
+    const parameters: Record<string, unknown> =
+      parent.Resources?.[nestedId]?.Properties?.Parameters ?? {};
+    const resolve = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(resolve);
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value);
+      const [only] = entries;
+      if (entries.length === 1 && only?.[0] === 'Ref' && typeof only[1] === 'string') {
+        if (only[1] in parameters) return parameters[only[1]];
+      }
+      return Object.fromEntries(entries.map(([key, inner]) => [key, resolve(inner)]));
+    };
+    const inlined = resolve(Template.fromStack(nested).toJSON().Resources ?? {}) as object;
+    for (const [logicalId, resource] of Object.entries(inlined)) {
+      if (logicalId in resources) {
+        throw new Error(`${logicalId} of ${nested.node.path} is also a logical id elsewhere`);
+      }
+      resources[logicalId] = resource;
     }
-    return Object.fromEntries(entries.map(([key, inner]) => [key, resolve(inner)]));
-  };
-  const inlined = resolve(Template.fromStack(nested).toJSON().Resources ?? {}) as object;
+  }
   return Template.fromJSON(
-    { ...parent, Resources: { ...parent.Resources, ...inlined } },
+    { ...parent, Resources: resources },
     { skipCyclicalDependenciesCheck: true },
   );
 }

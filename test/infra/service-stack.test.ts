@@ -1,5 +1,5 @@
-import { type CfnElement, type Stack, Token } from 'aws-cdk-lib';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { type CfnElement, NestedStack, type Stack, Token } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import { FAMILIES, ROUTES } from '../../lib/routes';
@@ -314,6 +314,50 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   });
 
   describe('HTTP API', () => {
+    it("keeps every stack of the deployment well under CloudFormation's 500 resources (P94, P195)", () => {
+      const stacks = [stack, ...stack.node.findAll().filter(NestedStack.isNestedStack)];
+      const counts = Object.fromEntries(
+        stacks.map((each) => [
+          each.node.path,
+          Object.keys(Template.fromStack(each).toJSON().Resources ?? {}).length,
+        ]),
+      );
+      // 400 leaves room for a few more families before a stack must be split.
+      for (const [path, count] of Object.entries(counts)) {
+        expect({ path, underLimit: count <= 400 }).toEqual({ path, underLimit: true });
+      }
+    });
+
+    it('builds the v1 and the legacy methods in nested stacks, and deploys the API after them (P195)', () => {
+      const [v1, legacy] = ['RoutesV1', 'RoutesLegacy'].map((id) => {
+        const nested = stack.http.node.tryFindChild(id);
+        if (!(nested instanceof NestedStack)) throw new Error(`no nested stack ${id}`);
+        return nested;
+      });
+      const methodsOf = (nested: NestedStack | undefined) =>
+        Object.keys(
+          Template.fromStack(nested as NestedStack).findResources('AWS::ApiGateway::Method'),
+        ).length;
+      const v1Routes = ROUTES.filter((route) => route.path.startsWith('/api/v1/')).length;
+      expect(methodsOf(v1)).toBeGreaterThan(v1Routes);
+      expect(methodsOf(legacy)).toBeGreaterThan(ROUTES.length - v1Routes);
+      const parent = Template.fromStack(stack);
+      const [deployment] = Object.values(parent.findResources('AWS::ApiGateway::Deployment'));
+      for (const nested of [v1, legacy]) {
+        expect(deployment?.DependsOn).toContain(
+          stack.getLogicalId(nested?.nestedStackResource as CfnElement),
+        );
+      }
+      parent.resourceCountIs('AWS::ApiGateway::Deployment', 1);
+      parent.hasResourceProperties('AWS::ApiGateway::Stage', {
+        DeploymentId: { Ref: Match.stringLikeRegexp('Deployment') },
+      });
+    });
+
+    it('hands functions every request body as the client sent it: binary media types */* (P196)', () => {
+      template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+    });
+
     it('has a method for every route in ROUTES, proxying to the route family function', () => {
       for (const route of ROUTES) {
         const fn = stack.http.functions.get(route.family);

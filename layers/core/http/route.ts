@@ -57,6 +57,14 @@ export interface RouteMatch {
   readonly params: Record<string, string>;
 }
 
+function decodedOrRaw(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function segmentsMatch(pattern: string, path: string): Record<string, string> | null {
   const patternParts = pattern.split('/');
   const pathParts = path.split('/');
@@ -68,11 +76,10 @@ function segmentsMatch(pattern: string, path: string): Record<string, string> | 
     const param = /^\{(\w+)\}$/.exec(expected)?.[1];
     if (param) {
       if (actual === '') return null;
-      try {
-        params[param] = decodeURIComponent(actual);
-      } catch {
-        return null;
-      }
+      // A segment that does not decode (`%ff`, `%zz`) still matches: the
+      // route's id check answers it with 400 (D1), as API Gateway hands the
+      // route's function whatever the segment holds.
+      params[param] = decodedOrRaw(actual);
     } else if (expected !== actual) {
       return null;
     }

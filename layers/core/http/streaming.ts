@@ -10,12 +10,33 @@ export interface ResponseSink {
   open(meta: { statusCode: number; headers: Record<string, string> }): Writable;
 }
 
+/**
+ * How a streamed response ended: written to the end, or cut short because
+ * the client went away (closed an SSE stream early), which is the client's
+ * choice and not a failure of ours.
+ */
+export type StreamOutcome = 'completed' | 'client_closed';
+
 /** A handler that writes its response to a sink as it is produced. */
 export type StreamingHandler = (
   event: APIGatewayProxyEvent,
   sink: ResponseSink,
   context: Context,
-) => Promise<void>;
+) => Promise<StreamOutcome>;
+
+/** What a write to a sink the client already closed fails with. */
+const CLIENT_GONE_CODES = new Set([
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+  'ECONNRESET',
+  'EPIPE',
+]);
+
+function clientWentAway(error: unknown, out: Writable): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return out.destroyed && typeof code === 'string' && CLIENT_GONE_CODES.has(code);
+}
 
 /** The Lambda runtime's streaming API (a global, present only inside Lambda). */
 interface LambdaStreamingRuntime {
@@ -45,7 +66,7 @@ export function streamingHandlerOf(handler: unknown): StreamingHandler | undefin
   return (handler as Partial<StreamableHandlerExport> | undefined)?.[STREAMING];
 }
 
-async function writeResult(result: StreamableResult, sink: ResponseSink): Promise<void> {
+async function writeResult(result: StreamableResult, sink: ResponseSink): Promise<StreamOutcome> {
   const headers = Object.fromEntries(
     Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),
   );
@@ -53,6 +74,10 @@ async function writeResult(result: StreamableResult, sink: ResponseSink): Promis
   const body = typeof result.body === 'string' ? Readable.from([result.body]) : result.body;
   try {
     await pipeline(body, out);
+    return 'completed';
+  } catch (error) {
+    if (clientWentAway(error, out)) return 'client_closed';
+    throw error;
   } finally {
     // A body torn down early (the client went away) closes after its cleanup
     // (withCleanupAtEnd): wait for it, so the invocation ends after the request did.
@@ -78,9 +103,13 @@ export function streamable(
   const runtime = (globalThis as { awslambda?: Partial<LambdaStreamingRuntime> }).awslambda;
   if (typeof runtime?.streamifyResponse === 'function' && runtime.HttpResponseStream) {
     const { HttpResponseStream } = runtime;
-    return runtime.streamifyResponse((event, responseStream, context) =>
-      streaming(event, { open: (meta) => HttpResponseStream.from(responseStream, meta) }, context),
-    ) as StreamableHandlerExport;
+    return runtime.streamifyResponse(async (event, responseStream, context) => {
+      await streaming(
+        event,
+        { open: (meta) => HttpResponseStream.from(responseStream, meta) },
+        context,
+      );
+    }) as StreamableHandlerExport;
   }
   const buffered = async (
     event: APIGatewayProxyEvent,

@@ -1,4 +1,4 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Route } from '../../../layers/core/http/route';
@@ -90,9 +90,13 @@ describe('Class: HttpApi', () => {
     const api = apiIn([route(), streamingRoute()], { query: Duration.seconds(60) });
 
     // Act
-    const methods = Object.values(
-      Template.fromStack(Stack.of(api)).findResources('AWS::ApiGateway::Method'),
-    ).map((method) => method.Properties);
+    // The parent's methods and those of the route groups' nested stacks (P195).
+    const stacks = [Stack.of(api), ...api.node.findAll().filter(NestedStack.isNestedStack)];
+    const methods = stacks.flatMap((stack) =>
+      Object.values(Template.fromStack(stack).findResources('AWS::ApiGateway::Method')).map(
+        (method) => method.Properties,
+      ),
+    );
 
     // Assess
     expect([...api.streamingFamilies]).toEqual(['query']);

@@ -24,7 +24,12 @@ describe('HTTP: route matching', () => {
       allowedMethods: [],
     });
     expect(matchRoute(ROUTES, 'GET', '/api/v1/agents//status').match).toBeNull();
-    expect(matchRoute(ROUTES, 'GET', '/api/v1/agents/%E0%A4%A').match).toBeNull();
+  });
+
+  it('matches a segment that does not percent-decode, raw, for the id check to refuse (D1)', () => {
+    expect(matchRoute(ROUTES, 'GET', '/api/v1/agents/%E0%A4%A').match?.params).toEqual({
+      id: '%E0%A4%A',
+    });
   });
 
   it('answers v1 and unknown versions nested, legacy flat (D5)', () => {

@@ -128,4 +128,36 @@ describe('Function: streamable', () => {
     await expect(invocation).rejects.toThrow('socket hang up');
     expect(cleaned).toBe(true);
   });
+
+  it('ends a stream the client closed early as client_closed, not as a failure (issue 14)', async () => {
+    // Prepare: a body that never ends on its own, and a connection the client closes after one chunk
+    let cleaned = false;
+    const { body } = slowBody(['a', 'b']);
+    const handler = streamable(
+      async (): Promise<StreamableResult> => ({
+        statusCode: 200,
+        headers: {},
+        body: withCleanupAtEnd(body, async () => {
+          cleaned = true;
+        }),
+      }),
+    );
+    const streaming = streamingHandlerOf(handler);
+    if (!streaming) throw new Error('a streamable handler carries its streaming entry');
+    const connection: Writable = new Writable({
+      write: (_chunk, _encoding, callback) => {
+        callback();
+        setImmediate(() => connection.destroy());
+      },
+    });
+
+    // Act
+    const outcome = await streaming({} as APIGatewayProxyEvent, { open: () => connection }, {
+      getRemainingTimeInMillis: () => 1_000,
+    } as Context);
+
+    // Assess
+    expect(outcome).toBe('client_closed');
+    expect(cleaned).toBe(true);
+  });
 });
