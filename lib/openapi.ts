@@ -93,7 +93,9 @@ function errorResponses(route: Route): Record<string, unknown> {
     content: { 'application/json': { schema: ref } },
   });
   const common = {
-    400: response('invalid_request: malformed input, unknown field, bad id format (D1, D4)'),
+    400: response(
+      'invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197)',
+    ),
     413: response('invalid_request: body over 1 MiB (D4)'),
     415: response('invalid_request: body not application/json (D4)'),
   };

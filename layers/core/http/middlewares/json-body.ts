@@ -3,6 +3,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from '../../domain/errors';
+import { assertJsonWithinBounds } from '../json-bounds';
 import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-state';
 
 /** An HTML form's body, accepted only on routes marked `formPost` (an IdP's POST, D14). */
@@ -12,8 +13,8 @@ const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * D4: bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), and must
- * parse (`400`). An absent or empty body is left `undefined` for the
+ * D4: bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), within
+ * the shape bounds of P197 (`400` naming the bound), and must parse (`400`). An absent or empty body is left `undefined` for the
  * operation's schema to judge.
  *
  * Ours rather than `@middy/http-json-body-parser` (issue 8): that one answers
@@ -47,9 +48,16 @@ export function jsonBody(): HttpMiddleware {
         `Request bodies must be application/json; got ${mediaType ? `"${mediaType.slice(0, 100)}"` : 'no Content-Type'}`,
       );
     }
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    let text: string;
     try {
-      request.context.svc.body = JSON.parse(text.decode(raw));
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
+    } catch {
+      throw new InvalidRequestError('Request body is not valid UTF-8 JSON');
+    }
+    // P197: the shape is bounded before anything parses or validates it.
+    assertJsonWithinBounds(text);
+    try {
+      request.context.svc.body = JSON.parse(text);
     } catch {
       throw new InvalidRequestError('Request body is not valid UTF-8 JSON');
     }
