@@ -32,8 +32,31 @@ const MESSAGES: Record<JsonBound, string> = {
   numberLength: `Request body has a number longer than ${JSON_BOUNDS.numberLength} characters`,
 };
 
-function beyond(bound: JsonBound): never {
-  throw new InvalidRequestError(MESSAGES[bound], { limit: bound, max: JSON_BOUNDS[bound] });
+/**
+ * A refusal that names where in the body it is (`data_source_ids.3`, as
+ * schema errors do), so a caller sees which field broke a bound.
+ */
+function refuse(message: string, path: string, details: Record<string, unknown> = {}): never {
+  const at = path === '' ? '' : ` at ${path}`;
+  throw new InvalidRequestError(`${message}${at}`, {
+    ...details,
+    ...(path === '' ? {} : { fields: [{ path, message }] }),
+  });
+}
+
+function beyond(bound: JsonBound, path: string): never {
+  refuse(MESSAGES[bound], path, { limit: bound, max: JSON_BOUNDS[bound] });
+}
+
+/** `a.b.3` for the value being read: each object's current field, each array's current index. */
+function pathOf(stack: readonly Container[]): string {
+  return stack
+    .map((container) =>
+      container.kind === 'object'
+        ? container.currentKey.slice(0, 100)
+        : String(Math.max(0, container.items - 1)),
+    )
+    .join('.');
 }
 
 function malformed(message: string): never {
@@ -47,6 +70,8 @@ interface Container {
   readonly keys: Set<string> | undefined;
   /** Inside an object: whether the next string is a field name. */
   expectingKey: boolean;
+  /** Inside an object: the field whose value comes next, for the path of a refusal. */
+  currentKey: string;
 }
 
 /** `\n` and the like: what they stand for, so escaped field names compare as written. */
@@ -81,6 +106,7 @@ function readString(
   text: string,
   start: number,
   wantValue: boolean,
+  path: () => string,
 ): { end: number; length: number; value: string } {
   let index = start + 1;
   let length = 0;
@@ -105,21 +131,18 @@ function readString(
     } else {
       index += 1;
     }
-    if (pendingHigh && !isLowSurrogate(unit)) beyondSurrogate();
-    if (!pendingHigh && isLowSurrogate(unit)) beyondSurrogate();
+    if (pendingHigh !== isLowSurrogate(unit)) unpairedSurrogate(path());
     pendingHigh = !pendingHigh && isHighSurrogate(unit);
     length += 1;
-    if (length > JSON_BOUNDS.stringLength) beyond('stringLength');
+    if (length > JSON_BOUNDS.stringLength) beyond('stringLength', path());
     if (wantValue) value += String.fromCharCode(unit);
   }
-  if (pendingHigh) beyondSurrogate();
+  if (pendingHigh) unpairedSurrogate(path());
   return { end: index + 1, length, value };
 }
 
-function beyondSurrogate(): never {
-  throw new InvalidRequestError(
-    'Request body has a string with an unpaired surrogate (\\ud800-\\udfff)',
-  );
+function unpairedSurrogate(path: string): never {
+  refuse('Request body has a string with an unpaired surrogate (\\ud800-\\udfff)', path);
 }
 
 /**
@@ -127,20 +150,26 @@ function beyondSurrogate(): never {
  * `JSON.parse` or any schema sees it: depth, array and object sizes, the
  * number of values, string and number lengths, repeated field names (which
  * `JSON.parse` would silently collapse to the last) and unpaired surrogates.
- * Syntax errors are left to `JSON.parse`, which follows.
+ * A refusal names the bound and where in the body it was broken. Syntax
+ * errors are left to `JSON.parse`, which follows.
  */
 export function assertJsonWithinBounds(text: string): void {
   const stack: Container[] = [];
+  const path = () => pathOf(stack);
   let values = 0;
   let index = 0;
+  // Called as a value starts, so each array's current index is `items - 1`.
   const countValue = () => {
     values += 1;
-    if (values > JSON_BOUNDS.values) beyond('values');
     const parent = stack[stack.length - 1];
-    if (!parent) return;
-    parent.items += 1;
-    if (parent.kind === 'array' && parent.items > JSON_BOUNDS.arrayItems) beyond('arrayItems');
-    if (parent.kind === 'object') parent.expectingKey = false;
+    if (parent) {
+      parent.items += 1;
+      if (parent.kind === 'object') parent.expectingKey = false;
+    }
+    if (values > JSON_BOUNDS.values) beyond('values', path());
+    if (parent?.kind === 'array' && parent.items > JSON_BOUNDS.arrayItems) {
+      beyond('arrayItems', path());
+    }
   };
   while (index < text.length) {
     const char = text[index];
@@ -148,13 +177,14 @@ export function assertJsonWithinBounds(text: string): void {
       case '{':
       case '[': {
         countValue();
-        if (stack.length >= JSON_BOUNDS.depth) beyond('depth');
+        if (stack.length >= JSON_BOUNDS.depth) beyond('depth', path());
         const kind = char === '{' ? 'object' : 'array';
         stack.push({
           kind,
           items: 0,
           keys: kind === 'object' ? new Set() : undefined,
           expectingKey: kind === 'object',
+          currentKey: '',
         });
         index += 1;
         break;
@@ -173,35 +203,32 @@ export function assertJsonWithinBounds(text: string): void {
       case '"': {
         const parent = stack[stack.length - 1];
         const isKey = parent?.kind === 'object' && parent.expectingKey;
-        const token = readString(text, index, isKey);
+        if (!isKey) countValue();
+        const token = readString(text, index, isKey, path);
         if (isKey && parent?.keys) {
+          parent.currentKey = token.value;
           if (parent.keys.has(token.value)) {
-            throw new InvalidRequestError(
-              `Request body repeats the field "${token.value.slice(0, 100)}" in one object`,
-              { field: token.value.slice(0, 100) },
-            );
+            refuse('Request body gives a field twice', path());
           }
           parent.keys.add(token.value);
-          if (parent.keys.size > JSON_BOUNDS.objectKeys) beyond('objectKeys');
+          if (parent.keys.size > JSON_BOUNDS.objectKeys) beyond('objectKeys', path());
           parent.expectingKey = false;
-        } else {
-          countValue();
         }
         index = token.end;
         break;
       }
       default: {
         if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) {
+          countValue();
           let end = index + 1;
           while (end < text.length && /[0-9eE+\-.]/.test(text[end] ?? '')) end += 1;
-          if (end - index > JSON_BOUNDS.numberLength) beyond('numberLength');
+          if (end - index > JSON_BOUNDS.numberLength) beyond('numberLength', path());
           if (!Number.isFinite(Number(text.slice(index, end)))) {
-            throw new InvalidRequestError('Request body has a number too large to represent', {
+            refuse('Request body has a number too large to represent', path(), {
               limit: 'number',
               max: Number.MAX_VALUE,
             });
           }
-          countValue();
           index = end;
         } else if (char === 't' || char === 'f' || char === 'n') {
           countValue();

@@ -57,7 +57,7 @@ describe('Function: assertJsonWithinBounds', () => {
   ])(
     'refuses a body past the %s bound with 400 naming it, and takes one at it',
     (bound, over, at) => {
-      expect(refusalOf(over)?.details).toEqual({
+      expect(refusalOf(over)?.details).toMatchObject({
         limit: bound,
         max: JSON_BOUNDS[bound as keyof typeof JSON_BOUNDS],
       });
@@ -72,12 +72,23 @@ describe('Function: assertJsonWithinBounds', () => {
 
   it.each([
     ['{"name":"a","name":"b"}', 'name'],
-    ['{"a":{"x":1,"x":2}}', 'x'],
+    ['{"a":{"x":1,"x":2}}', 'a.x'],
+    ['{"list":[{"x":1},{"y":1,"y":2}]}', 'list.1.y'],
     // The same name written two ways is the same field.
     ['{"name":1,"\\u006eame":2}', 'name'],
     ['{"a\\nb":1,"a\\u000ab":2}', 'a\nb'],
-  ])('refuses a repeated field name in one object: %s', (text, field) => {
-    expect(refusalOf(text)?.details).toEqual({ field });
+  ])('refuses a repeated field name in one object: %s', (text, path) => {
+    expect(refusalOf(text)?.details).toEqual({
+      fields: [{ path, message: 'Request body gives a field twice' }],
+    });
+  });
+
+  it('names where in the body a bound was broken', () => {
+    const refusal = refusalOf(
+      JSON.stringify({ a: [1, { b: 'x'.repeat(JSON_BOUNDS.stringLength + 1) }] }),
+    );
+    expect(refusal?.message).toMatch(/ at a\.1\.b$/);
+    expect(refusal?.details.fields).toEqual([{ path: 'a.1.b', message: expect.any(String) }]);
   });
 
   it('takes the same name in different objects, and names that only look alike', () => {
