@@ -19,9 +19,11 @@
  * is retried after a jittered pause, as a client following `Retry-After`
  * would, and counted apart: it charges nothing, so the arithmetic above holds.
  * With a frozen clock (the test) nothing refills and the count is exact; on a
- * real clock (the bench) buckets refill during the run and a run may cross a
- * minute, so the count must lie between the frozen figure and the figure with
- * every refill and every minute crossed counted.
+ * real clock (the bench) buckets refill during the run and an organization's
+ * requests may cross a minute, so the count must lie between the frozen
+ * figure and the figure with every refill and every minute crossed counted:
+ * exact again for an organization whose buckets cannot refill past what it
+ * was sent and whose requests all fell within one minute.
  */
 import type { Plan } from '../../layers/core/domain/plans';
 import { PLAN_LIMITS } from '../../layers/core/domain/plans';
@@ -85,6 +87,9 @@ export interface Outcome {
   readonly status: number;
   readonly reason: string | undefined;
   readonly ms: number;
+  /** Epoch ms the request was sent and its response ended: the minutes its plan count may fall in. */
+  readonly sentAt: number;
+  readonly endedAt: number;
 }
 
 export interface MixedLoadResult {
@@ -183,7 +188,16 @@ function planRequests(
     const j = Math.floor(random() * (i + 1));
     [planned[i], planned[j]] = [planned[j] as Planned, planned[i] as Planned];
   }
-  return planned;
+  // Organizations with a plan cap within reach go first, each request beside one of the others: on a
+  // real clock their run then most likely stays within one minute of the plan, where the count is exact.
+  const capped = planned.filter((request) => organizations[request.org]?.plan !== 'enterprise');
+  const others = planned.filter((request) => organizations[request.org]?.plan === 'enterprise');
+  const ordered: Planned[] = [];
+  for (let i = 0; i < Math.max(capped.length, others.length); i += 1) {
+    if (i < capped.length) ordered.push(capped[i] as Planned);
+    if (i < others.length) ordered.push(others[i] as Planned);
+  }
+  return ordered;
 }
 
 const QUESTIONS = ['How do returns work?', 'What does shipping cost?', 'Is there a warranty?'];
@@ -223,6 +237,7 @@ async function send(url: string, org: Prepared, request: Planned): Promise<Outco
         });
     }
   };
+  const sentAt = Date.now();
   const started = performance.now();
   const response = await call();
   const outcome: Outcome = {
@@ -231,8 +246,11 @@ async function send(url: string, org: Prepared, request: Planned): Promise<Outco
     status: response.status,
     reason: response.status === 429 ? json(response).error?.details?.reason : undefined,
     ms: performance.now() - started,
+    sentAt,
+    endedAt: Date.now(),
   };
   if (request.kind !== 'upload' || response.status !== 201) return [outcome];
+  const bodySentAt = Date.now();
   const bodyStarted = performance.now();
   const sent = await sendUpload(json(response) as UploadTicket, UPLOAD_BYTES, {
     filename: `load-${request.n}.txt`,
@@ -245,6 +263,8 @@ async function send(url: string, org: Prepared, request: Planned): Promise<Outco
       status: sent.status,
       reason: undefined,
       ms: performance.now() - bodyStarted,
+      sentAt: bodySentAt,
+      endedAt: Date.now(),
     },
   ];
 }
@@ -318,12 +338,15 @@ export function expectedRefusals(
   result: MixedLoadResult,
   clock: 'frozen' | 'real',
 ): ExpectedRefusals[] {
-  const began = Math.min(result.startedAt, ...result.organizations.map((org) => org.preparedAt));
-  const minutes = (result.endedAt - began) / 60_000;
-  // Minute windows the run touched, setup included (the same machine's clock as the service's).
-  const windows =
-    clock === 'frozen' ? 1 : Math.floor(result.endedAt / 60_000) - Math.floor(began / 60_000) + 1;
   return result.organizations.map((org) => {
+    // The organization's span, from its setup to its last response (the same machine's clock as the service's).
+    const ended = Math.max(
+      org.preparedAt,
+      ...result.outcomes.filter((outcome) => outcome.org === org.name).map((o) => o.endedAt),
+    );
+    const minutes = (ended - org.preparedAt) / 60_000;
+    const windows =
+      clock === 'frozen' ? 1 : Math.floor(ended / 60_000) - Math.floor(org.preparedAt / 60_000) + 1;
     const limits = PLAN_LIMITS[org.plan];
     const buckets = result.sentPerBucket.get(org.name) ?? new Map<string, number>();
     let withinBuckets = 0;
@@ -377,4 +400,52 @@ export function tally(outcomes: readonly Outcome[]) {
       p99Ms: at(99),
     };
   });
+}
+
+/**
+ * The plan's minute, checked minute by minute on a real clock (P106): the
+ * service counts a request in the minute its check ran, somewhere between its
+ * sending and its response. So in each minute at most the plan's cap of
+ * admitted requests can lie wholly inside it, and a `plan_rate` refusal needs
+ * a minute it overlaps where at least the cap of admitted requests may have
+ * been counted. Returns what broke either rule (the setup's requests count as
+ * admitted, anywhere from the setup to the start of the load).
+ */
+export function planMinuteViolations(result: MixedLoadResult): string[] {
+  const minute = (at: number) => Math.floor(at / 60_000);
+  const problems: string[] = [];
+  for (const org of result.organizations) {
+    const cap = PLAN_LIMITS[org.plan].requestsPerMinute;
+    const own = result.outcomes.filter(
+      (outcome) => outcome.org === org.name && outcome.kind !== 'upload-body',
+    );
+    const admitted = [
+      ...own.filter((outcome) => outcome.status !== 429),
+      ...Array.from({ length: org.setupRequests }, () => ({
+        sentAt: org.preparedAt,
+        endedAt: result.startedAt,
+      })),
+    ];
+    const inside = new Map<number, number>();
+    const overlapping = new Map<number, number>();
+    for (const request of admitted) {
+      const [from, to] = [minute(request.sentAt), minute(request.endedAt)];
+      if (from === to) inside.set(from, (inside.get(from) ?? 0) + 1);
+      for (let m = from; m <= to; m += 1) overlapping.set(m, (overlapping.get(m) ?? 0) + 1);
+    }
+    for (const [m, count] of inside) {
+      if (count > cap) {
+        const at = new Date(m * 60_000).toISOString();
+        problems.push(`${org.name}: ${count} admitted within the minute from ${at}, cap ${cap}`);
+      }
+    }
+    for (const refusal of own.filter((outcome) => outcome.reason === 'plan_rate')) {
+      let full = false;
+      for (let m = minute(refusal.sentAt); m <= minute(refusal.endedAt); m += 1) {
+        if ((overlapping.get(m) ?? 0) >= cap) full = true;
+      }
+      if (!full) problems.push(`${org.name}: plan_rate refusal in a minute with room`);
+    }
+  }
+  return problems;
 }

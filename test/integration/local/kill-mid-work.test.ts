@@ -71,21 +71,25 @@ function manualSite(): Record<string, string> {
 }
 
 /**
- * Issue 13 item 4: `npm start` killed (SIGKILL, its whole process group) in
- * the middle of the work of each queue consumer, and started again on the
- * same data directory:
+ * Issue 13 item 4: `npm start` killed once (SIGKILL to its whole process
+ * group, as the OOM killer or a crash would) while every consumer but the
+ * ingestion worker has work under way, then started again on the same data
+ * directory:
  *
- * - the sync worker, mid-crawl of a loopback website (a page held unanswered);
+ * - the scheduler's sync (a source due at once, the timer at 300 ms) mid-crawl
+ *   of a loopback website, a page held unanswered: the sync worker killed
+ *   mid-job;
+ * - a manual sync queued behind it (job `queued`, its message not received);
  * - the webhook dispatcher with deliveries in flight (the receiver holds the
  *   POSTs) and the outbox publisher with events not yet published (the
- *   deliveries loop is busy with those POSTs, so it has not swept them);
- * - the scheduler's sync, mid-crawl (a source due at once, the timer at 300 ms).
+ *   deliveries loop waits on those POSTs, so it has not swept them).
  *
- * (The ingestion worker's own kills are in kill-mid-ingestion.test.ts.)
- * After each restart every job ends `succeeded` (never stuck `processing`),
- * the index holds exactly the chunks a clean sync of the same site makes (none
- * lost, none twice), and every event reaches the receiver at least once,
- * signed (P69, P105).
+ * One kill for all of them: a start of `npm start` costs seconds. (The
+ * ingestion worker's kills are in kill-mid-ingestion.test.ts.) After the
+ * restart both syncs end `succeeded` (never stuck `processing`) with the
+ * chunks of a clean sync of the same site, read back from the index files as
+ * the next start would (none lost, none twice), and every event reaches the
+ * receiver at least once, signed (P69, P105, P107).
  */
 describe('npm start killed mid-sync, mid-delivery and mid-scheduled-sync (issue 13)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-kill-work-'));
