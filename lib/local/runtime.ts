@@ -169,11 +169,13 @@ export async function startLocalRuntime(
     stops.push(() => gateway.end());
     gatewayUrl = gateway.url;
 
-    // This runtime is the only consumer of uploads and syncs: what a run that died (kill -9, a crash)
-    // had received comes back now instead of after its visibility timeout, with its receive count,
-    // so work that kills the runtime every time still ends (issue 14, P69).
+    // This runtime is the only consumer of uploads, syncs and deliveries: what a run that died (kill -9,
+    // a crash) had received comes back now instead of after its visibility timeout, with its receive
+    // count, so work that kills the runtime every time still ends (issue 14, P69), and webhook deliveries
+    // in flight go out at once; retries waiting for their time keep it (issue 13, P105).
     await ingestionQueue.releaseReceived();
     await syncQueue.releaseReceived();
+    await deliveryQueue.releaseReceived();
     const workers = new BackgroundWorkers(dependencies, {
       deliveryQueue,
       dispatcher: WEBHOOK_DISPATCHER,

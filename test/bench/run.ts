@@ -9,7 +9,7 @@
  *
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
  * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`,
- * `ingestion-and-streaming`, `adversarial-ingestion`, `cold-start`): one section only.
+ * `ingestion-and-streaming`, `adversarial-ingestion`, `cold-start`, `mixed-load`): one section only.
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,6 +77,7 @@ const SECTIONS = [
   'ingestion-and-streaming',
   'adversarial-ingestion',
   'cold-start',
+  'mixed-load',
 ] as const;
 
 /** `--only <section>`: run one section; by default all of them. */
@@ -126,6 +127,10 @@ async function main(): Promise<void> {
   if (sections.includes('cold-start')) {
     const { runColdStartBench } = await import('./cold-start-section');
     await runColdStartBench({ quick, only: sections.length === 1, root: ROOT, document: DOCUMENT });
+  }
+  if (sections.includes('mixed-load')) {
+    const { runMixedLoadBench } = await import('./mixed-load');
+    await runMixedLoadBench({ quick, only: sections.length === 1, document: DOCUMENT });
   }
 }
 

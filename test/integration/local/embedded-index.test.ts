@@ -214,6 +214,24 @@ describe('Class: EmbeddedIndex', () => {
     expect(await reader.count({ orgId: 'org_a' })).toBe(1);
   });
 
+  it('cuts a torn last line off before appending, so the next start still loads (issue 13, kill -9)', async () => {
+    // Prepare: a write torn by a crash, then a restart that writes again
+    const writer = new EmbeddedIndex({ directory });
+    await writer.upsert([chunk()]);
+    await writer.close();
+    appendFileSync(join(directory, 'org_a.log'), '{"op":"upsert","chunks":[{"chunk_id');
+    const restarted = new EmbeddedIndex({ directory });
+    await restarted.upsert([chunk({ chunk_id: 'chk_2' })]);
+    await restarted.close();
+
+    // Act: the start after that
+    const reader = new EmbeddedIndex({ directory });
+
+    // Assess
+    expect(await reader.count({ orgId: 'org_a' })).toBe(2);
+    expect(readFileSync(join(directory, 'org_a.log'), 'utf8')).not.toContain('"chunk_id{');
+  });
+
   it('refuses a log damaged before its last line', async () => {
     const writer = new EmbeddedIndex({ directory });
     await writer.upsert([chunk()]);

@@ -59,6 +59,31 @@ describe('Class: LocalQueue (SQS semantics on dynalite)', () => {
     expect(later.sort()).toEqual([1, 2]); // the delayed one, and the released one after its new timeout
   });
 
+  it('gives back a message held when its consumer died, but not one the consumer put off for a retry (issue 13, P105)', async () => {
+    // Prepare: one delivery in flight, one whose retry was scheduled for 30 s later
+    const subject = queue('release-deferred', 10);
+    await subject.send({ n: 1 });
+    await subject.send({ n: 2 });
+    const [inFlight, retried] = await subject.receive();
+    await subject.changeVisibility(retried?.receiptHandle ?? '', 30);
+
+    // Act
+    const released = await subject.releaseReceived();
+
+    // Assess
+    expect(released).toBe(1);
+    const again = await subject.receive();
+    expect(again).toEqual([
+      expect.objectContaining({ messageId: inFlight?.messageId, receiveCount: 2 }),
+    ]);
+    await subject.delete(again[0]?.receiptHandle ?? '');
+    clock += 30_001;
+    const [due] = await subject.receive();
+    expect(due).toMatchObject({ messageId: retried?.messageId, receiveCount: 2 });
+    // Received again, it is held once more: a death now gives it back.
+    expect(await subject.releaseReceived()).toBe(1);
+  });
+
   it('forgets a deleted message and ignores a stale receipt', async () => {
     // Prepare: the message is received twice, so the first receipt is stale
     const subject = queue('delete', 10);

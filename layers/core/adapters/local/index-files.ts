@@ -14,7 +14,7 @@ import type { StoredChunk } from './index-partition';
  * - `<org>.log`: one JSON line per write (upsert, delete document, delete data
  *   source), flushed before the write resolves, so a sync that was told its
  *   chunks are indexed finds them after a restart. A crash can tear only the
- *   last line, which loading ignores.
+ *   last line, which loading cuts off the file.
  *
  * Loading reads the snapshot and replays the log. After a snapshot is written
  * the log is emptied; a crash in between replays operations the snapshot
@@ -123,19 +123,16 @@ export class OrgIndexFiles {
   /** The snapshot's chunks and the logged operations after it (both empty for a new organization). */
   async load(): Promise<LoadedIndex> {
     const chunks = await this.#readSnapshot();
-    const log = await readIfPresent(this.logPath, 'utf8');
-    this.#logBytes = log === undefined ? 0 : Buffer.byteLength(log);
+    const log = await this.#readLogCuttingTornTail();
+    this.#logBytes = Buffer.byteLength(log);
     const operations: IndexOperation[] = [];
-    const lines = (log ?? '').split('\n');
+    const lines = log.split('\n');
     lines.forEach((line, index) => {
       if (line.trim().length === 0) return;
-      const isLast = index === lines.length - 1;
       let parsed: z.infer<typeof logRecord>;
       try {
         parsed = logRecord.parse(JSON.parse(line));
       } catch (error) {
-        // Only the last line, without its newline, can be a write torn by a crash.
-        if (isLast) return;
         throw new IndexFileCorruptError(this.logPath, `line ${index + 1} is not an operation`, {
           cause: error,
         });
@@ -153,6 +150,20 @@ export class OrgIndexFiles {
       );
     });
     return { chunks, operations };
+  }
+
+  /**
+   * The log's complete lines. A last line without its newline is a write
+   * torn by a crash (its caller was never told it was done): it is cut off
+   * the file before anything else is appended, or the next operation would
+   * be glued to it and the log refused at the following load (issue 13).
+   */
+  async #readLogCuttingTornTail(): Promise<string> {
+    const log = await readIfPresent(this.logPath, 'utf8');
+    if (log === undefined || log.length === 0 || log.endsWith('\n')) return log ?? '';
+    const complete = log.slice(0, log.lastIndexOf('\n') + 1);
+    await truncate(this.logPath, Buffer.byteLength(complete));
+    return complete;
   }
 
   /** Appends one operation to the log and flushes it to disk. */

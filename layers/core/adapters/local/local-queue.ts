@@ -115,8 +115,9 @@ export class LocalQueue<T> implements MessageQueue<T> {
    * Makes every received, undeleted message visible now, keeping its receive
    * count: for a queue with one consumer, at that consumer's start, when
    * such a message can only have been held by a run that died (issue 14).
-   * Delayed messages that were never received are left alone. Returns how
-   * many came back.
+   * Delayed messages that were never received, and messages a consumer put
+   * off with `changeVisibility` (a webhook retry waiting for its time, D29),
+   * are left alone. Returns how many came back.
    */
   async releaseReceived(): Promise<number> {
     const now = this.options.now();
@@ -127,7 +128,8 @@ export class LocalQueue<T> implements MessageQueue<T> {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: '#q = :q',
-          FilterExpression: 'attribute_exists(receipt) AND visible_key > :now',
+          FilterExpression:
+            'attribute_exists(receipt) AND attribute_not_exists(put_off) AND visible_key > :now',
           ExpressionAttributeNames: { '#q': 'queue' },
           ExpressionAttributeValues: { ':q': this.name, ':now': visibleKey(now, '~') },
           ExclusiveStartKey: start,
@@ -155,7 +157,11 @@ export class LocalQueue<T> implements MessageQueue<T> {
     return released;
   }
 
-  /** Hides a received message for `seconds` from now (SQS `ChangeMessageVisibility`). */
+  /**
+   * Hides a received message for `seconds` from now (SQS `ChangeMessageVisibility`).
+   * The message counts as put off by its consumer, not held by it, until it
+   * is received again: `releaseReceived` leaves it for its time.
+   */
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const [id] = receiptHandle.split('/');
     if (!id) return;
@@ -164,11 +170,12 @@ export class LocalQueue<T> implements MessageQueue<T> {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { queue: this.name, id },
-          UpdateExpression: 'SET visible_key = :v',
+          UpdateExpression: 'SET visible_key = :v, put_off = :put_off',
           ConditionExpression: 'receipt = :r',
           ExpressionAttributeValues: {
             ':v': visibleKey(this.options.now() + seconds * 1000, id),
             ':r': receiptHandle,
+            ':put_off': true,
           },
         }),
       );
@@ -212,7 +219,8 @@ export class LocalQueue<T> implements MessageQueue<T> {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { queue: this.name, id },
-          UpdateExpression: 'SET visible_key = :v, receipt = :r ADD receive_count :one',
+          UpdateExpression:
+            'SET visible_key = :v, receipt = :r REMOVE put_off ADD receive_count :one',
           ConditionExpression: 'visible_key = :seen',
           ExpressionAttributeValues: {
             ':v': visibleKey(now + visibilityTimeoutSeconds * 1000, id),
