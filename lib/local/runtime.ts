@@ -25,6 +25,7 @@ import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
 import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey, loadOrCreateSessionKey } from './master-key';
+import { requeueQueuedSyncs } from './requeue-queued-syncs';
 import { migrateTable, scheduleEarlierDataSources } from './table-migration';
 import { ensureTables, mainTableDefinition, queueTableDefinition } from './tables';
 import { handleUpload, LOCAL_UPLOAD_PATH, objectCreatedEvent } from './upload-endpoint';
@@ -176,6 +177,8 @@ export async function startLocalRuntime(
     await ingestionQueue.releaseReceived();
     await syncQueue.releaseReceived();
     await deliveryQueue.releaseReceived();
+    // P198: a job recorded by a run that died before it sent the job's message.
+    await requeueQueuedSyncs(client, config.SVC_TABLE_NAME, syncQueue);
     const workers = new BackgroundWorkers(dependencies, {
       deliveryQueue,
       dispatcher: WEBHOOK_DISPATCHER,
