@@ -23,7 +23,18 @@ import { sourceReaders } from '../../layers/core/wiring/source-readers';
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  // D35: provider APIs over https to public addresses only.
+  const built = connectors({
+    policy: webhookPolicy({ allowPrivateAddresses: false }),
+    clock: systemClock,
+  });
+  const connectorApps = cloudConnectorApps();
+  const secretSealer = cloudSecretSealer();
   return {
+    // P158: revoking deleted sources' grants.
+    oauthClients: built.oauth,
+    connectorApps,
+    secretSealer,
     clock: systemClock,
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
@@ -36,15 +47,11 @@ export const dependencies = compositionRoot(() => {
       fileStorage: cloudFileStorage(),
       fileParser: uploadedFileParser,
       connectors: {
-        // D35: provider APIs over https to public addresses only.
-        built: connectors({
-          policy: webhookPolicy({ allowPrivateAddresses: false }),
-          clock: systemClock,
-        }),
+        built,
         grants: {
           connections: new DynamoDbConnectionStore(client, tableName),
-          secretSealer: cloudSecretSealer(),
-          connectorApps: cloudConnectorApps(),
+          secretSealer,
+          connectorApps,
           clock: systemClock,
         },
       },

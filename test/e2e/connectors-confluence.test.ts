@@ -458,6 +458,22 @@ describe('Confluence connector (issue 12)', () => {
     expect(status.error).toMatch(/not connected/);
   });
 
+  it('revokes the grant of a deleted source at the provider, from the sync worker (P158)', async () => {
+    const source = await confluenceSource();
+    await connect(source.id);
+    const active = emulator.activeRefreshTokens().length;
+    const revokesBefore = emulator.requests().filter((r) => r.url === '/oauth/revoke').length;
+
+    const deleted = await call(`/api/v1/data-sources/${source.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    await service.runtime.workers.stepSync();
+
+    expect(emulator.requests().filter((r) => r.url === '/oauth/revoke').length).toBe(
+      revokesBefore + 1,
+    );
+    expect(emulator.activeRefreshTokens().length).toBe(active - 1);
+  });
+
   it('keeps each organization to its own sources (D1) and binds the state to its source', async () => {
     const source = await confluenceSource();
     const other = await createTenant(service);

@@ -239,3 +239,28 @@ export async function disconnect(
     revocation_error: revocation.revoked ? null : revocation.reason,
   };
 }
+
+/**
+ * P158: revokes the grant of a deleted connector source at its provider
+ * (the sync worker, with the purge of its chunks). Best effort: the tokens
+ * are already gone with the source; the outcome is returned for the log.
+ */
+export async function revokeDeletedGrant(
+  deps: Pick<ConnectionDependencies, 'oauthClients' | 'connectorApps' | 'secretSealer'>,
+  orgId: string,
+  dataSourceId: string,
+  grant: { readonly type: ConnectorType; readonly sealed_tokens: string },
+): Promise<{ revoked: boolean; reason: string | null }> {
+  const oauth = deps.oauthClients[grant.type];
+  const app = await deps.connectorApps.appFor(grant.type);
+  if (!oauth || !app) {
+    return { revoked: false, reason: `the ${grant.type} app is not configured` };
+  }
+  const tokens = JSON.parse(
+    await deps.secretSealer.open(grant.sealed_tokens, connectorTokenContext(orgId, dataSourceId)),
+  ) as ConnectorTokens;
+  const revocation = await oauth.revoke(app, tokens);
+  return revocation.revoked
+    ? { revoked: true, reason: null }
+    : { revoked: false, reason: revocation.reason };
+}
