@@ -99,11 +99,22 @@ export interface DeploymentSettings {
    * sources. Off by default: it slows every cold start (P54).
    */
   readonly functionSourceMaps: boolean;
+  /**
+   * Issue 12 (P150): the Secrets Manager secret (name or complete ARN)
+   * holding the connector providers' apps as JSON; without it no connector
+   * can be connected (connecting answers 409 and says so).
+   */
+  readonly connectorAppsSecret: string | undefined;
 }
 
 type EnvironmentDefaults = Omit<
   DeploymentSettings,
-  'environment' | 'alarmEmail' | 'apiDomain' | 'modelProvider' | 'functionSourceMaps'
+  | 'environment'
+  | 'alarmEmail'
+  | 'apiDomain'
+  | 'modelProvider'
+  | 'functionSourceMaps'
+  | 'connectorAppsSecret'
 >;
 
 /**
@@ -262,6 +273,24 @@ const contextSchema = z.object({
       },
     ),
   ),
+  connectorAppsSecret: z.optional(
+    z.union(
+      [
+        z
+          .string()
+          .check(
+            z.regex(
+              /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/,
+            ),
+          ),
+        z.string().check(z.regex(/^(?!arn:)[\w/+=.@-]{1,512}$/)),
+      ],
+      {
+        error:
+          'must be the name of a Secrets Manager secret (letters, digits and /_+=.@-) or its complete ARN',
+      },
+    ),
+  ),
   modelBaseUrl: z.optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL' })),
   functionSourceMaps: z.optional(flag),
 });
@@ -369,5 +398,6 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
         ? undefined
         : { apiKeySecret: context.modelApiKeySecret, baseUrl: context.modelBaseUrl },
     functionSourceMaps: context.functionSourceMaps ?? false,
+    connectorAppsSecret: context.connectorAppsSecret,
   };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { operations as agentOperations } from '../functions/agents/handler';
 import { operations as analyticsOperations } from '../functions/analytics/handler';
 import { operations as authOperations } from '../functions/auth/handler';
+import { operations as connectionsOperations } from '../functions/connections/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as organizationOperations } from '../functions/organizations/handler';
@@ -28,6 +29,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   organizations: organizationOperations,
   auth: authOperations,
   sso: ssoOperations,
+  connections: connectionsOperations,
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -2,6 +2,7 @@ import type { Route } from '../layers/core/http/route';
 import { AGENTS_ROUTES } from './routes/agents';
 import { ANALYTICS_ROUTES } from './routes/analytics';
 import { AUTH_ROUTES } from './routes/auth';
+import { CONNECTIONS_ROUTES } from './routes/connections';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { ORGANIZATIONS_ROUTES } from './routes/organizations';
@@ -37,6 +38,7 @@ export const ROUTES: readonly Route[] = [
   ...ORGANIZATIONS_ROUTES,
   ...AUTH_ROUTES,
   ...SSO_ROUTES,
+  ...CONNECTIONS_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -23,10 +23,12 @@ import {
   DEFINITION_VERSION,
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfigKey } from '../layers/core/config';
+import { connectorTokenContext } from '../layers/core/domain/connector';
 import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configuration';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
+import { ConnectorApps } from './constructs/connector-apps';
 import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
@@ -113,6 +115,12 @@ export const SSO_FAMILY = 'sso';
 
 /** The encryption-context purpose of OIDC client secrets (D33), from the code that seals them. */
 export const SSO_SECRET_PURPOSE = clientSecretContext('').purpose;
+
+/** Issue 12: the family that signs connectors in (D26) and revokes their grants; it seals tokens. */
+export const CONNECTIONS_FAMILY = 'connections';
+
+/** The encryption-context purpose of connector OAuth tokens (D33), from the code that seals them. */
+export const CONNECTOR_TOKEN_PURPOSE = connectorTokenContext('', '').purpose ?? '';
 
 /** The family that answers queries (POST /api/v1/query, legacy /api/chat), streamed (D19). */
 export const QUERY_FAMILY = 'query';
@@ -234,6 +242,8 @@ type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KE
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 /** SSO's optional settings: the public address (custom domain) on the sso function only (P91). */
 type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
+/** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
+type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
  * The environment every function that builds dependencies gets: the names
  * of the stack's resources, each key layers/core/config.ts parses (a
@@ -243,7 +253,7 @@ type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
 export type FunctionConfig = {
   readonly [K in Exclude<
     CloudConfigKey,
-    'AWS_REGION' | ModelConfigKey | SessionConfigKey | SsoConfigKey
+    'AWS_REGION' | ModelConfigKey | SessionConfigKey | SsoConfigKey | ConnectorConfigKey
   >]: string;
 };
 
@@ -272,6 +282,8 @@ export class ServiceStack extends Stack {
   readonly sessionSecret: SessionSigningSecret;
   /** The model provider's key (`modelApiKeySecret`, P55); without it the offline models run. */
   readonly models: ModelProvider | undefined;
+  /** Issue 12: the connector providers' apps secret, when configured (P150). */
+  readonly connectorApps: ConnectorApps | undefined;
   readonly http: HttpApi;
   readonly syncWorker: QueueWorker;
   readonly ingestionWorker: QueueWorker;
@@ -485,6 +497,10 @@ export class ServiceStack extends Stack {
         apiKeySecret: settings.modelProvider.apiKeySecret,
         baseUrl: settings.modelProvider.baseUrl,
       });
+    this.connectorApps =
+      settings.connectorAppsSecret === undefined
+        ? undefined
+        : new ConnectorApps(this, 'ConnectorApps', { secret: settings.connectorAppsSecret });
     this.grantFunctionAccess();
 
     // A nested stack of their own (P94): the API's methods and resources grow with every
@@ -624,6 +640,12 @@ export class ServiceStack extends Stack {
         const domain = this.settings.apiDomain?.domainName;
         if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
       }
+      if (family === CONNECTIONS_FAMILY) {
+        this.secretsKey.grantSealAndOpen(fn.function, CONNECTOR_TOKEN_PURPOSE);
+        this.connectorApps?.connect(fn);
+        const domain = this.settings.apiDomain?.domainName;
+        if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
+      }
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);
@@ -633,6 +655,9 @@ export class ServiceStack extends Stack {
     const syncWorker = this.syncWorker.worker;
     this.grantItemAccess(syncWorker);
     this.search.grantReadWrite(syncWorker.role);
+    // Issue 12: connectors open their grants and seal the renewed ones (D33), with the providers' apps.
+    this.secretsKey.grantSealAndOpen(syncWorker.function, CONNECTOR_TOKEN_PURPOSE);
+    this.connectorApps?.connect(syncWorker);
 
     // D25: data-sources presigns uploads (a presigned POST is signed with
     // its role, so the role needs PutObject) and deletes files; the ingestion

@@ -1,4 +1,5 @@
 import { DynamoDbAgentRepository } from '../../layers/core/adapters/dynamodb/agent-repository';
+import { DynamoDbConnectionStore } from '../../layers/core/adapters/dynamodb/connection-store';
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
 import { cloudFileStorage } from '../../layers/core/wiring/cloud/cloud-file-storage';
@@ -21,6 +22,8 @@ export const dependencies = compositionRoot(() => {
     files: new DynamoDbUploadedFileRepository(client, tableName),
     syncQueue: cloudSyncQueue(),
     fileStorage: cloudFileStorage(),
+    // P158: reads a deleted connector's sealed grant (never opens it) for the sync worker to revoke.
+    connections: new DynamoDbConnectionStore(client, tableName),
   };
 });
 

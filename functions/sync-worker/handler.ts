@@ -9,6 +9,7 @@ import {
   serviceMetrics,
 } from '../../layers/core/observability/metrics';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import { revokeDeletedGrant } from '../../layers/core/use-cases/connectors/connections';
 import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
@@ -24,7 +25,18 @@ const syncQueueMessage = z.union([
     data_source_id: dataSourceId,
     job_id: z.string().check(z.refine((value) => isId('syncJob', value))),
   }),
-  z.strictObject({ org_id: orgId, data_source_id: dataSourceId, purge: z.literal('data_source') }),
+  z.strictObject({
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    purge: z.literal('data_source'),
+    // P158: a deleted connector's sealed grant, to revoke at the provider.
+    revoke: z.optional(
+      z.strictObject({
+        type: z.enum(['confluence', 'slack', 'google_drive', 'sharepoint']),
+        sealed_tokens: z.string().check(z.minLength(1), z.maxLength(64_000)),
+      }),
+    ),
+  }),
   z.strictObject({
     org_id: orgId,
     data_source_id: dataSourceId,
@@ -86,6 +98,7 @@ async function handleRecord(record: SQSRecord, context: Context | undefined): Pr
       });
       throw new RetryLaterError('purge failed', { cause: error });
     }
+    if ('revoke' in message && message.revoke) await revokeGrant(message, message.revoke);
     return;
   }
   await runJob(message, record, context);
@@ -155,6 +168,36 @@ async function runJob(
       message,
       `the sync failed ${attempt} times; last error: ${(error as Error).message}`,
     );
+  }
+}
+
+/** P158: best effort, once: the source and its tokens are gone already; the outcome is logged (never a token). */
+async function revokeGrant(
+  message: { org_id: string; data_source_id: string },
+  grant: { type: 'confluence' | 'slack' | 'google_drive' | 'sharepoint'; sealed_tokens: string },
+): Promise<void> {
+  try {
+    const outcome = await revokeDeletedGrant(
+      dependencies(),
+      message.org_id,
+      message.data_source_id,
+      grant,
+    );
+    if (outcome.revoked) {
+      logger.info('Revoked a deleted data source grant', {
+        data_source_id: message.data_source_id,
+      });
+    } else {
+      logger.warn('Could not revoke a deleted data source grant', {
+        data_source_id: message.data_source_id,
+        reason: outcome.reason,
+      });
+    }
+  } catch (error) {
+    logger.warn('Could not revoke a deleted data source grant', {
+      data_source_id: message.data_source_id,
+      reason: (error as Error).message,
+    });
   }
 }
 

@@ -1,24 +1,40 @@
+import { connectors } from '../../layers/core/adapters/connectors/connectors';
+import { DynamoDbConnectionStore } from '../../layers/core/adapters/dynamodb/connection-store';
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
-import { crawlerPolicy } from '../../layers/core/adapters/net/outbound-policy';
+import { crawlerPolicy, webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { uploadedFileParser } from '../../layers/core/adapters/parsing/file-parser';
 import { inProcessChunker } from '../../layers/core/adapters/parsing/in-process-chunker';
 import { systemClock } from '../../layers/core/ports/clock.port';
+import { cloudConnectorApps } from '../../layers/core/wiring/cloud/cloud-connectors';
 import { cloudFileStorage } from '../../layers/core/wiring/cloud/cloud-file-storage';
 import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
 import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrieval';
+import { cloudSecretSealer } from '../../layers/core/wiring/cloud/cloud-secret-sealer';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 import { sourceReaders } from '../../layers/core/wiring/source-readers';
 
 /**
- * The sync worker: the index's writer. Crawler and file parsers (reading
- * sources), the embedder, the index (also for purges after deletions, P45).
+ * The sync worker: the index's writer. Crawler, file parsers and connectors
+ * (reading sources; connectors with their sealed grants, which a refresh
+ * re-seals, D33), the embedder, the index (also for purges after deletions, P45).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   const files = new DynamoDbUploadedFileRepository(client, tableName);
+  // D35: provider APIs over https to public addresses only.
+  const built = connectors({
+    policy: webhookPolicy({ allowPrivateAddresses: false }),
+    clock: systemClock,
+  });
+  const connectorApps = cloudConnectorApps();
+  const secretSealer = cloudSecretSealer();
   return {
+    // P158: revoking deleted sources' grants.
+    oauthClients: built.oauth,
+    connectorApps,
+    secretSealer,
     clock: systemClock,
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
@@ -30,6 +46,15 @@ export const dependencies = compositionRoot(() => {
       files,
       fileStorage: cloudFileStorage(),
       fileParser: uploadedFileParser,
+      connectors: {
+        built,
+        grants: {
+          connections: new DynamoDbConnectionStore(client, tableName),
+          secretSealer,
+          connectorApps,
+          clock: systemClock,
+        },
+      },
     }),
   };
 });

@@ -68,6 +68,19 @@ export const CLOUD_CONFIG = {
       ),
     ),
   }),
+  /**
+   * Issue 12 (P150): the Secrets Manager secret holding the providers' apps
+   * as JSON (`{"confluence": {"client_id": "…", "client_secret": "…"}}`),
+   * read when first needed and trusted this long; unset: no app is
+   * configured and connecting says so. The API's public address (P91) for
+   * the redirect URI when a custom domain fronts the API.
+   */
+  connectors: z.object({
+    /** The secret's name or complete ARN. */
+    CONNECTOR_APPS_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    CONNECTOR_APPS_MAX_AGE_SECONDS: secretMaxAgeSeconds,
+    SVC_PUBLIC_URL: z.optional(z.url({ protocol: /^https$/ })),
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),

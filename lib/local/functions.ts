@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { handler as agents } from '../../functions/agents/handler';
 import { handler as analytics } from '../../functions/analytics/handler';
 import { handler as auth } from '../../functions/auth/handler';
+import { handler as connections } from '../../functions/connections/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
@@ -50,6 +51,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   organizations: asProxyHandler(organizations),
   auth: asProxyHandler(auth),
   sso: asProxyHandler(sso),
+  connections: asProxyHandler(connections),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

@@ -76,6 +76,16 @@ const localConfigSchema = z
     ),
     /** P91: the address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
     SVC_PUBLIC_URL: z.optional(z.url()),
+    /**
+     * Issue 12 (P150): the Confluence (Atlassian OAuth 2.0 3LO) app's client id
+     * and secret (docs/connectors.md); both or neither. Without them,
+     * connecting a Confluence source answers 409 and says so.
+     */
+    SVC_CONFLUENCE_CLIENT_ID: z.optional(nonEmpty),
+    SVC_CONFLUENCE_CLIENT_SECRET: z.optional(nonEmpty),
+    /** Atlassian's endpoints, for a stand-in (tests); the real ones by default. */
+    SVC_ATLASSIAN_AUTH_URL: z.optional(z.url()),
+    SVC_ATLASSIAN_API_URL: z.optional(z.url()),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
     OPENSEARCH_URL: z.optional(z.url()),
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
@@ -111,6 +121,15 @@ const localConfigSchema = z
       {
         path: ['SVC_BOOTSTRAP_ADMIN_PASSWORD'],
         message: 'SVC_BOOTSTRAP_ADMIN_EMAIL and SVC_BOOTSTRAP_ADMIN_PASSWORD go together',
+      },
+    ),
+    z.refine(
+      (config) =>
+        (config.SVC_CONFLUENCE_CLIENT_ID === undefined) ===
+        (config.SVC_CONFLUENCE_CLIENT_SECRET === undefined),
+      {
+        path: ['SVC_CONFLUENCE_CLIENT_SECRET'],
+        message: 'SVC_CONFLUENCE_CLIENT_ID and SVC_CONFLUENCE_CLIENT_SECRET go together',
       },
     ),
   );

@@ -1,12 +1,16 @@
 import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
+import type { ConnectorEndpoints } from '../../layers/core/adapters/connectors/connectors';
+import { StaticConnectorApps } from '../../layers/core/adapters/connectors/static-connector-apps';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { JoseOAuthStateSigner } from '../../layers/core/adapters/crypto/jose-oauth-state';
 import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-session-tokens';
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
+import type { OAuthApp } from '../../layers/core/ports/connector.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
 import type { Invitation } from '../../layers/core/ports/session.port';
@@ -60,6 +64,9 @@ export interface LocalWiringOptions {
   readonly dnsServers?: readonly string[];
   /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
   readonly publicBaseUrl: () => string;
+  /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
+  readonly connectorApps?: { readonly confluence?: OAuthApp };
+  readonly connectorEndpoints?: Partial<ConnectorEndpoints>;
 }
 
 export interface LocalWiring {
@@ -152,6 +159,10 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     documentWork: { fileParser: parsingProcess.fileParser, chunker: parsingProcess.chunker },
     ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
     publicBaseUrl: options.publicBaseUrl,
+    connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
+    // P146: its own key, derived inside the signer from the session key.
+    oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),
+    ...(options.connectorEndpoints ? { connectorEndpoints: options.connectorEndpoints } : {}),
   });
   return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess };
 }

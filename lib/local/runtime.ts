@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ATLASSIAN_ENDPOINTS } from '../../layers/core/adapters/connectors/confluence/confluence-oauth';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
@@ -127,6 +128,7 @@ export async function startLocalRuntime(
         uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
         ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
         publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
+        ...localConnectorSettings(config),
         sessionKey: loadOrCreateSessionKey(
           config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
         ),
@@ -210,4 +212,28 @@ export async function startLocalRuntime(
     await end();
     throw error;
   }
+}
+
+/** Issue 12 (P150): the providers' apps and endpoints from the environment. */
+function localConnectorSettings(config: LocalConfig) {
+  const confluence =
+    config.SVC_CONFLUENCE_CLIENT_ID && config.SVC_CONFLUENCE_CLIENT_SECRET
+      ? {
+          clientId: config.SVC_CONFLUENCE_CLIENT_ID,
+          clientSecret: config.SVC_CONFLUENCE_CLIENT_SECRET,
+        }
+      : undefined;
+  const atlassian =
+    config.SVC_ATLASSIAN_AUTH_URL || config.SVC_ATLASSIAN_API_URL
+      ? {
+          confluence: {
+            authBaseUrl: config.SVC_ATLASSIAN_AUTH_URL ?? ATLASSIAN_ENDPOINTS.authBaseUrl,
+            apiBaseUrl: config.SVC_ATLASSIAN_API_URL ?? ATLASSIAN_ENDPOINTS.apiBaseUrl,
+          },
+        }
+      : undefined;
+  return {
+    connectorApps: confluence ? { confluence } : {},
+    ...(atlassian ? { connectorEndpoints: atlassian } : {}),
+  };
 }

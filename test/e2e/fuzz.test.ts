@@ -53,10 +53,10 @@ function expectWellFormed(path: string, response: ApiResponse): void {
     expect(response.text).toBe('');
     return;
   }
-  // D14's browser endpoints (only they) answer redirects, HTML pages and SAML metadata.
+  // D14's browser endpoints and D26's connector callback (only they) answer redirects, HTML pages and SAML metadata.
   const contentType = response.headers.get('content-type') ?? '';
   if (response.status === 303 || /^(text\/html|application\/samlmetadata\+xml)/.test(contentType)) {
-    expect(path).toMatch(/^\/api\/v1\/sso\//);
+    expect(path).toMatch(/^\/api\/(v1\/sso\/|oauth\/callback(\?|$))/);
     return;
   }
   expect(response.body).not.toBeNull();

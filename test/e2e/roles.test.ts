@@ -14,10 +14,12 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * `admin` adds users, groups, keys, the organization, its IP allowlist and
  * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
+ * Connecting a data source to its provider changes it (`configure`, P156),
+ * though it is a GET.
  */
 function requiredRole(method: string, path: string): Role {
   if (/users|groups|organizations|keys|\/sso/.test(path)) return 'admin';
-  if (/webhooks/.test(path)) return 'configure';
+  if (/webhooks|oauth\/start/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
   if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
   return method === 'GET' ? 'readonly' : 'configure';

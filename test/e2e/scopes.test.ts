@@ -40,6 +40,9 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/data-sources/{id}/files': 'Read',
   'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
   'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
+  // Issue 12 (P156): connecting and disconnecting change the data source.
+  'GET /api/v1/data-sources/{id}/oauth/start': 'Write',
+  'DELETE /api/v1/data-sources/{id}/connection': 'Write',
   'GET /api/data-specs': 'Read',
   'POST /api/data-specs': 'Write',
   'POST /api/data-specs/{id}/process': 'Write',

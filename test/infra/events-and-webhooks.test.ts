@@ -12,6 +12,8 @@ import {
 } from '../../lib/local/local-dependencies';
 import { FAMILIES } from '../../lib/routes';
 import {
+  CONNECTIONS_FAMILY,
+  CONNECTOR_TOKEN_PURPOSE,
   type ServiceStack,
   SSO_FAMILY,
   SSO_SECRET_PURPOSE,
@@ -349,7 +351,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(resources[secretsKeyId]?.Properties.EnableKeyRotation).toBe(true);
     });
 
-    it('may be used by the webhooks family (seal, open), the dispatcher (open) and sso for its own purpose only (P85)', () => {
+    it('may be used by the webhooks family (seal, open), the dispatcher (open), sso (P85), connections and the sync worker (issue 12) for their own purposes only', () => {
       const usesOf = (fn: ServiceFunction) =>
         statementsOf(fn).filter((statement) =>
           statement.Resource.some((r) => JSON.stringify(r) === JSON.stringify(arnOf(secretsKeyId))),
@@ -366,8 +368,27 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
         if (uses.length > 0) users[name] = uses;
       }
       expect(Object.keys(users).sort()).toEqual(
-        [WEBHOOK_MANAGER, 'webhook-dispatcher', SSO_FAMILY].sort(),
+        [
+          WEBHOOK_MANAGER,
+          'webhook-dispatcher',
+          SSO_FAMILY,
+          CONNECTIONS_FAMILY,
+          'sync-worker',
+        ].sort(),
       );
+      // D33: connector tokens under a purpose of their own, sealed at sign-in and again after a refresh.
+      for (const name of [CONNECTIONS_FAMILY, 'sync-worker']) {
+        expect(users[name]).toEqual([
+          {
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+            Resource: [arnOf(secretsKeyId)],
+            Condition: {
+              StringEquals: { 'kms:EncryptionContext:purpose': CONNECTOR_TOKEN_PURPOSE },
+            },
+          },
+        ]);
+      }
+      expect(CONNECTOR_TOKEN_PURPOSE).toBe('connector-oauth-tokens');
       expect(users[WEBHOOK_MANAGER]).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],

@@ -23,6 +23,10 @@ const HEAVY_MODULES = {
   'classic zod': /node_modules\/zod\/v4\/classic\//,
   // D14: SAML and XML signature libraries belong to SAML sign-in only, never to auth or CRUD.
   'SAML or XML signature library': /node_modules\/(@node-saml|xml-crypto|@xmldom|xml2js|xpath)\//,
+  // Issue 12: provider sign-in and clients belong to connections (OAuth) and the sync worker only.
+  'connector code': /layers\/core\/adapters\/connectors\//,
+  // Issue 12: the connectors' readers (and their parsers) are the sync worker's alone.
+  'connector readers': /layers\/core\/adapters\/connectors\/(.*-reader|connectors)\.ts$/,
 } as const;
 type Heavy = keyof typeof HEAVY_MODULES;
 
@@ -48,6 +52,7 @@ const FORBIDDEN: Record<string, Heavy[]> = {
     'crawler',
     'BPE tokenizer',
     'SAML or XML signature library',
+    'connector code',
     ...NEVER,
   ],
   search: [
@@ -55,9 +60,16 @@ const FORBIDDEN: Record<string, Heavy[]> = {
     'crawler',
     'BPE tokenizer',
     'SAML or XML signature library',
+    'connector code',
     ...NEVER,
   ],
-  'ingestion-worker': ['crawler', ...NEVER],
+  'ingestion-worker': ['crawler', 'connector code', ...NEVER],
+  // Issue 12: seals grants and talks OAuth to providers, never reads their content.
+  connections: EVERYTHING.filter(
+    (heavy) => heavy !== 'AWS Encryption SDK' && heavy !== 'connector code',
+  ),
+  // Issue 12: connectors open and re-seal their grants (D33).
+  'sync-worker': NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK'),
 };
 
 /** P53: the X-Ray SDK's patcher for the AWS SDK v2, the one module that requires semver. */
@@ -72,8 +84,8 @@ const SEMVER_STAND_IN = relative(ROOT, LAMBDA_BUNDLING.alias.semver);
  * loaded at the first seal or open, not at init.
  */
 const ENCRYPTION_SDK_ALLOWANCE_BYTES = 350_000;
-/** The HTTP families that seal secrets (P70, P85): webhook secrets, OIDC client secrets. */
-const SEALING_FAMILIES: readonly string[] = ['webhooks', 'sso'];
+/** The HTTP families that seal secrets (P70, P85): webhook secrets, OIDC client secrets, connector tokens (issue 12). */
+const SEALING_FAMILIES: readonly string[] = ['webhooks', 'sso', 'connections'];
 /**
  * P93: SAML 2.0 through @node-saml/node-saml brings its XML stack (xml-crypto,
  * xml-encryption, xpath, xml2js, @xmldom/xmldom: about 600 KB minified), loaded

@@ -97,9 +97,19 @@ export interface DataSourceRepository {
   finishSyncJob(
     orgId: string,
     id: string,
-    finished: { job: SyncJob; status: 'active' | 'failed'; chunksIndexed: number },
+    finished: {
+      job: SyncJob;
+      status: 'active' | 'failed';
+      chunksIndexed: number;
+      /** P147: the provider refused the grant: the source becomes `Connection failed` too. */
+      connectionFailed?: boolean;
+    },
     events: readonly DomainEvent[],
   ): Promise<boolean>;
+  /** P151: where an incremental sync resumes; `null` before the first checkpoint (or after a reconnect). */
+  syncCursor(orgId: string, id: string): Promise<string | null>;
+  /** P151: commits a checkpoint's cursor while `jobId` is still current; `false` otherwise. */
+  commitSyncCursor(orgId: string, id: string, jobId: string, cursor: string): Promise<boolean>;
   /**
    * Records indexing done outside a sync job (an uploaded file ingested or
    * deleted, D25): the source's chunk count and, optionally, its status

@@ -4,6 +4,12 @@ import type { AgentRepository } from './agent-repository.port';
 import type { Answerer } from './answerer.port';
 import type { ApiKeyRepository } from './api-key-repository.port';
 import type { Clock } from './clock.port';
+import type {
+  ConnectionStore,
+  ConnectorApps,
+  OAuthStateSigner,
+  ProviderOAuthClients,
+} from './connector.port';
 import type { DataSourceRepository } from './data-source-repository.port';
 import type { DocumentChunker } from './document-chunker.port';
 import type { Embedder } from './embedder.port';
@@ -99,4 +105,10 @@ export interface Dependencies {
    * reports it per request.
    */
   readonly publicBaseUrl: () => string | undefined;
+  /** Issue 12: connector sign-ins and grants (on the data source items), the providers' apps and OAuth clients. */
+  readonly connections: ConnectionStore;
+  readonly connectorApps: ConnectorApps;
+  readonly oauthClients: ProviderOAuthClients;
+  /** P146: signs and checks the connector sign-in's `state`. */
+  readonly oauthState: OAuthStateSigner;
 }

@@ -20,11 +20,42 @@ export type SourceItem =
       /** `gone`: the document no longer exists (its chunks are deleted). */
       readonly reason: string;
       readonly detail: string;
+    }
+  | {
+      /**
+       * P151: everything yielded so far is indexed once the runner has handled
+       * it, so a later run may start from `cursor` (an incremental reader's own
+       * value, e.g. a last-modified time or a provider page token). The runner
+       * commits it on the data source, while the job is current.
+       */
+      readonly status: 'checkpoint';
+      readonly cursor: string;
+    }
+  | {
+      /**
+       * P151: an incremental reader's list of every document that exists now
+       * (keys). Indexed documents it does not list are deleted when the run ends
+       * normally, since an incremental read does not yield what did not change.
+       */
+      readonly status: 'inventory';
+      readonly keys: readonly string[];
     };
 
-/** Reads every document of a data source (the website crawler, the uploaded files). */
+/** Where an incremental read resumes (P151). */
+export interface ReadContext {
+  /** The last committed cursor; `null` for a first (full) read. */
+  readonly cursor: string | null;
+  /** Whether the document of `key` is in the index now. */
+  readonly isIndexed: (key: string) => boolean;
+}
+
+/**
+ * Reads the documents of a data source: every one on each run (the website
+ * crawler, the uploaded files), or, for connectors, what changed since the
+ * context's cursor plus an inventory (P151).
+ */
 export interface SourceReader {
-  read(source: DataSource, signal: AbortSignal): AsyncIterable<SourceItem>;
+  read(source: DataSource, signal: AbortSignal, context: ReadContext): AsyncIterable<SourceItem>;
   /** The most documents this source can yield, for progress (a website's `max_pages`); `null` if unknown. */
   expectedTotal(source: DataSource): number | null;
 }

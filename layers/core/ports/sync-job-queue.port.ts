@@ -1,3 +1,4 @@
+import type { ConnectorType } from '../domain/connector';
 /** A queue that accepts messages (SQS in the cloud, the local queue on one machine). */
 export interface MessageQueue<T> {
   /** Sends one message; `delaySeconds` keeps it invisible that long (SQS semantics, max 900). */
@@ -17,7 +18,17 @@ export interface SyncJobMessage {
  * so the HTTP families that delete send this instead of deleting chunks.
  */
 export type IndexPurgeMessage =
-  | { readonly org_id: string; readonly data_source_id: string; readonly purge: 'data_source' }
+  | {
+      readonly org_id: string;
+      readonly data_source_id: string;
+      readonly purge: 'data_source';
+      /**
+       * P158: a deleted connector source's grant, still sealed (D33, its
+       * organization and data source as context), for the sync worker to
+       * revoke at the provider: only it carries the providers' clients.
+       */
+      readonly revoke?: { readonly type: ConnectorType; readonly sealed_tokens: string };
+    }
   | {
       readonly org_id: string;
       readonly data_source_id: string;

@@ -1,8 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type ConnectorEndpoints, connectors } from '../adapters/connectors/connectors';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
 import { DynamoDbConcurrencyLeases } from '../adapters/dynamodb/concurrency-leases';
+import { DynamoDbConnectionStore } from '../adapters/dynamodb/connection-store';
 import { DynamoDbDailyUsage } from '../adapters/dynamodb/daily-usage';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
@@ -33,6 +35,7 @@ import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provi
 import type { Environment } from '../domain/environments';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
+import type { ConnectorApps, OAuthStateSigner } from '../ports/connector.port';
 import type { Dependencies } from '../ports/dependencies.port';
 import type { DocumentChunker } from '../ports/document-chunker.port';
 import type { FileParser } from '../ports/file-parser.port';
@@ -84,6 +87,10 @@ export function buildDependencies(options: {
   readonly dnsServers?: readonly string[];
   /** P91: the API's public address (the local gateway's, once it listens). */
   readonly publicBaseUrl?: () => string | undefined;
+  /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
+  readonly connectorApps: ConnectorApps;
+  readonly oauthState: OAuthStateSigner;
+  readonly connectorEndpoints?: Partial<ConnectorEndpoints>;
 }): Dependencies {
   const { client, tableName } = options;
   const models = modelProviders(options.openAi);
@@ -94,6 +101,13 @@ export function buildDependencies(options: {
     chunker: inProcessChunker,
   };
   const groups = new DynamoDbGroupRepository(client, tableName);
+  const connections = new DynamoDbConnectionStore(client, tableName);
+  // D35: provider endpoints under the runtime's policy (https only unless private addresses are allowed).
+  const builtConnectors = connectors({
+    policy: options.outboundPolicy,
+    clock,
+    ...(options.connectorEndpoints ? { endpoints: options.connectorEndpoints } : {}),
+  });
   return {
     environment: options.environment,
     clock,
@@ -132,6 +146,15 @@ export function buildDependencies(options: {
       files,
       fileStorage: options.fileStorage,
       fileParser,
+      connectors: {
+        built: builtConnectors,
+        grants: {
+          connections,
+          secretSealer: options.secretSealer,
+          connectorApps: options.connectorApps,
+          clock,
+        },
+      },
     }),
     files,
     fileStorage: options.fileStorage,
@@ -145,5 +168,9 @@ export function buildDependencies(options: {
     samlServiceProvider: new NodeSamlServiceProvider(),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
+    connections,
+    connectorApps: options.connectorApps,
+    oauthClients: builtConnectors.oauth,
+    oauthState: options.oauthState,
   };
 }

@@ -1,3 +1,5 @@
+import { ConnectorSourceReader } from '../adapters/connectors/connector-source-reader';
+import type { Connectors } from '../adapters/connectors/connectors';
 import {
   UnavailableSourceReader,
   WebsiteSourceReader,
@@ -5,22 +7,27 @@ import {
 import { FileSourceReader } from '../adapters/files/file-source-reader';
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { crawlerPolicy } from '../adapters/net/outbound-policy';
+import type { ConnectorType } from '../domain/connector';
 import type { DataSource } from '../domain/data-source';
 import type { FileParser } from '../ports/file-parser.port';
 import type { FileStorage } from '../ports/file-storage.port';
 import type { SourceReader } from '../ports/source-reader.port';
 import type { UploadedFileRepository } from '../ports/uploaded-file-repository.port';
+import type { GrantDependencies } from '../use-cases/connectors/connector-grant';
 
 /**
  * How a sync reads each type of data source: websites through the crawler
- * (under D35's address policy), file sources from their uploads; the
- * connector types are not available yet and say so.
+ * (under D35's address policy), file sources from their uploads, connector
+ * sources through their provider's reader with their grant (issue 12); a
+ * connector type without a reader yet says so.
  */
 export function sourceReaders(options: {
   readonly outboundPolicy: Pick<OutboundPolicy, 'allowPrivateAddresses'>;
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  /** Issue 12: the sync worker's connectors and what their grants need. */
+  readonly connectors?: { readonly built: Connectors; readonly grants: GrantDependencies };
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
@@ -30,6 +37,19 @@ export function sourceReaders(options: {
     if (source.type === 'website') return website;
     if (source.type === 'file') {
       return new FileSourceReader(orgId, options.files, options.fileStorage, options.fileParser);
+    }
+    const type = source.type as ConnectorType;
+    const connector = options.connectors;
+    const oauth = connector?.built.oauth[type];
+    const reader = connector?.built.readers[type];
+    if (connector && oauth && reader) {
+      return new ConnectorSourceReader(
+        connector.grants,
+        orgId,
+        oauth,
+        connector.built.fetch,
+        reader,
+      );
     }
     return unavailable;
   };

@@ -239,12 +239,18 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
   async finishSyncJob(
     orgId: string,
     id: string,
-    finished: { job: SyncJob; status: 'active' | 'failed'; chunksIndexed: number },
+    finished: {
+      job: SyncJob;
+      status: 'active' | 'failed';
+      chunksIndexed: number;
+      connectionFailed?: boolean;
+    },
     events: readonly DomainEvent[],
   ): Promise<boolean> {
     const done = await this.items.updateIf(orgId, id, {
-      expression:
-        'SET current_job = :none, last_job = :job, #status = :status, chunks_indexed = :chunks',
+      expression: `SET current_job = :none, last_job = :job, #status = :status, chunks_indexed = :chunks${
+        finished.connectionFailed ? ', connection_status = :connectionFailed' : ''
+      }`,
       condition: 'current_job.id = :jobId',
       names: { '#status': 'status' },
       values: {
@@ -253,8 +259,28 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
         ':status': finished.status,
         ':chunks': finished.chunksIndexed,
         ':jobId': finished.job.id,
+        ...(finished.connectionFailed ? { ':connectionFailed': 'Connection failed' } : {}),
       },
       events,
+    });
+    return done !== null;
+  }
+
+  async syncCursor(orgId: string, id: string): Promise<string | null> {
+    const item = await this.items.getItem(orgId, id);
+    return typeof item?.sync_cursor === 'string' ? item.sync_cursor : null;
+  }
+
+  async commitSyncCursor(
+    orgId: string,
+    id: string,
+    jobId: string,
+    cursor: string,
+  ): Promise<boolean> {
+    const done = await this.items.updateIf(orgId, id, {
+      expression: 'SET sync_cursor = :cursor',
+      condition: 'current_job.id = :job',
+      values: { ':cursor': cursor, ':job': jobId },
     });
     return done !== null;
   }

@@ -134,6 +134,10 @@ const STORAGE_ATTRIBUTES = [
   'outbox',
   'deleted_at',
   'secrets',
+  // Connector data sources (P145, P151): the sealed grant, the pending sign-in, the sync cursor.
+  'oauth_tokens',
+  'oauth_flow',
+  'sync_cursor',
 ];
 
 export function withoutStorageAttributes(item: Record<string, unknown>): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import type { ConnectorType } from '../../domain/connector';
 import {
   type DataSource,
   type DataSourceChanges,
@@ -19,6 +20,7 @@ import type { Page, PageRequest } from '../../domain/pagination';
 import { dataSourceFilesPrefix } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
+import type { ConnectionStore } from '../../ports/connector.port';
 import type {
   DataSourceFilter,
   DataSourceRepository,
@@ -37,6 +39,8 @@ export interface DataSourceDependencies {
   /** Deleting a file data source deletes its uploaded files too (D25). */
   readonly files: Pick<UploadedFileRepository, 'list' | 'delete'>;
   readonly fileStorage: Pick<FileStorage, 'deleteUnder'>;
+  /** Issue 12 (P158): a deleted connector source's grant goes to the sync worker to revoke. */
+  readonly connections: Pick<ConnectionStore, 'sealedTokens'>;
 }
 
 export interface CreateDataSourceInput {
@@ -160,7 +164,7 @@ export async function deleteDataSource(
   orgId: string,
   id: string,
 ): Promise<void> {
-  await getDataSource(deps, orgId, id);
+  const source = await getDataSource(deps, orgId, id);
   const users = await deps.agents.idsReferencing(orgId, id);
   if (users.length > 0) {
     throw new ConflictError(
@@ -172,7 +176,16 @@ export async function deleteDataSource(
   // the record's deletion then fails, a retry finishes it. Until the purge
   // runs, and after it for chunks a sync still running writes, the chunks
   // are never searched: searches are limited to existing data sources.
-  await deps.syncQueue.send({ org_id: orgId, data_source_id: id, purge: 'data_source' });
+  // P158: a connector's grant, still sealed, rides along to be revoked at the provider.
+  const sealed = isConnectorType(source.type)
+    ? await deps.connections.sealedTokens(orgId, id)
+    : null;
+  await deps.syncQueue.send({
+    org_id: orgId,
+    data_source_id: id,
+    purge: 'data_source',
+    ...(sealed ? { revoke: { type: source.type as ConnectorType, sealed_tokens: sealed } } : {}),
+  });
   // Then its files: bytes before records, so no record outlives its bytes
   // unnoticed; an upload arriving after this finds no data source and is
   // deleted by ingestion.

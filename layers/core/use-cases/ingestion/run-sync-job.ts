@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ConnectionLostError, NotConnectedError } from '../../domain/connector';
 import type { DataSource, SyncJob } from '../../domain/data-source';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
@@ -13,7 +14,12 @@ import { indexDocument } from './index-document';
 export interface SyncDependencies {
   readonly dataSources: Pick<
     DataSourceRepository,
-    'get' | 'startSyncJob' | 'recordSyncProgress' | 'finishSyncJob'
+    | 'get'
+    | 'startSyncJob'
+    | 'recordSyncProgress'
+    | 'finishSyncJob'
+    | 'syncCursor'
+    | 'commitSyncCursor'
   >;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
@@ -71,67 +77,109 @@ export async function runSyncJob(
 
   const reader = deps.readerFor(source, orgId);
   const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId);
+  const cursor = await deps.dataSources.syncCursor(orgId, dataSourceId);
   const seen = new Set<string>();
   const skipped: string[] = [];
+  /** P151: what an incremental reader says exists now; `null` for readers that yield everything. */
+  let inventory: Set<string> | null = null;
   let processed = 0;
   let tokensProcessed = 0;
   let lastProgress = 0;
-  const expected = reader.expectedTotal(source);
+  let expected = reader.expectedTotal(source);
+  /** A connector that lost its grant or was never connected ends the job with this reason. */
+  let stopped: { reason: string; connectionFailed: boolean } | null = null;
+  const recordProgress = async () => {
+    await deps.dataSources.recordSyncProgress(orgId, dataSourceId, jobId, {
+      documents_total: expected === null ? null : Math.max(expected, processed),
+      documents_processed: processed,
+      chunks_indexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
+    });
+  };
 
-  for await (const item of reader.read(source, signal)) {
-    const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
-    const refusal = item.status === 'ok' ? null : item.detail;
-    if (item.status === 'ok') {
-      try {
-        if (indexed.get(documentId) !== item.contentHash) {
-          const written = await indexDocument(
-            deps,
-            orgId,
-            dataSourceId,
-            documentId,
-            item.document,
-            item.contentHash,
-          );
-          tokensProcessed += written.tokens;
+  try {
+    for await (const item of reader.read(source, signal, {
+      cursor,
+      isIndexed: (key) => indexed.has(documentIdFor(dataSourceId, key)),
+    })) {
+      if (item.status === 'checkpoint') {
+        // P151: what came before is indexed; a crash from here on resumes at this cursor.
+        await recordProgress();
+        await deps.dataSources.commitSyncCursor(orgId, dataSourceId, jobId, item.cursor);
+        continue;
+      }
+      if (item.status === 'inventory') {
+        inventory = new Set(item.keys.map((key) => documentIdFor(dataSourceId, key)));
+        expected = item.keys.length;
+        continue;
+      }
+      const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
+      const refusal = item.status === 'ok' ? null : item.detail;
+      if (item.status === 'ok') {
+        try {
+          if (indexed.get(documentId) !== item.contentHash) {
+            const written = await indexDocument(
+              deps,
+              orgId,
+              dataSourceId,
+              documentId,
+              item.document,
+              item.contentHash,
+            );
+            tokensProcessed += written.tokens;
+            indexed.set(documentId, item.contentHash);
+          }
+          seen.add(documentId);
+          processed += 1;
+        } catch (error) {
+          // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
+          if (!(error instanceof DocumentRefusedError)) throw error;
+          if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${error.message}`);
+          else skipped.push('');
         }
-        seen.add(documentId);
-        processed += 1;
-      } catch (error) {
-        // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
-        if (!(error instanceof DocumentRefusedError)) throw error;
-        if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${error.message}`);
+      } else {
+        if (item.reason === 'gone' && indexed.has(documentId)) {
+          await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+          indexed.delete(documentId);
+        }
+        if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${refusal}`);
         else skipped.push('');
       }
-    } else {
-      if (item.reason === 'gone' && indexed.has(documentId)) {
-        await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+      const now = deps.clock.now().getTime();
+      if (now - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = now;
+        await recordProgress();
       }
-      if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${refusal}`);
-      else skipped.push('');
     }
-    const now = deps.clock.now().getTime();
-    if (now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
-      await deps.dataSources.recordSyncProgress(orgId, dataSourceId, jobId, {
-        documents_total: expected === null ? null : Math.max(expected, processed),
-        documents_processed: processed,
-        chunks_indexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
-      });
+  } catch (error) {
+    // P147: the provider refused the grant (or there is none): the job ends with the reason, no retry.
+    if (error instanceof ConnectionLostError) {
+      stopped = { reason: error.message, connectionFailed: true };
+    } else if (error instanceof NotConnectedError) {
+      stopped = { reason: error.message, connectionFailed: false };
+    } else {
+      throw error;
     }
   }
 
-  // A crawl that ended normally saw everything there is: what it did not see was removed.
-  if (!signal.aborted) {
-    for (const documentId of indexed.keys()) {
-      if (!seen.has(documentId))
+  // A read that ended normally saw everything there is: what it did not see (or, for an
+  // incremental reader, what its inventory does not list) was removed.
+  if (!signal.aborted && stopped === null) {
+    const present = inventory;
+    for (const documentId of [...indexed.keys()]) {
+      // Read in this run, or listed as existing (an item created after the inventory was read is kept).
+      const kept = seen.has(documentId) || present?.has(documentId) === true;
+      if (!kept) {
         await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+        indexed.delete(documentId);
+      }
     }
   }
 
   const finishedAt = deps.clock.now();
   const chunksIndexed = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
-  // D22: active even with some skipped pages; failed when nothing usable came out.
-  const usable = processed > 0;
+  // D22: active even with some skipped pages; failed when nothing usable came out. An
+  // incremental read (P151) that found nothing new is usable while its documents stay indexed.
+  const usable = stopped === null && (processed > 0 || (inventory !== null && indexed.size > 0));
   const skippedCount = skipped.length;
   const examples = skipped.filter((example) => example !== '').join('; ');
   const notes = [
@@ -140,17 +188,19 @@ export async function runSyncJob(
       : []),
     ...(skippedCount > 0 ? [`${skippedCount} document(s) skipped, e.g. ${examples}`] : []),
   ];
-  const error = usable
-    ? notes.length > 0
-      ? notes.join('; ')
-      : null
-    : `Nothing usable was found${notes.length > 0 ? `: ${notes.join('; ')}` : ''}`;
+  const error = stopped
+    ? stopped.reason
+    : usable
+      ? notes.length > 0
+        ? notes.join('; ')
+        : null
+      : `Nothing usable was found${notes.length > 0 ? `: ${notes.join('; ')}` : ''}`;
   const finishedJob: SyncJob = {
     ...job,
     status: usable ? 'succeeded' : 'failed',
     started_at: job.started_at ?? started.toISOString(),
     finished_at: finishedAt.toISOString(),
-    documents_total: processed,
+    documents_total: inventory === null ? processed : Math.max(inventory.size, processed),
     documents_processed: processed,
     chunks_indexed: chunksIndexed,
     error,
@@ -188,13 +238,20 @@ export async function runSyncJob(
             stats,
           },
           error,
+          ...(stopped?.connectionFailed ? { connection_status: 'Connection failed' } : {}),
         },
         finishedAt,
       );
   await deps.dataSources.finishSyncJob(
     orgId,
     dataSourceId,
-    { job: finishedJob, status: usable ? 'active' : 'failed', chunksIndexed },
+    {
+      job: finishedJob,
+      status: usable ? 'active' : 'failed',
+      chunksIndexed,
+      // P147: revoked at the provider: `Connection failed` until reconnected, in the same write.
+      ...(stopped?.connectionFailed ? { connectionFailed: true } : {}),
+    },
     [event],
   );
   return { outcome: 'finished', job: finishedJob };

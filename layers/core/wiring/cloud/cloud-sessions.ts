@@ -26,11 +26,27 @@ export function cloudSessions(): Pick<
   'users' | 'sessionTokens' | 'sessionRevocations' | 'groupGrants'
 > {
   const { client, tableName } = cloudTable();
+  const signingKey = cloudSessionSigningKey();
+  return {
+    users: new DynamoDbUserRepository(client, tableName),
+    sessionTokens: new JoseSessionTokens(signingKey),
+    sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    groupGrants: new DynamoDbGroupGrants(client, tableName),
+  };
+}
+
+/**
+ * D12, P64: the session signing secret, read through Powertools Parameters
+ * when first needed (never at init) and cached for
+ * `SESSION_SECRET_MAX_AGE_SECONDS`. P146 derives the connector sign-in's
+ * state key from it.
+ */
+export function cloudSessionSigningKey(): () => Promise<Uint8Array> {
   const config = parseCloudConfig('sessions');
   const secrets = new SecretsProvider({
     awsSdkV3Client: traceAwsClient(new SecretsManagerClient({})),
   });
-  const signingKey = async (): Promise<Uint8Array> => {
+  return async (): Promise<Uint8Array> => {
     let value: unknown;
     try {
       value = await secrets.get(config.SESSION_SECRET_ARN, {
@@ -48,12 +64,6 @@ export function cloudSessions(): Pick<
     // D12: at least 256 bits; the stack's secret has about 381 (64 base62 characters).
     if (secret.length < 43) throw new Error('The session signing secret is shorter than 256 bits');
     return new TextEncoder().encode(secret);
-  };
-  return {
-    users: new DynamoDbUserRepository(client, tableName),
-    sessionTokens: new JoseSessionTokens(signingKey),
-    sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
-    groupGrants: new DynamoDbGroupGrants(client, tableName),
   };
 }
 
