@@ -18,6 +18,7 @@ export const CRUD_FAMILIES = [
   'organizations',
   'auth',
   'sso',
+  'kb',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

@@ -11,6 +11,7 @@ import {
   DynamoDbInteractionRepository,
   DynamoDbSessionHistory,
 } from '../adapters/dynamodb/interaction-repository';
+import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
@@ -94,6 +95,7 @@ export function buildDependencies(options: {
     chunker: inProcessChunker,
   };
   const groups = new DynamoDbGroupRepository(client, tableName);
+  const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
   return {
     environment: options.environment,
     clock,
@@ -132,7 +134,9 @@ export function buildDependencies(options: {
       files,
       fileStorage: options.fileStorage,
       fileParser,
+      kbArticles,
     }),
+    kbArticles,
     files,
     fileStorage: options.fileStorage,
     fileParser,

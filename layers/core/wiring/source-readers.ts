@@ -8,12 +8,15 @@ import { crawlerPolicy } from '../adapters/net/outbound-policy';
 import type { DataSource } from '../domain/data-source';
 import type { FileParser } from '../ports/file-parser.port';
 import type { FileStorage } from '../ports/file-storage.port';
+import type { KbArticleRepository } from '../ports/kb-article-repository.port';
 import type { SourceReader } from '../ports/source-reader.port';
 import type { UploadedFileRepository } from '../ports/uploaded-file-repository.port';
+import { KbSourceReader } from '../use-cases/kb/kb-source-reader';
 
 /**
  * How a sync reads each type of data source: websites through the crawler
- * (under D35's address policy), file sources from their uploads; the
+ * (under D35's address policy), file sources from their uploads, the
+ * built-in knowledge base from its published articles (P119); the
  * connector types are not available yet and say so.
  */
 export function sourceReaders(options: {
@@ -21,6 +24,7 @@ export function sourceReaders(options: {
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  readonly kbArticles: Pick<KbArticleRepository, 'list' | 'get'>;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
@@ -28,6 +32,8 @@ export function sourceReaders(options: {
   const unavailable = new UnavailableSourceReader();
   return (source, orgId) => {
     if (source.type === 'website') return website;
+    if (source.type === 'kb')
+      return new KbSourceReader(orgId, options.kbArticles, options.fileParser);
     if (source.type === 'file') {
       return new FileSourceReader(orgId, options.files, options.fileStorage, options.fileParser);
     }
