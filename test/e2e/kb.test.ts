@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { KB_ARTICLE_LIMITS, kbDataSourceIdFor } from '../../layers/core/domain/kb-article';
 import { expectFlatError, expectNestedError, fieldPaths } from '../support/error-shapes';
 import { api, json } from '../support/http-client';
@@ -143,6 +144,28 @@ describe('Knowledge-base articles (D32)', () => {
         'content',
       ]);
       expect(json(await send(`/api/v1/kb/${created.id}`)).version).toBe(1);
+    });
+
+    it('refuses content that stays above what an item holds once compressed, naming the field (P117)', async () => {
+      // 200,000 pseudo-random CJK ideographs: 600 KB of UTF-8 that gzip cannot bring under 350,000 bytes.
+      const bytes = Buffer.concat(
+        Array.from({ length: KB_ARTICLE_LIMITS.contentMax / 16 }, (_, i) =>
+          createHash('sha256').update(String(i)).digest(),
+        ),
+      );
+      let noise = '';
+      for (let i = 0; i < KB_ARTICLE_LIMITS.contentMax; i += 1) {
+        noise += String.fromCharCode(0x4e00 + (bytes.readUInt16BE(i * 2) % 20_000));
+      }
+      const before = json(await send('/api/v1/kb?limit=1')).total;
+
+      const refused = await send('/api/v1/kb', {
+        method: 'POST',
+        body: { title: 'Noise', content: noise },
+      });
+
+      expect(fieldPaths(expectNestedError(refused, 400, 'invalid_request'))).toEqual(['content']);
+      expect(json(await send('/api/v1/kb?limit=1')).total).toBe(before);
     });
 
     it.each([
