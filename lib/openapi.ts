@@ -5,6 +5,7 @@ import { operations as authOperations } from '../functions/auth/handler';
 import { operations as connectionsOperations } from '../functions/connections/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
+import { operations as kbOperations } from '../functions/kb/handler';
 import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
@@ -30,6 +31,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   auth: authOperations,
   sso: ssoOperations,
   connections: connectionsOperations,
+  kb: kbOperations,
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -5,6 +5,7 @@ import { AUTH_ROUTES } from './routes/auth';
 import { CONNECTIONS_ROUTES } from './routes/connections';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
+import { KB_ROUTES } from './routes/kb';
 import { ORGANIZATIONS_ROUTES } from './routes/organizations';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
@@ -39,6 +40,7 @@ export const ROUTES: readonly Route[] = [
   ...AUTH_ROUTES,
   ...SSO_ROUTES,
   ...CONNECTIONS_ROUTES,
+  ...KB_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -61,8 +61,12 @@ export interface ServiceStackProps extends StackProps {
   readonly settings: DeploymentSettings;
 }
 
-/** The family whose function queues sync jobs (POST …/sync, legacy …/process). */
-export const SYNC_QUEUE_WRITER = 'data-sources';
+/**
+ * The families that send to the sync queue: data-sources (sync jobs, POST
+ * …/sync and legacy …/process; index purges, P45) and kb (published article
+ * changes for the sync worker to index, P119).
+ */
+export const SYNC_QUEUE_WRITERS: readonly string[] = ['data-sources', 'kb'];
 
 /** The family that presigns uploads and deletes uploaded files (D25: …/data-sources/:id/files). */
 export const FILE_UPLOADER = 'data-sources';
@@ -616,7 +620,7 @@ export class ServiceStack extends Stack {
   /**
    * Least privilege. Every family and worker reads and writes table items
    * (API keys, rate-limit buckets, outbox and deliveries live there).
-   * Sending: data-sources and the scheduler (D23) to the sync queue; webhooks (manual retry) and the
+   * Sending: data-sources, kb (P119) and the scheduler (D23) to the sync queue; webhooks (manual retry) and the
    * publisher (fan-out) to the deliveries queue. The dispatcher consumes
    * that queue (its event source grants receive, delete and
    * ChangeMessageVisibility, which schedules retries); the sync worker
@@ -633,7 +637,8 @@ export class ServiceStack extends Stack {
       this.grantItemAccess(fn);
       this.sessionSecret.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
-      if (family === SYNC_QUEUE_WRITER) this.queues.syncJobs.queue.grantSendMessages(fn.function);
+      if (SYNC_QUEUE_WRITERS.includes(family))
+        this.queues.syncJobs.queue.grantSendMessages(fn.function);
       if (family === SSO_FAMILY) {
         this.secretsKey.grantSealAndOpen(fn.function, SSO_SECRET_PURPOSE);
         // P91: SSO callbacks name the custom domain when there is one (the execute-api URL is then off).

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  ALL_DATA_SOURCE_TYPES,
   CONNECTION_STATUSES,
   DATA_SOURCE_LIMITS,
   DATA_SOURCE_STATUSES,
@@ -46,7 +47,8 @@ export const syncJobResource = z.object({
 
 export const dataSourceResource = z.object({
   id: z.string(),
-  type: z.enum(DATA_SOURCE_TYPES),
+  /** P115: `kb` is the built-in knowledge base, never created here. */
+  type: z.enum(ALL_DATA_SOURCE_TYPES),
   name: z.string(),
   config: z.record(z.string(), z.unknown()),
   sync_frequency: z.enum(SYNC_FREQUENCIES),

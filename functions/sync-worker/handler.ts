@@ -12,6 +12,7 @@ import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port
 import { revokeDeletedGrant } from '../../layers/core/use-cases/connectors/connections';
 import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
+import { indexKbArticle } from '../../layers/core/use-cases/kb/index-kb-article';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
 import { dependencies } from './wiring';
 
@@ -43,6 +44,13 @@ const syncQueueMessage = z.union([
     purge: z.literal('document'),
     document_id: z.string().check(z.refine((value) => isId('document', value))),
   }),
+  // P119: a knowledge-base article changed.
+  z.strictObject({
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    kb_article_id: z.string().check(z.refine((value) => isId('kbArticle', value))),
+    action: z.enum(['reconcile', 'remove']),
+  }),
 ]);
 
 /** The sync queue's redrive after this many receives (lib/local/local-dependencies.ts, the stack). */
@@ -59,8 +67,10 @@ const FINISH_MARGIN_MS = 60_000;
 const processor = new BatchProcessor(EventType.SQS);
 
 /**
- * The sync queue's consumer (issue 3): runs each sync job to the end, and
- * purges the chunks of deleted data sources and files (P45). A job that
+ * The sync queue's consumer (issue 3): runs each sync job to the end,
+ * purges the chunks of deleted data sources and files (P45), and indexes
+ * or removes knowledge-base articles as they are published, changed,
+ * unpublished or deleted (P119). A job that
  * throws (a dependency down) comes back after the queue's visibility
  * timeout and resumes; on its last delivery it is marked failed instead, so
  * its data source never stays `processing`. A crawl stops early enough
@@ -99,6 +109,22 @@ async function handleRecord(record: SQSRecord, context: Context | undefined): Pr
       throw new RetryLaterError('purge failed', { cause: error });
     }
     if ('revoke' in message && message.revoke) await revokeGrant(message, message.revoke);
+    return;
+  }
+  if ('kb_article_id' in message) {
+    try {
+      const outcome = await indexKbArticle(dependencies(), message);
+      logger.info('Knowledge-base article indexed', {
+        kb_article_id: message.kb_article_id,
+        outcome,
+      });
+    } catch (error) {
+      logger.error('Indexing a knowledge-base article failed; it will be retried', {
+        kb_article_id: message.kb_article_id,
+        error: error as Error,
+      });
+      throw new RetryLaterError('knowledge-base indexing failed', { cause: error });
+    }
     return;
   }
   await runJob(message, record, context);

@@ -1,6 +1,7 @@
 import { connectors } from '../../layers/core/adapters/connectors/connectors';
 import { DynamoDbConnectionStore } from '../../layers/core/adapters/dynamodb/connection-store';
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
+import { DynamoDbKbArticleRepository } from '../../layers/core/adapters/dynamodb/kb-article-repository';
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
 import { crawlerPolicy, webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
 import { uploadedFileParser } from '../../layers/core/adapters/parsing/file-parser';
@@ -18,7 +19,8 @@ import { sourceReaders } from '../../layers/core/wiring/source-readers';
 /**
  * The sync worker: the index's writer. Crawler, file parsers and connectors
  * (reading sources; connectors with their sealed grants, which a refresh
- * re-seals, D33), the embedder, the index (also for purges after deletions, P45).
+ * re-seals, D33), the embedder, the index (also for purges after deletions,
+ * P45), the knowledge-base articles (P119).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
@@ -30,6 +32,7 @@ export const dependencies = compositionRoot(() => {
   });
   const connectorApps = cloudConnectorApps();
   const secretSealer = cloudSecretSealer();
+  const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
   return {
     // P158: revoking deleted sources' grants.
     oauthClients: built.oauth,
@@ -40,6 +43,9 @@ export const dependencies = compositionRoot(() => {
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,
     chunker: inProcessChunker,
+    // P119: published knowledge-base articles are parsed as Markdown and indexed here.
+    fileParser: uploadedFileParser,
+    kbArticles,
     readerFor: sourceReaders({
       // D35: private addresses are never allowed in the cloud.
       outboundPolicy: crawlerPolicy({ allowPrivateAddresses: false }),
@@ -55,6 +61,7 @@ export const dependencies = compositionRoot(() => {
           clock: systemClock,
         },
       },
+      kbArticles,
     }),
   };
 });

@@ -8,6 +8,7 @@ import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
+import { handler as kb } from '../../functions/kb/handler';
 import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
@@ -52,6 +53,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   auth: asProxyHandler(auth),
   sso: asProxyHandler(sso),
   connections: asProxyHandler(connections),
+  kb: asProxyHandler(kb),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

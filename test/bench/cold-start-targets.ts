@@ -19,6 +19,7 @@ export const CRUD_FAMILIES = [
   'auth',
   'sso',
   'connections',
+  'kb',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

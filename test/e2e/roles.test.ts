@@ -9,8 +9,8 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
 /**
  * D13, written out from the decision rather than read from the route table,
  * so a route given the wrong role fails here: `readonly` views (every GET,
- * asking agents and searching, analytics); `train` adds feedback (and KB
- * editing, not built); `configure` adds agents, data sources and webhooks;
+ * asking agents and searching, analytics); `train` adds feedback and KB
+ * editing; `configure` adds agents, data sources and webhooks;
  * `admin` adds users, groups, keys, the organization, its IP allowlist and
  * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
@@ -21,6 +21,7 @@ function requiredRole(method: string, path: string): Role {
   if (/users|groups|organizations|keys|\/sso/.test(path)) return 'admin';
   if (/webhooks|oauth\/start/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
+  if (/\/kb(\/|$)/.test(path)) return method === 'GET' ? 'readonly' : 'train';
   if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
   return method === 'GET' ? 'readonly' : 'configure';
 }

@@ -89,6 +89,17 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/groups': 'Admin',
   'GET /api/groups/{id}': 'Admin',
   'GET /api/groups/{id}/members': 'Admin',
+  // D9: GET on kb is Read, POST/PUT/DELETE Write; P121: the legacy table's three.
+  'GET /api/v1/kb': 'Read',
+  'POST /api/v1/kb': 'Write',
+  'GET /api/v1/kb/{id}': 'Read',
+  'PUT /api/v1/kb/{id}': 'Write',
+  'DELETE /api/v1/kb/{id}': 'Write',
+  'GET /api/v1/kb/{id}/versions': 'Read',
+  'GET /api/v1/kb/{id}/versions/{version}': 'Read',
+  'GET /api/kb': 'Read',
+  'POST /api/kb': 'Write',
+  'PUT /api/kb/{id}': 'Write',
 };
 
 /** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */

@@ -448,6 +448,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       });
       const sendTargets: Record<string, unknown> = {
         'data-sources': queueArn(stack.queues.syncJobs.queue),
+        // P119: article changes go to the sync worker.
+        kb: queueArn(stack.queues.syncJobs.queue),
         webhooks: queueArn(stack.queues.webhookDeliveries.queue),
       };
       for (const [family, fn] of stack.http.functions) {

@@ -4,7 +4,7 @@ import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { SyncScheduler } from '../../lib/constructs/sync-scheduler';
 import {
   type ServiceStack,
-  SYNC_QUEUE_WRITER,
+  SYNC_QUEUE_WRITERS,
   SYNC_SCHEDULE_INTERVAL,
 } from '../../lib/service-stack';
 import { buildServiceStack, templateOf } from './service-stack-fixture';
@@ -113,7 +113,7 @@ describe('Construct: SyncScheduler in the service stack (D23)', () => {
     expect(statements.filter((s) => s.Resource.some((r) => same(r, secretsKey)))).toEqual([]);
   });
 
-  it('is, with data-sources, the only sender to the sync queue', () => {
+  it('is, with data-sources and kb (P119), the only sender to the sync queue', () => {
     const syncQueue = arnOf(logicalId(stack, stack.queues.syncJobs.queue));
     const functions: Array<[string, ServiceFunction]> = [
       ...stack.http.functions,
@@ -130,7 +130,7 @@ describe('Construct: SyncScheduler in the service stack (D23)', () => {
         ),
       )
       .map(([name]) => name);
-    expect(senders.sort()).toEqual([SYNC_QUEUE_WRITER, 'scheduler'].sort());
+    expect(senders.sort()).toEqual([...SYNC_QUEUE_WRITERS, 'scheduler'].sort());
   });
 
   it('alarms on the scheduler’s errors', () => {

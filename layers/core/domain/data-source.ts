@@ -8,6 +8,14 @@ export const DATA_SOURCE_TYPES = [
 ] as const;
 export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
 
+/**
+ * Every type a data source can have: the ones a client creates, and `kb`,
+ * the organization's built-in knowledge base (D32), which nobody creates or
+ * deletes through `/data-sources` (P115).
+ */
+export const ALL_DATA_SOURCE_TYPES = [...DATA_SOURCE_TYPES, 'kb'] as const;
+export type AnyDataSourceType = (typeof ALL_DATA_SOURCE_TYPES)[number];
+
 /** Types that sign in to a third party (D22, D26) and so carry `connection_status`. */
 export const CONNECTOR_TYPES: readonly DataSourceType[] = [
   'confluence',
@@ -93,7 +101,7 @@ export interface SyncJob {
 
 export interface DataSource {
   readonly id: string;
-  readonly type: DataSourceType;
+  readonly type: AnyDataSourceType;
   readonly name: string;
   readonly config: Readonly<Record<string, unknown>>;
   readonly sync_frequency: SyncFrequency;
@@ -116,8 +124,8 @@ export type DataSourceChanges = Partial<
   Pick<DataSource, 'name' | 'config' | 'sync_frequency' | 'next_sync_at'>
 >;
 
-export function isConnectorType(type: DataSourceType): boolean {
-  return CONNECTOR_TYPES.includes(type);
+export function isConnectorType(type: AnyDataSourceType): boolean {
+  return (CONNECTOR_TYPES as readonly AnyDataSourceType[]).includes(type);
 }
 
 export function newSyncJob(id: string, requestedAt: string): SyncJob {

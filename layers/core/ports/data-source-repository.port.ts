@@ -43,6 +43,16 @@ export interface NextSyncMove {
  */
 export interface DataSourceRepository {
   create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void>;
+  /**
+   * Creates `source` unless an item with its id exists (P115: the built-in
+   * knowledge base, whose id every writer derives alike); `false` when it
+   * existed. The events are stored only by the write that created it.
+   */
+  createIfAbsent(
+    orgId: string,
+    source: DataSource,
+    events: readonly DomainEvent[],
+  ): Promise<boolean>;
   get(orgId: string, id: string): Promise<DataSource | null>;
   /** Ids that exist in the organization, out of `ids`. */
   existingIds(orgId: string, ids: readonly string[]): Promise<Set<string>>;

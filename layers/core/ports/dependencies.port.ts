@@ -22,6 +22,7 @@ import type {
   InteractionRepository,
   SessionHistory,
 } from './interaction-repository.port';
+import type { KbArticleRepository } from './kb-article-repository.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
@@ -81,6 +82,8 @@ export interface Dependencies {
   /** D20: the answerer for an agent's model (`offline-extractive`, or the configured provider's). */
   readonly answererFor: (model: string) => Answerer;
   readonly interactions: InteractionRepository;
+  /** D32: knowledge-base articles and their versions. */
+  readonly kbArticles: KbArticleRepository;
   readonly sessions: SessionHistory;
   readonly rollups: AnalyticsRollups;
   /** How a data source's documents are read during a sync. */

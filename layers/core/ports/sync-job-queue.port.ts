@@ -36,7 +36,21 @@ export type IndexPurgeMessage =
       readonly document_id: string;
     };
 
-/** What the sync queue carries: sync jobs, and index purges after deletions. */
-export type SyncQueueMessage = SyncJobMessage | IndexPurgeMessage;
+/**
+ * P119: a knowledge-base article changed (D32). `reconcile`: make the index
+ * match the article as it is when the worker reads it (its current version
+ * when published, nothing otherwise); `remove`: the article is being
+ * deleted, its chunks go whatever it holds. Sent by the `kb` function, which
+ * carries no chunker, embedder or index client.
+ */
+export interface KbArticleIndexMessage {
+  readonly org_id: string;
+  readonly data_source_id: string;
+  readonly kb_article_id: string;
+  readonly action: 'reconcile' | 'remove';
+}
+
+/** What the sync queue carries: sync jobs, index purges after deletions, knowledge-base changes. */
+export type SyncQueueMessage = SyncJobMessage | IndexPurgeMessage | KbArticleIndexMessage;
 
 export type SyncJobQueue = MessageQueue<SyncQueueMessage>;

@@ -13,6 +13,7 @@ import {
   DynamoDbInteractionRepository,
   DynamoDbSessionHistory,
 } from '../adapters/dynamodb/interaction-repository';
+import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
@@ -108,6 +109,7 @@ export function buildDependencies(options: {
     clock,
     ...(options.connectorEndpoints ? { endpoints: options.connectorEndpoints } : {}),
   });
+  const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
   return {
     environment: options.environment,
     clock,
@@ -155,7 +157,9 @@ export function buildDependencies(options: {
           clock,
         },
       },
+      kbArticles,
     }),
+    kbArticles,
     files,
     fileStorage: options.fileStorage,
     fileParser,

@@ -11,13 +11,16 @@ import type { ConnectorType } from '../domain/connector';
 import type { DataSource } from '../domain/data-source';
 import type { FileParser } from '../ports/file-parser.port';
 import type { FileStorage } from '../ports/file-storage.port';
+import type { KbArticleRepository } from '../ports/kb-article-repository.port';
 import type { SourceReader } from '../ports/source-reader.port';
 import type { UploadedFileRepository } from '../ports/uploaded-file-repository.port';
 import type { GrantDependencies } from '../use-cases/connectors/connector-grant';
+import { KbSourceReader } from '../use-cases/kb/kb-source-reader';
 
 /**
  * How a sync reads each type of data source: websites through the crawler
- * (under D35's address policy), file sources from their uploads, connector
+ * (under D35's address policy), file sources from their uploads, the
+ * built-in knowledge base from its published articles (P119), connector
  * sources through their provider's reader with their grant (issue 12); a
  * connector type without a reader yet says so.
  */
@@ -28,6 +31,7 @@ export function sourceReaders(options: {
   readonly fileParser: FileParser;
   /** Issue 12: the sync worker's connectors and what their grants need. */
   readonly connectors?: { readonly built: Connectors; readonly grants: GrantDependencies };
+  readonly kbArticles: Pick<KbArticleRepository, 'list' | 'get'>;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
@@ -35,6 +39,8 @@ export function sourceReaders(options: {
   const unavailable = new UnavailableSourceReader();
   return (source, orgId) => {
     if (source.type === 'website') return website;
+    if (source.type === 'kb')
+      return new KbSourceReader(orgId, options.kbArticles, options.fileParser);
     if (source.type === 'file') {
       return new FileSourceReader(orgId, options.files, options.fileStorage, options.fileParser);
     }

@@ -20,6 +20,7 @@ import type {
   NextSyncMove,
   SyncJobClaim,
 } from '../../ports/data-source-repository.port';
+import { isConditionFailure } from './document-client';
 import { OrgPartitionItems } from './org-partition-items';
 import { queryAll } from './query-all';
 import { keys, TABLE_KEYS } from './table-design';
@@ -72,6 +73,20 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
       ? scheduleIndexKeys(orgId, source.id, source.next_sync_at)
       : {};
     return this.items.create(orgId, source, events, schedule);
+  }
+
+  async createIfAbsent(
+    orgId: string,
+    source: DataSource,
+    events: readonly DomainEvent[],
+  ): Promise<boolean> {
+    try {
+      await this.create(orgId, source, events);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   get(orgId: string, id: string): Promise<DataSource | null> {

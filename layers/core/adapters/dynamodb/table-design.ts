@@ -73,6 +73,14 @@ export const keys = {
   /** D16 concurrent requests: the organization's leases, one item (P58). */
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
+  /** D32: a knowledge-base article (its latest version), and each recorded version (P117). */
+  kbArticle: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `KB#${id}` }),
+  kbArticlePrefix: 'KB#',
+  kbVersion: (orgId: string, articleId: string, version: number) => ({
+    PK: `ORG#${orgId}`,
+    SK: `KBV#${articleId}#${String(version).padStart(10, '0')}`,
+  }),
+  kbVersionPrefix: (articleId: string) => `KBV#${articleId}#`,
   userPrefix: 'USER#',
   /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
   groupPrefix: 'GROUP#',

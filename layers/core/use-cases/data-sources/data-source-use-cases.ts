@@ -129,6 +129,7 @@ export async function updateDataSource(
   input: UpdateDataSourceInput,
 ): Promise<DataSource> {
   const existing = await getDataSource(deps, orgId, id);
+  refuseBuiltIn(existing, 'changed');
   if (input.type !== undefined && input.type !== existing.type) {
     throw new InvalidRequestError('The type of a data source cannot change; create a new one', {
       fields: [{ path: 'type', message: 'cannot change' }],
@@ -158,6 +159,21 @@ export async function updateDataSource(
   return updated;
 }
 
+/**
+ * P115: the built-in knowledge base is the organization's articles
+ * (`/api/v1/kb`); it is neither renamed, reconfigured nor deleted here.
+ */
+function refuseBuiltIn(
+  source: DataSource,
+  action: 'changed' | 'deleted',
+): asserts source is DataSource & { readonly type: DataSourceType } {
+  if (source.type !== 'kb') return;
+  throw new ConflictError(
+    `Data source ${source.id} is the organization's built-in knowledge base and cannot be ${action}; manage its articles at /api/v1/kb`,
+    { reason: 'built_in_data_source' },
+  );
+}
+
 /** A data source that agents still use cannot be deleted: their answers would lose sources silently. */
 export async function deleteDataSource(
   deps: DataSourceDependencies,
@@ -165,6 +181,7 @@ export async function deleteDataSource(
   id: string,
 ): Promise<void> {
   const source = await getDataSource(deps, orgId, id);
+  refuseBuiltIn(source, 'deleted');
   const users = await deps.agents.idsReferencing(orgId, id);
   if (users.length > 0) {
     throw new ConflictError(
