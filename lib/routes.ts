@@ -4,6 +4,7 @@ import { ANALYTICS_ROUTES } from './routes/analytics';
 import { AUTH_ROUTES } from './routes/auth';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
+import { MODEL_KEYS_ROUTES } from './routes/model-keys';
 import { ORGANIZATIONS_ROUTES } from './routes/organizations';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
@@ -37,6 +38,7 @@ export const ROUTES: readonly Route[] = [
   ...ORGANIZATIONS_ROUTES,
   ...AUTH_ROUTES,
   ...SSO_ROUTES,
+  ...MODEL_KEYS_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

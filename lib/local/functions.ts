@@ -7,6 +7,7 @@ import { handler as dataSources } from '../../functions/data-sources/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
+import { handler as modelKeys } from '../../functions/model-keys/handler';
 import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
@@ -50,6 +51,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   organizations: asProxyHandler(organizations),
   auth: asProxyHandler(auth),
   sso: asProxyHandler(sso),
+  'model-keys': asProxyHandler(modelKeys),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
+import type { ProviderUrls } from '../../layers/core/adapters/ai/provider-urls';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-session-tokens';
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
@@ -46,6 +47,8 @@ export interface LocalWiringOptions {
   /** The retrieval index: the embedded one, or OpenSearch when OPENSEARCH_URL is set. */
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
+  readonly providerUrls?: ProviderUrls;
   /** Where uploaded files are kept (`<data dir>/blobs`); `null` keeps them in memory. */
   readonly blobDirectory: string | null;
   /** The gateway's upload address, once it listens. */
@@ -144,6 +147,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
+    ...(options.providerUrls ? { providerUrls: options.providerUrls } : {}),
     fileStorage,
     sessionTokens: new JoseSessionTokens(async () => options.sessionKey),
     invitationSender: {

@@ -18,6 +18,7 @@ export const CRUD_FAMILIES = [
   'organizations',
   'auth',
   'sso',
+  'model-keys',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

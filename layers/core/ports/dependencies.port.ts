@@ -16,6 +16,11 @@ import type {
   InteractionRepository,
   SessionHistory,
 } from './interaction-repository.port';
+import type {
+  ModelKeyAnswererFactory,
+  ModelKeyRepository,
+  ModelKeyVerifier,
+} from './model-key.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
@@ -74,6 +79,10 @@ export interface Dependencies {
   readonly embedder: Embedder;
   /** D20: the answerer for an agent's model (`offline-extractive`, or the configured provider's). */
   readonly answererFor: (model: string) => Answerer;
+  /** D33: the organization's own model keys, their check at save, and answers with them. */
+  readonly modelKeys: ModelKeyRepository;
+  readonly modelKeyVerifier: ModelKeyVerifier;
+  readonly answererForModelKey: ModelKeyAnswererFactory;
   readonly interactions: InteractionRepository;
   readonly sessions: SessionHistory;
   readonly rollups: AnalyticsRollups;

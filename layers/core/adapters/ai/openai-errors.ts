@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { ModelUnavailableError } from '../../ports/answerer.port';
+import { ModelRateLimitedError, ModelUnavailableError } from '../../ports/answerer.port';
 import { ModelRequestError } from '../../ports/model-request-error';
 
 export interface ModelErrorContext {
@@ -54,7 +54,14 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
         { cause: error },
       );
     }
-    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+    if (status === 429) {
+      return new ModelRateLimitedError(
+        `The model provider is rate limiting the ${operation} (429): ${reason}`,
+        retryAfter(error.headers, retryAfterSeconds),
+        { cause: error },
+      );
+    }
+    if (status === 408 || status === 409 || status >= 500) {
       return new ModelUnavailableError(
         `The model provider refused the ${operation} for now (${status}): ${reason}`,
         retryAfter(error.headers, retryAfterSeconds),
@@ -122,6 +129,6 @@ function providerMessage(error: APIError): string {
 }
 
 /** OpenAI echoes a masked key in 401 messages (`sk-abc***wxyz`); even masked, it stays out. */
-function redactKeys(text: string): string {
+export function redactKeys(text: string): string {
   return text.replace(/\b(sk|sess|svcsk)[-_][\w*.-]+/g, '[redacted key]');
 }

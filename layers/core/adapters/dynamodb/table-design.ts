@@ -15,6 +15,7 @@
  * | plan day         | PLAN#<org>#d#<YYYY-MM-DD>  | COUNT           |             |                |
  * | plan leases      | PLAN#<org>#c               | LEASES          |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
+ * | model key        | ORG#<org>                  | MODELKEY#<mk>   |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | user             | ORG#<org>                  | USER#<usr>      |             |                |
  * | group            | ORG#<org>                  | GROUP#<grp>     |             |                |
@@ -73,6 +74,8 @@ export const keys = {
   /** D16 concurrent requests: the organization's leases, one item (P58). */
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
+  /** D33: an organization's model key, its sealed key a storage attribute. */
+  modelKeyPrefix: 'MODELKEY#',
   userPrefix: 'USER#',
   /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
   groupPrefix: 'GROUP#',
@@ -134,6 +137,8 @@ const STORAGE_ATTRIBUTES = [
   'outbox',
   'deleted_at',
   'secrets',
+  // D33: a model key's sealed key.
+  'sealed_key',
 ];
 
 export function withoutStorageAttributes(item: Record<string, unknown>): Record<string, unknown> {
