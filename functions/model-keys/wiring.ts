@@ -1,7 +1,7 @@
 import { DynamoDbAgentRepository } from '../../layers/core/adapters/dynamodb/agent-repository';
 import { DynamoDbModelKeyRepository } from '../../layers/core/adapters/dynamodb/model-key-repository';
 import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
-import { cloudModelKeyVerifier } from '../../layers/core/wiring/cloud/cloud-model-keys';
+import { cloudModelKeyVerifier } from '../../layers/core/wiring/cloud/cloud-model-key-verifier';
 import { cloudSecretSealer } from '../../layers/core/wiring/cloud/cloud-secret-sealer';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';

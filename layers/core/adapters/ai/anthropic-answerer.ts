@@ -10,7 +10,7 @@ import {
 } from '../../ports/answerer.port';
 import { conversationOf, systemPromptOf } from './answer-prompt';
 import { toAnthropicModelError } from './anthropic-errors';
-import { DEFAULT_RETRY_AFTER_SECONDS } from './openai-client';
+import { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
 
 /** How to reach Anthropic's Messages API with an organization's key (D33). */
 export interface AnthropicAnswererOptions {

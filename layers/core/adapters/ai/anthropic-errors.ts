@@ -1,6 +1,6 @@
 import { ModelRateLimitedError, ModelUnavailableError } from '../../ports/answerer.port';
 import { ModelRequestError } from '../../ports/model-request-error';
-import { redactKeys, retryAfter } from './openai-errors';
+import { redactKeys, retryAfter } from './provider-responses';
 
 export interface AnthropicErrorContext {
   readonly timedOut: boolean;

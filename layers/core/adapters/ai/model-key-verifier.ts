@@ -2,8 +2,7 @@ import type { KeyCheck, ModelKeyVerifier, ProviderCredentials } from '../../port
 import { guardedFetch } from '../net/guarded-fetch';
 import type { OutboundPolicy } from '../net/outbound-policy';
 import { checkOutboundUrl } from '../net/url-guard';
-import { DEFAULT_RETRY_AFTER_SECONDS } from './openai-client';
-import { redactKeys, retryAfter } from './openai-errors';
+import { DEFAULT_RETRY_AFTER_SECONDS, redactKeys, retryAfter } from './provider-responses';
 import { ANTHROPIC_VERSION, type ProviderUrls } from './provider-urls';
 
 /** A key check is one small request: a slow provider is reported, not waited for. */

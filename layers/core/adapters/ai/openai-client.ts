@@ -31,7 +31,7 @@ export interface OpenAiConnectionOptions {
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+export { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
 
 /**
  * An SDK client configured from the options alone. Every setting the SDK
