@@ -4,6 +4,7 @@ import { operations as analyticsOperations } from '../functions/analytics/handle
 import { operations as authOperations } from '../functions/auth/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
+import { operations as modelKeyOperations } from '../functions/model-keys/handler';
 import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
@@ -28,6 +29,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   organizations: organizationOperations,
   auth: authOperations,
   sso: ssoOperations,
+  'model-keys': modelKeyOperations,
 };
 
 type JsonSchema = Record<string, unknown>;
