@@ -12,6 +12,9 @@ import {
 } from '../../lib/local/local-dependencies';
 import { FAMILIES } from '../../lib/routes';
 import {
+  MODEL_KEY_MANAGER,
+  MODEL_KEY_PURPOSE,
+  QUERY_FAMILY,
   type ServiceStack,
   SSO_FAMILY,
   SSO_SECRET_PURPOSE,
@@ -349,7 +352,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(resources[secretsKeyId]?.Properties.EnableKeyRotation).toBe(true);
     });
 
-    it('may be used by the webhooks family (seal, open), the dispatcher (open) and sso for its own purpose only (P85)', () => {
+    it('may be used by the webhooks family (seal, open), the dispatcher (open), sso (P85), model-keys (seal) and query (open, P130) for their own purposes only', () => {
       const usesOf = (fn: ServiceFunction) =>
         statementsOf(fn).filter((statement) =>
           statement.Resource.some((r) => JSON.stringify(r) === JSON.stringify(arnOf(secretsKeyId))),
@@ -366,8 +369,21 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
         if (uses.length > 0) users[name] = uses;
       }
       expect(Object.keys(users).sort()).toEqual(
-        [WEBHOOK_MANAGER, 'webhook-dispatcher', SSO_FAMILY].sort(),
+        [WEBHOOK_MANAGER, 'webhook-dispatcher', SSO_FAMILY, MODEL_KEY_MANAGER, QUERY_FAMILY].sort(),
       );
+      // D33, P130: model keys under their own purpose: sealed where registered, opened only where agents answer.
+      const modelKeys = { StringEquals: { 'kms:EncryptionContext:purpose': MODEL_KEY_PURPOSE } };
+      expect(users[MODEL_KEY_MANAGER]).toEqual([
+        {
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: [arnOf(secretsKeyId)],
+          Condition: modelKeys,
+        },
+      ]);
+      expect(users[QUERY_FAMILY]).toEqual([
+        { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: modelKeys },
+      ]);
+      expect(MODEL_KEY_PURPOSE).toBe('model-key');
       expect(users[WEBHOOK_MANAGER]).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],

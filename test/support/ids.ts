@@ -14,7 +14,8 @@ export function unknownId(
     | 'chk'
     | 'doc'
     | 'usr'
-    | 'grp',
+    | 'grp'
+    | 'mk',
 ): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }
@@ -27,19 +28,21 @@ export function unknownId(
 export function concretePath(path: string): string {
   const prefix = /agents|ai-agent-managers/.test(path)
     ? 'agt'
-    : /groups/.test(path)
-      ? 'grp'
-      : /organizations/.test(path)
-        ? 'org'
-        : /keys/.test(path)
-          ? 'key'
-          : /users/.test(path)
-            ? 'usr'
-            : /webhooks/.test(path)
-              ? 'wh'
-              : /interactions/.test(path)
-                ? 'int'
-                : 'ds';
+    : /model-keys/.test(path)
+      ? 'mk'
+      : /groups/.test(path)
+        ? 'grp'
+        : /organizations/.test(path)
+          ? 'org'
+          : /keys/.test(path)
+            ? 'key'
+            : /users/.test(path)
+              ? 'usr'
+              : /webhooks/.test(path)
+                ? 'wh'
+                : /interactions/.test(path)
+                  ? 'int'
+                  : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'
