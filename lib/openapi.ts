@@ -6,6 +6,7 @@ import { operations as connectionsOperations } from '../functions/connections/ha
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as kbOperations } from '../functions/kb/handler';
+import { operations as modelKeyOperations } from '../functions/model-keys/handler';
 import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
@@ -32,6 +33,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   sso: ssoOperations,
   connections: connectionsOperations,
   kb: kbOperations,
+  'model-keys': modelKeyOperations,
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -6,6 +6,7 @@ import { CONNECTIONS_ROUTES } from './routes/connections';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { KB_ROUTES } from './routes/kb';
+import { MODEL_KEYS_ROUTES } from './routes/model-keys';
 import { ORGANIZATIONS_ROUTES } from './routes/organizations';
 import { QUERY_ROUTES } from './routes/query';
 import { SEARCH_ROUTES } from './routes/search';
@@ -41,6 +42,7 @@ export const ROUTES: readonly Route[] = [
   ...SSO_ROUTES,
   ...CONNECTIONS_ROUTES,
   ...KB_ROUTES,
+  ...MODEL_KEYS_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -24,6 +24,7 @@ import {
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfigKey } from '../layers/core/config';
 import { connectorTokenContext } from '../layers/core/domain/connector';
+import { modelKeySealingContext } from '../layers/core/domain/model-key';
 import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configuration';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
@@ -125,6 +126,11 @@ export const CONNECTIONS_FAMILY = 'connections';
 
 /** The encryption-context purpose of connector OAuth tokens (D33), from the code that seals them. */
 export const CONNECTOR_TOKEN_PURPOSE = connectorTokenContext('', '').purpose ?? '';
+/** The family that registers organizations' model keys (D33): it seals them. */
+export const MODEL_KEY_MANAGER = 'model-keys';
+
+/** The encryption-context purpose of model keys (D33), from the code that seals them. */
+export const MODEL_KEY_PURPOSE = modelKeySealingContext('', '').purpose;
 
 /** The family that answers queries (POST /api/v1/query, legacy /api/chat), streamed (D19). */
 export const QUERY_FAMILY = 'query';
@@ -625,8 +631,8 @@ export class ServiceStack extends Stack {
    * that queue (its event source grants receive, delete and
    * ChangeMessageVisibility, which schedules retries); the sync worker
    * consumes the sync queue the same way. The secrets key (D33): webhooks
-   * seals and opens webhook secrets, the dispatcher only opens them; nobody
-   * else may use it. The search domain: the retrieval families, the sync
+   * seals and opens webhook secrets, the dispatcher only opens them; model-keys
+   * seals model keys and query only opens them (P130); nobody else may use it. The search domain: the retrieval families, the sync
    * worker and the index bootstrap (granted by its construct). The session
    * secret (D12): every HTTP family, since each checks sessions (P63), and
    * nothing else.
@@ -651,6 +657,10 @@ export class ServiceStack extends Stack {
         const domain = this.settings.apiDomain?.domainName;
         if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
       }
+      // D33: model keys are sealed where they are registered and opened only where agents answer.
+      if (family === MODEL_KEY_MANAGER)
+        this.secretsKey.grantSealAndOpen(fn.function, MODEL_KEY_PURPOSE);
+      if (family === QUERY_FAMILY) this.secretsKey.grantOpen(fn.function, MODEL_KEY_PURPOSE);
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);

@@ -39,6 +39,10 @@ export const createAgentBody = z.strictObject({
   ),
   max_tokens: z.optional(z.int().check(z.minimum(1), z.maximum(AGENT_LIMITS.maxTokensMax))),
   status: z.optional(z.enum(AGENT_STATUSES)),
+  /** D33: answer with (and bill) the organization's model key; `null` returns to the service's provider. */
+  model_key_id: z.optional(
+    z.nullable(z.string().check(z.refine((value) => isId('modelKey', value), 'must be an mk_ id'))),
+  ),
 });
 
 /** `PUT /api/v1/agents/:id`: the same fields, all optional. */
@@ -56,6 +60,7 @@ export const agentResource = z.object({
   temperature: z.number(),
   max_tokens: z.int(),
   data_source_ids: z.array(z.string()),
+  model_key_id: z.nullable(z.string()),
   status: z.enum(AGENT_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),

@@ -23,7 +23,11 @@ export const analyticsResult = z.object({
     avg_latency_ms: z.int(),
     accuracy_rate: z.nullable(z.number()),
     citation_rate: z.nullable(z.number()),
+    /** P131: what answers billed to the service's provider cost. */
     total_cost_usd: z.number(),
+    /** P131: answers billed to the organization's own model keys (D33), at list price, apart from ours. */
+    model_key_cost_usd: z.number(),
+    model_key_queries: z.int(),
     total_tokens_input: z.int(),
     total_tokens_output: z.int(),
   }),

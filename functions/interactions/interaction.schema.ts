@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
+import { BILLED_TO } from '../../layers/core/domain/model-key';
 import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
 import { queryDate } from '../../layers/core/http/date.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
@@ -44,6 +45,9 @@ export const interactionResource = z.object({
   cost_usd: z.number(),
   rag_strategy: z.string(),
   model: z.string(),
+  /** P131: who paid for the model call (absent on interactions older than model keys: the service). */
+  billed_to: z.optional(z.enum(BILLED_TO)),
+  model_key_id: z.optional(z.nullable(z.string())),
   key_id: z.nullable(z.string()),
   user_id: z.optional(z.nullable(z.string())),
   created_at: z.string(),

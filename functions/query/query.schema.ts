@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { AGENT_LIMITS } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
+import { BILLED_TO } from '../../layers/core/domain/model-key';
 import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
 
 /** POST /api/v1/query (spec; D17, D18, D19). */
@@ -34,5 +35,9 @@ export const queryResult = z.object({
     cost_usd: z.number(),
     rag_strategy: z.string(),
     model: z.string(),
+    /** P131: who paid for the model call. */
+    billed_to: z.enum(BILLED_TO),
+    /** D33: the organization's model key that paid, or null. */
+    model_key_id: z.nullable(z.string()),
   }),
 });

@@ -9,6 +9,7 @@ import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as kb } from '../../functions/kb/handler';
+import { handler as modelKeys } from '../../functions/model-keys/handler';
 import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
@@ -54,6 +55,7 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   sso: asProxyHandler(sso),
   connections: asProxyHandler(connections),
   kb: asProxyHandler(kb),
+  'model-keys': asProxyHandler(modelKeys),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */

@@ -92,6 +92,13 @@ const localConfigSchema = z
     OPENAI_API_KEY: z.optional(nonEmpty),
     OPENAI_BASE_URL: z.optional(z.url()),
     /**
+     * P137: where organizations' own OpenAI and Anthropic keys (D33) are used
+     * and checked, instead of the providers' addresses: local runs and tests
+     * (a loopback server speaking the provider's wire format).
+     */
+    SVC_MODEL_KEY_OPENAI_URL: z.optional(z.url()),
+    SVC_MODEL_KEY_ANTHROPIC_URL: z.optional(z.url()),
+    /**
      * P69: a file's parsing, or a document's chunking, in the parsing process
      * is stopped after this long and the file refused with the reason.
      */

@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
+import type { ProviderUrls } from '../../layers/core/adapters/ai/provider-urls';
 import type { ConnectorEndpoints } from '../../layers/core/adapters/connectors/connectors';
 import { StaticConnectorApps } from '../../layers/core/adapters/connectors/static-connector-apps';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
@@ -50,6 +51,8 @@ export interface LocalWiringOptions {
   /** The retrieval index: the embedded one, or OpenSearch when OPENSEARCH_URL is set. */
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
+  readonly providerUrls?: ProviderUrls;
   /** Where uploaded files are kept (`<data dir>/blobs`); `null` keeps them in memory. */
   readonly blobDirectory: string | null;
   /** The gateway's upload address, once it listens. */
@@ -151,6 +154,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
+    ...(options.providerUrls ? { providerUrls: options.providerUrls } : {}),
     fileStorage,
     sessionTokens: new JoseSessionTokens(async () => options.sessionKey),
     invitationSender: {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { HOSTED_PROVIDER_URLS } from '../../layers/core/adapters/ai/provider-urls';
 import { ATLASSIAN_ENDPOINTS } from '../../layers/core/adapters/connectors/confluence/confluence-oauth';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
@@ -123,6 +124,10 @@ export async function startLocalRuntime(
         },
         retrieval: localRetrievalIndex(config),
         openAi: localOpenAiSettings(config),
+        providerUrls: {
+          openai: config.SVC_MODEL_KEY_OPENAI_URL ?? HOSTED_PROVIDER_URLS.openai,
+          anthropic: config.SVC_MODEL_KEY_ANTHROPIC_URL ?? HOSTED_PROVIDER_URLS.anthropic,
+        },
         ...(options.clock ? { clock: options.clock } : {}),
         blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
         uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,

@@ -20,6 +20,7 @@ export const CRUD_FAMILIES = [
   'sso',
   'connections',
   'kb',
+  'model-keys',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

@@ -44,6 +44,7 @@ describe('Agents API', () => {
       temperature: expect.any(Number),
       max_tokens: expect.any(Number),
       data_source_ids: [sources[0]],
+      model_key_id: null,
       status: 'active',
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: agent.created_at,

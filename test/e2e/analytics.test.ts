@@ -183,6 +183,9 @@ describe('Analytics', () => {
       accuracy_rate: 1 / 3, // q1 positive; q3 and q5 (which changed its mind) negative
       citation_rate: asked.filter((item) => item.cites).length / 6,
       total_cost_usd: expect.any(Number),
+      // P131: none of these answers was billed to an organization's own model key.
+      model_key_cost_usd: 0,
+      model_key_queries: 0,
       total_tokens_input: sum('tokens_input'),
       total_tokens_output: sum('tokens_output'),
     });
@@ -266,6 +269,8 @@ describe('Analytics', () => {
       accuracy_rate: null,
       citation_rate: null,
       total_cost_usd: 0,
+      model_key_cost_usd: 0,
+      model_key_queries: 0,
       total_tokens_input: 0,
       total_tokens_output: 0,
     });

@@ -14,6 +14,9 @@ import { FAMILIES } from '../../lib/routes';
 import {
   CONNECTIONS_FAMILY,
   CONNECTOR_TOKEN_PURPOSE,
+  MODEL_KEY_MANAGER,
+  MODEL_KEY_PURPOSE,
+  QUERY_FAMILY,
   type ServiceStack,
   SSO_FAMILY,
   SSO_SECRET_PURPOSE,
@@ -351,7 +354,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(resources[secretsKeyId]?.Properties.EnableKeyRotation).toBe(true);
     });
 
-    it('may be used by the webhooks family (seal, open), the dispatcher (open), sso (P85), connections and the sync worker (issue 12) for their own purposes only', () => {
+    it('may be used by the webhooks family (seal, open), the dispatcher (open), sso (P85), connections and the sync worker (issue 12), model-keys (seal) and query (open, P130) for their own purposes only', () => {
       const usesOf = (fn: ServiceFunction) =>
         statementsOf(fn).filter((statement) =>
           statement.Resource.some((r) => JSON.stringify(r) === JSON.stringify(arnOf(secretsKeyId))),
@@ -374,6 +377,8 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
           SSO_FAMILY,
           CONNECTIONS_FAMILY,
           'sync-worker',
+          MODEL_KEY_MANAGER,
+          QUERY_FAMILY,
         ].sort(),
       );
       // D33: connector tokens under a purpose of their own, sealed at sign-in and again after a refresh.
@@ -389,6 +394,19 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
         ]);
       }
       expect(CONNECTOR_TOKEN_PURPOSE).toBe('connector-oauth-tokens');
+      // D33, P130: model keys under their own purpose: sealed where registered, opened only where agents answer.
+      const modelKeys = { StringEquals: { 'kms:EncryptionContext:purpose': MODEL_KEY_PURPOSE } };
+      expect(users[MODEL_KEY_MANAGER]).toEqual([
+        {
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: [arnOf(secretsKeyId)],
+          Condition: modelKeys,
+        },
+      ]);
+      expect(users[QUERY_FAMILY]).toEqual([
+        { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: modelKeys },
+      ]);
+      expect(MODEL_KEY_PURPOSE).toBe('model-key');
       expect(users[WEBHOOK_MANAGER]).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],

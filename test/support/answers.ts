@@ -27,6 +27,9 @@ export function queryMetadata(overrides: Record<string, unknown> = {}): Record<s
     cost_usd: expect.any(Number),
     rag_strategy: expect.any(String),
     model: expect.any(String),
+    // P131: the service's provider unless the agent names a model key.
+    billed_to: 'service',
+    model_key_id: null,
     ...overrides,
   };
 }

@@ -15,7 +15,8 @@ export function unknownId(
     | 'doc'
     | 'usr'
     | 'grp'
-    | 'kb',
+    | 'kb'
+    | 'mk',
 ): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }
@@ -30,19 +31,21 @@ export function concretePath(path: string): string {
     ? 'agt'
     : /\/kb(\/|$)/.test(path)
       ? 'kb'
-      : /groups/.test(path)
-        ? 'grp'
-        : /organizations/.test(path)
-          ? 'org'
-          : /keys/.test(path)
-            ? 'key'
-            : /users/.test(path)
-              ? 'usr'
-              : /webhooks/.test(path)
-                ? 'wh'
-                : /interactions/.test(path)
-                  ? 'int'
-                  : 'ds';
+      : /model-keys/.test(path)
+        ? 'mk'
+        : /groups/.test(path)
+          ? 'grp'
+          : /organizations/.test(path)
+            ? 'org'
+            : /keys/.test(path)
+              ? 'key'
+              : /users/.test(path)
+                ? 'usr'
+                : /webhooks/.test(path)
+                  ? 'wh'
+                  : /interactions/.test(path)
+                    ? 'int'
+                    : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'

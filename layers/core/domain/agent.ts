@@ -42,6 +42,8 @@ export interface Agent {
   readonly temperature: number;
   readonly max_tokens: number;
   readonly data_source_ids: readonly string[];
+  /** D33: the organization's model key its answers use (and are billed to); `null`: the service's provider. */
+  readonly model_key_id: string | null;
   readonly status: AgentStatus;
   readonly created_at: string;
   readonly updated_at: string;
@@ -57,6 +59,7 @@ export type AgentChanges = Partial<
     | 'temperature'
     | 'max_tokens'
     | 'data_source_ids'
+    | 'model_key_id'
     | 'status'
   >
 >;

@@ -26,6 +26,12 @@ export interface Rollup {
   readonly tokens_output: number;
   /** Micro-dollars, so counters stay integers. */
   readonly cost_micro_usd: number;
+  /**
+   * P131: what answers billed to the organization's own model keys (D33)
+   * cost at list price, kept apart from `cost_micro_usd` (ours); and how many.
+   */
+  readonly model_key_cost_micro_usd: number;
+  readonly model_key_queries: number;
   /** Answers that cite at least one source (D34 citation_rate). */
   readonly cited: number;
   readonly positive: number;
@@ -42,6 +48,8 @@ export const EMPTY_ROLLUP: Rollup = {
   tokens_input: 0,
   tokens_output: 0,
   cost_micro_usd: 0,
+  model_key_cost_micro_usd: 0,
+  model_key_queries: 0,
   cited: 0,
   positive: 0,
   negative: 0,
@@ -57,6 +65,8 @@ export function mergeRollups(a: Rollup, b: Rollup): Rollup {
     tokens_input: a.tokens_input + b.tokens_input,
     tokens_output: a.tokens_output + b.tokens_output,
     cost_micro_usd: a.cost_micro_usd + b.cost_micro_usd,
+    model_key_cost_micro_usd: a.model_key_cost_micro_usd + b.model_key_cost_micro_usd,
+    model_key_queries: a.model_key_queries + b.model_key_queries,
     cited: a.cited + b.cited,
     positive: a.positive + b.positive,
     negative: a.negative + b.negative,
@@ -111,6 +121,9 @@ export function metricsOf(rollup: Rollup) {
     accuracy_rate: rated === 0 ? null : rollup.positive / rated,
     citation_rate: rollup.queries === 0 ? null : rollup.cited / rollup.queries,
     total_cost_usd: rollup.cost_micro_usd / 1_000_000,
+    // P131: billed to the organization's own keys, not part of total_cost_usd.
+    model_key_cost_usd: rollup.model_key_cost_micro_usd / 1_000_000,
+    model_key_queries: rollup.model_key_queries,
     total_tokens_input: rollup.tokens_input,
     total_tokens_output: rollup.tokens_output,
   };

@@ -178,3 +178,36 @@ export class ServiceUnavailableError extends AppError {
     super(message, { retry_after: retryAfterSeconds }, options);
   }
 }
+
+/**
+ * P134: the provider behind an organization's own model key (D33) refused
+ * the call for good — the key is wrong, revoked, out of quota, or may not
+ * use the agent's model. 424 Failed Dependency: the request was fine, the
+ * organization's provider account is what must be fixed. The message
+ * carries the provider's reason, never the key.
+ */
+export class ModelProviderRefusedError extends AppError {
+  readonly code = 'model_provider_refused';
+}
+
+/**
+ * P134: the provider behind an organization's own model key is rate
+ * limiting that key: 429 with the provider's `Retry-After` (D16's
+ * `X-RateLimit-*` headers describe our buckets, not the provider's, and are
+ * not sent for it).
+ */
+export class ModelProviderRateLimitedError extends AppError {
+  readonly code = 'rate_limit_exceeded';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    details: Record<string, unknown> = {},
+    options?: ErrorOptions,
+  ) {
+    super(
+      message,
+      { reason: 'model_provider', retry_after: retryAfterSeconds, ...details },
+      options,
+    );
+  }
+}

@@ -1,3 +1,5 @@
+import type { BilledTo } from './model-key';
+
 /** D18/D19: a cited source of an answer, as the Query result shows it. */
 export interface CitedSource {
   readonly chunk_id: string;
@@ -28,6 +30,12 @@ export interface Interaction {
   readonly cost_usd: number;
   readonly rag_strategy: string;
   readonly model: string;
+  /**
+   * P131: who paid for the model call (D33); absent on interactions recorded
+   * before model keys existed, which the service paid for.
+   */
+  readonly billed_to?: BilledTo;
+  readonly model_key_id?: string | null;
   /** The API key that asked, or null when a signed-in user did (D34 counts sessions as users). */
   readonly key_id: string | null;
   /** The signed-in user who asked (D12), or null for an API key; absent on interactions recorded before users existed. */

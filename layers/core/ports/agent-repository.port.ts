@@ -31,4 +31,6 @@ export interface AgentRepository {
   delete(orgId: string, id: string, events: readonly DomainEvent[]): Promise<boolean>;
   /** Ids of the organization's agents that list `dataSourceId`. */
   idsReferencing(orgId: string, dataSourceId: string): Promise<string[]>;
+  /** Ids of the organization's agents that answer with model key `modelKeyId` (D33). */
+  idsUsingModelKey(orgId: string, modelKeyId: string): Promise<string[]>;
 }

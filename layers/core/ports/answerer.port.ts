@@ -54,3 +54,11 @@ export interface Answerer {
 
 /** A model provider is down, slow or refusing: the caller gets 503 with Retry-After (issue 3). */
 export class ModelUnavailableError extends ServiceUnavailableError {}
+
+/**
+ * The provider is rate limiting the key (429 other than a used-up quota).
+ * A 503 like any unavailability for the service's own key; for an
+ * organization's key (D33) the caller gets 429 with the provider's
+ * Retry-After (P134).
+ */
+export class ModelRateLimitedError extends ModelUnavailableError {}

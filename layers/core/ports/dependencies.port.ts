@@ -23,6 +23,11 @@ import type {
   SessionHistory,
 } from './interaction-repository.port';
 import type { KbArticleRepository } from './kb-article-repository.port';
+import type {
+  ModelKeyAnswererFactory,
+  ModelKeyRepository,
+  ModelKeyVerifier,
+} from './model-key.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
@@ -81,6 +86,10 @@ export interface Dependencies {
   readonly embedder: Embedder;
   /** D20: the answerer for an agent's model (`offline-extractive`, or the configured provider's). */
   readonly answererFor: (model: string) => Answerer;
+  /** D33: the organization's own model keys, their check at save, and answers with them. */
+  readonly modelKeys: ModelKeyRepository;
+  readonly modelKeyVerifier: ModelKeyVerifier;
+  readonly answererForModelKey: ModelKeyAnswererFactory;
   readonly interactions: InteractionRepository;
   /** D32: knowledge-base articles and their versions. */
   readonly kbArticles: KbArticleRepository;

@@ -1,4 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { HttpModelKeyVerifier } from '../adapters/ai/model-key-verifier';
+import { HOSTED_PROVIDER_URLS, type ProviderUrls } from '../adapters/ai/provider-urls';
 import { type ConnectorEndpoints, connectors } from '../adapters/connectors/connectors';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
@@ -14,6 +16,7 @@ import {
   DynamoDbSessionHistory,
 } from '../adapters/dynamodb/interaction-repository';
 import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-repository';
+import { DynamoDbModelKeyRepository } from '../adapters/dynamodb/model-key-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
@@ -49,6 +52,7 @@ import type {
   MessageVisibility,
   SecretSealer,
 } from '../ports/webhook-repository.port';
+import { modelKeyAnswerers } from './model-key-answerers';
 import { modelProviders, type OpenAiSettings } from './model-providers';
 import { sourceReaders } from './source-readers';
 
@@ -73,6 +77,8 @@ export function buildDependencies(options: {
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
+  readonly providerUrls?: ProviderUrls;
   /** D25: S3 in the cloud, the local blob store on one machine. */
   readonly fileStorage: FileStorage;
   /** D12: session JWTs under the runtime's signing key. */
@@ -140,6 +146,16 @@ export function buildDependencies(options: {
     retrieval: options.retrieval,
     embedder: models.embedder,
     answererFor: models.answererFor,
+    // D33: customer endpoints are customer input: the runtime's D35 policy, as for webhooks.
+    modelKeys: new DynamoDbModelKeyRepository(client, tableName),
+    modelKeyVerifier: new HttpModelKeyVerifier(
+      options.outboundPolicy,
+      options.providerUrls ?? HOSTED_PROVIDER_URLS,
+    ),
+    answererForModelKey: modelKeyAnswerers({
+      policy: options.outboundPolicy,
+      urls: options.providerUrls ?? HOSTED_PROVIDER_URLS,
+    }),
     interactions: new DynamoDbInteractionRepository(client, tableName),
     sessions: new DynamoDbSessionHistory(client, tableName),
     rollups: new DynamoDbAnalyticsRollups(client, tableName),

@@ -21,6 +21,7 @@ function agent(): Agent {
     temperature: 0.2,
     max_tokens: 1024,
     data_source_ids: [],
+    model_key_id: null,
     status: 'active',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),

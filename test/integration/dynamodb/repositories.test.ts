@@ -37,6 +37,7 @@ function agent(dataSourceIds: string[]): Agent {
     temperature: 0.2,
     max_tokens: 1024,
     data_source_ids: dataSourceIds,
+    model_key_id: null,
     status: 'active',
     created_at: at,
     updated_at: at,

@@ -23,10 +23,15 @@ export interface OpenAiConnectionOptions {
    * @default 30
    */
   readonly retryAfterSeconds?: number;
+  /**
+   * How requests are sent: a customer's endpoint (D33 `custom`) goes through
+   * the D35 guarded fetch. @default the global fetch
+   */
+  readonly fetch?: typeof fetch;
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+export { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
 
 /**
  * An SDK client configured from the options alone. Every setting the SDK
@@ -46,5 +51,6 @@ export function createOpenAiClient(
     project: null,
     timeout: settings.timeoutMs,
     maxRetries: settings.maxRetries,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

@@ -1,6 +1,9 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { ModelUnavailableError } from '../../ports/answerer.port';
+import { ModelRateLimitedError, ModelUnavailableError } from '../../ports/answerer.port';
 import { ModelRequestError } from '../../ports/model-request-error';
+import { redactKeys, retryAfter } from './provider-responses';
+
+export { redactKeys, retryAfter };
 
 export interface ModelErrorContext {
   /** What was attempted, for the message: `chat completion`, `embedding`. */
@@ -54,7 +57,14 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
         { cause: error },
       );
     }
-    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+    if (status === 429) {
+      return new ModelRateLimitedError(
+        `The model provider is rate limiting the ${operation} (429): ${reason}`,
+        retryAfter(error.headers, retryAfterSeconds),
+        { cause: error },
+      );
+    }
+    if (status === 408 || status === 409 || status >= 500) {
       return new ModelUnavailableError(
         `The model provider refused the ${operation} for now (${status}): ${reason}`,
         retryAfter(error.headers, retryAfterSeconds),
@@ -85,29 +95,6 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   );
 }
 
-/**
- * Seconds to wait, from `Retry-After-Ms` (OpenAI's own), `Retry-After` in
- * seconds or as an HTTP date, else the fallback; at least 1 and at most a day.
- */
-export function retryAfter(
-  headers: Headers | undefined,
-  fallbackSeconds: number,
-  now: number = Date.now(),
-): number {
-  const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  const header = headers?.get('retry-after')?.trim() ?? '';
-  const seconds = /^\d+(\.\d+)?$/.test(header) ? Number.parseFloat(header) : Number.NaN;
-  const date = header && Number.isNaN(seconds) ? Date.parse(header) : Number.NaN;
-  const wait = Number.isFinite(milliseconds)
-    ? milliseconds / 1000
-    : Number.isFinite(seconds)
-      ? seconds
-      : Number.isFinite(date)
-        ? (date - now) / 1000
-        : fallbackSeconds;
-  return Math.min(Math.max(Math.ceil(wait), 1), 86_400);
-}
-
 /** The provider's own explanation, without any key it quotes (D33: keys never logged). */
 function providerMessage(error: APIError): string {
   const body: unknown = error.error;
@@ -119,9 +106,4 @@ function providerMessage(error: APIError): string {
       ? body.message
       : error.message;
   return redactKeys(message);
-}
-
-/** OpenAI echoes a masked key in 401 messages (`sk-abc***wxyz`); even masked, it stays out. */
-function redactKeys(text: string): string {
-  return text.replace(/\b(sk|sess|svcsk)[-_][\w*.-]+/g, '[redacted key]');
 }

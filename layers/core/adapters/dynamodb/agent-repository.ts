@@ -10,7 +10,14 @@ export class DynamoDbAgentRepository implements AgentRepository {
   private readonly items: OrgPartitionItems<Agent>;
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
-    this.items = new OrgPartitionItems<Agent>(client, tableName, 'agent', keys.agentPrefix);
+    // Agents stored before model keys existed (D33) answer with the service's provider.
+    this.items = new OrgPartitionItems<Agent>(
+      client,
+      tableName,
+      'agent',
+      keys.agentPrefix,
+      (agent) => ({ ...agent, model_key_id: agent.model_key_id ?? null }),
+    );
   }
 
   create(orgId: string, agent: Agent, events: readonly DomainEvent[]): Promise<void> {
@@ -47,6 +54,15 @@ export class DynamoDbAgentRepository implements AgentRepository {
       filterExpression: 'contains(data_source_ids, :ds)',
       projection: 'id',
       values: { ':ds': dataSourceId },
+    });
+    return agents.map((agent) => agent.id);
+  }
+
+  async idsUsingModelKey(orgId: string, modelKeyId: string): Promise<string[]> {
+    const agents = await this.items.queryAll(orgId, {
+      filterExpression: 'model_key_id = :key',
+      projection: 'id',
+      values: { ':key': modelKeyId },
     });
     return agents.map((agent) => agent.id);
   }

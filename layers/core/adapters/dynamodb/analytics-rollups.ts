@@ -32,19 +32,21 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
 
   async recordInteraction(orgId: string, interaction: Interaction): Promise<void> {
     const bucket = latencyBucket(interaction.latency_ms);
+    // P131: an answer paid with the organization's own key is counted apart from ours.
+    const ownKey = interaction.billed_to === 'model_key';
+    const cost = Math.round(interaction.cost_usd * 1_000_000);
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(orgId, new Date(interaction.created_at), interaction.agent_id),
-        UpdateExpression:
-          'ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, cost_micro_usd :cost, cited :cited, #bucket :one, sessions :session SET agent_id = :agent, org_id = :org',
+        UpdateExpression: `ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, ${ownKey ? 'model_key_cost_micro_usd :cost, model_key_queries :one' : 'cost_micro_usd :cost'}, cited :cited, #bucket :one, sessions :session SET agent_id = :agent, org_id = :org`,
         ExpressionAttributeNames: { '#bucket': `h${bucket}` },
         ExpressionAttributeValues: {
           ':one': 1,
           ':latency': interaction.latency_ms,
           ':in': interaction.tokens_input,
           ':out': interaction.tokens_output,
-          ':cost': Math.round(interaction.cost_usd * 1_000_000),
+          ':cost': cost,
           ':cited': interaction.cited_sources > 0 ? 1 : 0,
           ':session': new Set([interaction.session_id]),
           ':agent': interaction.agent_id,
@@ -101,6 +103,8 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
         tokens_input: Number(item.tokens_input ?? 0),
         tokens_output: Number(item.tokens_output ?? 0),
         cost_micro_usd: Number(item.cost_micro_usd ?? 0),
+        model_key_cost_micro_usd: Number(item.model_key_cost_micro_usd ?? 0),
+        model_key_queries: Number(item.model_key_queries ?? 0),
         cited: Number(item.cited ?? 0),
         positive: Number(item.positive ?? 0),
         negative: Number(item.negative ?? 0),

@@ -15,6 +15,7 @@
  * | plan day         | PLAN#<org>#d#<YYYY-MM-DD>  | COUNT           |             |                |
  * | plan leases      | PLAN#<org>#c               | LEASES          |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
+ * | model key        | ORG#<org>                  | MODELKEY#<mk>   |             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | user             | ORG#<org>                  | USER#<usr>      |             |                |
  * | group            | ORG#<org>                  | GROUP#<grp>     |             |                |
@@ -81,6 +82,8 @@ export const keys = {
     SK: `KBV#${articleId}#${String(version).padStart(10, '0')}`,
   }),
   kbVersionPrefix: (articleId: string) => `KBV#${articleId}#`,
+  /** D33: an organization's model key, its sealed key a storage attribute. */
+  modelKeyPrefix: 'MODELKEY#',
   userPrefix: 'USER#',
   /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
   groupPrefix: 'GROUP#',
@@ -146,6 +149,8 @@ const STORAGE_ATTRIBUTES = [
   'oauth_tokens',
   'oauth_flow',
   'sync_cursor',
+  // D33: a model key's sealed key.
+  'sealed_key',
 ];
 
 export function withoutStorageAttributes(item: Record<string, unknown>): Record<string, unknown> {

@@ -6,6 +6,8 @@ import {
   ForbiddenError,
   InvalidRequestError,
   MethodNotAllowedError,
+  ModelProviderRateLimitedError,
+  ModelProviderRefusedError,
   NotFoundError,
   PayloadTooLargeError,
   RateLimitExceededError,
@@ -34,7 +36,9 @@ const STATUS_OF: ReadonlyArray<readonly [abstract new (...args: never[]) => AppE
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
+  [ModelProviderRefusedError, 424],
   [RateLimitExceededError, 429],
+  [ModelProviderRateLimitedError, 429],
   [ServiceUnavailableError, 503],
 ];
 

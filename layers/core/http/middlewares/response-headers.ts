@@ -1,5 +1,6 @@
 import {
   MethodNotAllowedError,
+  ModelProviderRateLimitedError,
   RateLimitExceededError,
   ServiceUnavailableError,
 } from '../../domain/errors';
@@ -82,6 +83,7 @@ export function responseHeaders(): HttpMiddleware {
     if (report) Object.assign(headers, rateLimitHeaders(report));
     if (
       request.error instanceof RateLimitExceededError ||
+      request.error instanceof ModelProviderRateLimitedError ||
       request.error instanceof ServiceUnavailableError
     ) {
       headers['Retry-After'] = String(request.error.retryAfterSeconds);

@@ -7,15 +7,19 @@ import {
   RequestRefusedError,
 } from '../../domain/errors';
 import { newId } from '../../domain/ids';
+import { modelFitsProvider } from '../../domain/model-key';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
+import type { ModelKeyRepository } from '../../ports/model-key.port';
 import { agentCreated, agentDeleted, agentUpdated, changedFields } from '../events/domain-events';
 
 export interface AgentDependencies {
   readonly agents: AgentRepository;
   readonly dataSources: Pick<DataSourceRepository, 'existingIds'>;
+  /** D33: an agent may name one of its organization's model keys. */
+  readonly modelKeys: Pick<ModelKeyRepository, 'get'>;
   readonly clock: Clock;
 }
 
@@ -28,6 +32,7 @@ export interface CreateAgentInput {
   readonly temperature?: number | undefined;
   readonly max_tokens?: number | undefined;
   readonly status?: Agent['status'] | undefined;
+  readonly model_key_id?: string | null | undefined;
 }
 
 /**
@@ -56,6 +61,32 @@ async function assertDataSourcesExist(
   }
 }
 
+/**
+ * D33, P133: a model key must be the organization's own (another
+ * organization's id answers like one that does not exist) and the model must
+ * fit its provider.
+ */
+async function assertModelKeyFits(
+  deps: AgentDependencies,
+  orgId: string,
+  modelKeyId: string | null,
+  model: string,
+): Promise<void> {
+  if (modelKeyId === null) return;
+  const modelKey = await deps.modelKeys.get(orgId, modelKeyId);
+  if (!modelKey) {
+    throw new InvalidRequestError(`Unknown model key ${modelKeyId}`, {
+      fields: [{ path: 'model_key_id', message: 'unknown model key' }],
+    });
+  }
+  const misfit = modelFitsProvider(model, modelKey.provider);
+  if (misfit) {
+    throw new InvalidRequestError(`The model "${model}" does not fit the model key: ${misfit}`, {
+      fields: [{ path: 'model', message: misfit }],
+    });
+  }
+}
+
 /** P81: an agent the caller may not use answers exactly as one that does not exist. */
 function assertUsable(access: AgentAccess, id: string): void {
   if (!mayUseAgent(access, id)) throw new NotFoundError(`No agent ${id}`);
@@ -78,6 +109,12 @@ export async function createAgent(
     );
   }
   await assertDataSourcesExist(deps, orgId, input.data_source_ids);
+  await assertModelKeyFits(
+    deps,
+    orgId,
+    input.model_key_id ?? null,
+    input.model ?? AGENT_DEFAULTS.model,
+  );
   const now = deps.clock.now();
   const agent: Agent = {
     id: newId('agent', now.getTime()),
@@ -88,6 +125,7 @@ export async function createAgent(
     temperature: input.temperature ?? AGENT_DEFAULTS.temperature,
     max_tokens: input.max_tokens ?? AGENT_DEFAULTS.maxTokens,
     data_source_ids: [...input.data_source_ids],
+    model_key_id: input.model_key_id ?? null,
     status: input.status ?? AGENT_DEFAULTS.status,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -143,6 +181,14 @@ export async function updateAgent(
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
     const current = await deps.agents.getVersioned(orgId, id);
     if (!current) throw new NotFoundError(`No agent ${id}`);
+    if (changes.model_key_id !== undefined || changes.model !== undefined) {
+      await assertModelKeyFits(
+        deps,
+        orgId,
+        changes.model_key_id === undefined ? current.entity.model_key_id : changes.model_key_id,
+        changes.model ?? current.entity.model,
+      );
+    }
     const now = deps.clock.now();
     const next: Agent = {
       ...current.entity,

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction } from '../../domain/interaction';
+import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
@@ -20,6 +21,7 @@ import type { DailyUsage } from '../../ports/rate-limiter.port';
 import type { RetrievalIndex } from '../../ports/retrieval-index.port';
 import { domainEvent } from '../events/domain-events';
 import { retrieve } from '../retrieval/retrieve';
+import { answererForAgent, type ModelKeyAnsweringDependencies } from './model-key-answerer';
 
 /** How many retrieved chunks an answer is composed from. */
 export const ANSWER_SOURCES = 5;
@@ -28,7 +30,7 @@ export const ANSWER_SOURCES = 5;
 export const NO_SOURCES_ANSWER =
   "This agent has no indexed sources yet, so I can't answer from them. Sync its data sources and ask again.";
 
-export interface QueryDependencies {
+export interface QueryDependencies extends ModelKeyAnsweringDependencies {
   readonly agents: Pick<AgentRepository, 'get'>;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
@@ -63,6 +65,9 @@ export interface QueryResult {
     readonly cost_usd: number;
     readonly rag_strategy: string;
     readonly model: string;
+    /** P131: who pays for the model call: `service`, or `model_key` (the organization's own, D33). */
+    readonly billed_to: BilledTo;
+    readonly model_key_id: string | null;
   };
 }
 
@@ -104,8 +109,9 @@ export async function* answerQuery(
   const started = deps.clock.now();
   const orgId = principal.orgId;
   const agent = await activeAgent(deps, principal, input.agent_id);
-  // Chosen before anything is streamed, so an agent whose model has no provider is a plain 4xx either way.
-  const answerer = deps.answererFor(agent.model);
+  // Chosen before anything is streamed, so an agent whose model has no provider, or whose
+  // model key is gone or unreadable, is a plain 4xx either way.
+  const { answerer, billedTo, modelKeyId } = await answererForAgent(deps, orgId, agent);
   const sessionId = input.session_id ?? newId('session', started.getTime());
   const history = input.session_id ? await deps.sessions.turns(orgId, sessionId) : [];
 
@@ -188,6 +194,8 @@ export async function* answerQuery(
     cost_usd: costUsd(answer.model, answer.tokensInput, answer.tokensOutput).usd,
     rag_strategy: agent.rag_strategy,
     model: answer.model,
+    billed_to: billedTo,
+    model_key_id: modelKeyId,
     key_id: principal.kind === 'api_key' ? principal.keyId : null,
     user_id: principal.kind === 'session' ? principal.userId : null,
     created_at: started.toISOString(),
@@ -226,6 +234,8 @@ export async function* answerQuery(
         cost_usd: interaction.cost_usd,
         rag_strategy: interaction.rag_strategy,
         model: interaction.model,
+        billed_to: billedTo,
+        model_key_id: modelKeyId,
       },
     },
   };
