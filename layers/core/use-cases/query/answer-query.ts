@@ -1,5 +1,6 @@
 import type { Agent } from '../../domain/agent';
 import { mayUseAgent } from '../../domain/agent-access';
+import { renumberCitations } from '../../domain/citations';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
@@ -171,15 +172,23 @@ export async function* answerQuery(
     answer = result;
   }
 
+  // Issue 10, P174: the result lists only the sources the answer cites, renumbered so
+  // `[n]` is `sources[n - 1]`; none when nothing supports an answer. A stream's `sources`
+  // event came first, numbered as its deltas cite; `done` carries this final form.
+  const citedSources = answer.cited
+    .map((number) => sources[number - 1])
+    .filter((source): source is CitedSource => source !== undefined);
+  const response = renumberCitations(answer.text, answer.cited);
+
   const finished = deps.clock.now();
   const interaction: Interaction = {
     id: newId('interaction', started.getTime()),
     agent_id: agent.id,
     session_id: sessionId,
     query: input.query,
-    response: answer.text,
-    sources,
-    cited_sources: answer.cited.length,
+    response,
+    sources: citedSources,
+    cited_sources: citedSources.length,
     feedback: null,
     feedback_comment: null,
     latency_ms: Math.max(0, finished.getTime() - started.getTime()),
@@ -216,7 +225,7 @@ export async function* answerQuery(
     type: 'done',
     result: {
       response: interaction.response,
-      sources,
+      sources: citedSources,
       metadata: {
         interaction_id: interaction.id,
         session_id: sessionId,
