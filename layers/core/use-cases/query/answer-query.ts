@@ -7,6 +7,7 @@ import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction } from '../../domain/interaction';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
@@ -73,6 +74,21 @@ export type QueryEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'done'; readonly result: QueryResult };
 
+/** A follow-up this short ("Tell me more.", "And gift cards?") says too little to search by. */
+const FOLLOW_UP_MAX_WORDS = 4;
+
+/**
+ * What to search for: the question, or, for a short follow-up in a session
+ * (D18), the previous question with it. Since answers cite only what
+ * supports them (P175), a follow-up must retrieve what the conversation is
+ * about, not chunks that merely share "more" with it.
+ */
+function retrievalQuery(question: string, history: readonly { question: string }[]): string {
+  const previous = history.at(-1)?.question;
+  if (previous === undefined || words(question).length > FOLLOW_UP_MAX_WORDS) return question;
+  return `${previous}\n${question}`;
+}
+
 async function activeAgent(
   deps: QueryDependencies,
   principal: Principal,
@@ -116,7 +132,7 @@ export async function* answerQuery(
       : await retrieve(deps, {
           orgId,
           dataSourceIds: agent.data_source_ids,
-          query: input.query,
+          query: retrievalQuery(input.query, history),
           strategy: agent.rag_strategy,
           topK: ANSWER_SOURCES,
         });
