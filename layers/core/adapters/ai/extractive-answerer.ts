@@ -117,6 +117,8 @@ const QUESTION_FILLER: ReadonlySet<string> = new Set(
     'what which who whom whose when where why how do does did done can could should would ' +
       'may might must shall i me my mine we us our you your yours he him his she her hers ' +
       'about tell know explain describe please any some here there has have had having been ' +
+      // "How long", "how much", "how many" ask for a quantity; the words name no subject (P175).
+      'long much many ' +
       'being get got give show find want need like also just more else elaborate continue',
   ),
 );
