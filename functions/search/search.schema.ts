@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { AGENT_LIMITS } from '../../layers/core/domain/agent';
+import { AGENT_DEFAULTS, AGENT_LIMITS, RAG_STRATEGIES } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 
@@ -17,6 +17,8 @@ export const semanticSearchBody = z.strictObject({
       .check(z.maxLength(AGENT_LIMITS.dataSourcesMax)),
   ),
   include_embedding: z._default(z.boolean(), false),
+  /** Issue 10, P172: the D20 strategy to rank with; agents' default (`hybrid`) when omitted. */
+  rag_strategy: z._default(z.enum(RAG_STRATEGIES), AGENT_DEFAULTS.ragStrategy),
 });
 
 export const semanticSearchResult = z.object({
@@ -33,5 +35,11 @@ export const semanticSearchResult = z.object({
     }),
   ),
   query_embedding: z.optional(z.array(z.number())),
-  metadata: z.object({ total_chunks_searched: z.int(), latency_ms: z.int(), embedder: z.string() }),
+  metadata: z.object({
+    total_chunks_searched: z.int(),
+    latency_ms: z.int(),
+    embedder: z.string(),
+    /** The strategy that ranked the chunks (P172). */
+    rag_strategy: z.enum(RAG_STRATEGIES),
+  }),
 });

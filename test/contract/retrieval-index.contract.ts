@@ -19,12 +19,14 @@
  * This file is a module, not a test file (jest runs `*.test.ts` only).
  */
 import { randomUUID } from 'node:crypto';
+import type { Embedder } from '../../layers/core/ports/embedder.port';
 import {
   EmbedderMismatchError,
   type IndexedChunk,
   type RetrievalIndex,
   type ScoredChunk,
 } from '../../layers/core/ports/retrieval-index.port';
+import { retrieve } from '../../layers/core/use-cases/retrieval/retrieve';
 
 export interface IndexUnderTest {
   readonly index: RetrievalIndex;
@@ -72,6 +74,13 @@ function scope() {
 }
 
 const ids = (hits: readonly ScoredChunk[]) => hits.map((hit) => hit.chunk.chunk_id);
+
+/** An embedder for the strategy checks: every query points at 0°, so cosines are the fixture's. */
+const pointingEmbedder: Embedder = {
+  id: EMBEDDER,
+  dimensions: 4,
+  embed: async (texts) => texts.map(() => direction(0)),
+};
 
 export function describeRetrievalIndexContract(
   name: string,
@@ -379,6 +388,63 @@ export function describeRetrievalIndexContract(
         await index.deleteDataSource(orgB, dsA1);
 
         expect(await index.count({ orgId: orgA })).toBe(1);
+      });
+    });
+
+    describe('strategies over the two searches (issue 10, P173)', () => {
+      // The D20 strategies fuse in the function (use-cases/retrieval/retrieve.ts) from
+      // the adapter's k-NN and BM25 results, so every adapter ranks alike. Cosines to
+      // the query (0°): both 1.0 (no query word), exact 0.87 (both words),
+      // long 0 (both words, longer), none 0.17 (no word).
+      async function fixture() {
+        const { orgA, chunk } = scope();
+        const semantic = chunk({ text: 'unrelated words entirely', embedding: direction(0) });
+        const exact = chunk({ text: 'refund window', embedding: direction(30) });
+        const long = chunk({
+          text: 'refund window details spelled out for thirty days and more',
+          embedding: direction(90),
+        });
+        const none = chunk({ text: 'nothing here at all', embedding: direction(80) });
+        await index.upsert([semantic, exact, long, none]);
+        const rank = async (strategy: 'similarity' | 'hybrid' | 'mmr' | 'rerank') =>
+          (
+            await retrieve(
+              { retrieval: index, embedder: pointingEmbedder },
+              { orgId: orgA, query: 'refund window', strategy, topK: 4 },
+            )
+          ).chunks.map((found) => found.chunk.chunk_id);
+        return { rank, semantic, exact, long, none };
+      }
+
+      it('similarity ranks by cosine alone', async () => {
+        const { rank, semantic, exact, long, none } = await fixture();
+        expect(await rank('similarity')).toEqual([
+          semantic.chunk_id,
+          exact.chunk_id,
+          none.chunk_id,
+          long.chunk_id,
+        ]);
+      });
+
+      it('hybrid puts the chunk both searches rank high first, and lifts BM25 matches', async () => {
+        const { rank, semantic, exact, long, none } = await fixture();
+        expect(await rank('hybrid')).toEqual([
+          exact.chunk_id,
+          long.chunk_id,
+          semantic.chunk_id,
+          none.chunk_id,
+        ]);
+      });
+
+      it('mmr and rerank start from the fused candidates', async () => {
+        const { rank, exact, semantic, long, none } = await fixture();
+        for (const strategy of ['mmr', 'rerank'] as const) {
+          const ranked = await rank(strategy);
+          expect(ranked[0]).toBe(exact.chunk_id);
+          expect([...ranked].sort()).toEqual(
+            [exact, semantic, long, none].map((found) => found.chunk_id).sort(),
+          );
+        }
       });
     });
 

@@ -180,6 +180,9 @@ describe('Fuzzing queries, search, interactions, feedback and analytics', () => 
           include_embedding: true,
         },
         { query: 'warranty', orgId: service.orgId, topK: 100 },
+        // Issue 10, P172: a strategy named.
+        { query: 'returns', org_id: service.orgId, rag_strategy: 'rerank', top_k: 3 },
+        { query: 'returns', orgId: service.orgId, ragStrategy: 'mmr' },
       ]),
       { numRuns: 50 },
     );

@@ -113,13 +113,16 @@ describe('Tenant isolation of queries, interactions and analytics', () => {
     const aFirst = await call(a, '/api/v1/interactions?limit=1');
     const aSession = json(aFirst).interactions[0].session_id;
     // A's session asked about returning a widget; B's own source mentions widgets.
+    // A's own session goes on. (P175: the offline answerer cites only sentences covering enough
+    // of the question, so the follow-up names its subject rather than "Tell me more.".)
     const inA = json(
       await call(a, '/api/v1/query', 'POST', {
         agent_id: aAgent,
-        query: 'Tell me more.',
+        query: 'Tell me more about returning a widget.',
         session_id: aSession,
       }),
     );
+    expect(inA.metadata.session_id).toBe(aSession);
     expect(inA.response).toMatch(/return/i);
 
     const response = await call(b, '/api/v1/query', 'POST', {

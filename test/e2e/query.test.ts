@@ -1,3 +1,4 @@
+import { citedSourceNumbers, renumberCitations } from '../../layers/core/domain/citations';
 import {
   citationNumbers,
   expectQueryResult,
@@ -337,24 +338,35 @@ describe('Query', () => {
         expect(typeof event.data.text).toBe('string');
         return event.data.text as string;
       });
-      expect(deltas.join('')).toBe(done.response);
+      // Issue 10, P174: the deltas cite the sources event's numbers; done lists only the cited
+      // sources, renumbered so [n] is done.sources[n - 1], and its response says so.
+      const streamed = deltas.join('');
+      const cited = citedSourceNumbers(
+        streamed,
+        sources.sources.map((_: unknown, index: number) => index + 1),
+      );
+      expect(cited.length).toBeGreaterThan(0);
+      expect(renumberCitations(streamed, cited)).toBe(done.response);
       // done: the whole result, without re-sending each chunk's text.
       expect(done).toEqual({
         response: expect.any(String),
-        sources: sources.sources.map(({ chunk_text: _, ...rest }: Record<string, any>) => rest),
+        sources: cited.map((number) => {
+          const { chunk_text: _, ...rest } = sources.sources[number - 1];
+          return rest;
+        }),
         metadata: expect.objectContaining({ rag_strategy: expect.any(String) }),
       });
       expectQueryResult(
         {
           ...done,
-          sources: sources.sources,
+          sources: cited.map((number) => sources.sources[number - 1]),
         },
         { model: 'offline-extractive' },
       );
       expect(done.response).toContain('30 days');
       expect(await interaction(done.metadata.interaction_id)).toMatchObject({
         response: done.response,
-        sources: sources.sources,
+        sources: cited.map((number) => sources.sources[number - 1]),
       });
     });
 

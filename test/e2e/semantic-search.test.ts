@@ -67,6 +67,7 @@ describe('Semantic search', () => {
       total_chunks_searched: help.chunks + billing.chunks,
       latency_ms: expect.any(Number),
       embedder: expect.any(String),
+      rag_strategy: 'hybrid', // issue 10, P172: agents' default unless the caller names one
     });
     expect(Number.isInteger(body.metadata.latency_ms)).toBe(true);
     const chunks = body.chunks as Array<Record<string, any>>;
@@ -86,8 +87,7 @@ describe('Semantic search', () => {
       expect(chunk.similarity_score).toBeGreaterThanOrEqual(0);
       expect(chunk.similarity_score).toBeLessThanOrEqual(1 + 1e-9);
     }
-    const scores = chunks.map((chunk) => chunk.similarity_score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // P172: best first by the hybrid ranking; similarity_score is the cosine, not the fused rank.
     expect(chunks[0]).toMatchObject({
       document_title: 'Returns policy',
       data_source_id: help.id,
@@ -160,6 +160,8 @@ describe('Semantic search', () => {
     ['a malformed org_id', { org_id: 'org_1' }, 'org_id'],
     ['a malformed data source id', { data_source_ids: ['agt_1'] }, 'data_source_ids.0'],
     ['include_embedding "yes"', { include_embedding: 'yes' }, 'include_embedding'],
+    ['an unknown rag_strategy', { rag_strategy: 'bm25' }, 'rag_strategy'],
+    ['rag_strategy null', { rag_strategy: null }, 'rag_strategy'],
   ])('refuses %s with 400 naming the field (D17)', async (_name, change, field) => {
     const response = await search({ query: 'refund', ...change });
 
@@ -219,6 +221,88 @@ describe('Semantic search', () => {
       source.id,
     );
     expect(after.metadata.total_chunks_searched).toBe(help.chunks + billing.chunks);
+  });
+
+  describe('strategies (issue 10, P172)', () => {
+    const query = 'How long does express shipping take?';
+    const idsOf = (body: Record<string, any>) =>
+      (body.chunks as Array<Record<string, any>>).map((chunk) => chunk.chunk_id);
+
+    it("ranks with hybrid, agents' default (D20, P8), unless a strategy is named", async () => {
+      const byDefault = json(await search({ query, top_k: 5 }));
+      const hybrid = json(await search({ query, top_k: 5, rag_strategy: 'hybrid' }));
+
+      expect(byDefault.metadata.rag_strategy).toBe('hybrid');
+      expect(idsOf(byDefault)).toEqual(idsOf(hybrid));
+      expect(byDefault.chunks[0].text).toContain('Express shipping arrives the next business day');
+    });
+
+    it.each(['similarity', 'hybrid', 'mmr', 'rerank'])(
+      'runs %s when named, says so, and keeps the cosine as similarity_score',
+      async (strategy) => {
+        const response = await search({
+          query,
+          top_k: 4,
+          rag_strategy: strategy,
+          include_embedding: true,
+        });
+
+        expect(response.status).toBe(200);
+        const body = json(response);
+        expect(body.metadata.rag_strategy).toBe(strategy);
+        expect(body.query_embedding).toEqual(expect.any(Array));
+        const chunks = body.chunks as Array<Record<string, any>>;
+        expect(chunks.length).toBeGreaterThan(0);
+        expect(chunks.length).toBeLessThanOrEqual(4);
+        const similarity = json(await search({ query, top_k: 100, rag_strategy: 'similarity' }));
+        const cosine = new Map(
+          (similarity.chunks as Array<Record<string, any>>).map((chunk) => [
+            chunk.chunk_id,
+            chunk.similarity_score,
+          ]),
+        );
+        for (const chunk of chunks) {
+          expect(chunk.similarity_score).toBeCloseTo(cosine.get(chunk.chunk_id) ?? Number.NaN, 9);
+        }
+        if (strategy === 'similarity') {
+          const scores = chunks.map((chunk) => chunk.similarity_score);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        }
+      },
+    );
+
+    it('applies similarity_threshold to the cosine, whatever the strategy', async () => {
+      const all = json(await search({ query, top_k: 20, rag_strategy: 'rerank' }));
+      const threshold = 0.2;
+      const bounded = json(
+        await search({ query, top_k: 20, rag_strategy: 'rerank', similarity_threshold: threshold }),
+      );
+
+      const expected = (all.chunks as Array<Record<string, any>>)
+        .filter((chunk) => chunk.similarity_score >= threshold)
+        .map((chunk) => chunk.chunk_id);
+      expect(idsOf(bounded)).toEqual(expected);
+    });
+
+    it('takes the strategy on the legacy path as ragStrategy (D7, D8)', async () => {
+      const legacy = await api(service.url, '/api/semantic-search', {
+        method: 'POST',
+        key: service.adminKey,
+        body: { query, orgId: service.orgId, topK: 3, ragStrategy: 'mmr' },
+      });
+      const v1 = json(await search({ query, top_k: 3, rag_strategy: 'mmr' }));
+
+      expect(legacy.status).toBe(200);
+      const body = json(legacy);
+      expect(body.metadata.rag_strategy).toBe('mmr');
+      expect(idsOf(body)).toEqual(idsOf(v1));
+      const refused = await api(service.url, '/api/semantic-search', {
+        method: 'POST',
+        key: service.adminKey,
+        body: { query, orgId: service.orgId, ragStrategy: 'nearest' },
+      });
+      expectFlatError(refused, 400);
+    });
   });
 
   it('answers the legacy path the same, from camelCase fields (D7, D8)', async () => {

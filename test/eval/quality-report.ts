@@ -154,9 +154,9 @@ test/eval/metrics.test.ts checks the code against hand-computed cases.
 - Differences below about 0.01 between two rows are within what 150
   queries can resolve.
 
-**Answer citation precision** (issue 3's second quality figure) is
-measured on the project's own small question set rather than on SciFact:
-see [Answer citation precision](#answer-citation-precision) below.`;
+**Answer citations** (precision and recall, issue 10) are measured
+through the HTTP API on the project's own question set and on SciFact:
+see [Answer citations](#answer-citations-precision-and-recall-through-the-http-api) below.`;
 }
 
 const setting = (value: number) => String(value);

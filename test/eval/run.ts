@@ -119,16 +119,27 @@ async function tuneAndReport(): Promise<void> {
   log(`wrote the tuning section of ${DOCUMENT}`);
 }
 
-/** The `citations` section: answer citation precision on the project's own question set. */
+/**
+ * The `citations` section: answer citation precision and recall through the
+ * HTTP API (issue 10), on the project's question set and on SciFact.
+ */
 async function citations(): Promise<void> {
   const started = performance.now();
-  const { evaluateCitations, renderCitations } = await import('./citation-eval');
-  const result = await evaluateCitations();
-  const { metrics } = result;
-  log(
-    `citations: precision ${metrics.precision.toFixed(3)} (${metrics.supportedCitations}/${metrics.citations}), answers citing support ${metrics.supportedAnswerRate.toFixed(3)}, honest non-answers ${metrics.honestNoAnswerRate.toFixed(3)}`,
-  );
-  const section = renderCitations({
+  // The runtime's request logs and metrics would drown the eval's own lines.
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const { measureCitations, renderCitationReport } = await import('./citation-report');
+  const result = await measureCitations(log);
+  for (const [label, scores] of [
+    ['project set', result.project.scores],
+    ['SciFact last 150', result.scifactHeldOut],
+    ['SciFact first 150', result.scifactTraining],
+  ] as const) {
+    log(
+      `citations, ${label}: precision ${scores.precision.toFixed(3)}, recall ${scores.recall.toFixed(3)}, honest non-answers ${scores.honestNoAnswer}/${scores.unanswerable}`,
+    );
+  }
+  const section = renderCitationReport({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
     durationSeconds: (performance.now() - started) / 1000,
@@ -138,9 +149,20 @@ async function citations(): Promise<void> {
   log(`wrote the citations section of ${DOCUMENT}`);
 }
 
-(process.argv.includes('--tune') ? tuneAndReport() : citations().then(evaluate)).catch(
-  (error: unknown) => {
-    console.error('[eval] failed:', error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+/** The `citation-tuning` section: the offline answerer's support gate (P175). */
+async function tuneCitationGate(): Promise<void> {
+  const { tuneCitations } = await import('./citation-tuning');
+  const section = await tuneCitations(loadScifact(), new OfflineHashEmbedder(), log);
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'citation-tuning', section);
+  log(`wrote the citation-tuning section of ${DOCUMENT}`);
+}
+
+(process.argv.includes('--tune-citations')
+  ? tuneCitationGate()
+  : process.argv.includes('--tune')
+    ? tuneAndReport()
+    : citations().then(evaluate)
+).catch((error: unknown) => {
+  console.error('[eval] failed:', error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,3 +1,4 @@
+import { normalizeWhitespace } from '../../layers/core/domain/retrieval/verbatim';
 /** Checks of a Query result (spec; D18) shared by the query end-to-end tests. */
 
 /** Every `[n]` (or `[n, m]`) marker of an answer, as source numbers, in order. */
@@ -67,6 +68,10 @@ export function expectQueryResult(
   if ((options.requireCitations ?? true) && body.sources.length > 0) {
     expect(cited.length).toBeGreaterThan(0);
   }
+  // Issue 10, P174: every listed source is cited, and none is listed that is not.
+  expect([...new Set(cited)].sort((a, b) => a - b)).toEqual(
+    body.sources.map((_: unknown, index: number) => index + 1),
+  );
   expect(new Set(body.sources.map((source: any) => source.chunk_id)).size).toBe(
     body.sources.length,
   );
@@ -80,8 +85,9 @@ export function expectQuotesFromCitedSources(body: Record<string, any>): void {
   const pieces = body.response.split(/\[\d+\]/) as string[];
   const numbers = citationNumbers(body.response);
   numbers.forEach((number, index) => {
-    const quoted = (pieces[index] ?? '').replace(/^[.!?…\s]+/, '').trim();
-    const chunk = body.sources[number - 1].chunk_text.replace(/\s+/g, ' ');
-    expect(chunk).toContain(quoted.replace(/…$/, ''));
+    // Issue 10: the quote is verbatim (after the one whitespace normalization).
+    const quoted = normalizeWhitespace(pieces[index] ?? '');
+    const chunk = normalizeWhitespace(body.sources[number - 1].chunk_text);
+    expect(chunk).toContain(quoted);
   });
 }

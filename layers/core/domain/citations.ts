@@ -33,6 +33,28 @@ export function stripCitations(text: string): string {
   return text.replace(MARKER_WITH_SPACE, '');
 }
 
+/**
+ * Issue 10, P174: the answer as its reader gets it, with only the sources it
+ * cites: `cited` (old numbers, in order of first citation) become 1, 2, …,
+ * so `[n]` is `sources[n - 1]`; numbers not in `cited` (a model's `[7]` of
+ * five) are dropped, and a marker left empty goes with its leading space.
+ *
+ * @example renumberCitations('Yes [3]. Also [1, 3][9].', [3, 1]) // 'Yes [1]. Also [2, 1].'
+ */
+export function renumberCitations(text: string, cited: readonly number[]): string {
+  const renumbered = new Map(cited.map((number, index) => [number, index + 1]));
+  return text.replace(MARKER_WITH_SPACE, (marker) => {
+    const open = marker.indexOf('[');
+    const numbers = marker
+      .slice(open + 1, -1)
+      .split(SEPARATOR)
+      .map((part) => renumbered.get(Number(part)))
+      .filter((number): number is number => number !== undefined);
+    const distinct = [...new Set(numbers)];
+    return distinct.length === 0 ? '' : `${marker.slice(0, open)}[${distinct.join(', ')}]`;
+  });
+}
+
 const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
 const MARKER_WITH_SPACE = /[ \t]*\[\d{1,4}(?:\s*,\s*\d{1,4})*\]/g;
 const SEPARATOR = /\s*,\s*/;

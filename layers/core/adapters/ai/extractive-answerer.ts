@@ -2,6 +2,7 @@ import { citedSourceNumbers, stripCitations } from '../../domain/citations';
 import { NO_ANSWER_TEXT } from '../../domain/no-answer';
 import { analyze, words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
+import { normalizeWhitespace } from '../../domain/retrieval/verbatim';
 import type {
   AnswerEvent,
   Answerer,
@@ -34,11 +35,18 @@ export const OFFLINE_EXTRACTIVE_MODEL = 'offline-extractive';
  * }
  */
 export class ExtractiveAnswerer implements Answerer {
+  readonly #support: SupportSettings;
+
+  /** @param support for the eval's tuning grid only; the product uses {@link MIN_COVERAGE} and {@link RELATIVE_CUTOFF}. */
+  constructor(support: Partial<SupportSettings> = {}) {
+    this.#support = { minCoverage: MIN_COVERAGE, relativeCutoff: RELATIVE_CUTOFF, ...support };
+  }
+
   async *answer(request: AnswerRequest): AsyncIterable<AnswerEvent> {
     const { signal } = request;
     signal?.throwIfAborted();
     const history = request.history.slice(-HISTORY_TURNS);
-    const picked = pickSentences(request.question, history, request.sources);
+    const picked = pickSentences(request.question, history, request.sources, this.#support);
     const text = composeAnswer(picked, request.maxTokens);
 
     for (const piece of streamPieces(text)) {
@@ -69,7 +77,20 @@ const MAX_SENTENCES = 4;
 /** Headings and list fragments ("Refund policy") say nothing on their own. */
 const MIN_SENTENCE_WORDS = 3;
 /** A sentence is kept only if it scores at least this share of the best one. */
-const RELATIVE_CUTOFF = 0.5;
+export const RELATIVE_CUTOFF = 0.85;
+
+/** When a sentence supports an answer (issue 10, P175). */
+export interface SupportSettings {
+  readonly minCoverage: number;
+  readonly relativeCutoff: number;
+}
+/**
+ * Issue 10, P175: a sentence supports an answer only when it covers at least
+ * this share of the question's weighted terms; when none does, the answer
+ * is the honest "couldn't find" and cites nothing. Chosen on the first 150
+ * SciFact claims and the project's question set (docs/quality.md, citations).
+ */
+export const MIN_COVERAGE = 0.2;
 /** Overlapping chunks repeat sentences; one that shares this many terms with a picked one is a repeat. */
 const DUPLICATE_OVERLAP = 0.8;
 /** How much an earlier question counts when the current one refers back to it. */
@@ -96,6 +117,8 @@ const QUESTION_FILLER: ReadonlySet<string> = new Set(
     'what which who whom whose when where why how do does did done can could should would ' +
       'may might must shall i me my mine we us our you your yours he him his she her hers ' +
       'about tell know explain describe please any some here there has have had having been ' +
+      // "How long", "how much", "how many" ask for a quantity; the words name no subject (P175).
+      'long much many ' +
       'being get got give show find want need like also just more else elaborate continue',
   ),
 );
@@ -156,11 +179,18 @@ function queryTerms(question: string, history: readonly ConversationTurn[]): Map
   return weights;
 }
 
+/**
+ * The source's sentences, each quoted as the document wrote it (issue 10:
+ * a quote is a substring of the chunk after domain/retrieval/verbatim.ts's
+ * normalization). A sentence holding bracketed numbers (footnotes) is not
+ * quoted: they would read as our citations, and removing them would
+ * misquote it.
+ */
 function splitSentences(source: AnswerSource): Sentence[] {
   const sentences: Sentence[] = [];
   for (const { segment } of SENTENCES.segment(source.text)) {
-    // Bracketed numbers in a document (footnotes) would read as our citations.
-    const text = stripCitations(segment).replace(/\s+/g, ' ').trim();
+    const text = normalizeWhitespace(segment);
+    if (stripCitations(text) !== text) continue;
     if (text.split(' ').length < MIN_SENTENCE_WORDS) continue;
     sentences.push({
       source: source.number,
@@ -210,6 +240,7 @@ function pickSentences(
   question: string,
   history: readonly ConversationTurn[],
   sources: readonly AnswerSource[],
+  { minCoverage, relativeCutoff }: SupportSettings,
 ): ScoredSentence[] {
   const query = queryTerms(question, history);
   if (query.size === 0 || sources.length === 0) return [];
@@ -235,8 +266,10 @@ function pickSentences(
     // Terms carried over from an earlier question alone do not answer this
     // one, unless this one has none of its own ("tell me more").
     if (questionHasTerms ? !matchesQuestion : matched === 0) continue;
+    const coverage = matchedMass / queryMass;
+    if (!(coverage >= minCoverage)) continue;
     const score =
-      SCORE_WEIGHTS.coverage * (matchedMass / queryMass) +
+      SCORE_WEIGHTS.coverage * coverage +
       SCORE_WEIGHTS.retrieval * (retrieval.get(sentence.source) ?? 0) +
       SCORE_WEIGHTS.position / (1 + sentence.index) +
       SCORE_WEIGHTS.density * (matched / sentence.terms.size);
@@ -248,7 +281,7 @@ function pickSentences(
   const best = scored[0]?.score ?? 0;
   const picked: ScoredSentence[] = [];
   for (const sentence of scored) {
-    if (picked.length === MAX_SENTENCES || sentence.score < best * RELATIVE_CUTOFF) break;
+    if (picked.length === MAX_SENTENCES || sentence.score < best * relativeCutoff) break;
     if (picked.some((chosen) => overlap(chosen.terms, sentence.terms) >= DUPLICATE_OVERLAP)) {
       continue;
     }
@@ -293,11 +326,12 @@ function render(sentences: readonly ScoredSentence[]): string {
     .join(' ');
 }
 
-/** `The window is 30 days [1].`: the marker goes before the closing punctuation. */
+/**
+ * `The window is 30 days. [1]`: the marker follows the whole sentence, so the
+ * text between two markers is a verbatim quote (issue 10).
+ */
 function cite(sentence: string, source: number): string {
-  const ending = /([.!?…]+["'”’)\]]*)$/.exec(sentence);
-  if (!ending) return `${sentence} [${source}]`;
-  return `${sentence.slice(0, ending.index)} [${source}]${ending[1]}`;
+  return `${sentence} [${source}]`;
 }
 
 /**
@@ -307,8 +341,9 @@ function cite(sentence: string, source: number): string {
  */
 function truncateSentence(sentence: ScoredSentence, maxTokens: number): string {
   const sentenceWords = sentence.text.split(' ');
+  // No ellipsis: the quote stays a verbatim start of the sentence (issue 10).
   const shorten = (count: number) =>
-    `${sentenceWords.slice(0, count).join(' ')}… [${sentence.source}]`;
+    `${sentenceWords.slice(0, count).join(' ')} [${sentence.source}]`;
   const best = shorten(
     longestFit(sentenceWords.length, (count) => estimateTokens(shorten(count)) <= maxTokens),
   );

@@ -18,6 +18,7 @@ import mammoth from 'mammoth';
 import MarkdownIt from 'markdown-it';
 import { getDocumentProxy } from 'unpdf';
 import { detectFileType, type FileType } from '../../domain/file-types';
+import { normalizeWhitespace } from '../../domain/retrieval/verbatim';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
 import { DocumentTooComplexError, FileParseError, UnsupportedFileTypeError } from './errors';
 import { htmlToDocument } from './html-to-document';
@@ -77,21 +78,17 @@ async function parseAs(
 }
 
 /**
- * Plain text: paragraphs are separated by blank lines; within one, lines are
- * kept (lists and addresses read better that way) with their whitespace
- * collapsed. No headings, so one section.
+ * Plain text: paragraphs are separated by blank lines; within one, a line
+ * break is a soft wrap, and whitespace is collapsed as for a web page's
+ * paragraph (domain/retrieval/verbatim.ts). The same text as a page or as a
+ * file is then the same paragraphs, cut into the same chunks (issue 10).
+ * No headings, so one section.
  */
 export function textToDocument(text: string, title: string, url: string | null): ParsedDocument {
   const paragraphs = text
     .replace(/\r\n?/g, '\n')
     .split(/\n[ \t\f\v\u00a0]*\n/)
-    .map((block) =>
-      block
-        .split('\n')
-        .map((line) => line.replace(/\s+/g, ' ').trim())
-        .filter((line) => line !== '')
-        .join('\n'),
-    )
+    .map(normalizeWhitespace)
     .filter((paragraph) => paragraph !== '');
   return { title, url, sections: paragraphs.length > 0 ? [{ headingPath: [], paragraphs }] : [] };
 }

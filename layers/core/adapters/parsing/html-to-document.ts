@@ -14,6 +14,7 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
+import { collapseWhitespace, removeInvisible } from '../../domain/retrieval/verbatim';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
 import { DocumentTooComplexError } from './errors';
 import { MAX_HTML_NESTING, nestsDeeperThan } from './html-nesting';
@@ -42,7 +43,7 @@ export interface HtmlToDocumentOptions {
  *   subsections' paths).
  * - **Paragraphs**: one per block element (`p`, `li`, `div`, `tr`,
  *   `blockquote`, …); whitespace collapsed, `<br>` kept as a line break,
- *   `<pre>` kept line by line, table cells joined with ` | `. Entities are
+ *   `<pre>` kept line by line, table cells joined with a space. Entities are
  *   decoded by the parser.
  *
  * @throws {DocumentTooComplexError} for markup nested deeper than
@@ -366,7 +367,8 @@ class SectionBuilder {
           continue;
         }
         if (node.name === 'td' || node.name === 'th') {
-          if (this.#cellsInRow > 0) this.#buffer += ' | ';
+          // A space, as the page shows cells: no separator the document does not hold (issue 10, verbatim).
+          if (this.#cellsInRow > 0) this.#buffer += ' ';
           this.#cellsInRow += 1;
         }
         if (BLOCK_ELEMENTS.has(node.name)) {
@@ -446,9 +448,9 @@ function textOf(node: AnyNode, keepLines = false): string {
   return text;
 }
 
-/** Whitespace (including no-break spaces) to one space; zero-width characters removed. */
+/** Whitespace (including no-break spaces) to one space; invisible characters removed (domain/retrieval/verbatim.ts). */
 function collapse(text: string): string {
-  return text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '').replace(/\s+/g, ' ');
+  return collapseWhitespace(text);
 }
 
 function normaliseInline(text: string): string {
@@ -457,8 +459,7 @@ function normaliseInline(text: string): string {
 
 /** `<pre>` text: lines kept, trailing spaces and surrounding blank lines removed. */
 function preformatted(text: string): string {
-  const lines = text
-    .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
+  const lines = removeInvisible(text)
     .split(/\r?\n/)
     .map((line) => line.replace(/\s+$/, ''));
   while (lines[0] === '') lines.shift();

@@ -61,23 +61,24 @@ const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 const SEGMENT_WINDOW = 16_384;
 
 /**
- * The sentences of `paragraph`, segmented window by window. The last
- * sentence of a window may go on past it, so the next window starts where
- * that sentence starts; a sentence longer than a whole window is cut at the
- * window's end (it is longer than any chunk, and split anyway).
+ * The sentences of `paragraph` as `[start, end)` offsets, segmented window
+ * by window. The last sentence of a window may go on past it, so the next
+ * window starts where that sentence starts; a sentence longer than a whole
+ * window is cut at the window's end (it is longer than any chunk, and split
+ * anyway).
  */
-function* sentencesOf(paragraph: string): Generator<string> {
+function* sentenceSpans(paragraph: string): Generator<readonly [number, number]> {
   let start = 0;
   while (start < paragraph.length) {
     const end = Math.min(paragraph.length, start + SEGMENT_WINDOW);
     let last: Intl.SegmentData | undefined;
     for (const segment of SENTENCES.segment(paragraph.slice(start, end))) {
-      if (last) yield last.segment;
+      if (last) yield [start + last.index, start + segment.index];
       last = segment;
     }
     if (!last) return;
     if (end === paragraph.length || last.index === 0) {
-      yield last.segment;
+      yield [start + last.index, end];
       start = end;
     } else {
       start += last.index;
@@ -87,7 +88,11 @@ function* sentencesOf(paragraph: string): Generator<string> {
 
 /** A sentence, or a part of one too long for a chunk: the unit chunks are built of. */
 interface Piece {
-  readonly text: string;
+  /** The paragraph the piece is a slice of: chunks are cut from it, never rebuilt (issue 10, verbatim citations). */
+  readonly source: string;
+  /** `[start, end)` of the piece in `source`, without surrounding whitespace. */
+  readonly start: number;
+  readonly end: number;
   readonly tokens: number;
   /** Index of the paragraph (within its section) the piece comes from. */
   readonly paragraph: number;
@@ -164,16 +169,23 @@ function sectionPieces(section: ChunkableSection, maxTokens: number): Piece[] {
   const pieces: Piece[] = [];
   section.paragraphs.forEach((paragraph, index) => {
     let opensParagraph = true;
-    for (const segment of sentencesOf(paragraph)) {
-      const sentence = segment.trim();
-      if (sentence.length === 0) continue;
-      const tokens = countTokens(sentence);
-      const parts =
-        tokens <= maxTokens
-          ? [{ text: sentence, tokens }]
-          : splitOverlong(sentence, maxTokens).map((text) => ({ text, tokens: countTokens(text) }));
-      for (const part of parts) {
-        pieces.push({ ...part, paragraph: index, opensParagraph });
+    for (const [from, to] of sentenceSpans(paragraph)) {
+      const [start, end] = trimmed(paragraph, from, to);
+      if (start === end) continue;
+      const tokens = countTokens(paragraph.slice(start, end));
+      const parts: (readonly [number, number])[] =
+        tokens <= maxTokens ? [[start, end]] : splitOverlong(paragraph, start, end, maxTokens);
+      for (const [partStart, partEnd] of parts) {
+        const partTokens =
+          parts.length === 1 ? tokens : countTokens(paragraph.slice(partStart, partEnd));
+        pieces.push({
+          source: paragraph,
+          start: partStart,
+          end: partEnd,
+          tokens: partTokens,
+          paragraph: index,
+          opensParagraph,
+        });
         opensParagraph = false;
       }
     }
@@ -181,36 +193,57 @@ function sectionPieces(section: ChunkableSection, maxTokens: number): Piece[] {
   return pieces;
 }
 
+/** `[from, to)` without the whitespace at either end. */
+function trimmed(text: string, from: number, to: number): readonly [number, number] {
+  let start = from;
+  let end = to;
+  while (start < end && isSpace(text, start)) start += 1;
+  while (end > start && isSpace(text, end - 1)) end -= 1;
+  return [start, end];
+}
+
+function isSpace(text: string, index: number): boolean {
+  return /\s/.test(text[index] ?? '');
+}
+
 /**
- * Splits one sentence longer than `maxTokens` into parts that fit: at the
- * last word boundary that fits, or, for a single word longer than a chunk
- * (a URL, a base64 blob), at the last character that fits.
+ * Splits the sentence `text[from, to)`, longer than `maxTokens`, into parts
+ * that fit: at the last word boundary that fits, or, for a single word
+ * longer than a chunk (a URL, a base64 blob), at the last character that
+ * fits. Parts are `[start, end)` offsets into `text`, without surrounding
+ * whitespace.
  *
  * Linear in the sentence (issue 14): each part is looked for only within
  * the longest text `maxTokens` tokens can cover, and no per-character table
  * of the whole sentence is built, so a 20 MB run without spaces costs time
  * and memory in proportion to its length.
  */
-function splitOverlong(sentence: string, maxTokens: number): string[] {
+function splitOverlong(
+  text: string,
+  from: number,
+  to: number,
+  maxTokens: number,
+): (readonly [number, number])[] {
+  const sentence = text.slice(0, to);
   const reach = maxTokens * (MAX_ENCODED_RUN + 2);
-  const parts: string[] = [];
-  let start = skipSpaces(sentence, 0);
+  const parts: (readonly [number, number])[] = [];
+  let start = skipSpaces(sentence, from);
   while (start < sentence.length) {
-    const from = start;
-    const limit = Math.min(sentence.length, from + reach);
-    const fits = (end: number) => countTokens(sentence.slice(from, end)) <= maxTokens;
-    // Code point ends after `from`, never inside a surrogate pair.
+    const partFrom = start;
+    const limit = Math.min(sentence.length, partFrom + reach);
+    const fits = (end: number) => countTokens(sentence.slice(partFrom, end)) <= maxTokens;
+    // Code point ends after `partFrom`, never inside a surrogate pair.
     const ends: Candidates = {
-      length: limit - from,
-      at: (index) => codePointEnd(sentence, from + index + 1),
+      length: limit - partFrom,
+      at: (index) => codePointEnd(sentence, partFrom + index + 1),
     };
     // The longest prefix that fits; one code point is a few tokens at most, so it is taken regardless.
-    const longest = longestFitting(ends, fits) ?? codePointEnd(sentence, from + 1);
-    const wordEnd = lastWordEnd(sentence, from, longest);
+    const longest = longestFitting(ends, fits) ?? codePointEnd(sentence, partFrom + 1);
+    const wordEnd = lastWordEnd(sentence, partFrom, longest);
     const cut =
       longest === sentence.length || wordEnd === undefined || !fits(wordEnd) ? longest : wordEnd;
-    const part = sentence.slice(from, cut).trim();
-    if (part.length > 0) parts.push(part);
+    const [partStart, partEnd] = trimmed(sentence, partFrom, cut);
+    if (partEnd > partStart) parts.push([partStart, partEnd]);
     start = skipSpaces(sentence, cut);
   }
   return parts;
@@ -273,14 +306,25 @@ function longestFitting(
   return good >= from ? ascending.at(good) : undefined;
 }
 
-/** Paragraphs are separated by a blank line, sentences of a paragraph by a space. */
+/**
+ * A chunk's text: each paragraph's pieces as one slice of that paragraph
+ * (the text between two sentences is the document's own, never a space put
+ * back between rebuilt parts), paragraphs separated by a blank line.
+ */
 function render(pieces: readonly Piece[]): string {
   let text = '';
+  let first: Piece | undefined;
   let previous: Piece | undefined;
   for (const piece of pieces) {
-    if (previous !== undefined) text += piece.paragraph === previous.paragraph ? ' ' : '\n\n';
-    text += piece.text;
+    if (first !== undefined && previous !== undefined && piece.paragraph !== previous.paragraph) {
+      text += `${first.source.slice(first.start, previous.end)}\n\n`;
+      first = undefined;
+    }
+    first ??= piece;
     previous = piece;
+  }
+  if (first !== undefined && previous !== undefined) {
+    text += first.source.slice(first.start, previous.end);
   }
   return text;
 }

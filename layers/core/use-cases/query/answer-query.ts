@@ -1,5 +1,6 @@
 import type { Agent } from '../../domain/agent';
 import { mayUseAgent } from '../../domain/agent-access';
+import { renumberCitations } from '../../domain/citations';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
@@ -7,6 +8,7 @@ import type { CitedSource, Interaction } from '../../domain/interaction';
 import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
@@ -77,6 +79,21 @@ export type QueryEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'done'; readonly result: QueryResult };
 
+/** A follow-up this short ("Tell me more.", "And gift cards?") says too little to search by. */
+const FOLLOW_UP_MAX_WORDS = 4;
+
+/**
+ * What to search for: the question, or, for a short follow-up in a session
+ * (D18), the previous question with it. Since answers cite only what
+ * supports them (P175), a follow-up must retrieve what the conversation is
+ * about, not chunks that merely share "more" with it.
+ */
+function retrievalQuery(question: string, history: readonly { question: string }[]): string {
+  const previous = history.at(-1)?.question;
+  if (previous === undefined || words(question).length > FOLLOW_UP_MAX_WORDS) return question;
+  return `${previous}\n${question}`;
+}
+
 async function activeAgent(
   deps: QueryDependencies,
   principal: Principal,
@@ -121,7 +138,7 @@ export async function* answerQuery(
       : await retrieve(deps, {
           orgId,
           dataSourceIds: agent.data_source_ids,
-          query: input.query,
+          query: retrievalQuery(input.query, history),
           strategy: agent.rag_strategy,
           topK: ANSWER_SOURCES,
         });
@@ -177,15 +194,23 @@ export async function* answerQuery(
     answer = result;
   }
 
+  // Issue 10, P174: the result lists only the sources the answer cites, renumbered so
+  // `[n]` is `sources[n - 1]`; none when nothing supports an answer. A stream's `sources`
+  // event came first, numbered as its deltas cite; `done` carries this final form.
+  const citedSources = answer.cited
+    .map((number) => sources[number - 1])
+    .filter((source): source is CitedSource => source !== undefined);
+  const response = renumberCitations(answer.text, answer.cited);
+
   const finished = deps.clock.now();
   const interaction: Interaction = {
     id: newId('interaction', started.getTime()),
     agent_id: agent.id,
     session_id: sessionId,
     query: input.query,
-    response: answer.text,
-    sources,
-    cited_sources: answer.cited.length,
+    response,
+    sources: citedSources,
+    cited_sources: citedSources.length,
     feedback: null,
     feedback_comment: null,
     latency_ms: Math.max(0, finished.getTime() - started.getTime()),
@@ -224,7 +249,7 @@ export async function* answerQuery(
     type: 'done',
     result: {
       response: interaction.response,
-      sources,
+      sources: citedSources,
       metadata: {
         interaction_id: interaction.id,
         session_id: sessionId,

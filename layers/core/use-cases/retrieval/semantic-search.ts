@@ -1,3 +1,4 @@
+import type { RagStrategy } from '../../domain/agent';
 import { usableBy } from '../../domain/agent-access';
 import { TenantMismatchError } from '../../domain/errors';
 import { agentAccessOf, type Principal } from '../../domain/principal';
@@ -13,6 +14,8 @@ export interface SemanticSearchInput {
   readonly similarity_threshold: number;
   readonly data_source_ids?: readonly string[] | undefined;
   readonly include_embedding: boolean;
+  /** Issue 10, P172: the D20 strategy; the schema defaults it to agents' default, `hybrid`. */
+  readonly rag_strategy: RagStrategy;
 }
 
 /**
@@ -61,9 +64,13 @@ async function dataSourcesToSearch(
 }
 
 /**
- * D21: chunks by meaning (k-NN), without an answer. `org_id` must be the
- * caller's organization (403 otherwise); all its data sources unless some
- * are named; `query_embedding` only when asked for (it is large).
+ * D21: the best chunks, without an answer. `org_id` must be the caller's
+ * organization (403 otherwise); all its data sources unless some are named;
+ * `query_embedding` only when asked for (it is large). Issue 10, P172:
+ * ranked by the D20 strategy named (`hybrid`, agents' default, unless the
+ * caller names another) exactly as an agent's query retrieves (`retrieve`);
+ * `similarity_score` stays the cosine similarity, which
+ * `similarity_threshold` bounds, whatever ranked the chunk.
  */
 export async function semanticSearch(
   deps: RetrieveDependencies & {
@@ -83,7 +90,7 @@ export async function semanticSearch(
   const { chunks, queryEmbedding } = await retrieve(deps, {
     ...filter,
     query: input.query,
-    strategy: 'similarity',
+    strategy: input.rag_strategy,
     topK: input.top_k,
   });
   const searched = await deps.retrieval.count(filter);
@@ -105,6 +112,7 @@ export async function semanticSearch(
       total_chunks_searched: searched,
       latency_ms: Math.max(0, deps.clock.now().getTime() - started),
       embedder: deps.embedder.id,
+      rag_strategy: input.rag_strategy,
     },
   };
 }

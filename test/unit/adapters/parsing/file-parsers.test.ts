@@ -230,7 +230,8 @@ describe('Function: parseFile', () => {
   });
 
   describe('plain text', () => {
-    it('splits paragraphs at blank lines and keeps lines within them', async () => {
+    // Issue 10 (P171): a line break inside a paragraph is a soft wrap, as in a web page's paragraph.
+    it('splits paragraphs at blank lines and joins the lines within them', async () => {
       const bytes = Buffer.from(
         '\ufeffFirst  paragraph\r\nsecond line\r\n\r\n   \r\n\tSecond paragraph\n\n\n',
       );
@@ -238,7 +239,7 @@ describe('Function: parseFile', () => {
         title: 'notes',
         url: null,
         sections: [
-          { headingPath: [], paragraphs: ['First paragraph\nsecond line', 'Second paragraph'] },
+          { headingPath: [], paragraphs: ['First paragraph second line', 'Second paragraph'] },
         ],
       });
     });
