@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
+import type { CrawlBudget } from '../../layers/core/adapters/crawler/website-source-reader';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-session-tokens';
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
@@ -56,6 +57,8 @@ export interface LocalWiringOptions {
   readonly onInvitation?: (invitation: Invitation) => void;
   /** P69: limits of the process that parses files and chunks documents. */
   readonly parsing: ParsingLimits;
+  /** P98 `SVC_CRAWL_MAX_MB`, `SVC_CRAWL_TIME_LIMIT_SECONDS`: one sync's crawl budget. */
+  readonly crawlBudget?: CrawlBudget;
   /** D14 `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
   readonly dnsServers?: readonly string[];
   /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
@@ -142,6 +145,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       ...(options.extraCaCertificates ? { extraCaCertificates: options.extraCaCertificates } : {}),
     }),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+    ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
     fileStorage,

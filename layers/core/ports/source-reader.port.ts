@@ -20,6 +20,15 @@ export type SourceItem =
       /** `gone`: the document no longer exists (its chunks are deleted). */
       readonly reason: string;
       readonly detail: string;
+    }
+  | {
+      /**
+       * The reader reached a budget (the crawl's bytes or time, P98) and read
+       * no further: always last. Documents it did not reach are kept.
+       */
+      readonly status: 'stopped';
+      readonly reason: string;
+      readonly detail: string;
     };
 
 /** Reads every document of a data source (the website crawler, the uploaded files). */

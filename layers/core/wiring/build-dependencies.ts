@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CrawlBudget } from '../adapters/crawler/website-source-reader';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
@@ -66,6 +67,8 @@ export function buildDependencies(options: {
   readonly secretSealer: SecretSealer;
   readonly outboundPolicy: OutboundPolicy;
   readonly webhookTimeoutMs?: number;
+  /** P98: one sync's crawl budget (`SVC_CRAWL_*` on one machine); the crawler's defaults if not given. */
+  readonly crawlBudget?: CrawlBudget;
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
@@ -132,6 +135,7 @@ export function buildDependencies(options: {
       files,
       fileStorage: options.fileStorage,
       fileParser,
+      ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
     }),
     files,
     fileStorage: options.fileStorage,

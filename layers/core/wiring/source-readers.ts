@@ -1,4 +1,5 @@
 import {
+  type CrawlBudget,
   UnavailableSourceReader,
   WebsiteSourceReader,
 } from '../adapters/crawler/website-source-reader';
@@ -21,9 +22,12 @@ export function sourceReaders(options: {
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
+  /** P98: the crawl budget of one sync; the crawler's defaults (1 GiB, 14 minutes) if not given. */
+  readonly crawlBudget?: CrawlBudget;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
+    options.crawlBudget ?? {},
   );
   const unavailable = new UnavailableSourceReader();
   return (source, orgId) => {

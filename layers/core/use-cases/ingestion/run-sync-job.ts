@@ -78,7 +78,13 @@ export async function runSyncJob(
   let lastProgress = 0;
   const expected = reader.expectedTotal(source);
 
+  /** Why the reader ended before the end of the source (a crawl budget, P98), if it did. */
+  let stoppedEarly: string | undefined;
   for await (const item of reader.read(source, signal)) {
+    if (item.status === 'stopped') {
+      stoppedEarly = item.detail;
+      continue;
+    }
     const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
     const refusal = item.status === 'ok' ? null : item.detail;
     if (item.status === 'ok') {
@@ -121,7 +127,7 @@ export async function runSyncJob(
   }
 
   // A crawl that ended normally saw everything there is: what it did not see was removed.
-  if (!signal.aborted) {
+  if (!signal.aborted && stoppedEarly === undefined) {
     for (const documentId of indexed.keys()) {
       if (!seen.has(documentId))
         await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
@@ -137,6 +143,9 @@ export async function runSyncJob(
   const notes = [
     ...(signal.aborted
       ? [`stopped at the time limit after ${processed} document(s); the next sync continues`]
+      : []),
+    ...(stoppedEarly !== undefined && !signal.aborted
+      ? [`stopped after ${processed} document(s): ${stoppedEarly}`]
       : []),
     ...(skippedCount > 0 ? [`${skippedCount} document(s) skipped, e.g. ${examples}`] : []),
   ];
