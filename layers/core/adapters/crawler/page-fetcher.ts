@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { Transform } from 'node:stream';
+import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { describeConnectionError } from '../net/connection-error';
 import { type OutboundPolicy, trustedCertificates } from '../net/outbound-policy';
@@ -249,7 +249,7 @@ function readBody(
 ): void {
   const { maxBytes, maxDecompressionRatio } = request;
   const encoding = (header(response, 'content-encoding') ?? 'identity').trim().toLowerCase();
-  let decoder: Transform | undefined;
+  let decoder: Gunzip | Inflate | BrotliDecompress | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
   else if (encoding === 'deflate') decoder = createInflate();
   else if (encoding === 'br') decoder = createBrotliDecompress();
@@ -261,7 +261,6 @@ function readBody(
 
   const chunks: Buffer[] = [];
   let received = 0;
-  let compressed = 0;
   let over = false;
   let finished = false;
   const end = (outcome: BodyOutcome) => {
@@ -281,17 +280,20 @@ function readBody(
     }
     received += chunk.length;
     chunks.push(chunk);
+    // Against the compressed bytes the decoder has consumed, not those received:
+    // one 64 KiB network chunk of a bomb inflates to 64 MiB.
+    const consumed = decoder?.bytesWritten ?? 0;
     if (
       decoder &&
       maxDecompressionRatio !== undefined &&
       received > RATIO_CHECK_AFTER_BYTES &&
-      received > compressed * maxDecompressionRatio
+      received > consumed * maxDecompressionRatio
     ) {
       over = true;
       end({
         kind: 'compression-bomb',
         bytesRead: received,
-        detail: `its ${safeToken(encoding)} body decompresses more than ${maxDecompressionRatio} times (${received} bytes from ${compressed})`,
+        detail: `its ${safeToken(encoding)} body decompresses more than ${maxDecompressionRatio} times (${received} bytes from ${consumed})`,
       });
     }
   };
@@ -306,6 +308,7 @@ function readBody(
   );
   if (decoder) {
     // Compressed bytes are capped too, so a stalled decoder cannot buffer without bound.
+    let compressed = 0;
     response.on('data', (chunk: Buffer) => {
       compressed += chunk.length;
       if (compressed > maxBytes) end({ kind: 'too-large', body: Buffer.concat(chunks) });
