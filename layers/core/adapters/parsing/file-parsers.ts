@@ -60,8 +60,11 @@ export async function parseFile(
   if (type === undefined) throw new UnsupportedFileTypeError(filename, contentType);
   try {
     const document = await parseAs(type, bytes, filename, contentType, limits);
-    // Whatever the format, the text kept is within the limit (PDF and CSV stop early on their own).
-    new TextBudget(filename, limits.maxTextChars).spend(textLength(document));
+    // PDF and CSV count their text as they read it (a CSV its cells, not the column
+    // names repeated on every row); every other format is counted here, whole.
+    if (type !== 'pdf' && type !== 'csv') {
+      new TextBudget(filename, limits.maxTextChars).spend(textLength(document));
+    }
     return document;
   } catch (error) {
     if (error instanceof DocumentTooComplexError) {
@@ -368,10 +371,9 @@ async function csvToDocument(
       )
       .filter((cell) => cell !== '')
       .join('; ');
-    if (paragraph !== '') {
-      budget.spend(paragraph.length);
-      paragraphs.push(paragraph);
-    }
+    // The file's own text: its cells (the labels added to each are ours).
+    budget.spend(record.reduce((sum, cell) => sum + cell.length, 0));
+    if (paragraph !== '') paragraphs.push(paragraph);
     return null;
   };
   try {

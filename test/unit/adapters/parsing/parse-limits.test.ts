@@ -186,6 +186,18 @@ describe('Parse limits (issue 13, P95)', () => {
       });
     });
 
+    it("counts a CSV's cells against the text limit, not the column names added to every row", async () => {
+      // 200 rows of 10 characters of cells, 40 with their labels
+      const csv = Buffer.from(
+        `a_long_column_name,another_long_name\n${'12345,67890\n'.repeat(200)}`,
+      );
+      const limits = { ...PARSE_LIMITS, maxTextChars: 2_100 };
+      await expect(parseFile(csv, 'labels.csv', undefined, limits)).resolves.toBeDefined();
+      await expect(
+        parseFile(csv, 'labels.csv', undefined, { ...limits, maxTextChars: 1_500 }),
+      ).rejects.toMatchObject({ limit: 'maxTextChars' });
+    });
+
     it('reads a CSV within the limits as before', async () => {
       const document = await parseFile(Buffer.from('a,b\n1,2\n\n3,\n'), 'ok.csv');
       expect(document.sections).toEqual([{ headingPath: [], paragraphs: ['a: 1; b: 2', 'a: 3'] }]);
