@@ -111,6 +111,22 @@ const localConfigSchema = z
       z.coerce.number().check(z.int(), z.minimum(64), z.maximum(16_384)),
       1_024,
     ),
+    /**
+     * P98: response bytes (decoded, MiB) one sync's crawl may read before it
+     * stops with the reason; the cloud uses the same default.
+     */
+    SVC_CRAWL_MAX_MB: z._default(
+      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_536)),
+      1_024,
+    ),
+    /**
+     * P98: how long one sync's crawl may run before it stops with the reason
+     * (the cloud's is its worker's 15 minutes less one to finish: 840 s).
+     */
+    SVC_CRAWL_TIME_LIMIT_SECONDS: z._default(
+      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(86_400)),
+      840,
+    ),
     /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
     SVC_WORKER_INTERVAL_MS: milliseconds(0, 60_000, 200),
     /**

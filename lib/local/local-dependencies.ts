@@ -4,6 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import type { ProviderUrls } from '../../layers/core/adapters/ai/provider-urls';
 import type { ConnectorEndpoints } from '../../layers/core/adapters/connectors/connectors';
 import { StaticConnectorApps } from '../../layers/core/adapters/connectors/static-connector-apps';
+import type { CrawlBudget } from '../../layers/core/adapters/crawler/website-source-reader';
 import { EnvelopeSecretSealer } from '../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { JoseOAuthStateSigner } from '../../layers/core/adapters/crypto/jose-oauth-state';
 import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-session-tokens';
@@ -63,6 +64,8 @@ export interface LocalWiringOptions {
   readonly onInvitation?: (invitation: Invitation) => void;
   /** P69: limits of the process that parses files and chunks documents. */
   readonly parsing: ParsingLimits;
+  /** P98 `SVC_CRAWL_MAX_MB`, `SVC_CRAWL_TIME_LIMIT_SECONDS`: one sync's crawl budget. */
+  readonly crawlBudget?: CrawlBudget;
   /** D14 `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
   readonly dnsServers?: readonly string[];
   /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
@@ -152,6 +155,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       ...(options.extraCaCertificates ? { extraCaCertificates: options.extraCaCertificates } : {}),
     }),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+    ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
     ...(options.providerUrls ? { providerUrls: options.providerUrls } : {}),

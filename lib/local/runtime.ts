@@ -118,6 +118,10 @@ export async function startLocalRuntime(
           ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
           : {}),
         webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+        crawlBudget: {
+          maxTotalBytes: config.SVC_CRAWL_MAX_MB * 1024 * 1024,
+          maxDurationMs: config.SVC_CRAWL_TIME_LIMIT_SECONDS * 1000,
+        },
         parsing: {
           timeoutMs: config.SVC_PARSE_TIMEOUT_SECONDS * 1000,
           memoryMb: config.SVC_PARSE_MEMORY_MB,

@@ -9,7 +9,7 @@
  *
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
  * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`,
- * `ingestion-and-streaming`, `adversarial-ingestion`, `cold-start`, `mixed-load`): one section only.
+ * `ingestion-and-streaming`, `adversarial-ingestion`, `parsing-memory`, `cold-start`, `mixed-load`): one section only.
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +76,7 @@ const SECTIONS = [
   'semantic-search',
   'ingestion-and-streaming',
   'adversarial-ingestion',
+  'parsing-memory',
   'cold-start',
   'mixed-load',
 ] as const;
@@ -123,6 +124,10 @@ async function main(): Promise<void> {
   if (sections.includes('adversarial-ingestion')) {
     const { runAdversarialIngestionBench } = await import('./adversarial-ingestion');
     await runAdversarialIngestionBench({ quick, only: sections.length === 1, document: DOCUMENT });
+  }
+  if (sections.includes('parsing-memory')) {
+    const { runParsingMemoryBench } = await import('./parsing-memory');
+    await runParsingMemoryBench({ quick, only: sections.length === 1, document: DOCUMENT });
   }
   if (sections.includes('cold-start')) {
     const { runColdStartBench } = await import('./cold-start-section');

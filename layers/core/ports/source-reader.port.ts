@@ -39,6 +39,15 @@ export type SourceItem =
        */
       readonly status: 'inventory';
       readonly keys: readonly string[];
+    }
+  | {
+      /**
+       * The reader reached a budget (the crawl's bytes or time, P98) and read
+       * no further: always last. Documents it did not reach are kept.
+       */
+      readonly status: 'stopped';
+      readonly reason: string;
+      readonly detail: string;
     };
 
 /** Where an incremental read resumes (P151). */

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HttpModelKeyVerifier } from '../adapters/ai/model-key-verifier';
 import { HOSTED_PROVIDER_URLS, type ProviderUrls } from '../adapters/ai/provider-urls';
 import { type ConnectorEndpoints, connectors } from '../adapters/connectors/connectors';
+import type { CrawlBudget } from '../adapters/crawler/website-source-reader';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
 import { DynamoDbApiKeyRepository } from '../adapters/dynamodb/api-key-repository';
@@ -74,6 +75,8 @@ export function buildDependencies(options: {
   readonly secretSealer: SecretSealer;
   readonly outboundPolicy: OutboundPolicy;
   readonly webhookTimeoutMs?: number;
+  /** P98: one sync's crawl budget (`SVC_CRAWL_*` on one machine); the crawler's defaults if not given. */
+  readonly crawlBudget?: CrawlBudget;
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
@@ -174,6 +177,7 @@ export function buildDependencies(options: {
         },
       },
       kbArticles,
+      ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
     }),
     kbArticles,
     files,

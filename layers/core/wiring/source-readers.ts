@@ -1,6 +1,7 @@
 import { ConnectorSourceReader } from '../adapters/connectors/connector-source-reader';
 import type { Connectors } from '../adapters/connectors/connectors';
 import {
+  type CrawlBudget,
   UnavailableSourceReader,
   WebsiteSourceReader,
 } from '../adapters/crawler/website-source-reader';
@@ -32,9 +33,12 @@ export function sourceReaders(options: {
   /** Issue 12: the sync worker's connectors and what their grants need. */
   readonly connectors?: { readonly built: Connectors; readonly grants: GrantDependencies };
   readonly kbArticles: Pick<KbArticleRepository, 'list' | 'get'>;
+  /** P98: the crawl budget of one sync; the crawler's defaults (1 GiB, 14 minutes) if not given. */
+  readonly crawlBudget?: CrawlBudget;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
+    options.crawlBudget ?? {},
   );
   const unavailable = new UnavailableSourceReader();
   return (source, orgId) => {

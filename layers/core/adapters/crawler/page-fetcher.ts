@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { Transform } from 'node:stream';
+import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { describeConnectionError } from '../net/connection-error';
 import { type OutboundPolicy, trustedCertificates } from '../net/outbound-policy';
@@ -26,6 +26,12 @@ export interface PageRequest {
   readonly timeoutMs: number;
   /** The most body bytes read, after decompression; past it the request is abandoned. */
   readonly maxBytes: number;
+  /**
+   * The most decoded bytes per compressed byte of a `gzip`, `deflate` or `br`
+   * body once {@link RATIO_CHECK_AFTER_BYTES} are decoded; past it the
+   * request is abandoned as a compression bomb. @default no ratio limit
+   */
+  readonly maxDecompressionRatio?: number;
   /**
    * Read the first `maxBytes` even when `Content-Length` announces more (for
    * robots.txt, whose first 500 KiB count). @default false: refused up front
@@ -53,6 +59,14 @@ export type PageResponse =
       readonly contentType: string | undefined;
       /** What had been read when it stopped (empty if `Content-Length` said so up front). */
       readonly partialBody: Buffer;
+    }
+  | {
+      /** The body decompressed past `maxDecompressionRatio`: reading stopped there. */
+      readonly kind: 'compression-bomb';
+      readonly status: number;
+      /** What had been read when it stopped. */
+      readonly bytesRead: number;
+      readonly detail: string;
     }
   | {
       readonly kind: 'failed';
@@ -148,8 +162,16 @@ export function createGuardedPageFetcher(
           finish({ kind: 'too-large', status, contentType, partialBody: Buffer.alloc(0) });
           return;
         }
-        readBody(response, request.maxBytes, (outcome) => {
+        readBody(response, request, (outcome) => {
           if (outcome.kind === 'failed') return finish(failed('connection-failed', outcome.detail));
+          if (outcome.kind === 'compression-bomb') {
+            return finish({
+              kind: 'compression-bomb',
+              status,
+              bytesRead: outcome.bytesRead,
+              detail: outcome.detail,
+            });
+          }
           if (outcome.kind === 'too-large') {
             return finish({ kind: 'too-large', status, contentType, partialBody: outcome.body });
           }
@@ -205,20 +227,29 @@ export function createGuardedPageFetcher(
 type BodyOutcome =
   | { readonly kind: 'complete'; readonly body: Buffer }
   | { readonly kind: 'too-large'; readonly body: Buffer }
+  | { readonly kind: 'compression-bomb'; readonly bytesRead: number; readonly detail: string }
   | { readonly kind: 'failed'; readonly detail: string };
+
+/**
+ * Decoded bytes below which the ratio is not checked: a small page may
+ * compress very well (a page of repeated markup) and costs nothing anyway.
+ */
+export const RATIO_CHECK_AFTER_BYTES = 1024 * 1024;
 
 /**
  * Reads the body through the decoder its `Content-Encoding` names, counting
  * decoded bytes, and stops at `maxBytes` (a small gzip body can inflate to
- * gigabytes).
+ * gigabytes), or as soon as more than `maxDecompressionRatio` bytes came out
+ * per byte that went in (P98).
  */
 function readBody(
   response: IncomingMessage,
-  maxBytes: number,
+  request: Pick<PageRequest, 'maxBytes' | 'maxDecompressionRatio'>,
   done: (outcome: BodyOutcome) => void,
 ): void {
+  const { maxBytes, maxDecompressionRatio } = request;
   const encoding = (header(response, 'content-encoding') ?? 'identity').trim().toLowerCase();
-  let decoder: Transform | undefined;
+  let decoder: Gunzip | Inflate | BrotliDecompress | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
   else if (encoding === 'deflate') decoder = createInflate();
   else if (encoding === 'br') decoder = createBrotliDecompress();
@@ -249,6 +280,22 @@ function readBody(
     }
     received += chunk.length;
     chunks.push(chunk);
+    // Against the compressed bytes the decoder has consumed, not those received:
+    // one 64 KiB network chunk of a bomb inflates to 64 MiB.
+    const consumed = decoder?.bytesWritten ?? 0;
+    if (
+      decoder &&
+      maxDecompressionRatio !== undefined &&
+      received > RATIO_CHECK_AFTER_BYTES &&
+      received > consumed * maxDecompressionRatio
+    ) {
+      over = true;
+      end({
+        kind: 'compression-bomb',
+        bytesRead: received,
+        detail: `its ${safeToken(encoding)} body decompresses more than ${maxDecompressionRatio} times (${received} bytes from ${consumed})`,
+      });
+    }
   };
   const source = decoder ?? response;
   source.on('data', take);

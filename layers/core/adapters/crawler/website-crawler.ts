@@ -32,6 +32,23 @@ export const CRAWLER_DEFAULTS = {
   maxQueuedUrls: 50_000,
   /** URLs longer than this are not crawled (session ids, traps). */
   maxUrlLength: 2_048,
+  /**
+   * P98: a compressed page decoding to more than 100 bytes per byte received
+   * (past its first MiB) is a compression bomb; the ratio Apache POI refuses
+   * zip entries at. HTML compresses 5 to 20 times.
+   */
+  maxDecompressionRatio: 100,
+  /**
+   * P98: response bytes (decoded: pages, robots.txt, sitemaps) one crawl may
+   * read: 10,000 pages (the most `max_pages` allows) of 100 KiB.
+   */
+  maxTotalBytes: 1024 * 1024 * 1024,
+  /**
+   * P98: how long one crawl may run: the cloud sync worker's 15 minutes less
+   * the minute it keeps to record the job (functions/sync-worker/handler.ts),
+   * so a crawl ends the same way on one machine and in the cloud.
+   */
+  maxDurationMs: 14 * 60_000,
 } as const;
 
 export interface CrawlWebsiteOptions {
@@ -55,6 +72,12 @@ export interface CrawlWebsiteOptions {
   readonly maxCrawlDelayMs?: number;
   /** @default 50,000 */
   readonly maxQueuedUrls?: number;
+  /** Decoded bytes per compressed byte a page may reach (past its first MiB). @default 100 */
+  readonly maxDecompressionRatio?: number;
+  /** Response bytes, decoded, the whole crawl may read before it stops. @default 1 GiB */
+  readonly maxTotalBytes?: number;
+  /** How long the whole crawl may run before it stops. @default 14 minutes */
+  readonly maxDurationMs?: number;
   /** Stops the crawl: requests in flight are abandoned and the iteration ends. */
   readonly signal?: AbortSignal;
   /**
@@ -88,8 +111,13 @@ export const CRAWL_SKIP_REASONS = [
   'duplicate',
   /** The body could not be turned into a document. */
   'unparseable',
+  /** A compressed body that decodes past `maxDecompressionRatio`. */
+  'compression-bomb',
 ] as const;
 export type CrawlSkipReason = (typeof CRAWL_SKIP_REASONS)[number];
+
+/** Why a crawl stopped before it had seen the whole site (P98). */
+export type CrawlStopReason = 'byte-budget' | 'time-budget';
 
 export type CrawlResult =
   | {
@@ -108,6 +136,17 @@ export type CrawlResult =
       readonly url: string;
       readonly reason: CrawlSkipReason;
       /** For people: what happened, without response content. */
+      readonly detail: string;
+    }
+  | {
+      /**
+       * The crawl reached its byte or time budget and ended early: always the
+       * last result. What it did not reach may still exist.
+       */
+      readonly status: 'stopped';
+      /** The start URL. */
+      readonly url: string;
+      readonly reason: CrawlStopReason;
       readonly detail: string;
     };
 
@@ -128,8 +167,12 @@ export type CrawlResult =
  *   `Crawl-delay` (capped at `maxCrawlDelayMs`) makes the crawl sequential
  *   with that spacing between requests.
  * - **Limits**: stops once `maxPages` pages are parsed; every request has
- *   `timeoutMs` and `maxPageBytes`; redirects are followed by hand, at most
- *   `maxRedirects`, each hop checked for origin, robots.txt and D35 again.
+ *   `timeoutMs` and `maxPageBytes`, and a compressed body may decode to at
+ *   most `maxDecompressionRatio` times its size; redirects are followed by
+ *   hand, at most `maxRedirects`, each hop checked for origin, robots.txt and
+ *   D35 again. The whole crawl may read `maxTotalBytes` and run
+ *   `maxDurationMs` (P98): past either, requests in flight are abandoned and
+ *   a last `stopped` result says which.
  * - **D35**: the start URL is checked (resolved, every address public) before
  *   any request, and every connection goes through the guarded lookup.
  * - **Content**: `text/html` and XHTML become documents via
@@ -161,14 +204,31 @@ export async function* crawlWebsite(options: CrawlWebsiteOptions): AsyncGenerato
     userAgent: options.userAgent ?? CRAWLER_DEFAULTS.userAgent,
     maxCrawlDelayMs: options.maxCrawlDelayMs ?? CRAWLER_DEFAULTS.maxCrawlDelayMs,
     maxQueuedUrls: options.maxQueuedUrls ?? CRAWLER_DEFAULTS.maxQueuedUrls,
+    maxDecompressionRatio: options.maxDecompressionRatio ?? CRAWLER_DEFAULTS.maxDecompressionRatio,
+    maxTotalBytes: options.maxTotalBytes ?? CRAWLER_DEFAULTS.maxTotalBytes,
   };
   const transport = options.fetchImpl
     ? { fetch: options.fetchImpl, close: () => undefined }
     : createGuardedPageFetcher(options.policy, { maxSockets: settings.concurrency });
 
+  // A budget reached stops the crawl as the caller's signal would, and says so (P98).
+  let stopped: CrawlResult | undefined;
+  const stop = (reason: CrawlStopReason, detail: string) => {
+    if (!stopped && !controller.signal.aborted) {
+      stopped = { status: 'stopped', url: options.startUrl, reason, detail };
+    }
+    controller.abort();
+  };
+  const maxDurationMs = options.maxDurationMs ?? CRAWLER_DEFAULTS.maxDurationMs;
+  const deadline = setTimeout(
+    () => stop('time-budget', `the crawl reached its time limit of ${seconds(maxDurationMs)}`),
+    maxDurationMs,
+  );
   try {
-    yield* new Crawl(options, settings, transport.fetch, controller.signal).run();
+    yield* new Crawl(options, settings, transport.fetch, controller.signal, stop).run();
+    if (stopped) yield stopped;
   } finally {
+    clearTimeout(deadline);
     // Also when the caller stops iterating early: nothing keeps running.
     controller.abort();
     options.signal?.removeEventListener('abort', stopOnParent);
@@ -184,7 +244,13 @@ type Settings = {
   readonly userAgent: string;
   readonly maxCrawlDelayMs: number;
   readonly maxQueuedUrls: number;
+  readonly maxDecompressionRatio: number;
+  readonly maxTotalBytes: number;
 };
+
+function seconds(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+}
 
 /** What one page task ends with: its result, and the links it found if it was parsed. */
 type PageOutcome = { readonly result: CrawlResult; readonly links: readonly string[] };
@@ -214,17 +280,22 @@ class Crawl {
   /** Results known without a request (disallowed, not a page), yielded before the next wait. */
   readonly #ready: CrawlResult[] = [];
   #parsed = 0;
+  /** Decoded response bytes read so far, against `maxTotalBytes`. */
+  #bytesRead = 0;
+  readonly #stop: (reason: CrawlStopReason, detail: string) => void;
 
   constructor(
     options: CrawlWebsiteOptions,
     settings: Settings,
     fetch: PageFetcher,
     signal: AbortSignal,
+    stop: (reason: CrawlStopReason, detail: string) => void,
   ) {
     this.#options = options;
     this.#settings = settings;
     this.#fetch = fetch;
     this.#signal = signal;
+    this.#stop = stop;
   }
 
   async *run(): AsyncGenerator<CrawlResult> {
@@ -311,6 +382,14 @@ class Crawl {
             `robots.txt could not be fetched (${response.detail}), so nothing may be crawled`,
           );
     }
+    if (response.kind === 'compression-bomb') {
+      this.#robots = disallowAllRobots();
+      return skipped(
+        start.href,
+        'disallowed',
+        `robots.txt could not be read (${response.detail}), so nothing may be crawled`,
+      );
+    }
     // RFC 9309 §2.5: a parser must read at least 500 KiB; what follows may be ignored.
     const body = response.kind === 'too-large' ? response.partialBody : response.body;
     const { status } = response;
@@ -383,15 +462,34 @@ class Crawl {
   ): Promise<PageResponse> {
     await this.#politeness();
     if (this.#signal.aborted) return { kind: 'failed', reason: 'aborted', detail: 'crawl stopped' };
-    return this.#fetch({
+    const response = await this.#fetch({
       url,
       headers: { 'User-Agent': this.#settings.userAgent, Accept: ACCEPT },
       timeoutMs: this.#settings.timeoutMs,
       maxBytes,
+      maxDecompressionRatio: this.#settings.maxDecompressionRatio,
       keepPartial,
       wantBody,
       signal: this.#signal,
     });
+    this.#count(response);
+    return response;
+  }
+
+  /**
+   * Adds what a response made us read to the crawl's byte budget; past it the
+   * crawl stops. A page in flight may pass it by one page at most each.
+   */
+  #count(response: PageResponse): void {
+    if (response.kind === 'response') this.#bytesRead += response.body.length;
+    else if (response.kind === 'too-large') this.#bytesRead += response.partialBody.length;
+    else if (response.kind === 'compression-bomb') this.#bytesRead += response.bytesRead;
+    if (this.#bytesRead >= this.#settings.maxTotalBytes) {
+      this.#stop(
+        'byte-budget',
+        `the crawl read its limit of ${this.#settings.maxTotalBytes} bytes of responses`,
+      );
+    }
   }
 
   /** Waits out the robots.txt crawl delay (requests are sequential then). */
@@ -458,6 +556,7 @@ class Crawl {
           response.detail,
         );
       }
+      if (response.kind === 'compression-bomb') return none('compression-bomb', response.detail);
       const { status, contentType } = response;
       if (response.kind === 'too-large') {
         return none('too-large', `larger than ${this.#settings.maxPageBytes} bytes`);

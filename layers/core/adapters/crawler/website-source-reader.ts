@@ -3,11 +3,22 @@ import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
 import type { OutboundPolicy } from '../net/outbound-policy';
 import { crawlWebsite } from './website-crawler';
 
+/** A sync's crawl budget (P98); the crawler's defaults where not given. */
+export interface CrawlBudget {
+  /** Decoded response bytes one sync may read. */
+  readonly maxTotalBytes?: number;
+  /** How long one sync's crawl may run. */
+  readonly maxDurationMs?: number;
+}
+
 /** A website data source read by crawling it (issue 3: origin-bound, robots.txt, sitemap, D35). */
 export class WebsiteSourceReader implements SourceReader {
   constructor(
     private readonly policy: OutboundPolicy,
-    private readonly options: { readonly concurrency?: number; readonly timeoutMs?: number } = {},
+    private readonly options: CrawlBudget & {
+      readonly concurrency?: number;
+      readonly timeoutMs?: number;
+    } = {},
   ) {}
 
   async *read(source: DataSource, signal: AbortSignal): AsyncIterable<SourceItem> {
@@ -19,14 +30,18 @@ export class WebsiteSourceReader implements SourceReader {
       signal,
       ...this.options,
     })) {
-      yield result.status === 'ok'
-        ? {
-            status: 'ok',
-            key: result.url,
-            document: result.document,
-            contentHash: result.contentHash,
-          }
-        : { status: 'skipped', key: result.url, reason: result.reason, detail: result.detail };
+      if (result.status === 'ok') {
+        yield {
+          status: 'ok',
+          key: result.url,
+          document: result.document,
+          contentHash: result.contentHash,
+        };
+      } else if (result.status === 'stopped') {
+        yield { status: 'stopped', reason: result.reason, detail: result.detail };
+      } else {
+        yield { status: 'skipped', key: result.url, reason: result.reason, detail: result.detail };
+      }
     }
   }
 

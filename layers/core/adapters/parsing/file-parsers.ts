@@ -22,7 +22,15 @@ import { normalizeWhitespace } from '../../domain/retrieval/verbatim';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
 import { DocumentTooComplexError, FileParseError, UnsupportedFileTypeError } from './errors';
 import { htmlToDocument } from './html-to-document';
+import {
+  FileLimitExceededError,
+  formatCount,
+  PARSE_LIMITS,
+  type ParseLimits,
+  TextBudget,
+} from './parse-limits';
 import { charsetOf, decodeHtml, decodeText } from './text-decoding';
+import { checkZipPackage } from './zip-budget';
 
 /**
  * Parses an uploaded file. The type comes from the file name, else the
@@ -30,8 +38,14 @@ import { charsetOf, decodeHtml, decodeText } from './text-decoding';
  * both where they are unambiguous (a PDF header, a ZIP package that is not
  * a DOCX).
  *
+ * Every file is parsed under {@link PARSE_LIMITS} (P95): a DOCX's package
+ * is checked and inflated under a byte budget before mammoth opens it, a
+ * PDF's pages and a CSV's rows and cells are counted as they are read, and
+ * the text any file yields is capped.
+ *
  * @throws {UnsupportedFileTypeError} for any other type.
  * @throws {FileParseError} when a file of an accepted type cannot be read.
+ * @throws {FileLimitExceededError} when the file is over one of the limits.
  *
  * @example
  * const document = await parseFile(bytes, 'handbook.docx');
@@ -41,11 +55,18 @@ export async function parseFile(
   bytes: Buffer,
   filename: string,
   contentType?: string,
+  limits: ParseLimits = PARSE_LIMITS,
 ): Promise<ParsedDocument> {
   const type = sniffedType(bytes, detectFileType(filename, contentType));
   if (type === undefined) throw new UnsupportedFileTypeError(filename, contentType);
   try {
-    return await parseAs(type, bytes, filename, contentType);
+    const document = await parseAs(type, bytes, filename, contentType, limits);
+    // PDF and CSV count their text as they read it (a CSV its cells, not the column
+    // names repeated on every row); every other format is counted here, whole.
+    if (type !== 'pdf' && type !== 'csv') {
+      new TextBudget(filename, limits.maxTextChars).spend(textLength(document));
+    }
+    return document;
   } catch (error) {
     if (error instanceof DocumentTooComplexError) {
       throw new FileParseError(filename, error.message, { cause: error });
@@ -59,12 +80,14 @@ async function parseAs(
   bytes: Buffer,
   filename: string,
   contentType: string | undefined,
+  limits: ParseLimits,
 ): Promise<ParsedDocument> {
   const title = stemOf(filename);
   switch (type) {
     case 'pdf':
-      return pdfToDocument(bytes, filename);
+      return pdfToDocument(bytes, filename, limits);
     case 'docx':
+      await checkZipPackage(bytes, filename, limits);
       return docxToDocument(bytes, filename);
     case 'html':
       return htmlToDocument(decodeHtml(bytes, contentType), null, { fallbackTitle: title });
@@ -73,8 +96,18 @@ async function parseAs(
     case 'text':
       return textToDocument(decodeText(bytes, charsetOf(contentType)), title, null);
     case 'csv':
-      return csvToDocument(decodeText(bytes, charsetOf(contentType)), filename);
+      return csvToDocument(decodeText(bytes, charsetOf(contentType)), filename, limits);
   }
+}
+
+/** Characters of text in a document: its title and every heading and paragraph. */
+function textLength(document: ParsedDocument): number {
+  let length = document.title.length;
+  for (const section of document.sections) {
+    for (const heading of section.headingPath) length += heading.length;
+    for (const paragraph of section.paragraphs) length += paragraph.length;
+  }
+  return length;
 }
 
 /**
@@ -127,7 +160,11 @@ const PDF_PARAGRAPH_GAP = 1.5;
 
 type PdfLine = { text: string; y: number; size: number };
 
-async function pdfToDocument(bytes: Buffer, filename: string): Promise<ParsedDocument> {
+async function pdfToDocument(
+  bytes: Buffer,
+  filename: string,
+  limits: ParseLimits,
+): Promise<ParsedDocument> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(new Uint8Array(bytes), {
@@ -144,6 +181,15 @@ async function pdfToDocument(bytes: Buffer, filename: string): Promise<ParsedDoc
     });
   }
   try {
+    // Counted from the page tree before any page is read.
+    if (pdf.numPages > limits.maxPdfPages) {
+      throw new FileLimitExceededError(
+        filename,
+        'maxPdfPages',
+        `it has ${formatCount(pdf.numPages)} pages, over the ${formatCount(limits.maxPdfPages)} allowed`,
+      );
+    }
+    const budget = new TextBudget(filename, limits.maxTextChars);
     const sections: ParsedSection[] = [];
     let firstLine: string | undefined;
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber += 1) {
@@ -153,12 +199,14 @@ async function pdfToDocument(bytes: Buffer, filename: string): Promise<ParsedDoc
       firstLine ??= lines.find((line) => line.text !== '')?.text;
       const paragraphs = pdfParagraphs(lines);
       page.cleanup();
+      budget.spend(paragraphs.reduce((sum, paragraph) => sum + paragraph.length, 0));
       // No headings in a PDF's text layer; the page number is what a citation needs.
       if (paragraphs.length > 0) sections.push({ headingPath: [`Page ${pageNumber}`], paragraphs });
     }
     const title = (await pdfTitle(pdf)) ?? firstLine?.slice(0, 200) ?? stemOf(filename);
     return { title, url: null, sections };
   } catch (error) {
+    if (error instanceof FileLimitExceededError) throw error;
     throw new FileParseError(filename, 'the PDF could not be read to the end', { cause: error });
   } finally {
     await pdf.destroy();
@@ -293,12 +341,40 @@ const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
 /**
  * CSV: the first row names the columns; every other row becomes one
  * paragraph `column: value; column: value` (empty cells left out), so each
- * row can be retrieved on its own with its meaning attached.
+ * row can be retrieved on its own with its meaning attached. Rows are turned
+ * into paragraphs as the parser yields them (no table of every row is kept),
+ * and each is checked against the row, column and cell limits there.
  */
-async function csvToDocument(text: string, filename: string): Promise<ParsedDocument> {
-  let rows: string[][];
+async function csvToDocument(
+  text: string,
+  filename: string,
+  limits: ParseLimits,
+): Promise<ParsedDocument> {
+  let columns: string[] | undefined;
+  let rows = 0;
+  const paragraphs: string[] = [];
+  const budget = new TextBudget(filename, limits.maxTextChars);
+  const onRecord = (record: string[]): null => {
+    rows += 1;
+    checkCsvRecord(record, rows, filename, limits);
+    if (columns === undefined) {
+      columns = record.map((name, index) => (name === '' ? `column ${index + 1}` : name));
+      return null;
+    }
+    const header = columns;
+    const paragraph = record
+      .map((value, index) =>
+        value === '' ? '' : `${header[index] ?? `column ${index + 1}`}: ${value}`,
+      )
+      .filter((cell) => cell !== '')
+      .join('; ');
+    // The file's own text: its cells (the labels added to each are ours).
+    budget.spend(record.reduce((sum, cell) => sum + cell.length, 0));
+    if (paragraph !== '') paragraphs.push(paragraph);
+    return null;
+  };
   try {
-    rows = await new Promise<string[][]>((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       parseCsv(
         text,
         {
@@ -308,31 +384,58 @@ async function csvToDocument(text: string, filename: string): Promise<ParsedDocu
           relax_quotes: true,
           skip_empty_lines: true,
           trim: true,
+          on_record: onRecord,
         },
-        (error, records: string[][] | undefined) =>
-          error ? reject(error) : resolve(records ?? []),
+        (error) => (error ? reject(error) : resolve()),
       );
     });
   } catch (error) {
+    // csv-parse hands back what `on_record` threw, wrapped or not.
+    const limit = error instanceof FileLimitExceededError ? error : causeOf(error);
+    if (limit) throw limit;
     throw new FileParseError(filename, 'not a readable CSV file', { cause: error });
   }
-  const [header = [], ...records] = rows;
-  const columns = header.map((name, index) => (name === '' ? `column ${index + 1}` : name));
-  const paragraphs = records
-    .map((record) =>
-      record
-        .map((value, index) =>
-          value === '' ? '' : `${columns[index] ?? `column ${index + 1}`}: ${value}`,
-        )
-        .filter((cell) => cell !== '')
-        .join('; '),
-    )
-    .filter((paragraph) => paragraph !== '');
   return {
     title: stemOf(filename),
     url: null,
     sections: paragraphs.length > 0 ? [{ headingPath: [], paragraphs }] : [],
   };
+}
+
+function causeOf(error: unknown): FileLimitExceededError | undefined {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof FileLimitExceededError ? cause : undefined;
+}
+
+/** Refuses the file at the first record over the row, column or cell limit. */
+function checkCsvRecord(
+  record: readonly string[],
+  row: number,
+  filename: string,
+  limits: ParseLimits,
+): void {
+  if (row > limits.maxCsvRows) {
+    throw new FileLimitExceededError(
+      filename,
+      'maxCsvRows',
+      `it has more than ${formatCount(limits.maxCsvRows)} rows (the limit per file)`,
+    );
+  }
+  if (record.length > limits.maxCsvColumns) {
+    throw new FileLimitExceededError(
+      filename,
+      'maxCsvColumns',
+      `row ${formatCount(row)} has ${formatCount(record.length)} columns, over the ${formatCount(limits.maxCsvColumns)} allowed`,
+    );
+  }
+  const column = record.findIndex((cell) => cell.length > limits.maxCsvCellChars);
+  if (column >= 0) {
+    throw new FileLimitExceededError(
+      filename,
+      'maxCsvCellChars',
+      `the cell in row ${formatCount(row)}, column ${formatCount(column + 1)} holds more than ${formatCount(limits.maxCsvCellChars)} characters (the limit per cell)`,
+    );
+  }
 }
 
 /** The delimiter that occurs most often in the first line (quoted text included; good enough for headers). */

@@ -88,6 +88,8 @@ export async function runSyncJob(
   let expected = reader.expectedTotal(source);
   /** A connector that lost its grant or was never connected ends the job with this reason. */
   let stopped: { reason: string; connectionFailed: boolean } | null = null;
+  /** Why the reader ended before the end of the source (a crawl budget, P98), if it did. */
+  let stoppedEarly: string | undefined;
   const recordProgress = async () => {
     await deps.dataSources.recordSyncProgress(orgId, dataSourceId, jobId, {
       documents_total: expected === null ? null : Math.max(expected, processed),
@@ -105,6 +107,10 @@ export async function runSyncJob(
         // P151: what came before is indexed; a crash from here on resumes at this cursor.
         await recordProgress();
         await deps.dataSources.commitSyncCursor(orgId, dataSourceId, jobId, item.cursor);
+        continue;
+      }
+      if (item.status === 'stopped') {
+        stoppedEarly = item.detail;
         continue;
       }
       if (item.status === 'inventory') {
@@ -161,9 +167,9 @@ export async function runSyncJob(
     }
   }
 
-  // A read that ended normally saw everything there is: what it did not see (or, for an
+  // A read that ended normally (not at a budget, P98) saw everything there is: what it did not see (or, for an
   // incremental reader, what its inventory does not list) was removed.
-  if (!signal.aborted && stopped === null) {
+  if (!signal.aborted && stopped === null && stoppedEarly === undefined) {
     const present = inventory;
     for (const documentId of [...indexed.keys()]) {
       // Read in this run, or listed as existing (an item created after the inventory was read is kept).
@@ -185,6 +191,9 @@ export async function runSyncJob(
   const notes = [
     ...(signal.aborted
       ? [`stopped at the time limit after ${processed} document(s); the next sync continues`]
+      : []),
+    ...(stoppedEarly !== undefined && !signal.aborted
+      ? [`stopped after ${processed} document(s): ${stoppedEarly}`]
       : []),
     ...(skippedCount > 0 ? [`${skippedCount} document(s) skipped, e.g. ${examples}`] : []),
   ];
