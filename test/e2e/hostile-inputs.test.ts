@@ -11,6 +11,7 @@ import { api } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { htmlPage, type LoopbackSite, routes, startLoopbackSite } from '../support/loopback-site';
 import { requestSync, syncStatus } from '../support/sync';
+import { createKey } from '../support/tenants';
 import { fileRecord, uploadFile } from '../support/uploads';
 
 const MiB = 1024 * 1024;
@@ -48,6 +49,11 @@ describe('Hostile inputs (issue 13)', () => {
     });
     await uploadFile(service, key, warmUp.id, 'warm.md', Buffer.from('# Warm\n\nUp.'));
     await service.runtime.workers.stepIngestion();
+  });
+  // Each test gets a key of its own: the tests create sources, upload and sync back to
+  // back, more than one key's Write bucket (15, D16) allows when the machine is quick.
+  beforeEach(async () => {
+    key = (await createKey(service, service.orgId, { scopes: ['Read', 'Write'] })).key;
   });
   afterAll(async () => {
     for (const drip of drips) clearInterval(drip);

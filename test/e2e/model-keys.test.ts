@@ -48,6 +48,16 @@ describe('Model keys (D33)', () => {
         return (originalWrites[stream] as (...args: unknown[]) => boolean)(chunk, ...rest);
       }) as typeof process.stdout.write;
     }
+    // In a jest worker the console is jest's buffered one, which reaches
+    // stdout only through the parent process: the loggers' lines are taken
+    // where they are written.
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      const original = console[level].bind(console);
+      jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        captured.push(args.map(String).join(' '));
+        original(...args);
+      });
+    }
     providers = await startModelProviders();
     [service, site] = await Promise.all([
       startTestService({
@@ -65,6 +75,7 @@ describe('Model keys (D33)', () => {
     sourceId = (await indexWebsite(service, service.adminKey, site.url('/'))).source.id;
   });
   afterAll(async () => {
+    jest.restoreAllMocks();
     process.stdout.write = originalWrites.stdout;
     process.stderr.write = originalWrites.stderr;
     await service.end();
