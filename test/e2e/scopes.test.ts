@@ -100,6 +100,11 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/kb': 'Read',
   'POST /api/kb': 'Write',
   'PUT /api/kb/{id}': 'Write',
+  // D33, P130: organizations' model keys are Admin only.
+  'GET /api/v1/model-keys': 'Admin',
+  'POST /api/v1/model-keys': 'Admin',
+  'GET /api/v1/model-keys/{id}': 'Admin',
+  'DELETE /api/v1/model-keys/{id}': 'Admin',
 };
 
 /** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */
