@@ -73,6 +73,14 @@ export const operations = {
         description: 'The Query result, or an SSE stream of sources, delta…, done',
         schema: queryResult,
       },
+      // P134: an agent answering with the organization's own model key (D33).
+      424: {
+        description:
+          "model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134)",
+      },
+      503: {
+        description: 'The model provider is unavailable, or broke the answer off (P134)',
+      },
     },
     async handle({ body, principal, deps, requestId }) {
       const { stream, ...input } = body;
