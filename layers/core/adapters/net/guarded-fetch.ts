@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { describeConnectionError } from './connection-error';
@@ -17,6 +17,68 @@ export class OutboundRequestError extends Error {
   override readonly name = 'OutboundRequestError';
 }
 
+/** A request that passed the policy's checks, ready to go out. */
+export interface GuardedRequest {
+  readonly url: URL;
+  /**
+   * Sends it (the body included) over a connection whose every resolved
+   * address is checked; `onError` gets connection failures.
+   */
+  send(
+    onResponse: (response: IncomingMessage) => void,
+    onError: (error: Error) => void,
+    signal?: AbortSignal,
+  ): ClientRequest;
+}
+
+/**
+ * D35's checks before anything leaves, shared by both guarded fetches: the
+ * policy's schemes, IP literals refused, and a request whose connection
+ * resolves through guardedLookup (every address checked), with no redirect
+ * followed. A refusal is an OutboundRequestError.
+ */
+export function guardedRequester(
+  policy: OutboundPolicy,
+): (input: string, init: RequestInit) => GuardedRequest | OutboundRequestError {
+  const lookup = guardedLookup(policy);
+  const ca = trustedCertificates(policy);
+  return (input, init) => {
+    const parsed = parseOutboundUrl(input, policy);
+    if (!parsed.ok) return new OutboundRequestError(parsed.reason);
+    const { url } = parsed;
+    const host = hostOf(url);
+    const refusal = checkLiteralHost(host, policy);
+    if (refusal) return new OutboundRequestError(refusal.message);
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    const headers = new Headers(init.headers);
+    if (body !== undefined) headers.set('content-length', String(Buffer.byteLength(body)));
+    return {
+      url,
+      send(onResponse, onError, signal) {
+        const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+        const outgoing = request(
+          {
+            method: init.method ?? 'GET',
+            protocol: url.protocol,
+            host,
+            port: url.port === '' ? undefined : Number(url.port),
+            path: `${url.pathname}${url.search}`,
+            headers: Object.fromEntries(headers),
+            lookup,
+            ca,
+            servername: isIP(host) === 0 ? host : undefined,
+            ...(signal ? { signal } : {}),
+          },
+          onResponse,
+        );
+        outgoing.on('error', onError);
+        outgoing.end(body);
+        return outgoing;
+      },
+    };
+  };
+}
+
 /**
  * A `fetch` for customer-supplied addresses (D35): the scheme by the
  * policy, IP literals and every resolved address checked on the connection
@@ -26,18 +88,11 @@ export class OutboundRequestError extends Error {
  * so libraries that accept a custom fetch (jose's JWKS) can use it.
  */
 export function guardedFetch(policy: OutboundPolicy, options: GuardedFetchOptions) {
-  const lookup = guardedLookup(policy);
-  const ca = trustedCertificates(policy);
+  const prepare = guardedRequester(policy);
   return (input: string | URL, init: RequestInit = {}): Promise<Response> => {
-    const parsed = parseOutboundUrl(String(input), policy);
-    if (!parsed.ok) return Promise.reject(new OutboundRequestError(parsed.reason));
-    const { url } = parsed;
-    const host = hostOf(url);
-    const refusal = checkLiteralHost(host, policy);
-    if (refusal) return Promise.reject(new OutboundRequestError(refusal.message));
-    const body = typeof init.body === 'string' ? init.body : undefined;
-    const headers = new Headers(init.headers);
-    if (body !== undefined) headers.set('content-length', String(Buffer.byteLength(body)));
+    const prepared = prepare(String(input), init);
+    if (prepared instanceof OutboundRequestError) return Promise.reject(prepared);
+    const { url } = prepared;
 
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
@@ -79,23 +134,7 @@ export function guardedFetch(policy: OutboundPolicy, options: GuardedFetchOption
           );
         });
       };
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const outgoing = send(
-        {
-          method: init.method ?? 'GET',
-          protocol: url.protocol,
-          host,
-          port: url.port === '' ? undefined : Number(url.port),
-          path: `${url.pathname}${url.search}`,
-          headers: Object.fromEntries(headers),
-          lookup,
-          ca,
-          servername: isIP(host) === 0 ? host : undefined,
-        },
-        onResponse,
-      );
-      outgoing.on('error', (error) => fail(describeConnectionError(error)));
-      outgoing.end(body);
+      const outgoing = prepared.send(onResponse, (error) => fail(describeConnectionError(error)));
     });
   };
 }

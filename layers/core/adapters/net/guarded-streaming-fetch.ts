@@ -1,19 +1,16 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describeConnectionError } from './connection-error';
-import { OutboundRequestError } from './guarded-fetch';
-import { type OutboundPolicy, trustedCertificates } from './outbound-policy';
-import { checkLiteralHost, guardedLookup, hostOf, parseOutboundUrl } from './url-guard';
+import { guardedRequester, OutboundRequestError } from './guarded-fetch';
+import type { OutboundPolicy } from './outbound-policy';
 
 /**
  * A `fetch` for a customer's model endpoint (D33 `custom`, D35) that SDKs
- * can stream through: the same rules as guardedFetch — the policy's
- * schemes, every connected address checked (guardedLookup), IP literals
- * checked, no redirect followed (a 3xx comes back as is) — but the
- * `Response` resolves at the headers and its body streams, so a chat
- * completion's server-sent events arrive as the model writes them. Time
+ * can stream through: the same checks as guardedFetch (guardedRequester:
+ * the policy's schemes, IP literals, every connected address, no redirect
+ * followed), but the `Response` resolves at the headers and its body
+ * streams, so a chat completion's server-sent events arrive as the model
+ * writes them. Time
  * limits are the SDK's (and the answerer's silence watchdog); the body is
  * capped at `maxBytes`.
  */
@@ -21,46 +18,22 @@ export function guardedStreamingFetch(
   policy: OutboundPolicy,
   options: { readonly maxBytes: number },
 ): typeof fetch {
-  const lookup = guardedLookup(policy);
-  const ca = trustedCertificates(policy);
+  const prepare = guardedRequester(policy);
   const guarded = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const raw = input instanceof Request ? input.url : String(input);
-    const parsed = parseOutboundUrl(raw, policy);
-    if (!parsed.ok) return Promise.reject(new OutboundRequestError(parsed.reason));
-    const { url } = parsed;
-    const host = hostOf(url);
-    const refusal = checkLiteralHost(host, policy);
-    if (refusal) return Promise.reject(new OutboundRequestError(refusal.message));
-    const body = typeof init.body === 'string' ? init.body : undefined;
-    const headers = new Headers(init.headers);
-    if (body !== undefined) headers.set('content-length', String(Buffer.byteLength(body)));
+    const prepared = prepare(input instanceof Request ? input.url : String(input), init);
+    if (prepared instanceof OutboundRequestError) return Promise.reject(prepared);
     const signal = init.signal ?? undefined;
-
     return new Promise<Response>((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const outgoing = send(
-        {
-          method: init.method ?? 'GET',
-          protocol: url.protocol,
-          host,
-          port: url.port === '' ? undefined : Number(url.port),
-          path: `${url.pathname}${url.search}`,
-          headers: Object.fromEntries(headers),
-          lookup,
-          ca,
-          servername: isIP(host) === 0 ? host : undefined,
-          ...(signal ? { signal } : {}),
-        },
+      prepared.send(
         (response: IncomingMessage) => resolve(streamedResponse(response, options.maxBytes)),
+        (error) =>
+          reject(
+            signal?.aborted
+              ? signal.reason
+              : new OutboundRequestError(describeConnectionError(error)),
+          ),
+        signal,
       );
-      outgoing.on('error', (error) =>
-        reject(
-          signal?.aborted
-            ? signal.reason
-            : new OutboundRequestError(describeConnectionError(error)),
-        ),
-      );
-      outgoing.end(body);
     });
   };
   return guarded as typeof fetch;
