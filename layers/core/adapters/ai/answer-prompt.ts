@@ -1,6 +1,6 @@
 import { stripCitations } from '../../domain/citations';
 import { NO_ANSWER_TEXT } from '../../domain/no-answer';
-import type { AnswerRequest } from '../../ports/answerer.port';
+import type { AnswerEvent, AnswerRequest } from '../../ports/answerer.port';
 
 /** Used when the agent has no system prompt of its own. */
 export const DEFAULT_SYSTEM_PROMPT =
@@ -63,4 +63,17 @@ export function conversationOf(request: AnswerRequest): PromptMessage[] {
     content: `Sources:\n\n${sources}\n\nQuestion: ${request.question}`,
   });
   return messages;
+}
+
+/**
+ * The answer when retrieval found nothing: say so rather than let a model
+ * answer from its own knowledge (issue 3), and spend no tokens on it. The
+ * same for every provider.
+ */
+export function* answerWithoutSources(model: string): Generator<AnswerEvent> {
+  yield { type: 'delta', text: NO_ANSWER_TEXT };
+  yield {
+    type: 'done',
+    result: { text: NO_ANSWER_TEXT, cited: [], tokensInput: 0, tokensOutput: 0, model },
+  };
 }

@@ -1,6 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { citedSourceNumbers } from '../../domain/citations';
-import { NO_ANSWER_TEXT } from '../../domain/no-answer';
 import { estimateTokens } from '../../domain/retrieval/token-estimate';
 import {
   type AnswerEvent,
@@ -8,9 +7,10 @@ import {
   type AnswerRequest,
   ModelUnavailableError,
 } from '../../ports/answerer.port';
-import { conversationOf, systemPromptOf } from './answer-prompt';
+import { answerWithoutSources, conversationOf, systemPromptOf } from './answer-prompt';
 import { toAnthropicModelError } from './anthropic-errors';
 import { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
+import { SilenceWatchdog } from './silence-watchdog';
 
 /** How to reach Anthropic's Messages API with an organization's key (D33). */
 export interface AnthropicAnswererOptions {
@@ -83,33 +83,13 @@ export class AnthropicAnswerer implements Answerer {
     const { signal } = request;
     signal?.throwIfAborted();
     if (request.sources.length === 0) {
-      yield { type: 'delta', text: NO_ANSWER_TEXT };
-      yield {
-        type: 'done',
-        result: {
-          text: NO_ANSWER_TEXT,
-          cited: [],
-          tokensInput: 0,
-          tokensOutput: 0,
-          model: request.model,
-        },
-      };
+      yield* answerWithoutSources(request.model);
       return;
     }
     const client = await this.#clientOf();
-    const controller = new AbortController();
-    const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    const restart = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, this.#timeoutMs);
-    };
+    const watchdog = new SilenceWatchdog(this.#timeoutMs, signal);
     const errorContext = () => ({
-      timedOut,
+      timedOut: watchdog.timedOut,
       timeoutMs: this.#timeoutMs,
       retryAfterSeconds: this.#retryAfterSeconds,
     });
@@ -120,7 +100,6 @@ export class AnthropicAnswerer implements Answerer {
     let tokensInput: number | null = null;
     let tokensOutput: number | null = null;
     let stopped = false;
-    restart();
     try {
       const stream = await client.messages.create(
         {
@@ -132,16 +111,16 @@ export class AnthropicAnswerer implements Answerer {
           max_tokens: request.maxTokens,
           stream: true,
         },
-        { signal: abort },
+        { signal: watchdog.signal },
       );
-      restart();
+      watchdog.restart();
       for await (const event of stream) {
         if (event.type === 'message_start') {
           model = event.message.model || model;
           tokensInput = event.message.usage.input_tokens;
         } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
           text += event.delta.text;
-          clearTimeout(timer);
+          watchdog.pause();
           yield { type: 'delta', text: event.delta.text };
         } else if (event.type === 'message_delta') {
           tokensOutput = event.usage.output_tokens;
@@ -151,16 +130,16 @@ export class AnthropicAnswerer implements Answerer {
         } else if (event.type === 'message_stop') {
           stopped = true;
         }
-        restart();
+        watchdog.restart();
       }
     } catch (error) {
       signal?.throwIfAborted();
       throw toAnthropicModelError(error, errorContext());
     } finally {
-      clearTimeout(timer);
+      watchdog.pause();
     }
     signal?.throwIfAborted();
-    if (timedOut) throw toAnthropicModelError(null, errorContext());
+    if (watchdog.timedOut) throw toAnthropicModelError(null, errorContext());
     if (!stopped) {
       throw new ModelUnavailableError(
         'The model provider ended the message stream before the answer was finished',

@@ -1,6 +1,5 @@
 import type OpenAI from 'openai';
 import { citedSourceNumbers } from '../../domain/citations';
-import { NO_ANSWER_TEXT } from '../../domain/no-answer';
 import { estimateTokens } from '../../domain/retrieval/token-estimate';
 import {
   type AnswerEvent,
@@ -8,13 +7,14 @@ import {
   type AnswerRequest,
   ModelUnavailableError,
 } from '../../ports/answerer.port';
-import { conversationOf, systemPromptOf } from './answer-prompt';
+import { answerWithoutSources, conversationOf, systemPromptOf } from './answer-prompt';
 import {
   createOpenAiClient,
   DEFAULT_RETRY_AFTER_SECONDS,
   type OpenAiConnectionOptions,
 } from './openai-client';
 import { toModelError } from './openai-errors';
+import { SilenceWatchdog } from './silence-watchdog';
 
 export type OpenAiAnswererOptions = OpenAiConnectionOptions;
 
@@ -71,19 +71,7 @@ export class OpenAiAnswerer implements Answerer {
     const { signal } = request;
     signal?.throwIfAborted();
     if (request.sources.length === 0) {
-      // Nothing to ground an answer in: say so rather than let the model
-      // answer from its own knowledge (issue 3), and spend no tokens on it.
-      yield { type: 'delta', text: NO_ANSWER_TEXT };
-      yield {
-        type: 'done',
-        result: {
-          text: NO_ANSWER_TEXT,
-          cited: [],
-          tokensInput: 0,
-          tokensOutput: 0,
-          model: request.model,
-        },
-      };
+      yield* answerWithoutSources(request.model);
       return;
     }
 
@@ -176,37 +164,4 @@ function promptTokens(messages: readonly OpenAI.ChatCompletionMessageParam[]): n
       (typeof message.content === 'string' ? estimateTokens(message.content) : 0);
   }
   return tokens;
-}
-
-/**
- * Aborts the request after `timeoutMs` without news from the provider. The
- * SDK's own timeout stops at the response headers; a stream that stalls after
- * them would otherwise hang the query.
- */
-class SilenceWatchdog {
-  readonly signal: AbortSignal;
-  timedOut = false;
-  readonly #controller = new AbortController();
-  readonly #timeoutMs: number;
-  #timer: NodeJS.Timeout | undefined;
-
-  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
-    this.#timeoutMs = timeoutMs;
-    this.signal = callerSignal
-      ? AbortSignal.any([callerSignal, this.#controller.signal])
-      : this.#controller.signal;
-    this.restart();
-  }
-
-  restart(): void {
-    this.pause();
-    this.#timer = setTimeout(() => {
-      this.timedOut = true;
-      this.#controller.abort();
-    }, this.#timeoutMs);
-  }
-
-  pause(): void {
-    clearTimeout(this.#timer);
-  }
 }
