@@ -41,6 +41,12 @@ const SUMMARY_ATTRIBUTES = [
   'content_length',
 ];
 
+/** Lists read the summary attributes only (never the content, P118), as names safe from reserved words. */
+const SUMMARY_PROJECTION = {
+  ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+  names: Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+} as const;
+
 function compressed(content: string): Uint8Array {
   const bytes = gzipSync(Buffer.from(content, 'utf8'));
   if (bytes.length > MAX_STORED_CONTENT_BYTES) {
@@ -132,9 +138,9 @@ export class DynamoDbKbArticleRepository implements KbArticleRepository {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ...(filter.status ? { FilterExpression: '#status = :status' } : {}),
-      ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+      ProjectionExpression: SUMMARY_PROJECTION.ProjectionExpression,
       ExpressionAttributeNames: {
-        ...Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+        ...SUMMARY_PROJECTION.names,
         ...(filter.status ? { '#status': 'status' } : {}),
       },
       ExpressionAttributeValues: {
@@ -215,10 +221,8 @@ export class DynamoDbKbArticleRepository implements KbArticleRepository {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(
-        SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name]),
-      ),
+      ProjectionExpression: SUMMARY_PROJECTION.ProjectionExpression,
+      ExpressionAttributeNames: SUMMARY_PROJECTION.names,
       ExpressionAttributeValues: {
         ':pk': keys.orgPartition(orgId),
         ':prefix': keys.kbVersionPrefix(articleId),
