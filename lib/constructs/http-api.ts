@@ -363,15 +363,17 @@ export class HttpApi extends Construct {
           ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: streamFor }
           : {}),
       });
-    const integrations = new Map(
-      [...functions].map(
-        ([family, fn]) =>
-          [
-            family,
-            integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
-          ] as const,
-      ),
-    );
+    const familyIntegrations = () =>
+      new Map(
+        [...functions].map(
+          ([family, fn]) =>
+            [
+              family,
+              integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
+            ] as const,
+        ),
+      );
+    const integrations = familyIntegrations();
     const fallbackIntegration = integrationOf(this.fallback);
 
     // P195: the methods and resources under each route group's base path
@@ -417,15 +419,7 @@ export class HttpApi extends Construct {
       );
       // Integrations are bound per stack: each nested stack grants its own
       // invoke permission, scoped to this API, once per function.
-      const groupIntegrations = new Map(
-        [...functions].map(
-          ([family, fn]) =>
-            [
-              family,
-              integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
-            ] as const,
-        ),
-      );
+      const groupIntegrations = familyIntegrations();
       for (const route of group.routes) {
         methods.push(addRoute(importedBase, route, groupIntegrations));
       }
