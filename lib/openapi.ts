@@ -4,6 +4,7 @@ import { operations as analyticsOperations } from '../functions/analytics/handle
 import { operations as authOperations } from '../functions/auth/handler';
 import { operations as connectionsOperations } from '../functions/connections/handler';
 import { operations as dataSourceOperations } from '../functions/data-sources/handler';
+import { operations as evalOperations } from '../functions/evals/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as kbOperations } from '../functions/kb/handler';
 import { operations as modelKeyOperations } from '../functions/model-keys/handler';
@@ -34,6 +35,7 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   connections: connectionsOperations,
   kb: kbOperations,
   'model-keys': modelKeyOperations,
+  evals: evalOperations,
 };
 
 type JsonSchema = Record<string, unknown>;

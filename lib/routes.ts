@@ -4,6 +4,7 @@ import { ANALYTICS_ROUTES } from './routes/analytics';
 import { AUTH_ROUTES } from './routes/auth';
 import { CONNECTIONS_ROUTES } from './routes/connections';
 import { DATA_SOURCES_ROUTES } from './routes/data-sources';
+import { EVALS_ROUTES } from './routes/evals';
 import { INTERACTIONS_ROUTES } from './routes/interactions';
 import { KB_ROUTES } from './routes/kb';
 import { MODEL_KEYS_ROUTES } from './routes/model-keys';
@@ -43,6 +44,7 @@ export const ROUTES: readonly Route[] = [
   ...CONNECTIONS_ROUTES,
   ...KB_ROUTES,
   ...MODEL_KEYS_ROUTES,
+  ...EVALS_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

@@ -24,6 +24,7 @@ import {
 } from '../layers/core/adapters/opensearch/index-definition';
 import type { CloudConfigKey } from '../layers/core/config';
 import { connectorTokenContext } from '../layers/core/domain/connector';
+import { EVAL_MAX_RECEIVE_COUNT } from '../layers/core/domain/evaluation';
 import { modelKeySealingContext } from '../layers/core/domain/model-key';
 import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configuration';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
@@ -132,6 +133,9 @@ export const MODEL_KEY_MANAGER = 'model-keys';
 /** The encryption-context purpose of model keys (D33), from the code that seals them. */
 export const MODEL_KEY_PURPOSE = modelKeySealingContext('', '').purpose;
 
+/** Issue 11 item 5: the family that starts evaluations: it queues their runs. */
+export const EVAL_STARTER = 'evals';
+
 /** The family that answers queries (POST /api/v1/query, legacy /api/chat), streamed (D19). */
 export const QUERY_FAMILY = 'query';
 
@@ -198,6 +202,25 @@ export const INGESTION_WORKER_MEMORY_MB = 2048;
 
 /** Where uploads go in the bucket (layers/core/domain/uploaded-file.ts `fileObjectKey`). */
 export const UPLOAD_PREFIX = 'files/';
+
+/**
+ * Issue 11 item 5: one evaluation run per invocation, for up to Lambda's
+ * 15 minutes; the worker pauses 90 s before the deadline and queues the
+ * run again, so a run of 500 questions spans invocations.
+ */
+export const EVAL_WORKER_TIMEOUT = Duration.minutes(15);
+
+/** The eval queue's visibility: six times the worker's timeout, as for every SQS event source. */
+export const EVAL_VISIBILITY = Duration.seconds(
+  EVAL_WORKER_TIMEOUT.toSeconds() * VISIBILITY_TO_TIMEOUT_RATIO,
+);
+
+/**
+ * Evaluation runs at once: the minimum an SQS event source allows. Runs ask
+ * their questions one at a time, so this also bounds the model calls
+ * evaluations make beside the organizations' own queries.
+ */
+export const EVAL_WORKER_CONCURRENCY = 2;
 
 /** Receives of a sync message before redrive, as in the local runtime (lib/local/local-dependencies.ts). */
 export const SYNC_MAX_RECEIVE_COUNT = 5;
@@ -267,7 +290,7 @@ export type FunctionConfig = {
   >]: string;
 };
 
-type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries';
+type QueueName = 'syncJobs' | 'ingestion' | 'webhookDeliveries' | 'evaluations';
 
 /**
  * The whole service in one stack: keys, table, queues, file bucket, search
@@ -297,6 +320,8 @@ export class ServiceStack extends Stack {
   readonly http: HttpApi;
   readonly syncWorker: QueueWorker;
   readonly ingestionWorker: QueueWorker;
+  /** Issue 11 item 5: runs evaluations through the query use case. */
+  readonly evalWorker: QueueWorker;
   readonly webhookDispatcher: QueueWorker;
   readonly eventPublisher: OutboxPublisher;
   readonly syncScheduler: SyncScheduler;
@@ -466,6 +491,22 @@ export class ServiceStack extends Stack {
       });
     }
 
+    // Asks each question as a query would (P139): the index, the models and model keys, so
+    // placed like the query function.
+    this.evalWorker = new QueueWorker(this, 'EvalWorker', {
+      folder: 'eval-worker',
+      description:
+        'Agent Query Service: runs evaluations (each question through the query use case, scored offline)',
+      queue: this.queues.evaluations,
+      environment: functionEnvironment,
+      timeout: EVAL_WORKER_TIMEOUT,
+      concurrency: EVAL_WORKER_CONCURRENCY,
+      batchSize: 1,
+      maxBatchingWindow: Duration.seconds(0),
+      ...workerLogs,
+      ...searchClients,
+    });
+
     this.searchIndexes = new SearchIndexBootstrap(this, 'SearchIndexes', {
       search: this.search,
       // The retrieval adapter's prefix: the cloud config sets none.
@@ -542,6 +583,12 @@ export class ServiceStack extends Stack {
         // marks the file failed on the last one.
         maxReceiveCount: 5,
       }),
+      // Issue 11 item 5: evaluation runs; the worker ends a run on its last receive.
+      evaluations: new WorkQueue(this, 'EvalRuns', {
+        encryptionKey,
+        visibilityTimeout: EVAL_VISIBILITY,
+        maxReceiveCount: EVAL_MAX_RECEIVE_COUNT,
+      }),
       webhookDeliveries: new WorkQueue(this, 'WebhookDeliveries', {
         encryptionKey,
         // ARCHITECTURE "Webhook retries": a failed delivery stays on the
@@ -616,6 +663,7 @@ export class ServiceStack extends Stack {
       SVC_ENVIRONMENT: this.settings.environment,
       SYNC_QUEUE_URL: this.queues.syncJobs.queue.queueUrl,
       DELIVERY_QUEUE_URL: this.queues.webhookDeliveries.queue.queueUrl,
+      EVAL_QUEUE_URL: this.queues.evaluations.queue.queueUrl,
       SECRETS_KEY_ARN: this.secretsKey.key.keyArn,
       FILE_BUCKET_NAME: this.files.bucket.bucketName,
       // The domain's host name; the retrieval adapter signs its requests (SigV4).
@@ -661,6 +709,7 @@ export class ServiceStack extends Stack {
       if (family === MODEL_KEY_MANAGER)
         this.secretsKey.grantSealAndOpen(fn.function, MODEL_KEY_PURPOSE);
       if (family === QUERY_FAMILY) this.secretsKey.grantOpen(fn.function, MODEL_KEY_PURPOSE);
+      if (family === EVAL_STARTER) this.queues.evaluations.queue.grantSendMessages(fn.function);
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);
@@ -685,6 +734,14 @@ export class ServiceStack extends Stack {
     this.search.grantReadWrite(ingestion.role);
     this.grantFileAccess(ingestion, ['s3:GetObject', 's3:DeleteObject'], false);
 
+    // Issue 11 item 5: the eval worker answers as the query function does (P139), and queues
+    // a paused run again.
+    const evalWorker = this.evalWorker.worker;
+    this.grantItemAccess(evalWorker);
+    this.search.grantReadWrite(evalWorker.role);
+    this.secretsKey.grantOpen(evalWorker.function, MODEL_KEY_PURPOSE);
+    this.queues.evaluations.queue.grantSendMessages(evalWorker.function);
+
     const dispatcher = this.webhookDispatcher.worker;
     this.grantItemAccess(dispatcher);
     this.secretsKey.grantOpen(dispatcher.function, WEBHOOK_SECRET_PURPOSE);
@@ -704,6 +761,7 @@ export class ServiceStack extends Stack {
       }
       this.models.connect(syncWorker);
       this.models.connect(ingestion);
+      this.models.connect(evalWorker);
     }
   }
 
@@ -765,6 +823,8 @@ export class ServiceStack extends Stack {
         'An upload event was dead-lettered: the ingestion worker failed on it repeatedly and could not mark the file failed',
       webhookDeliveries:
         'A webhook delivery message was dead-lettered: its consumer crashed on it repeatedly',
+      evaluations:
+        'An evaluation run was dead-lettered: the eval worker failed on it repeatedly and could not end it "failed"',
     };
     for (const [name, queue] of Object.entries(this.queues) as [QueueName, WorkQueue][]) {
       this.alarms.onDeadLetters(
@@ -798,6 +858,11 @@ export class ServiceStack extends Stack {
       'IngestionWorkerErrors',
       this.ingestionWorker.worker.function,
       'ingestion-worker',
+    );
+    this.alarms.onFunctionErrors(
+      'EvalWorkerErrors',
+      this.evalWorker.worker.function,
+      'eval-worker',
     );
     this.alarms.onFunctionErrors(
       'WebhookDispatcherErrors',
@@ -850,6 +915,7 @@ export class ServiceStack extends Stack {
       })),
       { idPrefix: 'SyncWorker', name: 'sync-worker', fn: this.syncWorker.worker },
       { idPrefix: 'IngestionWorker', name: 'ingestion-worker', fn: this.ingestionWorker.worker },
+      { idPrefix: 'EvalWorker', name: 'eval-worker', fn: this.evalWorker.worker },
       {
         idPrefix: 'WebhookDispatcher',
         name: 'webhook-dispatcher',

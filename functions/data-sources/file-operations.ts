@@ -1,13 +1,16 @@
+import * as z from 'zod/mini';
 import { operationsWith } from '../../layers/core/http/operation';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
   createFileUpload,
+  createFileUploads,
   deleteFile,
   getFile,
   listFiles,
 } from '../../layers/core/use-cases/files/file-uploads';
 import {
   createFileUploadBody,
+  fileUploadBatch,
   fileUploadTicket,
   uploadedFileList,
   uploadedFileResource,
@@ -20,20 +23,27 @@ const operation = operationsWith<DataSourcesDependencies>();
 export const fileOperations = {
   createFileUpload: operation({
     summary:
-      'Presign a file upload (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`',
+      'Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108)',
     pathIds: { id: 'dataSource' },
     body: createFileUploadBody,
     responses: {
       201: {
-        description: 'Where and how to upload, and the file record',
-        schema: fileUploadTicket,
+        description:
+          'Where and how to upload, and the file record; for `files`, `tickets` in the order listed',
+        schema: z.union([fileUploadTicket, fileUploadBatch]),
       },
     },
     async handle({ params, body, principal, deps }) {
-      return jsonResponse(
-        201,
-        await createFileUpload(deps, principal.orgId, params.id ?? '', body),
-      );
+      const dataSourceId = params.id ?? '';
+      if (!body.batch) {
+        return jsonResponse(
+          201,
+          await createFileUpload(deps, principal.orgId, dataSourceId, body.file),
+        );
+      }
+      return jsonResponse(201, {
+        tickets: await createFileUploads(deps, principal.orgId, dataSourceId, body.files),
+      });
     },
   }),
   listFiles: operation({

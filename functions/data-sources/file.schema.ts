@@ -4,36 +4,91 @@ import { FILE_UPLOAD_LIMITS, UPLOADED_FILE_STATUSES } from '../../layers/core/do
 /** Control characters and path separators have no place in a file's name (it becomes its title). */
 const UNSAFE_IN_FILENAME = /[\p{Cc}/\\]/u;
 
-/** POST /api/v1/data-sources/:id/files (D25). */
-export const createFileUploadBody = z.strictObject({
-  filename: z.string().check(
+const filename = z.string().check(
+  z.trim(),
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(FILE_UPLOAD_LIMITS.filenameMax),
+  z.refine(
+    (name) => !UNSAFE_IN_FILENAME.test(name),
+    'must be a file name without path separators or control characters',
+  ),
+);
+
+const contentType = z
+  .string()
+  .check(
     z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(FILE_UPLOAD_LIMITS.filenameMax),
-    z.refine(
-      (name) => !UNSAFE_IN_FILENAME.test(name),
-      'must be a file name without path separators or control characters',
-    ),
-  ),
-  content_type: z.optional(
-    z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1),
-        z.maxLength(FILE_UPLOAD_LIMITS.contentTypeMax),
-        z.regex(/^[\x21-\x7e][\x20-\x7e]*$/, 'must be a media type such as application/pdf'),
-      ),
-  ),
-  size_bytes: z.optional(
-    z
-      .int()
-      .check(
-        z.minimum(1),
-        z.maximum(FILE_UPLOAD_LIMITS.maxBytes, 'files are at most 50 MiB (D17)'),
-      ),
-  ),
+    z.minLength(1),
+    z.maxLength(FILE_UPLOAD_LIMITS.contentTypeMax),
+    z.regex(/^[\x21-\x7e][\x20-\x7e]*$/, 'must be a media type such as application/pdf'),
+  );
+
+const sizeBytes = z
+  .int()
+  .check(z.minimum(1), z.maximum(FILE_UPLOAD_LIMITS.maxBytes, 'files are at most 50 MiB (D17)'));
+
+/** One file to come: the body of a single upload (D25), and each entry of a batch (P108). */
+export const fileToUpload = z.strictObject({
+  filename,
+  content_type: z.optional(contentType),
+  size_bytes: z.optional(sizeBytes),
 });
+
+/**
+ * POST /api/v1/data-sources/:id/files: one file's fields (D25), or `files`,
+ * 1 to 100 of them, for a ticket each from one Write request (P108). One
+ * object with every field optional rather than a union, so a bad body still
+ * names its field (`filename`, `files.3.filename`) instead of "matches
+ * neither"; the check below requires exactly one of the two forms.
+ */
+export const createFileUploadBody = z.pipe(
+  z
+    .strictObject({
+      filename: z.optional(filename),
+      content_type: z.optional(contentType),
+      size_bytes: z.optional(sizeBytes),
+      files: z.optional(
+        z
+          .array(fileToUpload)
+          .check(
+            z.minLength(1, 'must list at least one file'),
+            z.maxLength(
+              FILE_UPLOAD_LIMITS.batchMax,
+              `at most ${FILE_UPLOAD_LIMITS.batchMax} files per request`,
+            ),
+          ),
+      ),
+    })
+    .check(
+      z.superRefine((body, context) => {
+        if (body.files === undefined && body.filename === undefined) {
+          // As the single-file body always answered a missing name.
+          context.issues.push({
+            code: 'invalid_type',
+            expected: 'string',
+            path: ['filename'],
+            input: undefined,
+          });
+        }
+        if (body.files !== undefined) {
+          for (const field of ['filename', 'content_type', 'size_bytes'] as const) {
+            if (body[field] === undefined) continue;
+            context.issues.push({
+              code: 'custom',
+              path: [field],
+              message: 'send one file (filename, content_type, size_bytes) or files, not both',
+              input: body[field],
+            });
+          }
+        }
+      }),
+    ),
+  z.transform(({ files, filename: name = '', content_type, size_bytes }) =>
+    files === undefined
+      ? { batch: false as const, file: { filename: name, content_type, size_bytes } }
+      : { batch: true as const, files },
+  ),
+);
 
 export const uploadedFileResource = z.object({
   id: z.string(),
@@ -62,3 +117,6 @@ export const fileUploadTicket = z.object({
 });
 
 export const uploadedFileList = z.object({ files: z.array(uploadedFileResource) });
+
+/** The answer to a batch (P108): one ticket per file, in the order they were listed. */
+export const fileUploadBatch = z.object({ tickets: z.array(fileUploadTicket) });

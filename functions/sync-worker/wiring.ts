@@ -29,6 +29,7 @@ export const dependencies = compositionRoot(() => {
   const built = connectors({
     policy: webhookPolicy({ allowPrivateAddresses: false }),
     clock: systemClock,
+    fileParser: uploadedFileParser,
   });
   const connectorApps = cloudConnectorApps();
   const secretSealer = cloudSecretSealer();

@@ -27,6 +27,8 @@ export const CLOUD_CONFIG = {
   }),
   syncQueue: z.object({ SYNC_QUEUE_URL: z.url(), AWS_REGION: region }),
   deliveryQueue: z.object({ DELIVERY_QUEUE_URL: z.url(), AWS_REGION: region }),
+  /** Issue 11 item 5: the queue evaluation runs wait on (the eval worker's). */
+  evalQueue: z.object({ EVAL_QUEUE_URL: z.url(), AWS_REGION: region }),
   /** D33: the KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
   secretsKey: z.object({ SECRETS_KEY_ARN: arn }),
   /** D25: the bucket uploaded files go to (lib/constructs/file-store.ts). */

@@ -1,5 +1,6 @@
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalQueue, ReceivedMessage } from '../../layers/core/adapters/local/local-queue';
+import type { EvaluationRunMessage } from '../../layers/core/domain/evaluation';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
@@ -8,6 +9,9 @@ import {
   type ScheduledSyncRun,
 } from '../../layers/core/use-cases/scheduling/run-scheduled-syncs';
 import { publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
+
+/** P111: an idle loop waits at most this many intervals between rounds. */
+const IDLE_BACKOFF_MAX = 5;
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -66,11 +70,14 @@ export interface LocalConsumers {
   readonly syncWorker: SqsHandler;
   readonly ingestionQueue: LocalQueue<S3Event>;
   readonly ingestionWorker: SqsHandler;
+  /** Issue 11 item 5: evaluation runs and the eval worker. */
+  readonly evaluationQueue: LocalQueue<EvaluationRunMessage>;
+  readonly evalWorker: SqsHandler;
 }
 
 /**
  * What runs in the background on one machine: the outbox sweep (the cloud's
- * stream + schedule), and the consumers of deliveries, sync jobs and uploads
+ * stream + schedule), and the consumers of deliveries, sync jobs, uploads and evaluation runs
  * (the cloud's SQS event source mappings), calling the same use case and the
  * same handler exports. Each consumer runs in its own loop, so a long crawl
  * never holds up webhook deliveries or an uploaded file. `step()` does one round of everything, so tests can
@@ -116,12 +123,18 @@ export class BackgroundWorkers {
     return consume(this.consumers.syncQueue, this.consumers.syncWorker, 1);
   }
 
-  /** One round of everything: uploads and syncs first, so the events they end with are published in the same round. */
+  /** Runs every queued evaluation, one at a time (issue 11 item 5). Returns the runs handled. */
+  stepEvaluations(): Promise<number> {
+    return consume(this.consumers.evaluationQueue, this.consumers.evalWorker, 1);
+  }
+
+  /** One round of everything: uploads, syncs and evaluations first, so the events they end with are published in the same round. */
   async step(): Promise<number> {
     // D23: the schedule first, so the syncs it queues run in this round.
     await this.stepSchedule();
     await this.stepIngestion();
     await this.stepSync();
+    await this.stepEvaluations();
     return this.stepDeliveries();
   }
 
@@ -140,15 +153,34 @@ export class BackgroundWorkers {
     const scheduleIntervalMs = options.scheduleIntervalMs ?? 0;
     if (scheduleIntervalMs > 0) this.loop(() => this.stepSchedule(), scheduleIntervalMs);
     this.loop(() => this.stepIngestion(), intervalMs);
+    this.loop(() => this.stepEvaluations(), intervalMs);
   }
 
+  /**
+   * P111: a loop whose rounds find nothing waits longer, up to
+   * IDLE_BACKOFF_MAX intervals (1 s at the default 200 ms), and is back to
+   * its interval after the first round that did something. Every idle round
+   * is DynamoDB queries (the outbox's shards and each queue), which on a
+   * persisted data directory cost the process about a tenth of a core and
+   * slowed a running sync down (issue 10).
+   */
   private loop(round: () => Promise<unknown>, intervalMs: number): void {
+    let idleRounds = 0;
     const tick = () => {
       const run = round()
-        .catch(this.onError)
+        .then(
+          (done) => {
+            idleRounds = done === 0 ? idleRounds + 1 : 0;
+          },
+          (error: unknown) => {
+            idleRounds = 0;
+            this.onError(error);
+          },
+        )
         .finally(() => {
           this.running.delete(run);
-          if (!this.stopped) this.timers.add(setTimeout(tick, intervalMs));
+          const delayMs = intervalMs * Math.min(2 ** idleRounds, IDLE_BACKOFF_MAX);
+          if (!this.stopped) this.timers.add(setTimeout(tick, delayMs));
         });
       this.running.add(run);
     };

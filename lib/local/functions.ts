@@ -5,6 +5,8 @@ import { handler as analytics } from '../../functions/analytics/handler';
 import { handler as auth } from '../../functions/auth/handler';
 import { handler as connections } from '../../functions/connections/handler';
 import { handler as dataSources } from '../../functions/data-sources/handler';
+import { handler as evalWorker } from '../../functions/eval-worker/handler';
+import { handler as evals } from '../../functions/evals/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
@@ -56,10 +58,14 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   connections: asProxyHandler(connections),
   kb: asProxyHandler(kb),
   'model-keys': asProxyHandler(modelKeys),
+  evals: asProxyHandler(evals),
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */
 export const SYNC_WORKER = syncWorker;
+
+/** functions/eval-worker, as the local evaluation-runs consumer calls it (issue 11 item 5). */
+export const EVAL_WORKER = evalWorker;
 
 /** functions/ingestion-worker, as the local ingestion consumer calls it (S3's events in the cloud). */
 export const INGESTION_WORKER = ingestionWorker;

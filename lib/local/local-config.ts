@@ -86,6 +86,29 @@ const localConfigSchema = z
     /** Atlassian's endpoints, for a stand-in (tests); the real ones by default. */
     SVC_ATLASSIAN_AUTH_URL: z.optional(z.url()),
     SVC_ATLASSIAN_API_URL: z.optional(z.url()),
+    /**
+     * Issue 12 (P150, P177): the Google Drive (Google OAuth 2.0 web client)
+     * app's client id and secret (docs/connectors.md); both or neither.
+     */
+    SVC_GOOGLE_DRIVE_CLIENT_ID: z.optional(nonEmpty),
+    SVC_GOOGLE_DRIVE_CLIENT_SECRET: z.optional(nonEmpty),
+    /** Google's consent, token/revocation and API addresses, for a stand-in (tests); the real ones by default. */
+    SVC_GOOGLE_AUTH_URL: z.optional(z.url()),
+    SVC_GOOGLE_TOKEN_URL: z.optional(z.url()),
+    SVC_GOOGLE_API_URL: z.optional(z.url()),
+    /**
+     * Issue 12 (P150, P183): the SharePoint / OneDrive app (Microsoft Entra
+     * app registration) client id and secret; both or neither.
+     */
+    SVC_SHAREPOINT_CLIENT_ID: z.optional(nonEmpty),
+    SVC_SHAREPOINT_CLIENT_SECRET: z.optional(nonEmpty),
+    /** The identity platform's authority with its tenant, and Microsoft Graph, for a stand-in (tests) or one tenant. */
+    SVC_MICROSOFT_AUTH_URL: z.optional(z.url()),
+    SVC_MICROSOFT_GRAPH_URL: z.optional(z.url()),
+    /** Issue 12 (P150, P159): the Slack app's client id and secret, both or neither; Slack's address for a stand-in. */
+    SVC_SLACK_CLIENT_ID: z.optional(nonEmpty),
+    SVC_SLACK_CLIENT_SECRET: z.optional(nonEmpty),
+    SVC_SLACK_URL: z.optional(z.url()),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
     OPENSEARCH_URL: z.optional(z.url()),
     /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
@@ -153,6 +176,33 @@ const localConfigSchema = z
       {
         path: ['SVC_CONFLUENCE_CLIENT_SECRET'],
         message: 'SVC_CONFLUENCE_CLIENT_ID and SVC_CONFLUENCE_CLIENT_SECRET go together',
+      },
+    ),
+    z.refine(
+      (config) =>
+        (config.SVC_GOOGLE_DRIVE_CLIENT_ID === undefined) ===
+        (config.SVC_GOOGLE_DRIVE_CLIENT_SECRET === undefined),
+      {
+        path: ['SVC_GOOGLE_DRIVE_CLIENT_SECRET'],
+        message: 'SVC_GOOGLE_DRIVE_CLIENT_ID and SVC_GOOGLE_DRIVE_CLIENT_SECRET go together',
+      },
+    ),
+    z.refine(
+      (config) =>
+        (config.SVC_SHAREPOINT_CLIENT_ID === undefined) ===
+        (config.SVC_SHAREPOINT_CLIENT_SECRET === undefined),
+      {
+        path: ['SVC_SHAREPOINT_CLIENT_SECRET'],
+        message: 'SVC_SHAREPOINT_CLIENT_ID and SVC_SHAREPOINT_CLIENT_SECRET go together',
+      },
+    ),
+    z.refine(
+      (config) =>
+        (config.SVC_SLACK_CLIENT_ID === undefined) ===
+        (config.SVC_SLACK_CLIENT_SECRET === undefined),
+      {
+        path: ['SVC_SLACK_CLIENT_SECRET'],
+        message: 'SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET go together',
       },
     ),
   );

@@ -11,6 +11,10 @@ import { JoseSessionTokens } from '../../layers/core/adapters/crypto/jose-sessio
 import { LocalFileStorage } from '../../layers/core/adapters/local/local-file-storage';
 import { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookPolicy } from '../../layers/core/adapters/net/outbound-policy';
+import {
+  EVAL_MAX_RECEIVE_COUNT,
+  type EvaluationRunMessage,
+} from '../../layers/core/domain/evaluation';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { OAuthApp } from '../../layers/core/ports/connector.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
@@ -27,6 +31,7 @@ export const LOCAL_QUEUES = {
   syncJobs: { name: 'sync-jobs', deadLetter: 'sync-jobs-dlq' },
   webhookDeliveries: { name: 'webhook-deliveries', deadLetter: 'webhook-deliveries-dlq' },
   ingestion: { name: 'ingestion', deadLetter: 'ingestion-dlq' },
+  evaluations: { name: 'eval-runs', deadLetter: 'eval-runs-dlq' },
 } as const;
 
 /**
@@ -71,7 +76,11 @@ export interface LocalWiringOptions {
   /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
   readonly publicBaseUrl: () => string;
   /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
-  readonly connectorApps?: { readonly confluence?: OAuthApp };
+  readonly connectorApps?: {
+    readonly confluence?: OAuthApp;
+    readonly google_drive?: OAuthApp;
+    readonly slack?: OAuthApp;
+  };
   readonly connectorEndpoints?: Partial<ConnectorEndpoints>;
 }
 
@@ -81,6 +90,8 @@ export interface LocalWiring {
   readonly syncQueue: LocalQueue<SyncQueueMessage>;
   /** S3's event notifications for uploads, as the ingestion worker receives them. */
   readonly ingestionQueue: LocalQueue<S3Event>;
+  /** Issue 11 item 5: evaluation runs, as the eval worker receives them. */
+  readonly evaluationQueue: LocalQueue<EvaluationRunMessage>;
   readonly fileStorage: LocalFileStorage;
   /** Parses and chunks off the event loop (P69); closed with the runtime. */
   readonly parsingProcess: ParsingProcess;
@@ -90,6 +101,12 @@ export interface LocalWiring {
 export const INGESTION_MAX_RECEIVE_COUNT = 5;
 /** How long an upload being ingested stays hidden (a 50 MiB PDF parses and embeds in well under this). */
 export const INGESTION_VISIBILITY_TIMEOUT_SECONDS = 5 * 60;
+
+/**
+ * An evaluation run asks its questions within this long before its message
+ * may be received again (the cloud worker pauses itself before its 15 minutes).
+ */
+export const EVAL_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
 
 /** A sync job runs within this long before its message may be received again (Lambda's 15-minute ceiling). */
 export const SYNC_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
@@ -131,6 +148,18 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       now,
     },
   );
+  const evaluationQueue = new LocalQueue<EvaluationRunMessage>(
+    options.client,
+    queueTable,
+    LOCAL_QUEUES.evaluations.name,
+    {
+      deadLetterQueue: LOCAL_QUEUES.evaluations.deadLetter,
+      // The eval worker's last delivery ends the run.
+      maxReceiveCount: EVAL_MAX_RECEIVE_COUNT,
+      visibilityTimeoutSeconds: EVAL_VISIBILITY_TIMEOUT_SECONDS,
+      now,
+    },
+  );
   const fileStorage = new LocalFileStorage({
     directory: options.blobDirectory,
     // Its own key, derived: the master key itself never signs anything a caller sees.
@@ -149,6 +178,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     deliveryVisibility: {
       change: (receipt, seconds) => deliveryQueue.changeVisibility(receipt, seconds),
     },
+    evaluationQueue,
     secretSealer: new EnvelopeSecretSealer({ localMasterKey: options.masterKey }),
     outboundPolicy: webhookPolicy({
       allowPrivateAddresses: options.allowPrivateUrls ?? false,
@@ -164,7 +194,11 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     invitationSender: {
       send: async (invitation) => options.onInvitation?.(invitation),
     },
-    documentWork: { fileParser: parsingProcess.fileParser, chunker: parsingProcess.chunker },
+    documentWork: {
+      fileParser: parsingProcess.fileParser,
+      chunker: parsingProcess.chunker,
+      pageParser: parsingProcess.pageParser,
+    },
     ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
     publicBaseUrl: options.publicBaseUrl,
     connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
@@ -172,5 +206,13 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),
     ...(options.connectorEndpoints ? { connectorEndpoints: options.connectorEndpoints } : {}),
   });
-  return { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess };
+  return {
+    dependencies,
+    deliveryQueue,
+    syncQueue,
+    ingestionQueue,
+    evaluationQueue,
+    fileStorage,
+    parsingProcess,
+  };
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HOSTED_PROVIDER_URLS } from '../../layers/core/adapters/ai/provider-urls';
 import { ATLASSIAN_ENDPOINTS } from '../../layers/core/adapters/connectors/confluence/confluence-oauth';
+import { GOOGLE_ENDPOINTS } from '../../layers/core/adapters/connectors/google-drive/google-oauth';
+import { MICROSOFT_ENDPOINTS } from '../../layers/core/adapters/connectors/sharepoint/microsoft-oauth';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
@@ -16,6 +18,7 @@ import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './boot
 import { prepareDataDirectory } from './data-directory';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
 import {
+  EVAL_WORKER,
   FALLBACK_FUNCTION,
   INGESTION_WORKER,
   LOCAL_FUNCTIONS,
@@ -106,48 +109,55 @@ export async function startLocalRuntime(
 
     // The upload address is the gateway's, known once it listens (port 0 in tests).
     let gatewayUrl = `http://${config.HOST}:${config.PORT}`;
-    const { dependencies, deliveryQueue, syncQueue, ingestionQueue, fileStorage, parsingProcess } =
-      localDependencies({
-        client,
-        tableName: config.SVC_TABLE_NAME,
-        masterKey: loadOrCreateMasterKey(
-          config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'),
-        ),
-        allowPrivateUrls: config.SVC_ALLOW_PRIVATE_URLS,
-        ...(config.SVC_EXTRA_CA_FILE
-          ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
-          : {}),
-        webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
-        crawlBudget: {
-          maxTotalBytes: config.SVC_CRAWL_MAX_MB * 1024 * 1024,
-          maxDurationMs: config.SVC_CRAWL_TIME_LIMIT_SECONDS * 1000,
-        },
-        parsing: {
-          timeoutMs: config.SVC_PARSE_TIMEOUT_SECONDS * 1000,
-          memoryMb: config.SVC_PARSE_MEMORY_MB,
-        },
-        retrieval: localRetrievalIndex(config),
-        openAi: localOpenAiSettings(config),
-        providerUrls: {
-          openai: config.SVC_MODEL_KEY_OPENAI_URL ?? HOSTED_PROVIDER_URLS.openai,
-          anthropic: config.SVC_MODEL_KEY_ANTHROPIC_URL ?? HOSTED_PROVIDER_URLS.anthropic,
-        },
-        ...(options.clock ? { clock: options.clock } : {}),
-        blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
-        uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
-        ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
-        publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
-        ...localConnectorSettings(config),
-        sessionKey: loadOrCreateSessionKey(
-          config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
-        ),
-        ...(options.onInvitation
-          ? {
-              onInvitation: (invitation: Invitation) =>
-                options.onInvitation?.(invitation, `${gatewayUrl}${INVITATION_ACCEPT_PATH}`),
-            }
-          : {}),
-      });
+    const {
+      dependencies,
+      deliveryQueue,
+      syncQueue,
+      ingestionQueue,
+      evaluationQueue,
+      fileStorage,
+      parsingProcess,
+    } = localDependencies({
+      client,
+      tableName: config.SVC_TABLE_NAME,
+      masterKey: loadOrCreateMasterKey(
+        config.SVC_IN_MEMORY ? null : join(config.dataDir, 'master.key'),
+      ),
+      allowPrivateUrls: config.SVC_ALLOW_PRIVATE_URLS,
+      ...(config.SVC_EXTRA_CA_FILE
+        ? { extraCaCertificates: [readFileSync(config.SVC_EXTRA_CA_FILE, 'utf8')] }
+        : {}),
+      webhookTimeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+      crawlBudget: {
+        maxTotalBytes: config.SVC_CRAWL_MAX_MB * 1024 * 1024,
+        maxDurationMs: config.SVC_CRAWL_TIME_LIMIT_SECONDS * 1000,
+      },
+      parsing: {
+        timeoutMs: config.SVC_PARSE_TIMEOUT_SECONDS * 1000,
+        memoryMb: config.SVC_PARSE_MEMORY_MB,
+      },
+      retrieval: localRetrievalIndex(config),
+      openAi: localOpenAiSettings(config),
+      providerUrls: {
+        openai: config.SVC_MODEL_KEY_OPENAI_URL ?? HOSTED_PROVIDER_URLS.openai,
+        anthropic: config.SVC_MODEL_KEY_ANTHROPIC_URL ?? HOSTED_PROVIDER_URLS.anthropic,
+      },
+      ...(options.clock ? { clock: options.clock } : {}),
+      blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
+      uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
+      ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
+      publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
+      ...localConnectorSettings(config),
+      sessionKey: loadOrCreateSessionKey(
+        config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
+      ),
+      ...(options.onInvitation
+        ? {
+            onInvitation: (invitation: Invitation) =>
+              options.onInvitation?.(invitation, `${gatewayUrl}${INVITATION_ACCEPT_PATH}`),
+          }
+        : {}),
+    });
     stops.push(() => parsingProcess.close());
     provideDependencies(dependencies);
     const bootstrapped = await bootstrap(
@@ -187,6 +197,7 @@ export async function startLocalRuntime(
     // in flight go out at once; retries waiting for their time keep it (issue 13, P105).
     await ingestionQueue.releaseReceived();
     await syncQueue.releaseReceived();
+    await evaluationQueue.releaseReceived();
     await deliveryQueue.releaseReceived();
     // P198: a job recorded by a run that died before it sent the job's message.
     await requeueQueuedSyncs(client, config.SVC_TABLE_NAME, syncQueue);
@@ -197,6 +208,8 @@ export async function startLocalRuntime(
       syncWorker: SYNC_WORKER,
       ingestionQueue,
       ingestionWorker: INGESTION_WORKER,
+      evaluationQueue,
+      evalWorker: EVAL_WORKER,
     });
     workers.start(config.SVC_WORKER_INTERVAL_MS, {
       scheduleIntervalMs: config.SVC_SCHEDULER_INTERVAL_MS,
@@ -241,8 +254,57 @@ function localConnectorSettings(config: LocalConfig) {
           },
         }
       : undefined;
+  const googleDrive =
+    config.SVC_GOOGLE_DRIVE_CLIENT_ID && config.SVC_GOOGLE_DRIVE_CLIENT_SECRET
+      ? {
+          clientId: config.SVC_GOOGLE_DRIVE_CLIENT_ID,
+          clientSecret: config.SVC_GOOGLE_DRIVE_CLIENT_SECRET,
+        }
+      : undefined;
+  const google =
+    config.SVC_GOOGLE_AUTH_URL || config.SVC_GOOGLE_TOKEN_URL || config.SVC_GOOGLE_API_URL
+      ? {
+          google_drive: {
+            authBaseUrl: config.SVC_GOOGLE_AUTH_URL ?? GOOGLE_ENDPOINTS.authBaseUrl,
+            tokenBaseUrl: config.SVC_GOOGLE_TOKEN_URL ?? GOOGLE_ENDPOINTS.tokenBaseUrl,
+            apiBaseUrl: config.SVC_GOOGLE_API_URL ?? GOOGLE_ENDPOINTS.apiBaseUrl,
+          },
+        }
+      : undefined;
+  const sharepoint =
+    config.SVC_SHAREPOINT_CLIENT_ID && config.SVC_SHAREPOINT_CLIENT_SECRET
+      ? {
+          clientId: config.SVC_SHAREPOINT_CLIENT_ID,
+          clientSecret: config.SVC_SHAREPOINT_CLIENT_SECRET,
+        }
+      : undefined;
+  const microsoft =
+    config.SVC_MICROSOFT_AUTH_URL || config.SVC_MICROSOFT_GRAPH_URL
+      ? {
+          sharepoint: {
+            authBaseUrl: config.SVC_MICROSOFT_AUTH_URL ?? MICROSOFT_ENDPOINTS.authBaseUrl,
+            graphBaseUrl: config.SVC_MICROSOFT_GRAPH_URL ?? MICROSOFT_ENDPOINTS.graphBaseUrl,
+          },
+        }
+      : undefined;
+  const slack =
+    config.SVC_SLACK_CLIENT_ID && config.SVC_SLACK_CLIENT_SECRET
+      ? { clientId: config.SVC_SLACK_CLIENT_ID, clientSecret: config.SVC_SLACK_CLIENT_SECRET }
+      : undefined;
+  const slackEndpoints = config.SVC_SLACK_URL
+    ? { slack: { baseUrl: config.SVC_SLACK_URL } }
+    : undefined;
+  const endpoints =
+    atlassian || google || microsoft || slackEndpoints
+      ? { ...atlassian, ...google, ...microsoft, ...slackEndpoints }
+      : undefined;
   return {
-    connectorApps: confluence ? { confluence } : {},
-    ...(atlassian ? { connectorEndpoints: atlassian } : {}),
+    connectorApps: {
+      ...(confluence ? { confluence } : {}),
+      ...(googleDrive ? { google_drive: googleDrive } : {}),
+      ...(sharepoint ? { sharepoint } : {}),
+      ...(slack ? { slack } : {}),
+    },
+    ...(endpoints ? { connectorEndpoints: endpoints } : {}),
   };
 }

@@ -124,6 +124,17 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     api: 'legacy',
     successor: '/api/v1/data-sources',
   },
+  // P109: uploads (one file or a batch) on the legacy data-source path too.
+  {
+    method: 'POST',
+    path: '/api/data-specs/{id}/files',
+    family: 'data-sources',
+    operation: 'createFileUpload',
+    scope: 'Write',
+    role: 'configure',
+    api: 'legacy',
+    successor: '/api/v1/data-sources/{id}/files',
+  },
   {
     method: 'POST',
     path: '/api/data-specs/{id}/process',

@@ -21,6 +21,8 @@ export const CRUD_FAMILIES = [
   'connections',
   'kb',
   'model-keys',
+  // Issue 11 item 5: starts and reads evaluations; the runs happen in the eval worker.
+  'evals',
 ] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */

@@ -17,6 +17,7 @@ export const FUNCTION_CONFIGURATION = {
   SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/agent-query-service-test-sync',
   DELIVERY_QUEUE_URL:
     'https://sqs.us-east-1.amazonaws.com/123456789012/agent-query-service-test-delivery',
+  EVAL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/agent-query-service-test-evals',
   SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-4000-8000-000000000000',
   FILE_BUCKET_NAME: 'agent-query-service-test-files',
   OPENSEARCH_ENDPOINT: 'search-agent-query-service-test-0000000000.us-east-1.es.amazonaws.com',

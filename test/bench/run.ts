@@ -8,7 +8,8 @@
  * not arrive exactly once.
  *
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
- * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`,
+ * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`, `embedded-index`
+ * (with `--sizes 100000,1000000` to choose its sizes),
  * `ingestion-and-streaming`, `adversarial-ingestion`, `parsing-memory`, `cold-start`, `mixed-load`): one section only.
  */
 import { loadavg } from 'node:os';
@@ -74,6 +75,7 @@ const SECTIONS = [
   'foundation',
   'webhooks',
   'semantic-search',
+  'embedded-index',
   'ingestion-and-streaming',
   'adversarial-ingestion',
   'parsing-memory',
@@ -116,6 +118,12 @@ async function main(): Promise<void> {
   if (sections.includes('semantic-search')) {
     const { runSemanticSearchBench } = await import('./semantic-search');
     await runSemanticSearchBench({ quick, only: sections.length === 1, document: DOCUMENT });
+  }
+  if (sections.includes('embedded-index')) {
+    const { runEmbeddedIndexBench } = await import('./embedded-index');
+    const at = process.argv.indexOf('--sizes');
+    const sizes = at < 0 ? undefined : (process.argv[at + 1] ?? '').split(',').map(Number);
+    await runEmbeddedIndexBench({ quick, only: sections.length === 1, document: DOCUMENT, sizes });
   }
   if (sections.includes('ingestion-and-streaming')) {
     const { runIngestionStreamingBench } = await import('./ingestion-and-streaming');

@@ -297,6 +297,33 @@ export function describeRetrievalIndexContract(
         expect(ids(await index.bm25({ orgId: orgA }, 'invoice', 10))).toEqual([plural.chunk_id]);
       });
 
+      it('matches words of the heading path, and ranks a chunk whose headings match above one whose do not (P125)', async () => {
+        const { orgA, chunk } = scope();
+        const underHeading = chunk({
+          heading_path: ['Refunds', 'How long do refunds take?'],
+          text: 'Money reaches your card within 5 business days.',
+        });
+        const mentions = chunk({
+          heading_path: ['Shipping'],
+          text: 'Refunds for lost parcels follow the shipping claim.',
+        });
+        const unrelated = chunk({
+          heading_path: ['Security'],
+          text: 'Turn on two-factor sign-in.',
+        });
+        await index.upsert([unrelated, mentions, underHeading]);
+
+        expect(ids(await index.bm25({ orgId: orgA }, 'business days', 10))).toEqual([
+          underHeading.chunk_id,
+        ]);
+        // Only its headings name refunds; the other chunk's text does: the heading weighs half.
+        const hits = await index.bm25({ orgId: orgA }, 'how long do refunds take', 10);
+        expect(ids(hits)).toEqual([underHeading.chunk_id, mentions.chunk_id]);
+        expect(ids(await index.bm25({ orgId: orgA }, 'security', 10))).toEqual([
+          unrelated.chunk_id,
+        ]);
+      });
+
       it('returns at most k chunks', async () => {
         const { orgA, chunk } = scope();
         await index.upsert([1, 2, 3, 4].map(() => chunk({ text: 'shared keyword here' })));

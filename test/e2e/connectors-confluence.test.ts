@@ -1,8 +1,11 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SYNC_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/local/local-dependencies';
+import { CapturedOutput } from '../support/captured-output';
 import {
   type ConfluenceEmulator,
   ConfluenceEmulator as Emulator,
 } from '../support/confluence-emulator';
+import { connectorSteps } from '../support/connector-sign-in';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
@@ -11,6 +14,16 @@ import { createKey, createTenant } from '../support/tenants';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const DAY_MS = 86_400_000;
+
+async function pdfOf(lines: readonly string[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([612, 792]);
+  lines.forEach((text, index) => {
+    page.drawText(text, { x: 72, y: 720 - index * 40, size: 12, font });
+  });
+  return Buffer.from(await pdf.save());
+}
 const HOUR_MS = 3_600_000;
 
 /**
@@ -25,22 +38,14 @@ describe('Confluence connector (issue 12)', () => {
   let emulator: ConfluenceEmulator;
   let service: TestService;
   /** Every response body and every log line, to look for tokens in. */
-  const seen: string[] = [];
-  const writes = {
-    stdout: process.stdout.write.bind(process.stdout),
-    stderr: process.stderr.write.bind(process.stderr),
-  };
+  const output = new CapturedOutput();
+  const seen = output.seen;
 
   const ago = (ms: number) => new Date(clock.now().getTime() - ms).toISOString();
 
   beforeAll(async () => {
     emulator = await new Emulator(clock).start();
-    for (const stream of ['stdout', 'stderr'] as const) {
-      process[stream].write = ((chunk: unknown, ...rest: unknown[]) => {
-        seen.push(String(chunk));
-        return (writes[stream] as (...args: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof process.stdout.write;
-    }
+    output.start();
     service = await startTestService({
       clock,
       env: {
@@ -87,18 +92,13 @@ describe('Confluence connector (issue 12)', () => {
     });
   });
   afterAll(async () => {
-    process.stdout.write = writes.stdout as typeof process.stdout.write;
-    process.stderr.write = writes.stderr as typeof process.stderr.write;
+    output.stop();
     await service.end();
     await emulator.close();
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const call = async (path: string, options: Parameters<typeof api>[2] = {}) => {
-    const response = await api(service.url, path, { key: service.adminKey, ...options });
-    seen.push(response.text);
-    return response;
-  };
+  const { call, start, consentAndCallback } = connectorSteps(() => service, seen);
 
   async function confluenceSource(spaceKeys: string[] = ['ENG'], key = service.adminKey) {
     return createDataSource(service, key, {
@@ -110,27 +110,6 @@ describe('Confluence connector (issue 12)', () => {
   }
 
   /** GET oauth/start without following the redirect: the 302 and its body. */
-  async function start(sourceId: string, key = service.adminKey) {
-    const response = await fetch(`${service.url}/api/v1/data-sources/${sourceId}/oauth/start`, {
-      headers: { authorization: `Bearer ${key}` },
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    seen.push(text);
-    return { status: response.status, location: response.headers.get('location'), text };
-  }
-
-  /** The browser's trip: the provider's consent (given at once by the stand-in), then the callback. */
-  async function consentAndCallback(authorizationUrl: string) {
-    const consent = await fetch(authorizationUrl, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const callback = consent.headers.get('location') ?? '';
-    const page = await fetch(callback, { redirect: 'manual' });
-    const text = await page.text();
-    seen.push(text);
-    return { status: page.status, text, callback };
-  }
-
   async function connect(sourceId: string) {
     const started = await start(sourceId);
     expect(started.status).toBe(302);
@@ -234,17 +213,6 @@ describe('Confluence connector (issue 12)', () => {
         method: 'DELETE',
       });
       expect(missing.status).toBe(404);
-    });
-
-    it('says connectors not built yet are not available (409)', async () => {
-      const slack = await createDataSource(service, service.adminKey, {
-        type: 'slack',
-        name: 'Slack',
-        config: { channel_ids: ['C0123'] },
-      });
-      const started = await start(slack.id);
-      expect(started.status).toBe(409);
-      expect(JSON.parse(started.text).error.message).toMatch(/not available yet/);
     });
   });
 
@@ -352,6 +320,71 @@ describe('Confluence connector (issue 12)', () => {
 
       expect(status).toMatchObject({ status: 'active', job_status: 'succeeded' });
     });
+  });
+
+  it('indexes page attachments through the file parsers, follows new versions and removes deleted ones (P186)', async () => {
+    emulator.put({
+      id: '4001',
+      type: 'page',
+      spaceKey: 'DOCS',
+      title: 'Appliances',
+      body: '<p>Manuals for the office appliances are attached.</p>',
+      when: ago(3 * DAY_MS),
+    });
+    emulator.attach('4001', {
+      id: 'att5001',
+      title: 'dishwasher-manual.pdf',
+      mediaType: 'application/pdf',
+      bytes: await pdfOf(['Dishwasher', 'Run the dishwasher on the eco program after 6 pm.']),
+      when: ago(2 * DAY_MS),
+    });
+    emulator.attach('4001', {
+      id: 'att5002',
+      title: 'floor-plan.png',
+      mediaType: 'image/png',
+      bytes: Buffer.from([137, 80, 78, 71]),
+      when: ago(2 * DAY_MS),
+    });
+    const source = await confluenceSource(['DOCS']);
+    await connect(source.id);
+
+    const status = await syncNow(service, service.adminKey, source.id);
+
+    expect(status).toMatchObject({ status: 'active', job_status: 'succeeded', error: null });
+    // The page and its PDF; the picture is not read.
+    expect((await indexedDocuments(source.id)).size).toBe(2);
+    const agent = await createAgent(service, service.adminKey, {
+      name: 'Appliances',
+      data_source_ids: [source.id],
+    });
+    const ask = async (query: string) =>
+      json(await call('/api/v1/query', { method: 'POST', body: { agent_id: agent.id, query } }));
+    const answer = await ask('When should the dishwasher run?');
+    expect(answer.response).toContain('eco program');
+    expect(answer.sources[0]).toMatchObject({
+      document_title: 'dishwasher-manual.pdf',
+      document_url: expect.stringMatching(
+        /^https:\/\/acme\.atlassian\.net\/wiki\/pages\/viewpageattachments\.action\?pageId=4001&preview=/,
+      ),
+    });
+    const downloads = emulator.requests().filter((r) => r.url.includes('/child/attachment/'));
+    expect(downloads.map((r) => r.url)).toEqual([
+      expect.stringMatching(/\/content\/4001\/child\/attachment\/att5001\/download$/),
+    ]);
+
+    emulator.attach('4001', {
+      id: 'att5001',
+      title: 'dishwasher-manual.pdf',
+      mediaType: 'application/pdf',
+      bytes: await pdfOf(['Dishwasher', 'Run the dishwasher on the quick program before noon.']),
+      when: clock.now().toISOString(),
+    });
+    expect(await syncNow(service, service.adminKey, source.id)).toMatchObject({ status: 'active' });
+    expect((await ask('When should the dishwasher run?')).response).toContain('quick program');
+
+    emulator.remove('att5001');
+    expect(await syncNow(service, service.adminKey, source.id)).toMatchObject({ status: 'active' });
+    expect((await indexedDocuments(source.id)).size).toBe(1);
   });
 
   it('resumes a sync that crashed mid-way from the committed cursor, without duplicate chunks (P151)', async () => {

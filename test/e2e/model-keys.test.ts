@@ -1,5 +1,8 @@
+// Must come first: sets the loggers' level before any function module builds its logger.
+import '../support/log-everything';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../layers/core/adapters/dynamodb/table-design';
+import { CapturedOutput } from '../support/captured-output';
 import { expectNestedError, fieldPaths } from '../support/error-shapes';
 import { createAgent } from '../support/fixtures';
 import { api, json } from '../support/http-client';
@@ -27,12 +30,13 @@ const CUSTOM_KEY = 'custom-e2e-key-0000000000000000000000000003';
 const SECRETS = [OPENAI_KEY, ANTHROPIC_KEY, CUSTOM_KEY];
 const QUESTION = 'How many days do I have to return a widget for a full refund?';
 
-/** Everything the process writes, scanned for keys at the end (D33: never logged). */
-const captured: string[] = [];
-const originalWrites = {
-  stdout: process.stdout.write.bind(process.stdout),
-  stderr: process.stderr.write.bind(process.stderr),
-};
+/**
+ * Everything the process writes, scanned for keys at the end (D33: never
+ * logged). The service's DEBUG lines are kept for the scan, not printed:
+ * jest's own output stays readable.
+ */
+const output = new CapturedOutput((text) => text.startsWith('{"level"'));
+const captured = output.seen;
 
 describe('Model keys (D33)', () => {
   const clock = new TestClock();
@@ -42,12 +46,7 @@ describe('Model keys (D33)', () => {
   let sourceId: string;
 
   beforeAll(async () => {
-    for (const stream of ['stdout', 'stderr'] as const) {
-      process[stream].write = ((chunk: unknown, ...rest: unknown[]) => {
-        captured.push(String(chunk));
-        return (originalWrites[stream] as (...args: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof process.stdout.write;
-    }
+    output.start();
     // In a jest worker the console is jest's buffered one, which reaches
     // stdout only through the parent process: the loggers' lines are taken
     // where they are written.
@@ -76,8 +75,7 @@ describe('Model keys (D33)', () => {
   });
   afterAll(async () => {
     jest.restoreAllMocks();
-    process.stdout.write = originalWrites.stdout;
-    process.stderr.write = originalWrites.stderr;
+    output.stop();
     await service.end();
     await site.close();
     await providers.close();
@@ -301,7 +299,7 @@ describe('Model keys (D33)', () => {
       const openai = await registered({ provider: 'openai', key: OPENAI_KEY });
       for (const [model, key] of [
         ['gpt-4o-mini', anthropic.id],
-        ['claude-sonnet-4-5', openai.id],
+        ['claude-sonnet-5-5', openai.id],
         ['offline-extractive', openai.id],
       ]) {
         const response = await api(service.url, '/api/v1/agents', {
@@ -322,7 +320,7 @@ describe('Model keys (D33)', () => {
       ],
       [
         'anthropic',
-        'claude-sonnet-4-5',
+        'claude-sonnet-5-5',
         () => ({ key: ANTHROPIC_KEY }),
         'You can return a widget within 30 days',
       ],
@@ -435,7 +433,7 @@ describe('Model keys (D33)', () => {
       async (mode, status, code) => {
         for (const [provider, model, key] of [
           ['openai', 'gpt-4o-mini', OPENAI_KEY],
-          ['anthropic', 'claude-sonnet-4-5', ANTHROPIC_KEY],
+          ['anthropic', 'claude-sonnet-5-5', ANTHROPIC_KEY],
         ] as const) {
           providers.mode = 'ok';
           const modelKey = await registered({ provider, key });
@@ -465,7 +463,7 @@ describe('Model keys (D33)', () => {
     it('reports a stream the provider breaks off as 503 in the stream', async () => {
       for (const [provider, model, key] of [
         ['openai', 'gpt-4o-mini', OPENAI_KEY],
-        ['anthropic', 'claude-sonnet-4-5', ANTHROPIC_KEY],
+        ['anthropic', 'claude-sonnet-5-5', ANTHROPIC_KEY],
       ] as const) {
         const modelKey = await registered({ provider, key });
         const agent = await createAgent(service, service.adminKey, {

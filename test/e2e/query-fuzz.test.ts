@@ -155,9 +155,10 @@ describe('Fuzzing queries, search, interactions, feedback and analytics', () => 
           });
 
           expectWellFormed('/api/v1/query', response);
-          const blank = query.trim() === '';
-          expect(response.status).toBe(blank ? 400 : 200);
-          if (blank || stream) return;
+          // Refused: a blank question, and (P197) a string with an unpaired surrogate, which no store takes.
+          const refused = query.trim() === '' || /\p{Cs}/u.test(query);
+          expect(response.status).toBe(refused ? 400 : 200);
+          if (refused || stream) return;
           const result = json(response);
           expectQueryResult(result, {}, { requireCitations: false });
           if (maxTokens !== undefined) {

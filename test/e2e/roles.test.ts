@@ -15,7 +15,8 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
  * Connecting a data source to its provider changes it (`configure`, P156),
- * though it is a GET.
+ * though it is a GET. Evaluations (P140): reading is a view, starting one
+ * is `configure` (the default rule below).
  */
 function requiredRole(method: string, path: string): Role {
   if (/users|groups|organizations|keys|\/sso/.test(path)) return 'admin';

@@ -37,6 +37,8 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'POST /api/v1/data-sources/{id}/sync': 'Write',
   'GET /api/v1/data-sources/{id}/status': 'Read',
   'POST /api/v1/data-sources/{id}/files': 'Write',
+  // P109: the legacy twin of the upload tickets.
+  'POST /api/data-specs/{id}/files': 'Write',
   'GET /api/v1/data-sources/{id}/files': 'Read',
   'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
   'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
@@ -105,6 +107,10 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'POST /api/v1/model-keys': 'Admin',
   'GET /api/v1/model-keys/{id}': 'Admin',
   'DELETE /api/v1/model-keys/{id}': 'Admin',
+  // Issue 11 item 5 (P140): evaluations are not named by D9, so Admin.
+  'GET /api/v1/evals': 'Admin',
+  'POST /api/v1/evals': 'Admin',
+  'GET /api/v1/evals/{id}': 'Admin',
 };
 
 /** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */

@@ -91,21 +91,34 @@ describe('Syncs that fail', () => {
     expectFailed(status, /^Nothing usable was found$/);
   });
 
-  it.each([['slack', { channel_ids: ['C0123456'] }]])(
-    'ends a %s sync failed: its ingestion is not available yet',
-    async (type, config) => {
-      const source = await createDataSource(service, service.adminKey, {
-        type,
-        name: `A ${type} source`,
-        config,
-        sync_frequency: 'manual',
-      });
+  it('ends the sync of a Slack source that was never connected failed, saying to sign in (P147)', async () => {
+    const source = await createDataSource(service, service.adminKey, {
+      type: 'slack',
+      name: 'A slack source',
+      config: { channel_ids: ['C0123456'] },
+      sync_frequency: 'manual',
+    });
 
-      const status = await syncNow(service, service.adminKey, source.id);
+    const status = await syncNow(service, service.adminKey, source.id);
 
-      expectFailed(status, new RegExp(`syncing ${type} data sources is not available yet`));
-    },
-  );
+    expectFailed(status, /not connected: sign in at GET \/api\/v1\/data-sources\/.+\/oauth\/start/);
+  });
+
+  it.each([
+    ['google_drive', { folder_ids: ['1AbCdEfGh'] }],
+    ['sharepoint', { site_url: 'https://acme.sharepoint.com', drive_ids: ['b!drive1'] }],
+  ])('ends a %s sync that was never connected failed, saying to sign in', async (type, config) => {
+    const source = await createDataSource(service, service.adminKey, {
+      type,
+      name: `A ${type} source`,
+      config,
+      sync_frequency: 'manual',
+    });
+
+    const status = await syncNow(service, service.adminKey, source.id);
+
+    expectFailed(status, /not connected: sign in at GET \/api\/v1\/data-sources\/.+\/oauth\/start/);
+  });
 
   it('lets a failed data source be synced again, with a new job', async () => {
     const source = await website(`${site.origin}/`);

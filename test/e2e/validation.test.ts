@@ -502,13 +502,18 @@ describe('Request validation', () => {
         fields: ['config.folder_ids'],
       },
       {
-        name: 'a sharepoint config without drive_ids',
+        name: 'empty sharepoint drive_ids (P183: omit them for every drive of the site)',
         body: {
           type: 'sharepoint',
           name: 'sp',
-          config: { site_url: 'https://acme.sharepoint.com' },
+          config: { site_url: 'https://acme.sharepoint.com', drive_ids: [] },
         },
         fields: ['config.drive_ids'],
+      },
+      {
+        name: 'a sharepoint config without site_url',
+        body: { type: 'sharepoint', name: 'sp', config: { drive_ids: ['b!x'] } },
+        fields: ['config.site_url'],
       },
       {
         name: 'a sharepoint site_url that is not a URL',
@@ -573,6 +578,7 @@ describe('Request validation', () => {
       ['slack', { channel_ids: ['C01', 'C02'] }],
       ['google_drive', { folder_ids: ['1AbC'] }],
       ['sharepoint', { site_url: 'https://acme.sharepoint.com/sites/kb', drive_ids: ['b!x'] }],
+      ['sharepoint', { site_url: 'https://acme-my.sharepoint.com/personal/jane_acme_com' }],
     ])('accepts a %s connector with its D26 config, not yet connected', async (type, config) => {
       const source = await createDataSource(service, service.adminKey, {
         type,

@@ -14,17 +14,17 @@
  * is not what the eval measures.
  */
 import { normalizeWhitespace } from '../../layers/core/domain/retrieval/verbatim';
-import { api, json } from '../support/http-client';
-import { startTestService, type TestService } from '../support/local-service';
-import { type LoopbackSite, sitemapXml, startLoopbackSite } from '../support/loopback-site';
-import { createKey, createTenant, type TestKey } from '../support/tenants';
+import { startTestService } from '../support/local-service';
 import { type CitationScores, type CitingAnswer, citationScores } from './citation-scoring';
+import {
+  type CrawledCollection,
+  call,
+  crawlCollection,
+  type EvalDocument,
+  executeKeys,
+} from './http-collection';
 
-export interface EvalDocument {
-  readonly id: string;
-  readonly title: string;
-  readonly paragraphs: readonly string[];
-}
+export type { EvalDocument } from './http-collection';
 
 export interface EvalQuestion {
   readonly id: string;
@@ -47,39 +47,6 @@ export interface HttpCitationResult {
   readonly querySeconds: number;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function page(document: EvalDocument): string {
-  return [
-    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(document.title)}</title></head>`,
-    '<body><main>',
-    ...document.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-    '</main></body></html>',
-  ].join('\n');
-}
-
-const pathOf = (id: string) => `/doc/${encodeURIComponent(id)}`;
-
-async function call(
-  service: TestService,
-  key: string,
-  path: string,
-  method: string,
-  body?: unknown,
-): Promise<Record<string, any>> {
-  const response = await api(service.url, path, {
-    method,
-    key,
-    ...(body === undefined ? {} : { body }),
-  });
-  if (response.status >= 300) {
-    throw new Error(`${method} ${path}: ${response.status} ${String(response.body).slice(0, 300)}`);
-  }
-  return json(response);
-}
-
 /**
  * Crawls `documents` from a loopback site into a new organization's data
  * source, asks every question of an agent over it, and scores the answers.
@@ -90,48 +57,18 @@ export async function measureCitationsOverHttp(
   log: (line: string) => void = () => {},
 ): Promise<HttpCitationResult> {
   const service = await startTestService({ env: { SVC_ALLOW_PRIVATE_URLS: 'true' } });
-  let site: LoopbackSite | undefined;
+  let crawled: CrawledCollection | undefined;
   try {
-    const paths = documents.map((document) => pathOf(document.id));
-    site = await startLoopbackSite((origin) => ({
-      '/robots.txt': `User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`,
-      '/sitemap.xml': (res) => {
-        res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(sitemapXml(origin, paths));
-      },
-      '/': '<!doctype html><html><head><title>Collection</title></head><body></body></html>',
-      ...Object.fromEntries(documents.map((document) => [pathOf(document.id), page(document)])),
-    }));
-    const tenant: TestKey = await createTenant(service, { name: 'citation eval' });
+    crawled = await crawlCollection(service, documents, 'citation eval', log);
+    const { tenant, syncSeconds } = crawled;
     const admin = tenant.key;
-
-    const syncStarted = performance.now();
-    const source = await call(service, admin, '/api/v1/data-sources', 'POST', {
-      type: 'website',
-      name: 'Eval collection',
-      config: { url: site.url('/'), max_pages: Math.min(10_000, documents.length + 1) },
-      sync_frequency: 'manual',
-    });
-    await call(service, admin, `/api/v1/data-sources/${source.id}/sync`, 'POST');
-    await service.runtime.workers.stepSync();
-    const status = await call(service, admin, `/api/v1/data-sources/${source.id}/status`, 'GET');
-    if (status.status !== 'active') throw new Error(`sync ended ${JSON.stringify(status)}`);
-    const syncSeconds = (performance.now() - syncStarted) / 1000;
-    log(
-      `crawled ${documents.length} pages, ${status.chunks_indexed} chunks in ${syncSeconds.toFixed(1)} s`,
-    );
-
     const agent = await call(service, admin, '/api/v1/agents', 'POST', {
       name: 'Citation eval agent',
-      data_source_ids: [source.id],
+      data_source_ids: [crawled.dataSourceId],
     });
-    const keys = await Promise.all(
-      Array.from({ length: Math.ceil(questions.length / 100) + 1 }, () =>
-        createKey(service, tenant.orgId, { scopes: ['Execute'] }),
-      ),
-    );
+    const keys = await executeKeys(service, tenant, questions.length);
 
-    const byPath = new Map(documents.map((document) => [site?.url(pathOf(document.id)), document]));
+    const byPath = crawled.byUrl;
     const documentText = new Map(
       documents.map((document) => [
         document.id,
@@ -145,7 +82,7 @@ export async function measureCitationsOverHttp(
     let quotes = 0;
     const queryStarted = performance.now();
     for (const [index, question] of questions.entries()) {
-      const key = keys[index % keys.length]?.key ?? admin;
+      const key = keys[index % keys.length] ?? admin;
       const result = await call(service, key, '/api/v1/query', 'POST', {
         agent_id: agent.id,
         query: question.text,
@@ -179,7 +116,7 @@ export async function measureCitationsOverHttp(
     return {
       scores: citationScores(answers),
       answers,
-      chunksIndexed: status.chunks_indexed,
+      chunksIndexed: crawled.chunksIndexed,
       nonVerbatimChunks,
       sourcesListed,
       nonVerbatimQuotes,
@@ -188,7 +125,7 @@ export async function measureCitationsOverHttp(
       querySeconds,
     };
   } finally {
-    await site?.close();
+    await crawled?.site.close();
     await service.end();
   }
 }

@@ -123,6 +123,7 @@ describe('Eval: trec_eval metrics', () => {
       queries: 2,
       ndcg10: 0.5,
       recall10: 0.5,
+      recall100: 0.5,
     });
   });
 });

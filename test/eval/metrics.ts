@@ -48,6 +48,8 @@ export interface MeanMetrics {
   readonly queries: number;
   readonly ndcg10: number;
   readonly recall10: number;
+  /** Recall@100: beside published R@100 figures; a run shorter than 100 documents is read as it is. */
+  readonly recall100: number;
 }
 
 /**
@@ -61,16 +63,19 @@ export function meanMetrics(
 ): MeanMetrics {
   let ndcg = 0;
   let recall = 0;
+  let recall100 = 0;
   for (const id of queryIds) {
     const judgements = qrels.get(id) ?? new Map<string, number>();
     const run = runs.get(id) ?? new Map<string, number>();
     ndcg += ndcgAt(10, run, judgements);
     recall += recallAt(10, run, judgements);
+    recall100 += recallAt(100, run, judgements);
   }
   const count = queryIds.length;
   return {
     queries: count,
     ndcg10: count > 0 ? ndcg / count : 0,
     recall10: count > 0 ? recall / count : 0,
+    recall100: count > 0 ? recall100 / count : 0,
   };
 }

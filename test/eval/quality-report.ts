@@ -12,9 +12,9 @@ export const QUALITY_PREAMBLE = `# Retrieval quality
 Figures measured by \`npm run eval\` (test/eval/). Each part of this file
 between \`<!-- eval:<name>:start -->\` and \`<!-- eval:<name>:end -->\` is
 rewritten when the eval runs; the rest is kept as it is. The test
-collection, BEIR SciFact, is read from \`../shared/eval/beir-scifact\` at
-eval time and never copied into this repository (it is licensed CC BY-NC,
-for evaluation only).
+collections are read at eval time and never copied into this repository:
+BEIR SciFact from \`../shared/eval/beir-scifact\` (licensed CC BY-NC, for
+evaluation only) and ArguAna from \`../shared/eval/arguana\` (P190).
 
 <!-- eval:results:start -->
 Not measured yet: run \`npm run eval\`.

@@ -7,8 +7,18 @@
  * answerer on the project's own small question set, written to the
  * citations section.
  *
+ * Then (test/eval/http-quality-report.ts, issue 10 item 7) semantic search's
+ * default and every strategy through the HTTP API on SciFact and on ArguAna,
+ * the second collection, written to the collections section
+ * (`npm run eval -- --collections` runs only that part).
+ *
  * `npm run eval -- --tune`: the tuning grids, on the first 150 queries only,
  * written to the tuning section of docs/quality.md.
+ *
+ * `npm run eval -- --build-arguana <02-extracted-arguments folder> <dir>`:
+ * writes ArguAna in BEIR's layout from the corpus as its authors publish it
+ * (test/eval/arguana.ts); the eval reads it from ../shared/eval/arguana or
+ * EVAL_ARGUANA_DIR.
  *
  * A measurement, not a test: it fails only when the collection is missing.
  */
@@ -149,6 +159,47 @@ async function citations(): Promise<void> {
   log(`wrote the citations section of ${DOCUMENT}`);
 }
 
+/** The `collections` section: both collections through the HTTP API (issue 10 item 7). */
+async function collections(): Promise<void> {
+  const started = performance.now();
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const { measureCollections, renderCollections } = await import('./http-quality-report');
+  const measured = await measureCollections(log);
+  for (const measure of [measured.scifact, measured.arguana]) {
+    if (measure === undefined) continue;
+    for (const [variant, metrics] of measure.http) {
+      const [first] = measure.splits;
+      const m = first === undefined ? undefined : metrics.get(first.label);
+      log(
+        `${measure.name} over HTTP, ${variant.padEnd(10)} nDCG@10 ${m?.ndcg10.toFixed(4)}  R@10 ${m?.recall10.toFixed(4)}  R@100 ${m?.recall100.toFixed(4)} (${first?.label})`,
+      );
+    }
+  }
+  const section = renderCollections({
+    date: new Date().toISOString().slice(0, 10),
+    machine: describeMachine(),
+    durationSeconds: (performance.now() - started) / 1000,
+    collections: measured,
+  });
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'collections', section);
+  log(`wrote the collections section of ${DOCUMENT}`);
+}
+
+async function buildArguanaCollection(): Promise<void> {
+  const at = process.argv.indexOf('--build-arguana');
+  const [source, target] = process.argv.slice(at + 1, at + 3);
+  if (source === undefined || target === undefined) {
+    throw new Error('usage: npm run eval -- --build-arguana <02-extracted-arguments folder> <dir>');
+  }
+  const { buildArguana, writeArguana } = await import('./arguana');
+  const build = buildArguana(source);
+  writeArguana(build, target);
+  log(
+    `ArguAna: ${build.documents.length} documents, ${build.queries.length} queries, ${build.qrels.test.length} test and ${build.qrels.validation.length} validation judgements written to ${target}`,
+  );
+}
+
 /** The `citation-tuning` section: the offline answerer's support gate (P175). */
 async function tuneCitationGate(): Promise<void> {
   const { tuneCitations } = await import('./citation-tuning');
@@ -157,11 +208,15 @@ async function tuneCitationGate(): Promise<void> {
   log(`wrote the citation-tuning section of ${DOCUMENT}`);
 }
 
-(process.argv.includes('--tune-citations')
-  ? tuneCitationGate()
-  : process.argv.includes('--tune')
-    ? tuneAndReport()
-    : citations().then(evaluate)
+(process.argv.includes('--build-arguana')
+  ? buildArguanaCollection()
+  : process.argv.includes('--collections')
+    ? collections()
+    : process.argv.includes('--tune-citations')
+      ? tuneCitationGate()
+      : process.argv.includes('--tune')
+        ? tuneAndReport()
+        : citations().then(evaluate).then(collections)
 ).catch((error: unknown) => {
   console.error('[eval] failed:', error instanceof Error ? error.message : error);
   process.exitCode = 1;

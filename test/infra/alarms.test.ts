@@ -43,8 +43,9 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
   });
 
   it('alarms on any throttle of every function of ours', () => {
-    // 18 before the knowledge base, model keys and connections (issue 11, issue 12).
-    expect(ownFunctions(stack)).toHaveLength(21);
+    // 18 before the knowledge base, model keys and connections (issue 11, issue 12); 23 with
+    // evaluations (the evals family and the eval worker, issue 11 item 5).
+    expect(ownFunctions(stack)).toHaveLength(23);
     for (const [name, fn] of ownFunctions(stack)) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,

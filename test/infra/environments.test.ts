@@ -7,8 +7,8 @@ import { buildServiceStack, EXAMPLE_CERTIFICATE_ARN, templateOf } from './servic
 
 /**
  * SVC_ENVIRONMENT of every function that has one (D10: the kind of key the
- * deployment accepts): the families, the four queue and stream workers
- * (sync, ingestion, dispatcher, publisher) and the sync scheduler, not the
+ * deployment accepts): the families, the five queue and stream workers
+ * (sync, ingestion, evaluations, dispatcher, publisher) and the sync scheduler, not the
  * fallback nor the search index bootstrap (it reads no keys) and its provider.
  */
 function functionEnvironments(template: Template): string[] {
@@ -21,7 +21,7 @@ describe('Class: ServiceStack across environments (D10)', () => {
   it('passes environment "test" to the functions as SVC_ENVIRONMENT', () => {
     const template = templateOf(buildServiceStack({ environment: 'test' }));
 
-    expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 5).fill('test'));
+    expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 6).fill('test'));
   });
 
   describe('environment "live" with alarm e-mail and custom domain', () => {
@@ -40,7 +40,7 @@ describe('Class: ServiceStack across environments (D10)', () => {
     });
 
     it('passes environment "live" to the functions as SVC_ENVIRONMENT', () => {
-      expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 5).fill('live'));
+      expect(functionEnvironments(template)).toEqual(Array(FAMILIES.length + 6).fill('live'));
       expect(stack.stackName).toBe('AgentQueryService-live');
     });
 

@@ -30,12 +30,24 @@ const HEAVY_MODULES = {
   'connector code': /layers\/core\/adapters\/connectors\//,
   // Issue 12: the connectors' readers (and their parsers) are the sync worker's alone.
   'connector readers': /layers\/core\/adapters\/connectors\/(.*-reader|connectors)\.ts$/,
+  // Issue 10, P100: the embedded index and its native HNSW addon run on one machine only (OpenSearch serves the cloud).
+  'embedded index or usearch':
+    /node_modules\/usearch\/|layers\/core\/adapters\/local\/(ann-graph|embedded-index|index-partition|index-files)\.ts$/,
+  // Issue 11 item 5: answering (retrieval, answerers) is query's and the eval worker's; the
+  // evals function only queues runs.
+  'query pipeline': /layers\/core\/use-cases\/query\//,
 } as const;
 type Heavy = keyof typeof HEAVY_MODULES;
 
 const EVERYTHING: Heavy[] = Object.keys(HEAVY_MODULES) as Heavy[];
 /** What no function carries, whatever it does. */
-const NEVER: Heavy[] = ['local runtime or dynalite', 'CDK', 'AWS Encryption SDK', 'classic zod'];
+const NEVER: Heavy[] = [
+  'local runtime or dynalite',
+  'CDK',
+  'AWS Encryption SDK',
+  'classic zod',
+  'embedded index or usearch',
+];
 
 /** What each function may not contain. Functions not listed here carry only the `NEVER` rules. */
 const FORBIDDEN: Record<string, Heavy[]> = {
@@ -77,6 +89,15 @@ const FORBIDDEN: Record<string, Heavy[]> = {
   ),
   // Issue 12: connectors open and re-seal their grants (D33).
   'sync-worker': NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK'),
+  // Issue 11 item 5 (P139): asks questions as query answers them (model keys included).
+  'eval-worker': [
+    'PDF or DOCX parser',
+    'crawler',
+    'BPE tokenizer',
+    'SAML or XML signature library',
+    'connector code',
+    ...NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK'),
+  ],
 };
 
 /** P53: the X-Ray SDK's patcher for the AWS SDK v2, the one module that requires semver. */

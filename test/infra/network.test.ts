@@ -11,6 +11,8 @@ function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }
 
 /** The functions that talk to OpenSearch, and so run in the VPC when it has one (P50). */
 const SEARCH_CLIENTS = [
+  // Issue 11 item 5 (P139): asks questions as query does.
+  'eval-worker',
   'ingestion-worker',
   'query',
   'search',

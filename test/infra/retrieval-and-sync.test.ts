@@ -178,6 +178,8 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
 
   describe('OpenSearch access', () => {
     const granted = [
+      // Issue 11 item 5 (P139): asks questions as query does.
+      'eval-worker',
       'ingestion-worker',
       'query',
       'search',
@@ -185,7 +187,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       'sync-worker',
     ];
 
-    it('grants the data plane to the retrieval families, the sync and ingestion workers and the bootstrap only', () => {
+    it('grants the data plane to the retrieval families, the sync, ingestion and eval workers and the bootstrap only', () => {
       expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
       const withSearch = ownFunctions(stack)
         .filter(([, fn]) =>
@@ -243,7 +245,8 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       // (layers/core/adapters/opensearch/client.ts) prefixes https:// itself.
       const endpoint = { 'Fn::GetAtt': [domainId, 'DomainEndpoint'] };
       const configured = ownFunctions(stack).filter(([name]) => name !== 'fallback');
-      expect(configured).toHaveLength(FAMILIES.length + 6);
+      // The workers (sync, ingestion, eval, dispatcher), publisher, scheduler and the bootstrap.
+      expect(configured).toHaveLength(FAMILIES.length + 7);
       for (const [name, fn] of configured) {
         const variables = propertiesOf(fn.function).Environment?.Variables ?? {};
         expect({ name, endpoint: variables.OPENSEARCH_ENDPOINT }).toEqual({ name, endpoint });

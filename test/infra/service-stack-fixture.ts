@@ -53,6 +53,7 @@ export function ownFunctions(stack: ServiceStack): Array<[string, ServiceFunctio
     ['fallback', stack.http.fallback],
     ['sync-worker', stack.syncWorker.worker],
     ['ingestion-worker', stack.ingestionWorker.worker],
+    ['eval-worker', stack.evalWorker.worker],
     ['webhook-dispatcher', stack.webhookDispatcher.worker],
     ['event-publisher', stack.eventPublisher.publisher],
     ['scheduler', stack.syncScheduler.scheduler],

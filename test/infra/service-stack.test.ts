@@ -128,19 +128,19 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
   });
 
   describe('queues', () => {
-    it('creates three work queues, each with its own dead-letter queue', () => {
-      // The seventh is the event publisher's failed-batch queue (a destination, not redriven).
-      template.resourceCountIs('AWS::SQS::Queue', 7);
+    it('creates four work queues, each with its own dead-letter queue', () => {
+      // The ninth is the event publisher's failed-batch queue (a destination, not redriven).
+      template.resourceCountIs('AWS::SQS::Queue', 9);
       const queues = template.findResources('AWS::SQS::Queue');
       expect(
         queues[logicalId(stack, stack.eventPublisher.failedBatches)]?.Properties.RedrivePolicy,
       ).toBeUndefined();
       const redriven = Object.values(queues).filter((queue) => queue.Properties?.RedrivePolicy);
-      expect(redriven).toHaveLength(3);
+      expect(redriven).toHaveLength(4);
       const targets = redriven.map(
         (queue) => queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string,
       );
-      expect(new Set(targets).size).toBe(3);
+      expect(new Set(targets).size).toBe(4);
       for (const target of targets) {
         // A DLQ keeps its letters 14 days and is not itself redriven.
         expect(queues[target]?.Properties).toMatchObject({ MessageRetentionPeriod: 1_209_600 });
@@ -163,7 +163,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
 
     it('refuses requests without TLS on every queue', () => {
       const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
-      expect(policies).toHaveLength(7);
+      expect(policies).toHaveLength(9);
       for (const policy of policies) {
         expect(policy.Properties.PolicyDocument.Statement).toEqual(
           expect.arrayContaining([
@@ -401,12 +401,12 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           LoggingConfig: { LogGroup: { Ref: logicalId(stack, fn.logGroup) } },
         });
       }
-      // Plus the fallback, the sync worker, the ingestion worker, the webhook
-      // dispatcher, the event publisher, the sync scheduler, the search index
-      // bootstrap and its provider framework, and CDK's bucket-notifications
-      // and (test only: the buckets go with the stack) bucket-emptying
-      // handlers (deploy time only).
-      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 10);
+      // Plus the fallback, the sync worker, the ingestion worker, the eval
+      // worker, the webhook dispatcher, the event publisher, the sync
+      // scheduler, the search index bootstrap and its provider framework, and
+      // CDK's bucket-notifications and (test only: the buckets go with the
+      // stack) bucket-emptying handlers (deploy time only).
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 11);
     });
 
     it('gives family functions the configuration layers/core/config.ts parses', () => {
@@ -419,6 +419,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           SVC_ENVIRONMENT: 'test',
           SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },
           DELIVERY_QUEUE_URL: { Ref: logicalId(stack, stack.queues.webhookDeliveries.queue) },
+          EVAL_QUEUE_URL: { Ref: logicalId(stack, stack.queues.evaluations.queue) },
           SECRETS_KEY_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.secretsKey.key), 'Arn'] },
           FILE_BUCKET_NAME: { Ref: logicalId(stack, stack.files.bucket) },
           OPENSEARCH_ENDPOINT: {
@@ -451,6 +452,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
         // P119: article changes go to the sync worker.
         kb: queueArn(stack.queues.syncJobs.queue),
         webhooks: queueArn(stack.queues.webhookDeliveries.queue),
+        // Issue 11 item 5: a started evaluation is queued for the eval worker.
+        evals: queueArn(stack.queues.evaluations.queue),
       };
       for (const [family, fn] of stack.http.functions) {
         const actions = actionsOf(fn);
@@ -557,6 +560,7 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
         stack.http.fallback,
         stack.syncWorker.worker,
         stack.ingestionWorker.worker,
+        stack.evalWorker.worker,
         stack.webhookDispatcher.worker,
         stack.eventPublisher.publisher,
         stack.syncScheduler.scheduler,
@@ -591,9 +595,9 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
     it('gives every log group a retention (30 days for test) and the service key', () => {
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
       // One per function (families, fallback, sync worker, ingestion worker,
-      // dispatcher, publisher, sync scheduler, index bootstrap and its
-      // provider), API access + execution logs, 3 search domain logs.
-      expect(groups).toHaveLength(FAMILIES.length + 8 + 2 + 3);
+      // eval worker, dispatcher, publisher, sync scheduler, index bootstrap
+      // and its provider), API access + execution logs, 3 search domain logs.
+      expect(groups).toHaveLength(FAMILIES.length + 9 + 2 + 3);
       for (const group of groups) {
         expect(group.Properties).toMatchObject({
           RetentionInDays: 30,

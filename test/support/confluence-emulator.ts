@@ -8,7 +8,11 @@
  * `/oauth/token/accessible-resources`, and `/ex/confluence/{cloudId}/wiki/
  * rest/api/content/search` (CQL by space, type and `lastmodified >=
  * now("-Nm")`, `order by lastmodified`, cursor pagination through
- * `_links.next`) and `/content/{id}`. Access tokens live an hour on the
+ * `_links.next`) and `/content/{id}`; attachments (`type = attachment`,
+ * their `container`, `extensions.mediaType`/`fileSize`) and
+ * `/content/{pageId}/child/attachment/{id}/download`, a `302` to a
+ * pre-authenticated media address that refuses a bearer token (P186).
+ * Access tokens live an hour on the
  * given clock; rate limits (429 + Retry-After), failures and revocation at
  * the provider can be switched on; every request is recorded.
  */
@@ -19,7 +23,7 @@ import type { Clock } from '../../layers/core/ports/clock.port';
 
 export interface ConfluenceItem {
   readonly id: string;
-  readonly type: 'page' | 'blogpost';
+  readonly type: 'page' | 'blogpost' | 'attachment';
   readonly spaceKey: string;
   title: string;
   /** Storage-format XHTML. */
@@ -27,6 +31,10 @@ export interface ConfluenceItem {
   /** ISO 8601 `version.when`. */
   when: string;
   version: number;
+  /** Attachments: the page or blog post they belong to, their media type and bytes. */
+  containerId?: string;
+  mediaType?: string;
+  bytes?: Buffer;
 }
 
 interface Grant {
@@ -61,6 +69,7 @@ export class ConfluenceEmulator {
   private readonly grants = new Map<string, Grant>();
   private readonly accessTokens = new Map<string, AccessToken>();
   private readonly log: RecordedRequest[] = [];
+  private readonly mediaTickets = new Map<string, string>();
   private rateLimited: { count: number; retryAfter: string } | null = null;
   private failWhen: ((url: URL) => boolean) | null = null;
   private server = createServer((req, res) => void this.handle(req, res));
@@ -91,6 +100,36 @@ export class ConfluenceEmulator {
 
   remove(id: string): void {
     this.items.delete(id);
+    // A page's attachments go with it.
+    for (const item of [...this.items.values()]) {
+      if (item.containerId === id) this.items.delete(item.id);
+    }
+  }
+
+  /** Attaches a file to a page (a new version when `id` exists). */
+  attach(
+    pageId: string,
+    attachment: {
+      id: string;
+      title: string;
+      mediaType: string;
+      bytes: Buffer | string;
+      when: string;
+    },
+  ): void {
+    const page = this.items.get(pageId);
+    if (!page) throw new Error(`no page ${pageId}`);
+    this.put({
+      id: attachment.id,
+      type: 'attachment',
+      spaceKey: page.spaceKey,
+      title: attachment.title,
+      body: '',
+      when: attachment.when,
+      containerId: pageId,
+      mediaType: attachment.mediaType,
+      bytes: Buffer.from(attachment.bytes),
+    });
   }
 
   /** The user removed the app at the provider: every token of every grant stops working. */
@@ -132,6 +171,7 @@ export class ConfluenceEmulator {
       if (url.pathname === '/authorize') return this.authorize(url, res);
       if (url.pathname === '/oauth/token' && req.method === 'POST') return this.token(body, res);
       if (url.pathname === '/oauth/revoke' && req.method === 'POST') return this.revoke(body, res);
+      if (url.pathname.startsWith('/media/file/')) return this.media(req, url, res);
       if (url.pathname === '/oauth/token/accessible-resources') {
         if (!this.authorized(req, res)) return;
         return json(res, 200, [
@@ -155,6 +195,10 @@ export class ConfluenceEmulator {
         if (!this.authorized(req, res)) return;
         if (this.failWhen?.(url)) return json(res, 500, { message: 'Internal server error' });
         if (url.pathname === `${wiki}/search`) return this.search(url, res);
+        const download = new RegExp(`^${wiki}/([^/]+)/child/attachment/([^/]+)/download$`).exec(
+          url.pathname,
+        );
+        if (download) return this.download(download[1] ?? '', download[2] ?? '', res);
         const id = decodeURIComponent(url.pathname.slice(wiki.length + 1));
         const item = this.items.get(id);
         if (!item)
@@ -280,9 +324,14 @@ export class ConfluenceEmulator {
     const minutes = /lastmodified >= now\("-(\d+)m"\)/.exec(cql)?.[1];
     const since =
       minutes === undefined ? null : this.clock.now().getTime() - Number(minutes) * 60_000;
+    const types = (/type in \(([^)]*)\)/.exec(cql)?.[1] ?? 'page, blogpost')
+      .split(',')
+      .map((type) => type.trim());
     let results = [...this.items.values()].filter(
       (item) =>
-        spaces.includes(item.spaceKey) && (since === null || Date.parse(item.when) >= since),
+        spaces.includes(item.spaceKey) &&
+        types.includes(item.type) &&
+        (since === null || Date.parse(item.when) >= since),
     );
     if (/order by lastmodified asc/.test(cql)) {
       results = results.sort((a, b) => Date.parse(a.when) - Date.parse(b.when));
@@ -310,7 +359,55 @@ export class ConfluenceEmulator {
     });
   }
 
+  /** The documented download: a redirect to the media service, whose token is in the address. */
+  private download(pageId: string, attachmentId: string, res: ServerResponse) {
+    const item = this.items.get(attachmentId);
+    if (item?.type !== 'attachment' || item.containerId !== pageId) {
+      return json(res, 404, { statusCode: 404, message: `No attachment ${attachmentId}` });
+    }
+    const ticket = randomBytes(16).toString('hex');
+    this.mediaTickets.set(ticket, attachmentId);
+    res
+      .writeHead(302, {
+        Location: `${this.origin}/media/file/${randomBytes(8).toString('hex')}/binary?token=${ticket}&client=${this.clientId}&dl=true`,
+      })
+      .end();
+  }
+
+  private media(req: IncomingMessage, url: URL, res: ServerResponse) {
+    const attachmentId = this.mediaTickets.get(url.searchParams.get('token') ?? '');
+    if (req.headers.authorization || !attachmentId) {
+      return json(res, 401, { error: 'unauthorized' });
+    }
+    const item = this.items.get(attachmentId);
+    if (!item?.bytes) return json(res, 404, { error: 'not found' });
+    res.writeHead(200, { 'Content-Type': item.mediaType ?? 'application/octet-stream' });
+    res.end(item.bytes);
+  }
+
   private contentOf(item: ConfluenceItem, expand: string) {
+    if (item.type === 'attachment') {
+      const preview = encodeURIComponent(`/${item.containerId}/${item.id}/${item.title}`);
+      return {
+        id: item.id,
+        type: 'attachment',
+        status: 'current',
+        title: item.title,
+        metadata: { mediaType: item.mediaType, comment: '' },
+        extensions: { mediaType: item.mediaType, fileSize: item.bytes?.length ?? 0, comment: '' },
+        ...(expand.includes('container')
+          ? { container: { id: item.containerId, type: 'page', status: 'current' } }
+          : {}),
+        ...(expand.includes('version')
+          ? { version: { number: item.version, when: item.when } }
+          : {}),
+        _links: {
+          webui: `/pages/viewpageattachments.action?pageId=${item.containerId}&preview=${preview}`,
+          download: `/download/attachments/${item.containerId}/${encodeURIComponent(item.title)}?version=${item.version}&api=v2`,
+          self: `${this.siteUrl}/wiki/rest/api/content/${item.id}`,
+        },
+      };
+    }
     return {
       id: item.id,
       type: item.type,

@@ -16,7 +16,8 @@ export function unknownId(
     | 'usr'
     | 'grp'
     | 'kb'
-    | 'mk',
+    | 'mk'
+    | 'eval',
 ): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }
@@ -33,19 +34,21 @@ export function concretePath(path: string): string {
       ? 'kb'
       : /model-keys/.test(path)
         ? 'mk'
-        : /groups/.test(path)
-          ? 'grp'
-          : /organizations/.test(path)
-            ? 'org'
-            : /keys/.test(path)
-              ? 'key'
-              : /users/.test(path)
-                ? 'usr'
-                : /webhooks/.test(path)
-                  ? 'wh'
-                  : /interactions/.test(path)
-                    ? 'int'
-                    : 'ds';
+        : /\/evals(\/|$)/.test(path)
+          ? 'eval'
+          : /groups/.test(path)
+            ? 'grp'
+            : /organizations/.test(path)
+              ? 'org'
+              : /keys/.test(path)
+                ? 'key'
+                : /users/.test(path)
+                  ? 'usr'
+                  : /webhooks/.test(path)
+                    ? 'wh'
+                    : /interactions/.test(path)
+                      ? 'int'
+                      : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'

@@ -21,6 +21,18 @@ const idList = z
   .array(z.string().check(z.minLength(1), z.maxLength(256)))
   .check(z.minLength(1), z.maxLength(DATA_SOURCE_LIMITS.listItemsMax));
 
+/** P159: Slack conversation ids of channels: public (`C…`) or private (`G…` in older workspaces, `C…` now). */
+const slackChannelIds = z
+  .array(
+    z
+      .string()
+      .check(
+        z.maxLength(32),
+        z.regex(/^[CG][A-Z0-9]+$/, 'must be a Slack channel id (C… or G…, as in the channel link)'),
+      ),
+  )
+  .check(z.minLength(1), z.maxLength(DATA_SOURCE_LIMITS.listItemsMax));
+
 /**
  * `config` per data source type: the spec for `website`, D26 for connectors.
  * Unknown keys are refused (D4) so a typo never passes silently.
@@ -40,9 +52,21 @@ export const DATA_SOURCE_CONFIG_SCHEMAS = {
   }),
   file: z.strictObject({}),
   confluence: z.strictObject({ base_url: httpsUrl, space_keys: idList }),
-  slack: z.strictObject({ channel_ids: idList }),
-  google_drive: z.strictObject({ folder_ids: idList }),
-  sharepoint: z.strictObject({ site_url: httpsUrl, drive_ids: idList }),
+  slack: z.strictObject({ channel_ids: slackChannelIds }),
+  // D26's `folder_ids`, and P177's `shared_drive_ids`: at least one of them.
+  google_drive: z
+    .strictObject({ folder_ids: z.optional(idList), shared_drive_ids: z.optional(idList) })
+    .check(
+      z.refine(
+        (config) => config.folder_ids !== undefined || config.shared_drive_ids !== undefined,
+        {
+          path: ['folder_ids'],
+          message: 'is required unless shared_drive_ids is given',
+        },
+      ),
+    ),
+  // P183: the site (a SharePoint site or a OneDrive for Business address) and, optionally, which of its drives.
+  sharepoint: z.strictObject({ site_url: httpsUrl, drive_ids: z.optional(idList) }),
 } as const satisfies Record<DataSourceType, z.ZodMiniType>;
 
 export type DataSourceConfigIssue = { path: string; message: string };

@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   session: 'sess',
   request: 'req',
   modelKey: 'mk',
+  // Not in D1's list (P138): an evaluation run (issue 11 item 5).
+  evaluation: 'eval',
   // Not in D1's list: sync jobs are addressable from the status and sync responses.
   syncJob: 'job',
 } as const;

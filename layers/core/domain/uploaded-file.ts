@@ -39,6 +39,8 @@ export const FILE_UPLOAD_LIMITS = {
   /** A presigned upload is good this long: enough for 50 MiB on a slow link, short enough to leak little. */
   urlTtlSeconds: 15 * 60,
   filenameMax: 255,
+  /** P108: files presigned by one request, one Write request of its key's limit (an answer of about 100 KB). */
+  batchMax: 100,
   contentTypeMax: 255,
 } as const;
 

@@ -7,6 +7,8 @@ export interface AnswerSource {
   readonly chunk_id: string;
   readonly document_title: string;
   readonly document_url: string | null;
+  /** P126: the headings above the chunk, outermost first; its sentences are read under them. */
+  readonly heading_path?: readonly string[];
   readonly text: string;
   readonly score: number;
 }

@@ -85,23 +85,26 @@ export type Revocation =
   | { readonly revoked: true }
   | { readonly revoked: false; readonly reason: string };
 
+/** What a provider's authorization URL carries besides the app: the signed state, PKCE and where to come back. */
+export interface AuthorizationRequest {
+  readonly state: string;
+  readonly codeChallenge: string;
+  readonly redirectUri: string;
+}
+
+/** What the callback brings to exchange for tokens: the code, the PKCE verifier and the same redirect URI. */
+export interface CodeExchange {
+  readonly code: string;
+  readonly codeVerifier: string;
+  readonly redirectUri: string;
+}
+
 /** One provider's OAuth 2.0 authorization code flow with PKCE (RFC 6749, 7636, 7009). */
 export interface ProviderOAuth {
   readonly scopes: readonly string[];
-  authorizationUrl(
-    app: OAuthApp,
-    request: {
-      readonly state: string;
-      readonly codeChallenge: string;
-      readonly redirectUri: string;
-    },
-  ): string;
+  authorizationUrl(app: OAuthApp, request: AuthorizationRequest): string;
   /** Exchanges the code; also finds what the grant reaches (`site`) for the source's config. */
-  exchangeCode(
-    app: OAuthApp,
-    request: { readonly code: string; readonly codeVerifier: string; readonly redirectUri: string },
-    source: DataSource,
-  ): Promise<ConnectorTokens>;
+  exchangeCode(app: OAuthApp, request: CodeExchange, source: DataSource): Promise<ConnectorTokens>;
   /** @throws ConnectionLostError on `invalid_grant`. */
   refresh(app: OAuthApp, tokens: ConnectorTokens): Promise<ConnectorTokens>;
   revoke(app: OAuthApp, tokens: ConnectorTokens): Promise<Revocation>;

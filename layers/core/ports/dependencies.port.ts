@@ -1,5 +1,6 @@
 import type { DataSource } from '../domain/data-source';
 import type { Environment } from '../domain/environments';
+import type { EvaluationRunMessage } from '../domain/evaluation';
 import type { AgentRepository } from './agent-repository.port';
 import type { Answerer } from './answerer.port';
 import type { ApiKeyRepository } from './api-key-repository.port';
@@ -13,6 +14,7 @@ import type {
 import type { DataSourceRepository } from './data-source-repository.port';
 import type { DocumentChunker } from './document-chunker.port';
 import type { Embedder } from './embedder.port';
+import type { EvaluationRepository } from './evaluation-repository.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
 import type { GroupGrants, GroupRepository } from './group-repository.port';
@@ -91,6 +93,9 @@ export interface Dependencies {
   readonly modelKeyVerifier: ModelKeyVerifier;
   readonly answererForModelKey: ModelKeyAnswererFactory;
   readonly interactions: InteractionRepository;
+  /** Issue 11 item 5: evaluation runs, and the queue the eval worker runs them from. */
+  readonly evaluations: EvaluationRepository;
+  readonly evaluationQueue: MessageQueue<EvaluationRunMessage>;
   /** D32: knowledge-base articles and their versions. */
   readonly kbArticles: KbArticleRepository;
   readonly sessions: SessionHistory;

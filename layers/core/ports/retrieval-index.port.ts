@@ -26,7 +26,8 @@ export interface SearchFilter {
 }
 
 export interface ScoredChunk {
-  readonly chunk: Omit<IndexedChunk, 'embedding'> & { readonly embedding?: readonly number[] };
+  /** `embedding`: the stored vector when the index returns it (the embedded index gives a Float32Array copy). */
+  readonly chunk: Omit<IndexedChunk, 'embedding'> & { readonly embedding?: ArrayLike<number> };
   /** k-NN: cosine similarity in [-1, 1]; BM25: the raw BM25 score (≥ 0). */
   readonly score: number;
 }

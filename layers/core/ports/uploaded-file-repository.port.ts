@@ -8,6 +8,11 @@ export type UploadedFileChanges = Partial<
 export interface UploadedFileRepository {
   /** `expiresAtSeconds`: the record vanishes then unless an upload arrives (TTL). */
   create(orgId: string, file: UploadedFile, expiresAtSeconds: number): Promise<void>;
+  /**
+   * P108: writes every record or none: when a write fails, the records
+   * already written are removed before the error is thrown.
+   */
+  createAll(orgId: string, files: readonly UploadedFile[], expiresAtSeconds: number): Promise<void>;
   get(orgId: string, dataSourceId: string, id: string): Promise<UploadedFile | null>;
   /** Every file of the data source, newest first. */
   list(orgId: string, dataSourceId: string): Promise<UploadedFile[]>;

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HttpModelKeyVerifier } from '../adapters/ai/model-key-verifier';
 import { HOSTED_PROVIDER_URLS, type ProviderUrls } from '../adapters/ai/provider-urls';
 import { type ConnectorEndpoints, connectors } from '../adapters/connectors/connectors';
+import type { PageParser } from '../adapters/crawler/website-crawler';
 import type { CrawlBudget } from '../adapters/crawler/website-source-reader';
 import { DynamoDbAgentRepository } from '../adapters/dynamodb/agent-repository';
 import { DynamoDbAnalyticsRollups } from '../adapters/dynamodb/analytics-rollups';
@@ -11,6 +12,7 @@ import { DynamoDbConnectionStore } from '../adapters/dynamodb/connection-store';
 import { DynamoDbDailyUsage } from '../adapters/dynamodb/daily-usage';
 import { DynamoDbDataSourceRepository } from '../adapters/dynamodb/data-source-repository';
 import { DynamoDbDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
+import { DynamoDbEvaluationRepository } from '../adapters/dynamodb/evaluation-repository';
 import { DynamoDbGroupRepository } from '../adapters/dynamodb/group-repository';
 import {
   DynamoDbInteractionRepository,
@@ -38,6 +40,7 @@ import { inProcessChunker } from '../adapters/parsing/in-process-chunker';
 import { JoseOidcRelyingParty } from '../adapters/sso/jose-oidc-relying-party';
 import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provider';
 import type { Environment } from '../domain/environments';
+import type { EvaluationRunMessage } from '../domain/evaluation';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { ConnectorApps, OAuthStateSigner } from '../ports/connector.port';
@@ -72,6 +75,8 @@ export function buildDependencies(options: {
   readonly syncQueue: SyncJobQueue;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
   readonly deliveryVisibility: MessageVisibility;
+  /** Issue 11 item 5: where evaluation runs wait for the eval worker. */
+  readonly evaluationQueue: MessageQueue<EvaluationRunMessage>;
   readonly secretSealer: SecretSealer;
   readonly outboundPolicy: OutboundPolicy;
   readonly webhookTimeoutMs?: number;
@@ -89,10 +94,14 @@ export function buildDependencies(options: {
   /** P61: how invitations reach new users (the console, on one machine). */
   readonly invitationSender: InvitationSender;
   /**
-   * Where files are parsed and documents chunked: in this process unless
-   * given (the local runtime gives its parsing process, P69).
+   * Where files and crawled pages are parsed and documents chunked: in this
+   * process unless given (the local runtime gives its parsing process, P69, P201).
    */
-  readonly documentWork?: { readonly fileParser: FileParser; readonly chunker: DocumentChunker };
+  readonly documentWork?: {
+    readonly fileParser: FileParser;
+    readonly chunker: DocumentChunker;
+    readonly pageParser?: PageParser;
+  };
   /** D14: the DNS servers domain verification asks (`host[:port]`); the system's when empty. */
   readonly dnsServers?: readonly string[];
   /** P91: the API's public address (the local gateway's, once it listens). */
@@ -106,7 +115,7 @@ export function buildDependencies(options: {
   const models = modelProviders(options.openAi);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
   const clock = options.clock ?? systemClock;
-  const { fileParser, chunker } = options.documentWork ?? {
+  const { fileParser, chunker, pageParser } = options.documentWork ?? {
     fileParser: uploadedFileParser,
     chunker: inProcessChunker,
   };
@@ -116,6 +125,7 @@ export function buildDependencies(options: {
   const builtConnectors = connectors({
     policy: options.outboundPolicy,
     clock,
+    fileParser,
     ...(options.connectorEndpoints ? { endpoints: options.connectorEndpoints } : {}),
   });
   const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
@@ -160,6 +170,8 @@ export function buildDependencies(options: {
       urls: options.providerUrls ?? HOSTED_PROVIDER_URLS,
     }),
     interactions: new DynamoDbInteractionRepository(client, tableName),
+    evaluations: new DynamoDbEvaluationRepository(client, tableName),
+    evaluationQueue: options.evaluationQueue,
     sessions: new DynamoDbSessionHistory(client, tableName),
     rollups: new DynamoDbAnalyticsRollups(client, tableName),
     readerFor: sourceReaders({
@@ -178,6 +190,7 @@ export function buildDependencies(options: {
       },
       kbArticles,
       ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
+      ...(pageParser ? { pageParser } : {}),
     }),
     kbArticles,
     files,

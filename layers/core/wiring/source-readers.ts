@@ -1,5 +1,6 @@
 import { ConnectorSourceReader } from '../adapters/connectors/connector-source-reader';
 import type { Connectors } from '../adapters/connectors/connectors';
+import type { PageParser } from '../adapters/crawler/website-crawler';
 import {
   type CrawlBudget,
   UnavailableSourceReader,
@@ -35,10 +36,15 @@ export function sourceReaders(options: {
   readonly kbArticles: Pick<KbArticleRepository, 'list' | 'get'>;
   /** P98: the crawl budget of one sync; the crawler's defaults (1 GiB, 14 minutes) if not given. */
   readonly crawlBudget?: CrawlBudget;
+  /** Where crawled pages are parsed (P201); in this process if not given. */
+  readonly pageParser?: PageParser;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(
     crawlerPolicy({ allowPrivateAddresses: options.outboundPolicy.allowPrivateAddresses }),
-    options.crawlBudget ?? {},
+    {
+      ...options.crawlBudget,
+      ...(options.pageParser ? { parsePage: options.pageParser } : {}),
+    },
   );
   const unavailable = new UnavailableSourceReader();
   return (source, orgId) => {

@@ -1,5 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { extname, join } from 'node:path';
+import type { PageParser, ParsedPage } from '../../../layers/core/adapters/crawler/website-crawler';
+import { DocumentTooComplexError } from '../../../layers/core/adapters/parsing/errors';
 import type { DocumentChunk } from '../../../layers/core/domain/retrieval/chunker';
 import {
   type DocumentChunker,
@@ -19,10 +21,50 @@ type JobOutcome =
   | { readonly value: unknown }
   /** Over a limit: the document is refused with this reason. */
   | { readonly overLimit: string }
-  /** The parser threw, or the process died for another reason: an error of ours, retried like one. */
-  | { readonly crashed: string };
+  /** The parser threw (`name`: its class), or the process died for another reason: an error of ours, retried like one. */
+  | { readonly crashed: string; readonly name?: string };
 
 type Job = ParsingJob extends infer J ? (J extends ParsingJob ? Omit<J, 'id'> : never) : never;
+
+/** A job not sent yet, and how to answer its caller. */
+interface Waiting {
+  readonly job: Job;
+  readonly resolve: (outcome: JobOutcome) => void;
+}
+
+/**
+ * P200: at most this many jobs, and this many bytes of files and characters
+ * of documents, go to the process in one message (one job whatever its size).
+ */
+export const PARSING_BATCH_LIMITS = { jobs: 16, size: 4 * 1024 * 1024 } as const;
+
+function jobSize(job: Job): number {
+  if (job.kind === 'parse') return job.bytes.length;
+  if (job.kind === 'page') return job.html.length;
+  let size = job.document.title.length;
+  for (const section of job.document.sections) {
+    for (const paragraph of section.paragraphs) size += paragraph.length;
+  }
+  return size;
+}
+
+/** Takes the next batch off the front of `waiting`. */
+function takeBatch(waiting: Waiting[]): Waiting[] {
+  let count = 0;
+  let size = 0;
+  for (const next of waiting) {
+    const nextSize = jobSize(next.job);
+    if (
+      count > 0 &&
+      (count >= PARSING_BATCH_LIMITS.jobs || size + nextSize > PARSING_BATCH_LIMITS.size)
+    ) {
+      break;
+    }
+    count += 1;
+    size += nextSize;
+  }
+  return waiting.splice(0, count);
+}
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
@@ -31,8 +73,9 @@ const STDERR_TAIL = 4_096;
 
 /**
  * The local runtime's parsing process (issue 14, P69): files are parsed and
- * documents chunked in a child process, one job at a time, so the API's
- * event loop is never held by them, and a parser that runs away is stopped
+ * documents chunked (and, P201, crawled pages parsed) in a child process,
+ * one job at a time (sent in batches, P200), so the API's event loop is
+ * never held by them, and a parser that runs away is stopped
  * at its time or memory limit without taking the service down. A child
  * process rather than a worker thread: V8 can end the whole process when a
  * thread reaches its heap limit inside some allocations (Intl.Segmenter's,
@@ -47,7 +90,9 @@ export class ParsingProcess {
   /** Resolves once the current process has loaded the parsers; false if it died first. */
   #ready: Promise<boolean> = Promise.resolve(false);
   #stderr = '';
-  #tail: Promise<unknown> = Promise.resolve();
+  /** Jobs not sent yet, in order. */
+  readonly #waiting: Waiting[] = [];
+  #pumping = false;
   #nextId = 1;
   #closed = false;
 
@@ -80,6 +125,29 @@ export class ParsingProcess {
     },
   };
 
+  /**
+   * P201: crawled pages are parsed here too, so the runtime's event loop
+   * only fetches and indexes; a page past the process's limits is refused
+   * like one past the parser's own (`DocumentTooComplexError`: the crawl
+   * skips it as unparseable, with the reason).
+   */
+  readonly pageParser: PageParser = async (html, url): Promise<ParsedPage> => {
+    const outcome = await this.#enqueue({ kind: 'page', html, url });
+    if ('overLimit' in outcome) {
+      throw new DocumentTooComplexError(`parsing the page ${outcome.overLimit}`);
+    }
+    if ('crashed' in outcome) {
+      if (outcome.name === 'DocumentTooComplexError') {
+        throw new DocumentTooComplexError(outcome.crashed);
+      }
+      const error = new Error(`parsing the page failed: ${outcome.crashed}`);
+      // The crawl reports a parser's failure by its class (`could not be parsed (TypeError)`), as in process.
+      error.name = outcome.name ?? 'Error';
+      throw error;
+    }
+    return outcome.value as ParsedPage;
+  };
+
   /** Stops the process; jobs after this fail. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -93,38 +161,93 @@ export class ParsingProcess {
   }
 
   #enqueue(job: Job): Promise<JobOutcome> {
-    const outcome = this.#tail.then(() => this.#run(job));
-    this.#tail = outcome.catch(() => undefined);
-    return outcome;
+    return new Promise((resolve) => {
+      this.#waiting.push({ job, resolve });
+      // After the current task: jobs asked for together go in one message.
+      setImmediate(() => void this.#pump());
+    });
   }
 
-  async #run(job: Job): Promise<JobOutcome> {
-    if (this.#closed) return { crashed: 'the parsing process is closed' };
+  /** Sends the waiting jobs, a batch at a time, until none is left (one batch in the process at once). */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const batch = takeBatch(this.#waiting);
+        const unanswered = await this.#run(batch);
+        // Jobs after the one that ended the process were not at fault: first in line for the next one.
+        this.#waiting.unshift(...unanswered);
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /**
+   * P200: sends `batch` in one message; the process runs its jobs in order
+   * and answers each as it finishes. Each job has its own time limit, from
+   * the moment the job before it was answered (when the process starts it).
+   * A job over a limit, or whose process died, gets that outcome; the jobs
+   * after it in the batch are returned to be sent again, to a new process.
+   */
+  async #run(batch: readonly Waiting[]): Promise<Waiting[]> {
+    if (this.#closed) {
+      for (const waiting of batch) waiting.resolve({ crashed: 'the parsing process is closed' });
+      return [];
+    }
     this.#child ??= this.#spawn();
     const child = this.#child;
     // Referenced only while a job waits or runs: an idle parsing process never keeps the runtime alive.
     child.ref();
     if (!(await this.#ready)) {
       this.#discard(child);
-      return { crashed: `the parsing process did not start: ${lastLine(this.#stderr)}` };
+      child.unref();
+      const crashed = `the parsing process did not start: ${lastLine(this.#stderr)}`;
+      for (const waiting of batch) waiting.resolve({ crashed });
+      return [];
     }
-    const id = this.#nextId++;
     const { timeoutMs, memoryMb } = this.#limits;
+    const jobs = batch.map((waiting) => ({ ...waiting.job, id: this.#nextId++ }) as ParsingJob);
     return new Promise((resolve) => {
-      const finish = (outcome: JobOutcome) => {
+      let next = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          this.#discard(child);
+          child.kill('SIGKILL');
+          end({ overLimit: `took longer than ${timeoutMs / 1000} s` });
+        }, timeoutMs);
+      };
+      const stop = () => {
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('exit', onExit);
         child.unref();
-        resolve(outcome);
+      };
+      /** The job under way ends with `outcome`; those after it go back. */
+      const end = (outcome: JobOutcome) => {
+        stop();
+        batch[next]?.resolve(outcome);
+        resolve(batch.slice(next + 1));
       };
       const onMessage = (reply: ParsingReply | ParsingReady) => {
-        if ('ready' in reply || reply.id !== id) return;
-        finish(reply.ok ? { value: reply.value } : { crashed: reply.message });
+        if ('ready' in reply || reply.id !== jobs[next]?.id) return;
+        batch[next]?.resolve(
+          reply.ok ? { value: reply.value } : { crashed: reply.message, name: reply.name },
+        );
+        next += 1;
+        if (next < batch.length) {
+          arm();
+          return;
+        }
+        stop();
+        resolve([]);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         this.#discard(child);
-        finish(
+        end(
           this.#stderr.includes('heap out of memory')
             ? { overLimit: `needed more than ${memoryMb} MB of memory` }
             : {
@@ -132,14 +255,10 @@ export class ParsingProcess {
               },
         );
       };
-      const timer = setTimeout(() => {
-        this.#discard(child);
-        child.kill('SIGKILL');
-        finish({ overLimit: `took longer than ${timeoutMs / 1000} s` });
-      }, timeoutMs);
+      arm();
       child.on('message', onMessage);
       child.on('exit', onExit);
-      child.send({ ...job, id });
+      child.send(jobs);
     });
   }
 

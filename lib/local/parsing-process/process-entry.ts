@@ -5,6 +5,7 @@
  * ends with its parent.
  */
 import { uploadedFileParser } from '../../../layers/core/adapters/parsing/file-parser';
+import { parseHtmlPage } from '../../../layers/core/adapters/parsing/html-to-document';
 import { chunkDocument } from '../../../layers/core/domain/retrieval/chunker';
 import type { ParsingJob, ParsingReply } from './protocol';
 
@@ -12,21 +13,26 @@ async function run(job: ParsingJob): Promise<unknown> {
   if (job.kind === 'parse') {
     return uploadedFileParser.parse(Buffer.from(job.bytes), job.filename, job.contentType);
   }
+  if (job.kind === 'page') return parseHtmlPage(job.html, job.url);
   return chunkDocument(job.document);
 }
 
-process.on('message', async (job: ParsingJob) => {
-  let reply: ParsingReply;
-  try {
-    reply = { id: job.id, ok: true, value: await run(job) };
-  } catch (error) {
-    reply = {
-      id: job.id,
-      ok: false,
-      message: error instanceof Error ? error.message : String(error),
-    };
+/** P200: a message is a batch of jobs, run in order, each answered as soon as it is done. */
+process.on('message', async (jobs: ParsingJob[]) => {
+  for (const job of jobs) {
+    let reply: ParsingReply;
+    try {
+      reply = { id: job.id, ok: true, value: await run(job) };
+    } catch (error) {
+      reply = {
+        id: job.id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+        name: error instanceof Error ? error.name : 'Error',
+      };
+    }
+    process.send?.(reply);
   }
-  process.send?.(reply);
 });
 process.on('disconnect', () => process.exit(0));
 // Loaded: the parent starts a job's clock only now, so starting up never counts against a file.

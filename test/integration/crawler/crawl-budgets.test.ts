@@ -17,9 +17,9 @@ const localPolicy = crawlerPolicy({ allowPrivateAddresses: true });
 type Route = (res: ServerResponse, path: string) => void;
 
 const page = (title: string, links: readonly string[] = [], filler = '') =>
-  `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>Text of ${title}. ${filler}</p>${links
+  `<!doctype html><html><head><title>${title}</title></head><body><nav>${links
     .map((href) => `<a href="${href}">${href}</a>`)
-    .join(' ')}</body></html>`;
+    .join(' ')}</nav><h1>${title}</h1><p>Text of ${title}. ${filler}</p></body></html>`;
 
 const compressed =
   (encoding: 'gzip' | 'br' | 'deflate', body: Buffer): Route =>

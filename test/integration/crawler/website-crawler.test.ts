@@ -4,6 +4,7 @@ import {
   type CrawlResult,
   type CrawlWebsiteOptions,
   crawlWebsite,
+  inProcessPageParser,
 } from '../../../layers/core/adapters/crawler/website-crawler';
 import { crawlerPolicy, type Resolver } from '../../../layers/core/adapters/net/outbound-policy';
 import {
@@ -30,11 +31,11 @@ interface LoopbackSite {
   set(routes: Record<string, Route | string>): void;
 }
 
-/** An HTML page linking to `links`. */
+/** An HTML page linking to `links` from its navigation (in its content, a short page of links is a link index, P123). */
 const page = (title: string, text: string, links: readonly string[] = []) =>
   `<!doctype html><html><head><title>${title}</title></head><body>
-  <nav><a href="/">Home</a></nav>
-  <main><h1>${title}</h1><p>${text}</p>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</main>
+  <nav><a href="/">Home</a> ${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</nav>
+  <main><h1>${title}</h1><p>${text}</p></main>
   <footer>© Loopback</footer></body></html>`;
 
 const html =
@@ -177,7 +178,7 @@ describe('Function: crawlWebsite', () => {
       document: {
         title: 'Home',
         url: `${site.origin}/`,
-        sections: [{ headingPath: ['Home'], paragraphs: ['Welcome', expect.any(String)] }],
+        sections: [{ headingPath: ['Home'], paragraphs: ['Welcome'] }],
       },
       contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
@@ -487,6 +488,28 @@ describe('Function: crawlWebsite', () => {
     // Assess
     expect(results.filter((result) => result.status === 'ok')).toHaveLength(21);
     expect(site.maxInFlight()).toBe(3);
+  });
+
+  it('parses pages with the parser it is given, as in process (P201)', async () => {
+    // Prepare: a parser that records what it parsed (the local runtime gives its parsing process's)
+    const links = Array.from({ length: 5 }, (_, index) => `/page/${index}`);
+    const site = await startSite(() => ({
+      '/': page('Home', 'Index', links),
+      ...Object.fromEntries(links.map((link) => [link, page(link, 'Text')])),
+    }));
+    const parsed: string[] = [];
+    const recordingParser: CrawlWebsiteOptions['parsePage'] = async (html, url) => {
+      parsed.push(new URL(url).pathname);
+      return inProcessPageParser(html, url);
+    };
+
+    // Act
+    const given = await crawl(`${site.origin}/`, { parsePage: recordingParser });
+    const inProcess = await crawl(`${site.origin}/`);
+
+    // Assess
+    expect(parsed.sort()).toEqual(['/', ...links].sort());
+    expect(given).toEqual(inProcess);
   });
 
   it('honours Crawl-delay with one request at a time, shortened to maxCrawlDelayMs', async () => {

@@ -66,6 +66,30 @@ describe('Class: DynamoDbUploadedFileRepository', () => {
       )
     ).Item;
 
+  describe('createAll (P108: a batch of records, all or none)', () => {
+    it('writes every record of a batch over the 25-item BatchWriteItem limit, each expiring', async () => {
+      const dataSourceId = newId('dataSource');
+      const batch = Array.from({ length: 100 }, () => file(dataSourceId));
+      await files.createAll(orgA, batch, 1_800_000_000);
+      expect((await files.list(orgA, dataSourceId)).map((record) => record.id).sort()).toEqual(
+        batch.map((record) => record.id).sort(),
+      );
+      expect((await rawItem(orgA, dataSourceId, batch[99]?.id ?? ''))?.expires_at).toBe(
+        1_800_000_000,
+      );
+      expect(await files.list(orgB, dataSourceId)).toEqual([]);
+    });
+
+    it('removes what it wrote when a later write of the batch fails, and throws', async () => {
+      const dataSourceId = newId('dataSource');
+      const batch = Array.from({ length: 60 }, () => file(dataSourceId));
+      // DynamoDB refuses an item over 400 KB: the third BatchWriteItem call fails after two succeeded.
+      batch[55] = { ...file(dataSourceId), filename: 'x'.repeat(420_000) };
+      await expect(files.createAll(orgA, batch, 1_800_000_000)).rejects.toThrow();
+      expect(await files.list(orgA, dataSourceId)).toEqual([]);
+    });
+  });
+
   it('expires a record until its upload arrives, then keeps it', async () => {
     const dataSourceId = newId('dataSource');
     const created = file(dataSourceId);

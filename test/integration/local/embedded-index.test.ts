@@ -203,6 +203,37 @@ describe('Class: EmbeddedIndex', () => {
     await expect(reader.count({ orgId: 'org_b' })).rejects.toBeInstanceOf(IndexFileCorruptError);
   });
 
+  it('commits concurrent writes together (P112), each resolving once on disk, in call order', async () => {
+    // Prepare
+    const index = new EmbeddedIndex({ directory });
+    const documents = Array.from({ length: 40 }, (_, n) => `doc_${n}`);
+
+    // Act: a document's delete and upsert, for 40 documents at once, as concurrent syncs write them
+    await Promise.all(
+      documents.map(async (documentId, n) => {
+        await index.deleteDocument('org_a', 'ds_1', documentId);
+        await index.upsert([
+          chunk({ chunk_id: `chk_${n}`, document_id: documentId, text: `text ${n}` }),
+        ]);
+      }),
+    );
+    // A later delete is applied after the upsert it follows, on disk as in memory
+    await Promise.all([
+      index.deleteDocument('org_a', 'ds_1', 'doc_3'),
+      index.upsert([chunk({ chunk_id: 'chk_late', document_id: 'doc_late' })]),
+    ]);
+    await index.close();
+
+    // Assess: one line per operation, everything there after a reload
+    const lines = readFileSync(join(directory, 'org_a.log'), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(82);
+    const reader = new EmbeddedIndex({ directory });
+    expect(await reader.count({ orgId: 'org_a' })).toBe(40);
+    const hashes = await reader.documentHashes('org_a', 'ds_1');
+    expect(hashes.has('doc_3')).toBe(false);
+    expect(hashes.has('doc_late')).toBe(true);
+  });
+
   it('ignores a last log line torn by a crash', async () => {
     const writer = new EmbeddedIndex({ directory });
     await writer.upsert([chunk()]);

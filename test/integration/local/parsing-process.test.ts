@@ -1,4 +1,6 @@
+import { DocumentTooComplexError } from '../../../layers/core/adapters/parsing/errors';
 import { uploadedFileParser } from '../../../layers/core/adapters/parsing/file-parser';
+import { parseHtmlPage } from '../../../layers/core/adapters/parsing/html-to-document';
 import { chunkDocument } from '../../../layers/core/domain/retrieval/chunker';
 import type { ParsedDocument } from '../../../layers/core/ports/document.port';
 import { DocumentRefusedError } from '../../../layers/core/ports/document-chunker.port';
@@ -38,6 +40,33 @@ describe('Class: ParsingProcess (local runtime, P69)', () => {
     expect(parsed).toEqual(await uploadedFileParser.parse(MARKDOWN, 'refunds.md'));
     if (!parsed.ok) throw new Error('expected a document');
     expect(await subject.chunker.chunk(parsed.document)).toEqual(chunkDocument(parsed.document));
+  });
+
+  it('parses a crawled page exactly as the crawler does in process (P201)', async () => {
+    const html =
+      '<html><head><title>Refunds</title></head><body><nav><a href="/">Home</a></nav><main><h1>Refunds</h1><p>Customers may ask for a refund within thirty days of delivery.</p><a href="/shipping">Shipping</a></main></body></html>';
+
+    const page = await standard.pageParser(html, 'https://shop.example/refunds');
+
+    expect(page).toEqual(parseHtmlPage(html, 'https://shop.example/refunds'));
+  });
+
+  it("refuses a page past the parser's limits with the parser's own error (P201)", async () => {
+    const html = `<html><body>${'<div>'.repeat(2_000)}deep${'</div>'.repeat(2_000)}</body></html>`;
+
+    const refused = standard.pageParser(html, 'https://shop.example/deep');
+
+    await expect(refused).rejects.toThrow(DocumentTooComplexError);
+    await expect(refused).rejects.toThrow(
+      (() => {
+        try {
+          parseHtmlPage(html, 'https://shop.example/deep');
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'expected the parser to refuse the page';
+      })(),
+    );
   });
 
   it('gives back the reason a file cannot be read', async () => {
@@ -86,6 +115,39 @@ describe('Class: ParsingProcess (local runtime, P69)', () => {
       ['three.'],
       ['four. five. six.'],
     ]);
+  });
+
+  it('sends waiting jobs together and refuses only the one over its limit; those after it run in a new process (P200)', async () => {
+    const subject = parsing({ timeoutMs: 300, memoryMb: 512 });
+    await subject.chunker.chunk(single('warm.')); // starts the process and loads the parsers
+
+    const outcomes = await Promise.allSettled([
+      subject.chunker.chunk(single('before. the slow one.')),
+      subject.chunker.chunk(single('x'.repeat(20_000_000))),
+      subject.chunker.chunk(single('after it.')),
+      subject.fileParser.parse(MARKDOWN, 'refunds.md'),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const [before, slow, after, parsed] = outcomes;
+    expect(before?.status === 'fulfilled' && before.value.map((chunk) => chunk.text)).toEqual([
+      'before. the slow one.',
+    ]);
+    expect(slow?.status === 'rejected' && slow.reason).toBeInstanceOf(DocumentRefusedError);
+    expect(slow?.status === 'rejected' && String(slow.reason)).toContain(
+      'chunking took longer than 0.3 s',
+    );
+    expect(after?.status === 'fulfilled' && after.value.map((chunk) => chunk.text)).toEqual([
+      'after it.',
+    ]);
+    expect(parsed?.status === 'fulfilled' && parsed.value).toEqual(
+      await uploadedFileParser.parse(MARKDOWN, 'refunds.md'),
+    );
   });
 
   it('fails jobs once closed', async () => {

@@ -36,8 +36,11 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
         expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
       );
       expect(refusal.description).toContain('concurrency');
-      // Only answers that spend model tokens are held to tokens/day (P57).
-      expect(refusal.description.includes('daily_tokens')).toBe(route.family === 'query');
+      // Only answers that spend model tokens are held to tokens/day (P57): queries, and
+      // starting an evaluation, whose questions are queries (P139).
+      expect(refusal.description.includes('daily_tokens')).toBe(
+        route.family === 'query' || (route.family === 'evals' && route.method === 'POST'),
+      );
       expect(refusal.description).not.toContain('login_attempts');
     }
   });

@@ -55,7 +55,9 @@ export function conversationOf(request: AnswerRequest): PromptMessage[] {
   const sources = request.sources
     .map((source) => {
       const origin = source.document_url ? ` (${source.document_url})` : '';
-      return `[${source.number}] ${source.document_title}${origin}\n${source.text}`;
+      // P126: the headings say what a chunk answers when its text does not repeat the question.
+      const headings = source.heading_path?.length ? `${source.heading_path.join(' > ')}\n` : '';
+      return `[${source.number}] ${source.document_title}${origin}\n${headings}${source.text}`;
     })
     .join('\n\n');
   messages.push({

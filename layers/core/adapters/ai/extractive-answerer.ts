@@ -93,6 +93,13 @@ export interface SupportSettings {
 export const MIN_COVERAGE = 0.2;
 /** Overlapping chunks repeat sentences; one that shares this many terms with a picked one is a repeat. */
 const DUPLICATE_OVERLAP = 0.8;
+/**
+ * P126: a question term found in the headings above a sentence, not in the
+ * sentence, counts this much: the sentence is read under its headings ("How
+ * long do refunds take?" > "Money reaches your card in 5 days."), but a
+ * sentence that says it outright is better evidence.
+ */
+const HEADING_TERM_WEIGHT = 0.5;
 /** How much an earlier question counts when the current one refers back to it. */
 const HISTORY_TERM_WEIGHT = 0.5;
 /** Words per streamed delta. */
@@ -151,6 +158,8 @@ interface Sentence {
   readonly index: number;
   readonly text: string;
   readonly terms: ReadonlySet<string>;
+  /** The meaningful terms of the headings above it (P126). */
+  readonly headingTerms: ReadonlySet<string>;
 }
 
 interface ScoredSentence extends Sentence {
@@ -188,6 +197,7 @@ function queryTerms(question: string, history: readonly ConversationTurn[]): Map
  */
 function splitSentences(source: AnswerSource): Sentence[] {
   const sentences: Sentence[] = [];
+  const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
   for (const { segment } of SENTENCES.segment(source.text)) {
     const text = normalizeWhitespace(segment);
     if (stripCitations(text) !== text) continue;
@@ -197,6 +207,7 @@ function splitSentences(source: AnswerSource): Sentence[] {
       index: sentences.length,
       text,
       terms: meaningfulTerms(text),
+      headingTerms,
     });
   }
   return sentences;
@@ -215,7 +226,7 @@ function inverseSourceFrequency(
   const idf = new Map<string, number>();
   for (const term of terms) {
     const frequency = sentencesBySource.filter((sentences) =>
-      sentences.some((sentence) => sentence.terms.has(term)),
+      sentences.some((sentence) => sentence.terms.has(term) || sentence.headingTerms.has(term)),
     ).length;
     idf.set(term, Math.log(1 + (sources - frequency + 0.5) / (frequency + 0.5)));
   }
@@ -261,6 +272,12 @@ function pickSentences(
       if (weight === undefined) continue;
       matched += 1;
       matchedMass += weight * (idf.get(term) ?? 0);
+      if (weight === 1) matchesQuestion = true;
+    }
+    for (const term of sentence.headingTerms) {
+      const weight = query.get(term);
+      if (weight === undefined || sentence.terms.has(term)) continue;
+      matchedMass += HEADING_TERM_WEIGHT * weight * (idf.get(term) ?? 0);
       if (weight === 1) matchesQuestion = true;
     }
     // Terms carried over from an earlier question alone do not answer this

@@ -6,14 +6,33 @@ import {
   type AtlassianEndpoints,
   ConfluenceOAuth,
 } from './confluence/confluence-oauth';
+import {
+  GOOGLE_ENDPOINTS,
+  GoogleDriveOAuth,
+  type GoogleEndpoints,
+} from './google-drive/google-oauth';
 import { type ProviderFetch, providerFetch } from './oauth-http';
+import {
+  MICROSOFT_ENDPOINTS,
+  type MicrosoftEndpoints,
+  MicrosoftOAuth,
+} from './sharepoint/microsoft-oauth';
+import { SLACK_ENDPOINTS, type SlackEndpoints, SlackOAuth } from './slack/slack-oauth';
 
 /** Where each provider's endpoints are (P150: the real ones unless settings point elsewhere, e.g. tests' stand-ins). */
 export interface ConnectorEndpoints {
   readonly confluence: AtlassianEndpoints;
+  readonly slack: SlackEndpoints;
+  readonly google_drive: GoogleEndpoints;
+  readonly sharepoint: MicrosoftEndpoints;
 }
 
-export const PROVIDER_ENDPOINTS: ConnectorEndpoints = { confluence: ATLASSIAN_ENDPOINTS };
+export const PROVIDER_ENDPOINTS: ConnectorEndpoints = {
+  confluence: ATLASSIAN_ENDPOINTS,
+  slack: SLACK_ENDPOINTS,
+  google_drive: GOOGLE_ENDPOINTS,
+  sharepoint: MICROSOFT_ENDPOINTS,
+};
 
 export interface ConnectorOptions {
   readonly policy: OutboundPolicy;
@@ -36,6 +55,11 @@ export function connectorOAuthClients(options: ConnectorOptions): {
   return {
     fetch,
     endpoints,
-    oauth: { confluence: new ConfluenceOAuth(fetch, options.clock, endpoints.confluence) },
+    oauth: {
+      confluence: new ConfluenceOAuth(fetch, options.clock, endpoints.confluence),
+      slack: new SlackOAuth(fetch, options.clock, endpoints.slack),
+      google_drive: new GoogleDriveOAuth(fetch, options.clock, endpoints.google_drive),
+      sharepoint: new MicrosoftOAuth(fetch, options.clock, endpoints.sharepoint),
+    },
   };
 }

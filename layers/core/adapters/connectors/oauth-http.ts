@@ -1,16 +1,21 @@
 import { createHash } from 'node:crypto';
-import { CONNECTOR_LIMITS, ProviderUnavailableError } from '../../domain/connector';
+import {
+  CONNECTOR_LIMITS,
+  type ConnectorTokens,
+  ProviderUnavailableError,
+} from '../../domain/connector';
 import { guardedFetch, OutboundRequestError } from '../net/guarded-fetch';
 import type { OutboundPolicy } from '../net/outbound-policy';
 
 /** `fetch` under D35 for provider endpoints: the policy's schemes and addresses, time and size caps (P153). */
 export type ProviderFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
-export function providerFetch(policy: OutboundPolicy): ProviderFetch {
-  const fetch = guardedFetch(policy, {
-    timeoutMs: CONNECTOR_LIMITS.requestTimeoutMs,
-    maxBytes: CONNECTOR_LIMITS.maxResponseBytes,
-  });
+export function providerFetch(
+  policy: OutboundPolicy,
+  /** The most body bytes (P153's 10 MiB by default; a file download's own cap, P184). */
+  maxBytes: number = CONNECTOR_LIMITS.maxResponseBytes,
+): ProviderFetch {
+  const fetch = guardedFetch(policy, { timeoutMs: CONNECTOR_LIMITS.requestTimeoutMs, maxBytes });
   return async (input, init) => {
     try {
       return await fetch(input, init);
@@ -46,6 +51,37 @@ export async function readJsonObject(response: Response): Promise<Record<string,
 
 export const stringOr = (value: unknown, fallback: string | null): string | null =>
   typeof value === 'string' && value !== '' ? value : fallback;
+
+/** A configured base address without its trailing slashes, to append paths to. */
+export const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The tokens of a successful token answer (RFC 6749 §5.1), as every provider
+ * shapes them: a refresh answered without a refresh token keeps the one held
+ * (Google), one answered with a new token replaces it (rotation: Atlassian,
+ * Microsoft, Slack); `expires_in` seconds from now, or no expiry.
+ */
+export function issuedTokens(
+  provider: string,
+  body: Record<string, unknown>,
+  previous: ConnectorTokens | null,
+  now: Date,
+): Omit<ConnectorTokens, 'site'> {
+  const accessToken = stringOr(body.access_token, null);
+  if (!accessToken)
+    throw new ProviderUnavailableError(`${provider} answered without an access token`);
+  const expiresIn =
+    typeof body.expires_in === 'number' && Number.isFinite(body.expires_in)
+      ? body.expires_in
+      : null;
+  return {
+    access_token: accessToken,
+    refresh_token: stringOr(body.refresh_token, previous?.refresh_token ?? null),
+    expires_at:
+      expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString(),
+    scope: stringOr(body.scope, previous?.scope ?? null),
+  };
+}
 
 /** `Retry-After` in seconds (delta-seconds or an HTTP date); `null` when absent or unreadable. */
 export function retryAfterSeconds(header: string | null, now: Date): number | null {

@@ -51,6 +51,20 @@ export const CRAWLER_DEFAULTS = {
   maxDurationMs: 14 * 60_000,
 } as const;
 
+/** What parsing an HTML page gives the crawler: its document, its links, and whether it is a link index (P123). */
+export type ParsedPage = ReturnType<typeof parseHtmlPage>;
+
+/**
+ * Parses a crawled HTML page ({@link parseHtmlPage}) where the deployment
+ * runs CPU-bound work (P201): in process by default (the cloud's sync
+ * worker), in the parsing process on one machine. Rejects with
+ * `DocumentTooComplexError` for a page past the parser's limits.
+ */
+export type PageParser = (html: string, url: string) => Promise<ParsedPage>;
+
+/** The crawler's default: the page parsed in this process. */
+export const inProcessPageParser: PageParser = async (html, url) => parseHtmlPage(html, url);
+
 export interface CrawlWebsiteOptions {
   /** The website data source's `config.url` (D17: `http` or `https`, no credentials). */
   readonly startUrl: string;
@@ -85,6 +99,8 @@ export interface CrawlWebsiteOptions {
    * ({@link createGuardedPageFetcher}); a replacement must keep that guard.
    */
   readonly fetchImpl?: PageFetcher;
+  /** Where HTML pages are parsed (P201). @default {@link inProcessPageParser} */
+  readonly parsePage?: PageParser;
 }
 
 /** Why a URL produced no document. */
@@ -113,6 +129,11 @@ export const CRAWL_SKIP_REASONS = [
   'unparseable',
   /** A compressed body that decodes past `maxDecompressionRatio`. */
   'compression-bomb',
+  /**
+   * P123: the page is mostly links (a home page, a site map, a category
+   * list): its links are followed, the page itself is not indexed as an answer.
+   */
+  'link-index',
 ] as const;
 export type CrawlSkipReason = (typeof CRAWL_SKIP_REASONS)[number];
 
@@ -176,7 +197,9 @@ export type CrawlResult =
  * - **D35**: the start URL is checked (resolved, every address public) before
  *   any request, and every connection goes through the guarded lookup.
  * - **Content**: `text/html` and XHTML become documents via
- *   {@link parseHtmlPage} (their links are followed); `text/plain` via
+ *   {@link parseHtmlPage} (their links are followed; a page that is mostly
+ *   links is `skipped` as a `link-index`, P123, its links followed all the
+ *   same); `text/plain` via
  *   {@link textToDocument}. A page without text is still `ok` (with no
  *   sections), so a page that was emptied replaces its old text.
  *   `<meta name="robots">` and `rel="nofollow"` are not obeyed: they address
@@ -344,7 +367,8 @@ class Crawl {
       const { id, outcome } = await Promise.race(running.values());
       running.delete(id);
       if (this.#signal.aborted) return;
-      if (outcome.result.status === 'ok') {
+      // A link index (P123) was fetched and parsed like any page: it counts, and its links are followed.
+      if (outcome.result.status === 'ok' || isLinkIndex(outcome.result)) {
         this.#parsed += 1;
         if (this.#parsed < this.#options.maxPages) {
           for (const link of outcome.links) this.#enqueue(link);
@@ -593,22 +617,35 @@ class Crawl {
       }
       if (status === 404 || status === 410) return none('gone', `HTTP ${status}`);
       if (!isSuccess(status)) return none('http-error', `HTTP ${status}`);
-      return this.#parse(url, current, contentType, response.body, none);
+      return await this.#parse(url, current, contentType, response.body, none);
     }
   }
 
-  #parse(
+  async #parse(
     requested: string,
     final: URL,
     contentType: string | undefined,
     body: Buffer,
     none: (reason: CrawlSkipReason, detail: string) => PageOutcome,
-  ): PageOutcome {
+  ): Promise<PageOutcome> {
     const mediaType = mediaTypeOf(contentType) ?? (looksLikeHtml(body) ? 'text/html' : undefined);
     let document: ParsedDocument;
     let links: string[] = [];
     if (mediaType !== undefined && HTML_TYPES.has(mediaType)) {
-      ({ document, links } = parseHtmlPage(decodeHtml(body, contentType), final.href));
+      const parsePage = this.#options.parsePage ?? inProcessPageParser;
+      const page = await parsePage(decodeHtml(body, contentType), final.href);
+      ({ document, links } = page);
+      if (page.linkIndex.mostlyLinks) {
+        const { linkShare, links: count, sentences } = page.linkIndex;
+        return {
+          result: skipped(
+            requested,
+            'link-index',
+            `mostly links (${Math.round(linkShare * 100)}% of its text is in ${count} links, ${sentences} sentence(s) of prose): its links are followed, the page is not indexed`,
+          ),
+          links,
+        };
+      }
     } else if (mediaType === 'text/plain') {
       const text = decodeText(body, charsetOf(contentType));
       document = textToDocument(text, lastSegmentOf(final), final.href);
@@ -630,6 +667,10 @@ class Crawl {
   #isOnOrigin(url: string): boolean {
     return URL.canParse(url) && new URL(url).origin === this.#origin;
   }
+}
+
+function isLinkIndex(result: CrawlResult): boolean {
+  return result.status === 'skipped' && result.reason === 'link-index';
 }
 
 function skipped(url: string, reason: CrawlSkipReason, detail: string): CrawlResult {
@@ -684,7 +725,7 @@ function looksLikeHtml(body: Buffer): boolean {
 }
 
 /** The hash covers what is indexed, so markup-only changes (a new CSRF token, a rotated ad) do not re-index. */
-function contentHashOf(document: ParsedDocument): string {
+export function contentHashOf(document: ParsedDocument): string {
   const indexed = JSON.stringify({ title: document.title, sections: document.sections });
   return createHash('sha256').update(indexed).digest('hex');
 }

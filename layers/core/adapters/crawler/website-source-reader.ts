@@ -1,7 +1,8 @@
 import type { DataSource } from '../../domain/data-source';
 import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
 import type { OutboundPolicy } from '../net/outbound-policy';
-import { crawlWebsite } from './website-crawler';
+import { RepeatedParagraphs } from './repeated-paragraphs';
+import { contentHashOf, crawlWebsite, type PageParser } from './website-crawler';
 
 /** A sync's crawl budget (P98); the crawler's defaults where not given. */
 export interface CrawlBudget {
@@ -18,11 +19,19 @@ export class WebsiteSourceReader implements SourceReader {
     private readonly options: CrawlBudget & {
       readonly concurrency?: number;
       readonly timeoutMs?: number;
+      /** Where pages are parsed (P201); in this process if not given. */
+      readonly parsePage?: PageParser;
     } = {},
   ) {}
 
+  /**
+   * Every page of the site, in crawl order. A paragraph an earlier page of
+   * this crawl held is dropped (P124: boilerplate is indexed once), and the
+   * content hash is taken after the drop.
+   */
   async *read(source: DataSource, signal: AbortSignal): AsyncIterable<SourceItem> {
     const config = source.config as { url: string; max_pages: number };
+    const repeated = new RepeatedParagraphs();
     for await (const result of crawlWebsite({
       startUrl: config.url,
       maxPages: config.max_pages,
@@ -31,11 +40,12 @@ export class WebsiteSourceReader implements SourceReader {
       ...this.options,
     })) {
       if (result.status === 'ok') {
+        const document = repeated.keepNew(result.document);
         yield {
           status: 'ok',
           key: result.url,
-          document: result.document,
-          contentHash: result.contentHash,
+          document,
+          contentHash: document === result.document ? result.contentHash : contentHashOf(document),
         };
       } else if (result.status === 'stopped') {
         yield { status: 'stopped', reason: result.reason, detail: result.detail };

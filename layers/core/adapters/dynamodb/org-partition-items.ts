@@ -96,18 +96,26 @@ export class OrgPartitionItems<T extends { readonly id: string }> {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...storage,
-          ...key,
-          entity: this.entity,
-          org_id: orgId,
-          item_version: 1,
-          ...entity,
-          ...outbox,
-        },
+        Item: { ...this.itemFor(orgId, entity, storage), ...outbox },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
+  }
+
+  /** The item `create` writes for an entity without events (for writers that batch items). */
+  itemFor(
+    orgId: string,
+    entity: T,
+    storage: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    return {
+      ...storage,
+      ...this.key(orgId, entity.id),
+      entity: this.entity,
+      org_id: orgId,
+      item_version: 1,
+      ...entity,
+    };
   }
 
   /** The raw stored item (storage attributes included), for adapters that keep more than the entity. */

@@ -16,6 +16,8 @@
  * | plan leases      | PLAN#<org>#c               | LEASES          |             |                |
  * | webhook          | ORG#<org>                  | WEBHOOK#<wh>    |             |                |
  * | model key        | ORG#<org>                  | MODELKEY#<mk>   |             |                |
+ * | evaluation       | ORG#<org>                  | EVAL#<eval>     |             |                |
+ * | eval question    | ORG#<org>                  | EVALQ#<eval>#<n>|             |                |
  * | delivery         | ORG#<org>                  | WHDLV#<wh>#<dlv>|             |                |
  * | user             | ORG#<org>                  | USER#<usr>      |             |                |
  * | group            | ORG#<org>                  | GROUP#<grp>     |             |                |
@@ -84,6 +86,13 @@ export const keys = {
   kbVersionPrefix: (articleId: string) => `KBV#${articleId}#`,
   /** D33: an organization's model key, its sealed key a storage attribute. */
   modelKeyPrefix: 'MODELKEY#',
+  /** Issue 11 item 5: an evaluation run, and each of its questions by position (P142). */
+  evaluationPrefix: 'EVAL#',
+  evaluationQuestion: (orgId: string, evalId: string, index: number) => ({
+    PK: `ORG#${orgId}`,
+    SK: `EVALQ#${evalId}#${String(index).padStart(5, '0')}`,
+  }),
+  evaluationQuestionPrefix: (evalId: string) => `EVALQ#${evalId}#`,
   userPrefix: 'USER#',
   /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
   groupPrefix: 'GROUP#',
@@ -151,6 +160,8 @@ const STORAGE_ATTRIBUTES = [
   'sync_cursor',
   // D33: a model key's sealed key.
   'sealed_key',
+  // P140: who started an evaluation run.
+  'asker',
 ];
 
 export function withoutStorageAttributes(item: Record<string, unknown>): Record<string, unknown> {

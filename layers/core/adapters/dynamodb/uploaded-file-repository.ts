@@ -1,4 +1,8 @@
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { UploadedFile } from '../../domain/uploaded-file';
 import type {
   UploadedFileChanges,
@@ -8,6 +12,13 @@ import { isConditionFailure } from './document-client';
 import { OrgPartitionItems } from './org-partition-items';
 import { keys, TABLE_KEYS, withoutStorageAttributes } from './table-design';
 import { updateExpressionFor } from './update-expression';
+
+/** BatchWriteItem takes at most 25 requests a call. */
+const BATCH_WRITE_MAX = 25;
+/** Calls of one batch while DynamoDB leaves some of it unprocessed (backing off 50 ms, 100 ms, …). */
+const UNPROCESSED_ATTEMPTS = 6;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Uploaded-file records under their organization's partition, sorted by data
@@ -32,6 +43,72 @@ export class DynamoDbUploadedFileRepository implements UploadedFileRepository {
     return this.items(file.data_source_id).create(orgId, file, [], {
       expires_at: expiresAtSeconds,
     });
+  }
+
+  /**
+   * P108: BatchWriteItem, 25 records a call, with compensation: when a call
+   * fails (after the SDK's retries, and after its unprocessed items were sent
+   * again), everything this call wrote is deleted before the error is
+   * rethrown. Not TransactWriteItems: dynalite, the local runtime's DynamoDB,
+   * does not implement it, and one code path serves both. The ids are new
+   * (ULIDs), so the puts need no condition; a record whose deletion failed
+   * too is only an `awaiting_upload` record without a ticket: nothing can
+   * upload to it, and it expires like any unused record (TTL).
+   */
+  async createAll(
+    orgId: string,
+    files: readonly UploadedFile[],
+    expiresAtSeconds: number,
+  ): Promise<void> {
+    try {
+      for (let start = 0; start < files.length; start += BATCH_WRITE_MAX) {
+        const part = files.slice(start, start + BATCH_WRITE_MAX);
+        await this.#batchWrite(
+          part.map((file) => ({
+            PutRequest: {
+              Item: {
+                ...this.items(file.data_source_id).itemFor(orgId, file),
+                expires_at: expiresAtSeconds,
+              },
+            },
+          })),
+        );
+      }
+    } catch (error) {
+      await this.#deleteAll(orgId, files).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Removes records by key, whether or not they were written (a delete of nothing succeeds). */
+  async #deleteAll(orgId: string, files: readonly UploadedFile[]): Promise<void> {
+    for (let start = 0; start < files.length; start += BATCH_WRITE_MAX) {
+      await this.#batchWrite(
+        files.slice(start, start + BATCH_WRITE_MAX).map((file) => ({
+          DeleteRequest: {
+            Key: {
+              PK: keys.orgPartition(orgId),
+              SK: `${keys.uploadedFilePrefix(file.data_source_id)}${file.id}`,
+            },
+          },
+        })),
+      );
+    }
+  }
+
+  /** One BatchWriteItem call, its unprocessed requests (throttling) sent again until none are left. */
+  async #batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+    let pending = requests;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= UNPROCESSED_ATTEMPTS) {
+        throw new Error(`DynamoDB left ${pending.length} writes unprocessed ${attempt} times`);
+      }
+      if (attempt > 0) await pause(2 ** attempt * 25);
+      const { UnprocessedItems } = await this.client.send(
+        new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
+      );
+      pending = (UnprocessedItems?.[this.tableName] ?? []) as Record<string, unknown>[];
+    }
   }
 
   get(orgId: string, dataSourceId: string, id: string): Promise<UploadedFile | null> {

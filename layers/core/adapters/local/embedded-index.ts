@@ -6,7 +6,8 @@ import type {
   SearchFilter,
 } from '../../ports/retrieval-index.port';
 import { type IndexOperation, OrgIndexFiles } from './index-files';
-import { IndexPartition, type StoredChunk } from './index-partition';
+import { type AnnSettings, DEFAULT_ANN, IndexPartition } from './index-partition';
+import { plainChunk } from './snapshot-chunk';
 
 export interface EmbeddedIndexOptions {
   /**
@@ -22,15 +23,19 @@ export interface EmbeddedIndexOptions {
    * @default 64 MiB
    */
   readonly compactLogBytes?: number;
+  /** When k-NN searches an ANN graph instead of every vector (P100, P101); tests lower `minVectors`. */
+  readonly ann?: Partial<AnnSettings>;
 }
 
 const DEFAULT_COMPACT_LOG_BYTES = 64 * 1024 * 1024;
 
 /**
  * The retrieval index on one machine (ARCHITECTURE.md: "embedded index,
- * exact cosine + BM25, persisted under .data/"): exact k-NN over float32
- * vectors and BM25 over `document_title + "\n" + text`, with the same
- * contract as the OpenSearch adapter (test/contract/retrieval-index.contract.ts).
+ * cosine + BM25, persisted under .data/"): k-NN over float32 vectors (an
+ * exact scan, or an HNSW graph whose candidates are rescored exactly once an
+ * embedder has `ann.minVectors` vectors in an organization, P100/P101) and
+ * BM25 over `document_title + "\n" + text`, with the same contract as the
+ * OpenSearch adapter (test/contract/retrieval-index.contract.ts).
  *
  * Tenant isolation is structural: each organization has its own partition,
  * in memory and on disk, and a search reads only the partition of
@@ -48,15 +53,26 @@ export class EmbeddedIndex implements RetrievalIndex {
   readonly #directory: string | undefined;
   readonly #bm25: Bm25Parameters;
   readonly #compactLogBytes: number;
+  readonly #ann: AnnSettings;
   readonly #partitions = new Map<string, Promise<IndexPartition>>();
   readonly #files = new Map<string, OrgIndexFiles>();
   /** Per organization, the last write to its files: the next one waits for it. */
   readonly #writes = new Map<string, Promise<void>>();
+  /** Per organization, the operations waiting for the next write (P112: committed together). */
+  readonly #waiting = new Map<
+    string,
+    {
+      readonly operation: IndexOperation;
+      readonly resolve: () => void;
+      readonly reject: (error: unknown) => void;
+    }[]
+  >();
 
   constructor(options: EmbeddedIndexOptions = {}) {
     this.#directory = options.directory;
     this.#bm25 = { ...DEFAULT_BM25, ...options.bm25 };
     this.#compactLogBytes = options.compactLogBytes ?? DEFAULT_COMPACT_LOG_BYTES;
+    this.#ann = { ...DEFAULT_ANN, ...options.ann };
   }
 
   async upsert(chunks: readonly IndexedChunk[]): Promise<void> {
@@ -79,7 +95,7 @@ export class EmbeddedIndex implements RetrievalIndex {
         op: 'upsert',
         // Copies: the log is written after earlier writes, and the caller may reuse its arrays by then.
         chunks: own.map(({ embedding, ...chunk }) => ({
-          chunk: storedCopy(chunk),
+          chunk: plainChunk(chunk),
           embedding: [...embedding],
         })),
       };
@@ -130,6 +146,28 @@ export class EmbeddedIndex implements RetrievalIndex {
     return (await this.#partition(filter.orgId)).count(filter.dataSourceIds);
   }
 
+  /**
+   * Writes the snapshot (and graphs) of every organization loaded so far, after
+   * its earlier writes, and empties its log: a start then loads without
+   * replaying anything (the bench, and an operator's tool).
+   */
+  async snapshot(): Promise<void> {
+    const written: Promise<void>[] = [];
+    for (const [orgId, loading] of this.#partitions) {
+      const files = this.#filesOf(orgId);
+      if (!files) continue;
+      const partition = await loading;
+      const previous = this.#writes.get(orgId) ?? Promise.resolve();
+      const write = previous.then(() => files.writeSnapshot(partition.image()));
+      this.#writes.set(
+        orgId,
+        write.catch(() => undefined),
+      );
+      written.push(write);
+    }
+    await Promise.all(written);
+  }
+
   /** Waits until every write so far is on disk (or has failed). */
   async close(): Promise<void> {
     await Promise.all([...this.#writes.values()]);
@@ -148,12 +186,21 @@ export class EmbeddedIndex implements RetrievalIndex {
   }
 
   async #load(orgId: string): Promise<IndexPartition> {
-    const partition = new IndexPartition();
     const files = this.#filesOf(orgId);
-    if (!files) return partition;
-    const { chunks, operations } = await files.load();
-    for (const { chunk, embedding } of chunks) partition.insert(chunk, embedding);
-    for (const operation of operations) apply(partition, operation);
+    if (!files) return new IndexPartition(this.#ann);
+    const loaded = await files.load();
+    let partition: IndexPartition;
+    if (loaded.format === 1) {
+      partition = new IndexPartition(this.#ann);
+      for (const { chunk, embedding } of loaded.chunks) partition.insert(chunk, embedding);
+    } else {
+      partition = loaded.image
+        ? IndexPartition.fromImage(loaded.image, loaded.loadGraph, this.#ann)
+        : new IndexPartition(this.#ann);
+    }
+    for (const operation of loaded.operations) apply(partition, operation);
+    // P103, P127: an older format is written again in format 3 once, so the next start is fast.
+    if (loaded.format !== 3) await files.writeSnapshot(partition.image());
     return partition;
   }
 
@@ -167,21 +214,42 @@ export class EmbeddedIndex implements RetrievalIndex {
     return files;
   }
 
-  /** Logs one operation after the organization's earlier ones; rewrites the snapshot when the log has grown. */
+  /**
+   * Logs one operation after the organization's earlier ones; rewrites the
+   * snapshot when the log has grown. P112, group commit: operations that
+   * arrive while the organization's previous write is being flushed are
+   * written and flushed together by the next one (one write, one fdatasync),
+   * each resolving once its own line is on disk, in call order as before.
+   */
   #persist(orgId: string, partition: IndexPartition, operation: IndexOperation): Promise<void> {
     const files = this.#filesOf(orgId);
     if (!files) return Promise.resolve();
-    const previous = this.#writes.get(orgId) ?? Promise.resolve();
-    const write = previous.then(async () => {
-      await files.append(operation);
-      if (files.logBytes > this.#compactLogBytes) await files.writeSnapshot(partition.entries());
+    return new Promise<void>((resolve, reject) => {
+      let group = this.#waiting.get(orgId);
+      if (!group) {
+        group = [];
+        this.#waiting.set(orgId, group);
+        const previous = this.#writes.get(orgId) ?? Promise.resolve();
+        const waiting = group;
+        const write = previous.then(async () => {
+          // From here on, newer operations start the next group.
+          if (this.#waiting.get(orgId) === waiting) this.#waiting.delete(orgId);
+          try {
+            await files.appendAll(waiting.map((entry) => entry.operation));
+            if (files.logBytes > this.#compactLogBytes) {
+              await files.writeSnapshot(partition.image());
+            }
+          } catch (error) {
+            // Each caller of the group gets the error; the chain continues with the next group.
+            for (const entry of waiting) entry.reject(error);
+            return;
+          }
+          for (const entry of waiting) entry.resolve();
+        });
+        this.#writes.set(orgId, write);
+      }
+      group.push({ operation, resolve, reject });
     });
-    // The chain continues after a failed write; the caller of that write gets its error.
-    this.#writes.set(
-      orgId,
-      write.catch(() => undefined),
-    );
-    return write;
   }
 }
 
@@ -197,23 +265,6 @@ function apply(partition: IndexPartition, operation: IndexOperation): void {
       partition.deleteDataSource(operation.data_source_id);
       return;
   }
-}
-
-/** A copy the caller cannot change afterwards (the index hands out copies of it too). */
-function storedCopy(chunk: StoredChunk): StoredChunk {
-  return {
-    chunk_id: chunk.chunk_id,
-    org_id: chunk.org_id,
-    data_source_id: chunk.data_source_id,
-    document_id: chunk.document_id,
-    document_title: chunk.document_title,
-    document_url: chunk.document_url,
-    heading_path: [...chunk.heading_path],
-    text: chunk.text,
-    position: chunk.position,
-    document_hash: chunk.document_hash,
-    embedder_id: chunk.embedder_id,
-  };
 }
 
 /** One embedder's vectors all have one length, in the batch and with what is already indexed. */

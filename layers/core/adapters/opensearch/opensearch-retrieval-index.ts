@@ -1,5 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import * as z from 'zod/mini';
+import { HEADING_BOOST } from '../../domain/retrieval/bm25';
 import {
   EmbedderMismatchError,
   type IndexedChunk,
@@ -16,6 +17,7 @@ import {
   cosineFromScore,
   DEFAULT_INDEX_PREFIX,
   type EmbedderShape,
+  HEADINGS_FIELD,
   otherChunkIndexes,
 } from './index-definition';
 import { errorFromStatus, isTransientStatus, withSearchErrors } from './translate-error';
@@ -335,7 +337,8 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
 
   /**
    * BM25 over title and text (`title_and_text`, English analysis, the
-   * embedded index's k1 and b) in every chunk index: words do not depend on
+   * embedded index's k1 and b), plus the heading path's BM25 (`heading_path.text`)
+   * times `HEADING_BOOST` (P125), in every chunk index: words do not depend on
    * the embedder. Raw BM25 scores, which use the shard's statistics (all
    * organizations on it) where the embedded index uses one organization's,
    * so scores differ a little between the two while rankings agree.
@@ -352,7 +355,12 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
           size,
           query: {
             bool: {
-              must: [{ match: { [BM25_FIELD]: { query } } }],
+              // P125: title and text, plus the headings boosted; a chunk matching either is a hit.
+              should: [
+                { match: { [BM25_FIELD]: { query } } },
+                { match: { [HEADINGS_FIELD]: { query, boost: HEADING_BOOST } } },
+              ],
+              minimum_should_match: 1,
               filter: filterOf(filter),
             },
           },

@@ -90,7 +90,10 @@ async function parseAs(
       await checkZipPackage(bytes, filename, limits);
       return docxToDocument(bytes, filename);
     case 'html':
-      return htmlToDocument(decodeHtml(bytes, contentType), null, { fallbackTitle: title });
+      return htmlToDocument(decodeHtml(bytes, contentType), null, {
+        fallbackTitle: title,
+        page: true,
+      });
     case 'markdown':
       return markdownToDocument(decodeText(bytes, charsetOf(contentType)), title);
     case 'text':

@@ -18,10 +18,19 @@ import { collapseWhitespace, removeInvisible } from '../../domain/retrieval/verb
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
 import { DocumentTooComplexError } from './errors';
 import { MAX_HTML_NESTING, nestsDeeperThan } from './html-nesting';
+import { chromeElements, type LinkIndexMeasure, measureLinkIndex } from './page-chrome';
 
 export interface HtmlToDocumentOptions {
   /** The title when the page has none (no `<title>`, `og:title` or `<h1>`). @default derived from `url`, else "Untitled" */
   readonly fallbackTitle?: string;
+  /**
+   * The HTML is a web page (crawled, or uploaded as an HTML file): chrome
+   * that is not marked up as such (a `div.sidebar`, a list of links) is
+   * dropped too (page-chrome.ts, P122). Off for HTML generated from DOCX,
+   * Markdown or Confluence, where every part is content.
+   * @default false
+   */
+  readonly page?: boolean;
 }
 
 /**
@@ -81,17 +90,28 @@ export function extractLinks(html: string, baseUrl: string): string[] {
 }
 
 /**
- * {@link htmlToDocument} and {@link extractLinks} of one page, parsing it
- * once (parsing is most of the cost: about a second for 5 MiB).
+ * {@link htmlToDocument} (as a page) and {@link extractLinks} of one page,
+ * parsing it once (parsing is most of the cost: about a second for 5 MiB),
+ * with how much of it is links (P123: a link index is followed, not indexed).
  *
  * @throws {DocumentTooComplexError} as {@link htmlToDocument}.
  */
 export function parseHtmlPage(
   html: string,
   url: string,
-): { readonly document: ParsedDocument; readonly links: string[] } {
+): {
+  readonly document: ParsedDocument;
+  readonly links: string[];
+  readonly linkIndex: LinkIndexMeasure;
+} {
   const dom = parseGuarded(html);
-  return { document: documentOf(dom, url, {}), links: linksOf(dom, url) };
+  const { document, roots } = extract(dom, url, { page: true });
+  const linkIndex = measureLinkIndex(
+    roots,
+    isDropped,
+    document.sections.flatMap((section) => section.paragraphs),
+  );
+  return { document, links: linksOf(dom, url), linkIndex };
 }
 
 function documentOf(
@@ -99,11 +119,25 @@ function documentOf(
   url: string | null,
   options: HtmlToDocumentOptions,
 ): ParsedDocument {
+  return extract(dom, url, options).document;
+}
+
+function extract(
+  dom: Document,
+  url: string | null,
+  options: HtmlToDocumentOptions,
+): { readonly document: ParsedDocument; readonly roots: AnyNode[] } {
   const roots = contentRoots(dom);
+  const chrome = options.page === true ? chromeElements(roots, isDropped) : new Set<Element>();
+  const dropped =
+    chrome.size === 0 ? isDropped : (element: Element) => chrome.has(element) || isDropped(element);
   return {
-    title: titleOf(dom, roots) ?? options.fallbackTitle ?? titleFromUrl(url) ?? 'Untitled',
-    url,
-    sections: new SectionBuilder().build(roots),
+    document: {
+      title: titleOf(dom, roots) ?? options.fallbackTitle ?? titleFromUrl(url) ?? 'Untitled',
+      url,
+      sections: new SectionBuilder(dropped).build(roots),
+    },
+    roots,
   };
 }
 
@@ -319,12 +353,17 @@ type HeadingLevel = { readonly level: number; readonly text: string };
  * elements deeper than the call stack), collecting paragraphs into sections.
  */
 class SectionBuilder {
+  readonly #isDropped: (element: Element) => boolean;
   readonly #sections: { headingPath: string[]; paragraphs: string[] }[] = [];
   #headings: HeadingLevel[] = [];
   #current: { headingPath: string[]; paragraphs: string[] } = { headingPath: [], paragraphs: [] };
   #buffer = '';
   /** Whether the buffer holds a table cell already (the next one is joined with ` | `). */
   #cellsInRow = 0;
+
+  constructor(isDroppedElement: (element: Element) => boolean) {
+    this.#isDropped = isDroppedElement;
+  }
 
   build(roots: readonly AnyNode[]): ParsedSection[] {
     this.#sections.push(this.#current);
@@ -351,10 +390,10 @@ class SectionBuilder {
       }
       if (!('children' in node)) continue; // comments, directives
       if (isTag(node)) {
-        if (isDropped(node)) continue;
+        if (this.#isDropped(node)) continue;
         const level = headingLevel(node);
         if (level !== undefined) {
-          this.#heading(level, normaliseInline(textOf(node)));
+          this.#heading(level, normaliseInline(textOf(node, false, this.#isDropped)));
           continue;
         }
         if (node.name === 'br') {
@@ -363,7 +402,7 @@ class SectionBuilder {
         }
         if (node.name === 'pre') {
           this.#flush();
-          this.#paragraph(preformatted(textOf(node, true)));
+          this.#paragraph(preformatted(textOf(node, true, this.#isDropped)));
           continue;
         }
         if (node.name === 'td' || node.name === 'th') {
@@ -422,7 +461,11 @@ function headingLevel(element: Element): number | undefined {
  * The text inside `node`, skipping dropped elements (e.g. a heading's hidden
  * anchor icon). `<br>` is a line break when `keepLines`, else a space.
  */
-function textOf(node: AnyNode, keepLines = false): string {
+function textOf(
+  node: AnyNode,
+  keepLines = false,
+  dropped: (element: Element) => boolean = isDropped,
+): string {
   let text = '';
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
@@ -434,7 +477,7 @@ function textOf(node: AnyNode, keepLines = false): string {
     }
     if (!('children' in current)) continue;
     if (isTag(current) && current !== node) {
-      if (isDropped(current)) continue;
+      if (dropped(current)) continue;
       if (current.name === 'br') {
         text += keepLines ? '\n' : ' ';
         continue;

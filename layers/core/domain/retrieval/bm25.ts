@@ -41,3 +41,17 @@ export function bm25TermScore(
   const lengthRatio = averageLength > 0 ? documentLength / averageLength : 1;
   return (idf * termFrequency) / (termFrequency + k1 * (1 - b + b * lengthRatio));
 }
+
+/**
+ * P125: the weight of a chunk's headings in BM25, beside title and text. The
+ * score is BM25(title and text) + HEADING_BOOST × BM25(heading path), each
+ * field on its own statistics, as OpenSearch scores a `bool.should` of two
+ * `match` queries with a boost on the second; both retrieval adapters use it.
+ * A chunk under "How long do refunds take?" matches that question by its
+ * heading even when its text only says "5 business days". Half of title and
+ * text's weight: a heading is a few words that stand for a whole section, so
+ * it should lift a chunk, not outrank one whose text answers. Chosen, not
+ * tuned: SciFact has no headings (its figures cannot move), and the project
+ * question set is too small to tune on (docs/quality.md).
+ */
+export const HEADING_BOOST = 0.5;

@@ -22,7 +22,7 @@ import type { RagStrategy } from '../agent';
  * domain imports no ports (.dependency-cruiser.cjs, domain-is-pure).
  */
 export interface Candidate {
-  readonly chunk: { readonly chunk_id: string; readonly embedding?: readonly number[] };
+  readonly chunk: { readonly chunk_id: string; readonly embedding?: ArrayLike<number> };
   readonly score: number;
 }
 
@@ -266,7 +266,7 @@ function rescaled(values: readonly number[]): number[] {
   return values.map((value) => (high > low ? (value - low) / (high - low) : 1));
 }
 
-function unitVector(vector: readonly number[] | undefined): Float64Array | undefined {
+function unitVector(vector: ArrayLike<number> | undefined): Float64Array | undefined {
   if (vector === undefined || vector.length === 0) return undefined;
   const unit = Float64Array.from(vector);
   let norm = 0;

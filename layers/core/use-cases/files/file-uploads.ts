@@ -1,5 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { detectFileType, UnsupportedFileTypeError } from '../../domain/file-types';
+import { detectFileType, FILE_TYPES, UnsupportedFileTypeError } from '../../domain/file-types';
 import { newId } from '../../domain/ids';
 import { FILE_UPLOAD_LIMITS, fileObjectKey, type UploadedFile } from '../../domain/uploaded-file';
 import type { Clock } from '../../ports/clock.port';
@@ -48,19 +48,12 @@ async function fileSource(
   return source;
 }
 
-/**
- * D25: records the file to come and presigns its upload. The type is
- * checked here, by name and declared content type, so a wrong file is
- * refused before it is sent; ingestion checks the bytes again. The record
- * is written before the URL exists, so every upload that can arrive has
- * one; a record whose upload never comes expires.
- */
-export async function createFileUpload(
-  deps: FileUploadDependencies,
+/** A file data source of the organization, or the 404/400 a file upload to anything else gets. */
+async function uploadTarget(
+  deps: Pick<FileUploadDependencies, 'dataSources'>,
   orgId: string,
   dataSourceId: string,
-  input: CreateFileUploadInput,
-): Promise<FileUploadTicket> {
+): Promise<void> {
   const source = await fileSource(deps, orgId, dataSourceId);
   if (source.type !== 'file') {
     throw new InvalidRequestError(
@@ -68,12 +61,12 @@ export async function createFileUpload(
       { data_source_type: source.type },
     );
   }
-  if (detectFileType(input.filename, input.content_type) === undefined) {
-    throw new UnsupportedFileTypeError(input.filename, input.content_type);
-  }
-  const now = deps.clock.now();
+}
+
+/** The record of a file to come, `awaiting_upload` until its bytes arrive. */
+function awaitedFile(dataSourceId: string, input: CreateFileUploadInput, now: Date): UploadedFile {
   const expiresAt = new Date(now.getTime() + FILE_UPLOAD_LIMITS.urlTtlSeconds * 1000);
-  const file: UploadedFile = {
+  return {
     id: newId('document', now.getTime()),
     data_source_id: dataSourceId,
     filename: input.filename,
@@ -88,15 +81,23 @@ export async function createFileUpload(
     updated_at: now.toISOString(),
     indexed_at: null,
   };
-  await deps.files.create(
-    orgId,
-    file,
-    Math.floor(expiresAt.getTime() / 1000) + UNUSED_RECORD_GRACE_SECONDS,
-  );
+}
+
+/** When a record whose upload never came disappears (TTL, seconds). */
+function recordExpiry(file: UploadedFile): number {
+  return Math.floor(Date.parse(file.upload_expires_at) / 1000) + UNUSED_RECORD_GRACE_SECONDS;
+}
+
+/** Presigns the upload of a recorded file (S3: a POST policy for exactly its key, size and expiry). */
+async function ticketFor(
+  deps: Pick<FileUploadDependencies, 'fileStorage'>,
+  orgId: string,
+  file: UploadedFile,
+): Promise<FileUploadTicket> {
   const upload = await deps.fileStorage.presignUpload({
-    key: fileObjectKey(orgId, dataSourceId, file.id),
+    key: fileObjectKey(orgId, file.data_source_id, file.id),
     maxBytes: FILE_UPLOAD_LIMITS.maxBytes,
-    expiresAt,
+    expiresAt: new Date(file.upload_expires_at),
   });
   return {
     document_id: file.id,
@@ -107,6 +108,70 @@ export async function createFileUpload(
     max_bytes: FILE_UPLOAD_LIMITS.maxBytes,
     file,
   };
+}
+
+/**
+ * D25: records the file to come and presigns its upload. The type is
+ * checked here, by name and declared content type, so a wrong file is
+ * refused before it is sent; ingestion checks the bytes again. The record
+ * is written before the URL exists, so every upload that can arrive has
+ * one; a record whose upload never comes expires.
+ */
+export async function createFileUpload(
+  deps: FileUploadDependencies,
+  orgId: string,
+  dataSourceId: string,
+  input: CreateFileUploadInput,
+): Promise<FileUploadTicket> {
+  await uploadTarget(deps, orgId, dataSourceId);
+  if (detectFileType(input.filename, input.content_type) === undefined) {
+    throw new UnsupportedFileTypeError(input.filename, input.content_type);
+  }
+  const file = awaitedFile(dataSourceId, input, deps.clock.now());
+  await deps.files.create(orgId, file, recordExpiry(file));
+  return ticketFor(deps, orgId, file);
+}
+
+/**
+ * P108: up to 100 files presigned by one request, a ticket each, in the
+ * order listed. Every entry is checked before anything is written, and a
+ * refusal names each bad entry by its index (`files.3.filename`); then the
+ * records are written all or none (the repository's `createAll`), and only
+ * then are the uploads presigned, so no ticket exists without its record.
+ */
+export async function createFileUploads(
+  deps: FileUploadDependencies,
+  orgId: string,
+  dataSourceId: string,
+  inputs: readonly CreateFileUploadInput[],
+): Promise<FileUploadTicket[]> {
+  await uploadTarget(deps, orgId, dataSourceId);
+  const refused = inputs.flatMap((input, index) =>
+    detectFileType(input.filename, input.content_type) === undefined
+      ? [{ index, error: new UnsupportedFileTypeError(input.filename, input.content_type) }]
+      : [],
+  );
+  if (refused.length > 0) {
+    throw new InvalidRequestError(
+      `${refused.length} of ${inputs.length} files cannot be uploaded, so none were: ${refused
+        .map(({ index, error }) => `files.${index}: ${error.message}`)
+        .join('; ')}`,
+      {
+        fields: refused.map(({ index, error }) => ({
+          path: `files.${index}.filename`,
+          message: error.message,
+        })),
+        accepted_types: [...FILE_TYPES],
+      },
+    );
+  }
+  const now = deps.clock.now();
+  const files = inputs.map((input) => awaitedFile(dataSourceId, input, now));
+  const [first] = files;
+  if (!first) return [];
+  // Presigned at one moment, the files expire together.
+  await deps.files.createAll(orgId, files, recordExpiry(first));
+  return Promise.all(files.map((file) => ticketFor(deps, orgId, file)));
 }
 
 export async function listFiles(

@@ -23,6 +23,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  * Chunks, embeds and replaces one document's chunks; returns how many chunks
  * and tokens were embedded. Throws `DocumentRefusedError` when the chunker
  * refuses the document (its limits, P69): nothing is written then.
+ * `options.new`: the caller read the index's documents and this one has no
+ * chunks there, so there is nothing to replace (P202).
  */
 export async function indexDocument(
   deps: {
@@ -35,6 +37,7 @@ export async function indexDocument(
   documentId: string,
   document: ParsedDocument,
   contentHash: string,
+  options: { readonly new?: boolean } = {},
 ): Promise<{ chunks: number; tokens: number }> {
   const chunks = await deps.chunker.chunk(document);
   const vectors: number[][] = [];
@@ -63,14 +66,41 @@ export async function indexDocument(
     embedder_id: deps.embedder.id,
     embedding: vectors[index] ?? [],
   }));
-  // Replace, not merge: a document that shrank must not keep its old tail.
-  await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
-  for (let start = 0; start < indexedChunks.length; start += UPSERT_BATCH) {
-    await deps.retrieval.upsert(indexedChunks.slice(start, start + UPSERT_BATCH));
-    await yieldToEventLoop();
-  }
+  // Replace, not merge: a document that shrank must not keep its old tail. P202: a new document
+  // has no tail, and its delete would cost an index write (a flushed log line) for nothing.
+  if (options.new !== true) await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
+  await writeInBatches(deps.retrieval, indexedChunks, contentHash);
   return {
     chunks: chunks.length,
     tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0),
   };
+}
+
+/**
+ * Writes a document's chunks, one index write per UPSERT_BATCH. A document of
+ * several batches is written first with a hash no content has (all but its
+ * last batch), then those batches again with the real hash: a crash between
+ * two writes leaves chunks whose hashes disagree, which `documentHashes`
+ * reports as changed, so the resumed sync writes the document again instead
+ * of skipping it with its tail missing. One batch is one write, whole or absent.
+ */
+async function writeInBatches(
+  retrieval: RetrievalIndex,
+  chunks: readonly IndexedChunk[],
+  contentHash: string,
+): Promise<void> {
+  const batches: IndexedChunk[][] = [];
+  for (let start = 0; start < chunks.length; start += UPSERT_BATCH) {
+    batches.push(chunks.slice(start, start + UPSERT_BATCH));
+  }
+  const provisional = `${contentHash}:partial`;
+  const leading = batches.slice(0, -1);
+  for (const batch of leading) {
+    await retrieval.upsert(batch.map((chunk) => ({ ...chunk, document_hash: provisional })));
+    await yieldToEventLoop();
+  }
+  for (const batch of [...batches.slice(-1), ...leading]) {
+    await retrieval.upsert(batch);
+    await yieldToEventLoop();
+  }
 }

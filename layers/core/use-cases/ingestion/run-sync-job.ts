@@ -10,6 +10,7 @@ import type { SourceReader } from '../../ports/source-reader.port';
 import type { SyncJobMessage } from '../../ports/sync-job-queue.port';
 import { domainEvent } from '../events/domain-events';
 import { indexDocument } from './index-document';
+import { documentSize, IndexingPipeline } from './indexing-pipeline';
 
 export interface SyncDependencies {
   readonly dataSources: Pick<
@@ -98,6 +99,7 @@ export async function runSyncJob(
     });
   };
 
+  const pipeline = new IndexingPipeline();
   try {
     for await (const item of reader.read(source, signal, {
       cursor,
@@ -105,6 +107,7 @@ export async function runSyncJob(
     })) {
       if (item.status === 'checkpoint') {
         // P151: what came before is indexed; a crash from here on resumes at this cursor.
+        await pipeline.drain();
         await recordProgress();
         await deps.dataSources.commitSyncCursor(orgId, dataSourceId, jobId, item.cursor);
         continue;
@@ -121,29 +124,41 @@ export async function runSyncJob(
       const documentId = item.documentId ?? documentIdFor(dataSourceId, item.key);
       const refusal = item.status === 'ok' ? null : item.detail;
       if (item.status === 'ok') {
-        try {
-          if (indexed.get(documentId) !== item.contentHash) {
-            const written = await indexDocument(
-              deps,
-              orgId,
-              dataSourceId,
-              documentId,
-              item.document,
-              item.contentHash,
-            );
-            tokensProcessed += written.tokens;
-            indexed.set(documentId, item.contentHash);
-          }
+        if (indexed.get(documentId) === item.contentHash) {
           seen.add(documentId);
           processed += 1;
-        } catch (error) {
-          // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
-          if (!(error instanceof DocumentRefusedError)) throw error;
-          if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${error.message}`);
-          else skipped.push('');
+        } else {
+          const { document, contentHash, key } = item;
+          // The same document twice (two addresses, one key) waits for its first write.
+          await pipeline.settled(documentId);
+          // P202: one this sync's index read did not list (nor this run wrote) has no chunks to replace.
+          const isNew = !indexed.has(documentId);
+          await pipeline.add(documentId, documentSize(document), async () => {
+            try {
+              const written = await indexDocument(
+                deps,
+                orgId,
+                dataSourceId,
+                documentId,
+                document,
+                contentHash,
+                { new: isNew },
+              );
+              tokensProcessed += written.tokens;
+              indexed.set(documentId, contentHash);
+              seen.add(documentId);
+              processed += 1;
+            } catch (error) {
+              // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
+              if (!(error instanceof DocumentRefusedError)) throw error;
+              if (skipped.length < SKIP_EXAMPLES) skipped.push(`${key}: ${error.message}`);
+              else skipped.push('');
+            }
+          });
         }
       } else {
         if (item.reason === 'gone' && indexed.has(documentId)) {
+          await pipeline.settled(documentId);
           await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
           indexed.delete(documentId);
         }
@@ -156,7 +171,11 @@ export async function runSyncJob(
         await recordProgress();
       }
     }
+    // Every document read is indexed (or refused) before the job goes on.
+    await pipeline.drain();
   } catch (error) {
+    // Nothing is left running behind an error: the documents under way finish (or fail) first.
+    await pipeline.drain().catch(() => undefined);
     // P147: the provider refused the grant (or there is none): the job ends with the reason, no retry.
     if (error instanceof ConnectionLostError) {
       stopped = { reason: error.message, connectionFailed: true };

@@ -147,6 +147,7 @@ export async function* answerQuery(
     chunk_id: found.chunk.chunk_id,
     document_title: found.chunk.document_title,
     document_url: found.chunk.document_url,
+    heading_path: found.chunk.heading_path,
     text: found.chunk.text,
     score: found.similarity,
   }));

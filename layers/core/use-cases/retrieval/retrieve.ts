@@ -85,7 +85,7 @@ export async function retrieve(
 }
 
 /** Cosine of two vectors (0 when either is missing); chunk vectors are stored unit-length. */
-function cosineOf(a: readonly number[], b: readonly number[] | undefined): number {
+function cosineOf(a: readonly number[], b: ArrayLike<number> | undefined): number {
   if (!b || b.length !== a.length) return 0;
   let dot = 0;
   let na = 0;

@@ -3,6 +3,7 @@ import { outageAsUnavailable } from '../../adapters/aws/outage-as-unavailable';
 import { SqsQueue } from '../../adapters/aws/sqs-queue';
 import { SqsMessageVisibility } from '../../adapters/aws/sqs-visibility';
 import { parseCloudConfig } from '../../config';
+import type { EvaluationRunMessage } from '../../domain/evaluation';
 import { traceAwsClient } from '../../observability/tracing';
 import type { SyncQueueMessage } from '../../ports/sync-job-queue.port';
 import type { DeliveryMessage, MessageVisibility } from '../../ports/webhook-repository.port';
@@ -21,6 +22,12 @@ function sqsClient(region: string): SQSClient {
 export function cloudSyncQueue(): SqsQueue<SyncQueueMessage> {
   const config = parseCloudConfig('syncQueue');
   return new SqsQueue(sqsClient(config.AWS_REGION), config.SYNC_QUEUE_URL);
+}
+
+/** The evaluation runs queue (issue 11 item 5), SQS in the cloud. */
+export function cloudEvaluationQueue(): SqsQueue<EvaluationRunMessage> {
+  const config = parseCloudConfig('evalQueue');
+  return new SqsQueue(sqsClient(config.AWS_REGION), config.EVAL_QUEUE_URL);
 }
 
 /** The webhook deliveries queue, SQS in the cloud. */

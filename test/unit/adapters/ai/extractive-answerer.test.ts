@@ -264,3 +264,45 @@ describe('Class: ExtractiveAnswerer, support (issue 10, P175)', () => {
     }
   });
 });
+
+describe('Class: ExtractiveAnswerer, headings (issue 10 item 2, P126)', () => {
+  const underHeadings = (number: number, headingPath: string[], text: string): AnswerSource => ({
+    ...source(number, text),
+    heading_path: headingPath,
+  });
+
+  it('answers with a sentence whose headings ask the question when its text does not repeat it', async () => {
+    const { result } = await answer(
+      {
+        question: 'How long do refunds take?',
+        sources: [
+          underHeadings(
+            1,
+            ['Refunds', 'How long do refunds take?'],
+            'We send the money back to your card within 5 business days of receiving the item.',
+          ),
+          underHeadings(2, ['Shipping'], 'Parcels arrive within three days inside the country.'),
+        ],
+      },
+      new ExtractiveAnswerer(),
+    );
+
+    expect(result.text).toContain('5 business days');
+    expect(result.cited).toEqual([1]);
+  });
+
+  it('prefers a sentence that says it outright to one that only sits under the heading', async () => {
+    const { result } = await answer(
+      {
+        question: 'How long do refunds take?',
+        sources: [
+          underHeadings(1, ['Refunds'], 'Our team is friendly and answers every message.'),
+          underHeadings(2, [], 'Refunds take 5 business days once the item arrives.'),
+        ],
+      },
+      new ExtractiveAnswerer(),
+    );
+
+    expect(result.cited).toEqual([2]);
+  });
+});

@@ -6,6 +6,7 @@ import {
 import { chunkIndexDefinition } from '../../../../layers/core/adapters/opensearch/index-definition';
 import { OpenSearchRetrievalIndex } from '../../../../layers/core/adapters/opensearch/opensearch-retrieval-index';
 import { ServiceUnavailableError } from '../../../../layers/core/domain/errors';
+import { HEADING_BOOST } from '../../../../layers/core/domain/retrieval/bm25';
 import {
   EmbedderMismatchError,
   type IndexedChunk,
@@ -551,7 +552,12 @@ describe('Class: OpenSearchRetrievalIndex', () => {
         size: 8,
         query: {
           bool: {
-            must: [{ match: { title_and_text: { query: 'refund timing' } } }],
+            // P125: the headings count too, boosted.
+            should: [
+              { match: { title_and_text: { query: 'refund timing' } } },
+              { match: { 'heading_path.text': { query: 'refund timing', boost: HEADING_BOOST } } },
+            ],
+            minimum_should_match: 1,
             filter: [{ term: { org_id: ORG } }, { terms: { data_source_id: [DS_A] } }],
           },
         },

@@ -6,8 +6,20 @@ import {
 } from '../../../domain/connector';
 import type { DataSource } from '../../../domain/data-source';
 import type { Clock } from '../../../ports/clock.port';
-import type { OAuthApp, ProviderOAuth, Revocation } from '../../../ports/connector.port';
-import { type ProviderFetch, readJsonObject, stringOr } from '../oauth-http';
+import type {
+  AuthorizationRequest,
+  CodeExchange,
+  OAuthApp,
+  ProviderOAuth,
+  Revocation,
+} from '../../../ports/connector.port';
+import {
+  issuedTokens,
+  type ProviderFetch,
+  readJsonObject,
+  stringOr,
+  trimSlash,
+} from '../oauth-http';
 
 /** Where Atlassian's endpoints are (P150: settings may point them at a stand-in for tests). */
 export interface AtlassianEndpoints {
@@ -33,8 +45,6 @@ export const CONFLUENCE_SCOPES = [
   'offline_access',
 ] as const;
 
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
 /**
  * Atlassian OAuth 2.0 (3LO) for Confluence Cloud: the authorization code flow
  * at auth.atlassian.com (PKCE sent as well), token requests as JSON as
@@ -50,14 +60,7 @@ export class ConfluenceOAuth implements ProviderOAuth {
     private readonly endpoints: AtlassianEndpoints = ATLASSIAN_ENDPOINTS,
   ) {}
 
-  authorizationUrl(
-    app: OAuthApp,
-    request: {
-      readonly state: string;
-      readonly codeChallenge: string;
-      readonly redirectUri: string;
-    },
-  ): string {
+  authorizationUrl(app: OAuthApp, request: AuthorizationRequest): string {
     const url = new URL(`${trimSlash(this.endpoints.authBaseUrl)}/authorize`);
     url.search = new URLSearchParams({
       audience: 'api.atlassian.com',
@@ -75,7 +78,7 @@ export class ConfluenceOAuth implements ProviderOAuth {
 
   async exchangeCode(
     app: OAuthApp,
-    request: { readonly code: string; readonly codeVerifier: string; readonly redirectUri: string },
+    request: CodeExchange,
     source: DataSource,
   ): Promise<ConnectorTokens> {
     const answer = await this.tokenRequest({
@@ -165,20 +168,7 @@ export class ConfluenceOAuth implements ProviderOAuth {
     body: Record<string, unknown>,
     previous: ConnectorTokens | null,
   ): Omit<ConnectorTokens, 'site'> {
-    const accessToken = stringOr(body.access_token, null);
-    if (!accessToken)
-      throw new ProviderUnavailableError('Atlassian answered without an access token');
-    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : null;
-    return {
-      access_token: accessToken,
-      // Rotating refresh tokens: each refresh returns a new one, which replaces the old.
-      refresh_token: stringOr(body.refresh_token, previous?.refresh_token ?? null),
-      expires_at:
-        expiresIn === null
-          ? null
-          : new Date(this.clock.now().getTime() + expiresIn * 1000).toISOString(),
-      scope: stringOr(body.scope, previous?.scope ?? null),
-    };
+    return issuedTokens('Atlassian', body, previous, this.clock.now());
   }
 
   /** The site the grant reaches whose address is the source's `base_url` (P154). */

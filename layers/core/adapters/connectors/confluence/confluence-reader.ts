@@ -3,9 +3,12 @@ import { CONNECTOR_LIMITS, ProviderUnavailableError } from '../../../domain/conn
 import type { DataSource } from '../../../domain/data-source';
 import type { Clock } from '../../../ports/clock.port';
 import type { AccessGrant } from '../../../ports/connector.port';
+import type { FileParser } from '../../../ports/file-parser.port';
 import type { ReadContext, SourceItem } from '../../../ports/source-reader.port';
 import { htmlToDocument } from '../../parsing/html-to-document';
 import type { ConnectorReader } from '../connector-reader';
+import { isReadableFile, readProviderFile } from '../file-item';
+import type { ProviderFetch } from '../oauth-http';
 import type { ProviderApi } from '../provider-api';
 import type { AtlassianEndpoints } from './confluence-oauth';
 
@@ -21,7 +24,11 @@ interface ConfluenceContent {
   readonly title?: unknown;
   readonly version?: { readonly when?: unknown };
   readonly body?: { readonly storage?: { readonly value?: unknown } };
-  readonly _links?: { readonly webui?: unknown };
+  /** Attachments (P186): the page or blog post they belong to, their type and size. */
+  readonly container?: { readonly id?: unknown };
+  readonly extensions?: { readonly mediaType?: unknown; readonly fileSize?: unknown };
+  readonly metadata?: { readonly mediaType?: unknown };
+  readonly _links?: { readonly webui?: unknown; readonly download?: unknown };
 }
 
 interface SearchPage {
@@ -38,15 +45,29 @@ interface ConfluenceCursor {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[char]};`);
 
-/** `space in ("A","B") and type in (page, blogpost)`: keys are quoted, quotes in them escaped. */
+/** `space in ("A","B") and type in (page, blogpost, attachment)`: keys are quoted, quotes in them escaped. */
 function spacesCql(spaceKeys: readonly string[]): string {
   const quoted = spaceKeys.map((key) => `"${key.replace(/["\\]/g, '\\$&')}"`).join(',');
-  return `space in (${quoted}) and type in (page, blogpost)`;
+  return `space in (${quoted}) and type in (page, blogpost, attachment)`;
 }
 
+/** What a listing or change page asks for: bodies and versions; an attachment's page, type and size. */
+const CONTENT_EXPAND = 'body.storage,version,container';
+
+const mediaTypeOf = (item: ConfluenceContent): string | null => {
+  const type = item.extensions?.mediaType ?? item.metadata?.mediaType;
+  return typeof type === 'string' ? type : null;
+};
+
+/** An attachment the file parsers cannot read (an image, a spreadsheet) is neither listed nor read (P186). */
+const isUnreadableAttachment = (item: ConfluenceContent) =>
+  item.type === 'attachment' &&
+  !(typeof item.title === 'string' && isReadableFile(item.title, mediaTypeOf(item)));
+
 /**
- * Confluence Cloud (issue 12, P155): the pages and blog posts of the spaces
- * in `config.space_keys`, through the REST API at api.atlassian.com for the
+ * Confluence Cloud (issue 12, P155, P186): the pages, blog posts and their
+ * attachments in the spaces of `config.space_keys` (attachments of D25's
+ * types, downloaded and parsed like uploads), through the REST API at api.atlassian.com for the
  * grant's site. Each run lists what exists (ids only: deletions, unsharing),
  * then reads with bodies what CQL says was modified since the cursor, in
  * last-modified order, committing the cursor after each page; items listed
@@ -57,6 +78,10 @@ export class ConfluenceReader implements ConnectorReader {
   constructor(
     private readonly clock: Clock,
     private readonly endpoints: Pick<AtlassianEndpoints, 'apiBaseUrl'>,
+    /** Attachments are parsed like uploads (P186). */
+    private readonly parser: FileParser,
+    /** Attachment downloads under the file cap (P184). */
+    private readonly download: ProviderFetch,
   ) {}
 
   async *read(
@@ -79,11 +104,11 @@ export class ConfluenceReader implements ConnectorReader {
     // 1. What exists now (ids only).
     const present: string[] = [];
     for await (const item of this.search(api, wiki, baseCql, INVENTORY_PAGE, '')) {
-      if (typeof item.id !== 'string') continue;
+      if (typeof item.id !== 'string' || isUnreadableAttachment(item)) continue;
       present.push(keyOf(item.id));
       if (present.length > CONNECTOR_LIMITS.maxItems) {
         throw new ProviderUnavailableError(
-          `The spaces hold more than ${CONNECTOR_LIMITS.maxItems} pages and blog posts`,
+          `The spaces hold more than ${CONNECTOR_LIMITS.maxItems} pages, blog posts and attachments`,
         );
       }
     }
@@ -95,15 +120,9 @@ export class ConfluenceReader implements ConnectorReader {
       : `${baseCql} order by lastmodified asc`;
     let since = cursor?.since ?? null;
     const read = new Set<string>();
-    for await (const page of this.searchPages(
-      api,
-      wiki,
-      changedCql,
-      BODY_PAGE,
-      'body.storage,version',
-    )) {
+    for await (const page of this.searchPages(api, wiki, changedCql, BODY_PAGE, CONTENT_EXPAND)) {
       for (const item of page) {
-        const document = this.documentOf(item, site.url);
+        const document = await this.itemOf(api, wiki, item, site.url);
         if (!document) continue;
         read.add(document.key);
         yield document;
@@ -117,10 +136,10 @@ export class ConfluenceReader implements ConnectorReader {
     for (const key of present) {
       if (read.has(key) || context.isIndexed(key)) continue;
       const answer = await api.getJson(
-        `${wiki}/rest/api/content/${encodeURIComponent(key.slice('confluence:'.length))}?expand=body.storage,version`,
+        `${wiki}/rest/api/content/${encodeURIComponent(key.slice('confluence:'.length))}?expand=${CONTENT_EXPAND}`,
       );
       if (answer.status === 404) continue;
-      const document = this.documentOf(answer.body as ConfluenceContent, site.url);
+      const document = await this.itemOf(api, wiki, answer.body as ConfluenceContent, site.url);
       if (document) yield document;
     }
   }
@@ -158,6 +177,36 @@ export class ConfluenceReader implements ConnectorReader {
       // `next` is relative to the site's /wiki; through the API gateway it is relative to `wiki`.
       url = typeof next === 'string' && next.startsWith('/rest/api/') ? `${wiki}${next}` : null;
     }
+  }
+
+  /** A page or blog post converted, or an attachment downloaded and parsed (P186). */
+  private async itemOf(
+    api: ProviderApi,
+    wiki: string,
+    item: ConfluenceContent,
+    siteUrl: string,
+  ): Promise<Extract<SourceItem, { status: 'ok' | 'skipped' }> | null> {
+    if (item.type !== 'attachment') return this.documentOf(item, siteUrl);
+    if (typeof item.id !== 'string' || isUnreadableAttachment(item)) return null;
+    const webui = typeof item._links?.webui === 'string' ? item._links.webui : null;
+    const containerId = typeof item.container?.id === 'string' ? item.container.id : null;
+    const download = typeof item._links?.download === 'string' ? item._links.download : null;
+    // The documented download for OAuth apps: a redirect to the file's pre-authenticated address.
+    const downloadUrl = containerId
+      ? `${wiki}/rest/api/content/${encodeURIComponent(containerId)}/child/attachment/${encodeURIComponent(item.id)}/download`
+      : download?.startsWith('/')
+        ? `${wiki}${download}`
+        : null;
+    if (!downloadUrl) return null;
+    const size = Number(item.extensions?.fileSize);
+    return readProviderFile(api, this.download, this.parser, {
+      key: keyOf(item.id),
+      name: String(item.title),
+      url: `${siteUrl}/wiki${webui?.startsWith('/') ? webui : `/pages/viewpageattachments.action?pageId=${containerId ?? ''}`}`,
+      contentType: mediaTypeOf(item),
+      size: Number.isFinite(size) && size >= 0 ? size : null,
+      downloadUrl,
+    });
   }
 
   private documentOf(

@@ -1,0 +1,215 @@
+import * as z from 'zod/mini';
+import {
+  EVALUATION_LIMITS,
+  EVALUATION_STATUSES,
+  FROM_INTERACTIONS_FEEDBACK,
+  FROM_INTERACTIONS_LIMIT,
+} from '../../layers/core/domain/evaluation';
+import { isId } from '../../layers/core/domain/ids';
+import { BILLED_TO } from '../../layers/core/domain/model-key';
+import { paginationQuery } from '../../layers/core/http/pagination.schema';
+
+const agentId = z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id'));
+
+/** D3: a `YYYY-MM-DD` day (from its midnight UTC) or a UTC timestamp. */
+const since = z.pipe(
+  z
+    .string()
+    .check(
+      z.regex(
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/,
+        'must be a date like 2026-11-21 or a UTC timestamp like 2026-11-21T10:00:00.000Z',
+      ),
+    ),
+  z.transform((value: string, context) => {
+    const date = new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value.slice(0, 10)) {
+      context.issues.push({ code: 'custom', message: 'is not a real date', input: value });
+      return z.NEVER;
+    }
+    return date;
+  }),
+);
+
+const question = z.strictObject({
+  question: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(EVALUATION_LIMITS.questionMax),
+    ),
+  expected_answer: z.optional(
+    z.nullable(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, 'must not be empty'),
+          z.maxLength(EVALUATION_LIMITS.expectedAnswerMax),
+        ),
+    ),
+  ),
+  expected_sources: z.optional(
+    z.nullable(
+      z
+        .array(
+          z
+            .string()
+            .check(
+              z.trim(),
+              z.minLength(1, 'must not be empty'),
+              z.maxLength(EVALUATION_LIMITS.expectedSourceMax),
+            ),
+        )
+        .check(z.maxLength(EVALUATION_LIMITS.expectedSourcesMax)),
+    ),
+  ),
+});
+
+/**
+ * `POST /api/v1/evals` (issue 11 item 5): an agent and either its questions
+ * (1–500, P139) or `from_interactions` (P141), never both.
+ */
+export const createEvaluationBody = z
+  .strictObject({
+    agent_id: agentId,
+    name: z.optional(
+      z.nullable(
+        z.string().check(z.trim(), z.minLength(1), z.maxLength(EVALUATION_LIMITS.nameMax)),
+      ),
+    ),
+    questions: z.optional(
+      z
+        .array(question)
+        .check(
+          z.minLength(1, 'must hold at least one question'),
+          z.maxLength(
+            EVALUATION_LIMITS.questionsMax,
+            `must hold at most ${EVALUATION_LIMITS.questionsMax} questions`,
+          ),
+        ),
+    ),
+    from_interactions: z.optional(
+      z.strictObject({
+        agent_id: z.optional(agentId),
+        feedback: z._default(z.enum(FROM_INTERACTIONS_FEEDBACK), 'positive'),
+        since: z.optional(since),
+        limit: z._default(
+          z.int().check(z.minimum(1), z.maximum(FROM_INTERACTIONS_LIMIT.max)),
+          FROM_INTERACTIONS_LIMIT.default,
+        ),
+      }),
+    ),
+  })
+  .check(
+    z.refine((body) => (body.questions === undefined) !== (body.from_interactions === undefined), {
+      message: 'give either questions or from_interactions (exactly one)',
+      path: ['questions'],
+    }),
+  );
+
+export const listEvaluationsQuery = z.strictObject(paginationQuery);
+
+/** P144: `limit` and `offset` page the run's per-question results (D2). */
+export const getEvaluationQuery = z.strictObject(paginationQuery);
+
+const ratio = z.nullable(z.number());
+
+export const evaluationTotalsResource = z.object({
+  questions: z.int(),
+  answered: z.int(),
+  failed: z.int(),
+  no_answer: z.int(),
+  retrieval_recall: ratio,
+  citation_precision: ratio,
+  citation_recall: ratio,
+  answer_support: ratio,
+  answer_f1: ratio,
+  latency_ms: z.object({ p50: z.nullable(z.int()), p95: z.nullable(z.int()) }),
+  tokens_input: z.int(),
+  tokens_output: z.int(),
+  cost_usd: z.number(),
+});
+
+const errorResource = z.nullable(z.object({ code: z.string(), message: z.string() }));
+
+export const evaluationResource = z.object({
+  id: z.string(),
+  name: z.nullable(z.string()),
+  agent_id: z.string(),
+  status: z.enum(EVALUATION_STATUSES),
+  question_count: z.int(),
+  completed_count: z.int(),
+  source: z.union([
+    z.object({ type: z.literal('questions') }),
+    z.object({
+      type: z.literal('interactions'),
+      agent_id: z.string(),
+      feedback: z.enum(FROM_INTERACTIONS_FEEDBACK),
+      since: z.nullable(z.string()),
+      limit: z.int(),
+    }),
+  ]),
+  totals: z.nullable(evaluationTotalsResource),
+  error: errorResource,
+  created_at: z.string(),
+  started_at: z.nullable(z.string()),
+  completed_at: z.nullable(z.string()),
+});
+
+export const evaluationResultResource = z.object({
+  index: z.int(),
+  question: z.string(),
+  expected_answer: z.nullable(z.string()),
+  expected_sources: z.nullable(z.array(z.string())),
+  source_interaction_id: z.nullable(z.string()),
+  result: z.nullable(
+    z.object({
+      status: z.enum(['answered', 'failed']),
+      interaction_id: z.nullable(z.string()),
+      response: z.nullable(z.string()),
+      sources: z.array(
+        z.object({
+          chunk_id: z.string(),
+          document_title: z.string(),
+          document_url: z.nullable(z.string()),
+          similarity_score: z.number(),
+        }),
+      ),
+      retrieved_documents: z.array(z.string()),
+      metrics: z.nullable(
+        z.object({
+          retrieval_recall: ratio,
+          citation_precision: ratio,
+          citation_recall: ratio,
+          answer_support: ratio,
+          answer_sentences: z.int(),
+          supported_sentences: z.int(),
+          answer_f1: ratio,
+          no_answer: z.boolean(),
+        }),
+      ),
+      latency_ms: z.nullable(z.int()),
+      tokens_input: z.int(),
+      tokens_output: z.int(),
+      cost_usd: z.number(),
+      billed_to: z.nullable(z.enum(BILLED_TO)),
+      error: errorResource,
+      answered_at: z.string(),
+    }),
+  ),
+});
+
+export const evaluationWithResults = z.extend(evaluationResource, {
+  results: z.array(evaluationResultResource),
+  limit: z.int(),
+  offset: z.int(),
+});
+
+export const evaluationList = z.object({
+  evals: z.array(evaluationResource),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+});

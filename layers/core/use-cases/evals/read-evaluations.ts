@@ -1,0 +1,53 @@
+import { type AgentAccess, mayUseAgent, usableBy } from '../../domain/agent-access';
+import { NotFoundError } from '../../domain/errors';
+import type { Evaluation, EvaluationItem } from '../../domain/evaluation';
+import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
+import type { EvaluationRepository } from '../../ports/evaluation-repository.port';
+
+export interface ReadEvaluationDependencies {
+  readonly evaluations: Pick<EvaluationRepository, 'get' | 'list' | 'items'>;
+}
+
+/**
+ * `GET /api/v1/evals`: the organization's runs, newest first, without their
+ * questions; a user whose groups restrict their agents sees the runs of
+ * those agents only (P81).
+ */
+export async function listEvaluations(
+  deps: ReadEvaluationDependencies,
+  orgId: string,
+  page: PageRequest,
+  access: AgentAccess,
+): Promise<Page<Evaluation>> {
+  if (access.kind === 'all') return deps.evaluations.list(orgId, page);
+  const all = await deps.evaluations.list(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  return pageOf(
+    usableBy(access, all.items, (evaluation) => evaluation.agent_id),
+    page,
+  );
+}
+
+/**
+ * `GET /api/v1/evals/:id`: the run, its totals and one page of its
+ * per-question results (P144: `limit`/`offset` page the results, D2).
+ * Another organization's run is not found, as its agents are.
+ */
+export async function getEvaluation(
+  deps: ReadEvaluationDependencies,
+  orgId: string,
+  id: string,
+  page: PageRequest,
+  access: AgentAccess,
+): Promise<{ evaluation: Evaluation; results: EvaluationItem[] }> {
+  const evaluation = await deps.evaluations.get(orgId, id);
+  if (!evaluation || !mayUseAgent(access, evaluation.agent_id))
+    throw new NotFoundError(`No evaluation ${id}`);
+  const results =
+    page.offset >= evaluation.question_count
+      ? []
+      : await deps.evaluations.items(orgId, id, {
+          offset: page.offset,
+          limit: Math.min(page.limit, evaluation.question_count - page.offset),
+        });
+  return { evaluation, results };
+}
