@@ -523,5 +523,49 @@ describe('SSO configuration (D14)', () => {
       expect(off.status).toBe(200);
       expect(allowed.status).toBe(200);
     });
+
+    it('refuses to accept an invitation with a password while on, and leaves it usable (P205)', async () => {
+      const org = await createOrganization(service.runtime.dependencies, {
+        name: 'Invites under SSO',
+        plan: 'enterprise',
+      });
+      const orgBrowser = await signedIn(
+        service,
+        await createTestUser(service, { orgId: org.id, role: 'admin' }),
+      );
+      const path = `/api/v1/organizations/${org.id}`;
+      const domain = await verifiedDomain(orgBrowser, path);
+      await orgBrowser.request(`${path}/sso`, {
+        method: 'PUT',
+        body: oidcBody({ enforce_sso: true }),
+      });
+      const invited = await orgBrowser.request('/api/v1/users', {
+        method: 'POST',
+        body: { email: `newcomer@${domain}`, name: 'Newcomer', role: 'readonly' },
+      });
+      const { token } = json(invited).invitation;
+      const accept = (route: string) =>
+        api(service.url, route, {
+          method: 'POST',
+          body: { token, password: 'a long enough password' },
+        });
+
+      const v1 = await accept('/api/v1/auth/invitations/accept');
+      const legacy = await accept('/api/auth/invitations/accept');
+      await orgBrowser.request(`${path}/sso`, {
+        method: 'PUT',
+        body: oidcBody({ enforce_sso: false }),
+      });
+      const accepted = await accept('/api/v1/auth/invitations/accept');
+
+      expect(expectNestedError(v1, 403, 'forbidden').details).toEqual({
+        reason: 'sso_required',
+        sso_start_url: `/api/v1/sso/start?org_id=${org.id}`,
+      });
+      expect(v1.headers.getSetCookie()).toEqual([]);
+      expectFlatError(legacy, 403);
+      expect(accepted.status).toBe(200);
+      expect(accepted.headers.getSetCookie().some((c) => c.startsWith('svc_session='))).toBe(true);
+    });
   });
 });

@@ -237,6 +237,41 @@ describe('OIDC sign-in (D14)', () => {
       expect(JSON.parse(sso.text).user.id).toBe(member.id);
     });
 
+    it('makes an invited user active by their SSO sign-in, and their invitation unusable (P205)', async () => {
+      const invited = await adminBrowser.request('/api/v1/users', {
+        method: 'POST',
+        body: { email: `invited@${domain}`, name: 'Invited', role: 'train' },
+      });
+      expect(invited.status).toBe(201);
+      const created = json(invited);
+      await configure({ enforce_sso: true });
+
+      const accept = await api(service.url, '/api/v1/auth/invitations/accept', {
+        method: 'POST',
+        body: { token: created.invitation.token, password: 'a long enough password' },
+      });
+      const sso = await signInWithSso(new Browser(), `invited@${domain}`);
+      const user = await adminBrowser.request(`/api/v1/users/${created.id}`);
+      await configure();
+      const acceptLater = await api(service.url, '/api/v1/auth/invitations/accept', {
+        method: 'POST',
+        body: { token: created.invitation.token, password: 'a long enough password' },
+      });
+
+      // Refused under enforce_sso, and not used up by the refusal.
+      expect(accept.status).toBe(403);
+      expect(json(accept).error.details).toEqual({
+        reason: 'sso_required',
+        sso_start_url: `/api/v1/sso/start?org_id=${orgId}`,
+      });
+      expect(accept.headers.getSetCookie()).toEqual([]);
+      expect(sso.status).toBe(200);
+      expect(JSON.parse(sso.text).user).toMatchObject({ id: created.id, role: 'train' });
+      expect(json(user)).toMatchObject({ status: 'active' });
+      // SSO took the invitation's place: it cannot set a password afterwards.
+      expect(acceptLater.status).toBe(400);
+    });
+
     it('shows "Authentication failed" for an organization without SSO', async () => {
       const other = await createOrganization(service.runtime.dependencies, {
         name: 'No SSO',

@@ -15,16 +15,22 @@ import type {
   SsoRepository,
   StoredSsoConfiguration,
 } from '../../ports/sso.port';
-import type { UserRepository } from '../../ports/user-repository.port';
+import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 import { type IssuedSession, type SessionDependencies, startSession } from '../auth/sessions';
-import { userCreated } from '../events/domain-events';
+import { changedFields, userCreated, userUpdated } from '../events/domain-events';
 import { clientSecretContext } from './sso-configuration';
 
 export interface SsoSignInDependencies extends SessionDependencies {
   readonly users: Pick<
     UserRepository,
-    'get' | 'getWithGroups' | 'findByEmail' | 'create' | 'recordLogin'
+    | 'get'
+    | 'getWithGroups'
+    | 'findByEmail'
+    | 'create'
+    | 'recordLogin'
+    | 'update'
+    | 'deleteInvitation'
   >;
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: Pick<SsoRepository, 'getConfiguration' | 'listDomains' | 'domainOwner'>;
@@ -299,11 +305,48 @@ async function signInByEmail(
   const [found] = await deps.users.findByEmail(normalized, orgId);
   let user = found?.user;
   if (!user) user = await provision(deps, configuration, email);
+  if (found && user.status === 'invited') user = await activateInvited(deps, orgId, found);
   if (user.status !== 'active') throw failed(`User ${user.id} is ${user.status}`);
   const now = deps.clock.now().toISOString();
   await deps.users.recordLogin(orgId, user.id, now);
   const session = await startSession(deps, orgId, user.id);
   return { orgId, user: { ...user, last_login_at: now }, session };
+}
+
+/**
+ * P205: an invited user who signs in through SSO becomes active (the
+ * provider vouched for the email the administrator invited), without a
+ * password; their invitation can no longer be accepted. Under `enforce_sso`
+ * this is the only way in, as accepting is refused.
+ */
+async function activateInvited(
+  deps: SsoSignInDependencies,
+  orgId: string,
+  found: UserWithCredentials,
+): Promise<User> {
+  const now = deps.clock.now();
+  const next: User = { ...found.user, status: 'active', updated_at: now.toISOString() };
+  const updated = await deps.users.update(
+    orgId,
+    found.user.id,
+    { status: 'active', updated_at: next.updated_at },
+    {
+      expectedVersion: found.version,
+      events: [userUpdated(orgId, next, changedFields(found.user, next), now)],
+      credentials: { invitation: null },
+      now: now.getTime(),
+    },
+  );
+  if (updated === null || updated === 'email_taken') {
+    // Changed meanwhile (accepted, deactivated, or a simultaneous sign-in): use what is stored now.
+    const current = await deps.users.get(orgId, found.user.id);
+    if (!current) throw failed(`User ${found.user.id} is gone`);
+    return current;
+  }
+  if (found.credentials.invitation) {
+    await deps.users.deleteInvitation(found.credentials.invitation.tokenHash);
+  }
+  return updated;
 }
 
 /** P88: a first SSO sign-in of a verified domain's user creates them, active, with the configured role. */

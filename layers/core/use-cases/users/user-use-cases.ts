@@ -14,6 +14,11 @@ import type { OrganizationRepository } from '../../ports/organization-repository
 import type { Invitation, InvitationSender } from '../../ports/session.port';
 import type { UserRepository } from '../../ports/user-repository.port';
 import { changedFields, userCreated, userUpdated } from '../events/domain-events';
+import {
+  enforcingOrganization,
+  type SsoEnforcementReader,
+  ssoRequired,
+} from '../sso/sso-enforcement';
 
 export interface UserDependencies {
   readonly users: UserRepository;
@@ -255,9 +260,15 @@ function invalidInvitation(): InvalidRequestError {
  * user and makes them active. Single use: the write is conditional on the
  * user still holding that invitation (a second accept finds it gone), and
  * an expired one is refused. Any failure is the same 400.
+ *
+ * P205: where D14's `enforce_sso` forbids this user a password, a valid
+ * invitation is refused with 403 `sso_required` and left unused: the user
+ * signs in through SSO instead, which makes them active.
  */
 export async function acceptInvitation(
-  deps: Pick<UserDependencies, 'users' | 'clock'>,
+  deps: Pick<UserDependencies, 'users' | 'clock'> & {
+    readonly ssoRepository: SsoEnforcementReader;
+  },
   input: { readonly token: string; readonly password: string },
 ): Promise<{ readonly orgId: string; readonly user: User }> {
   if (!isInvitationToken(input.token)) throw invalidInvitation();
@@ -274,6 +285,12 @@ export async function acceptInvitation(
   ) {
     throw invalidInvitation();
   }
+  const enforcing = await enforcingOrganization(
+    deps.ssoRepository,
+    lookup.orgId,
+    current.user.email,
+  );
+  if (enforcing) throw ssoRequired(enforcing);
   const next: User = { ...current.user, status: 'active', updated_at: now.toISOString() };
   const updated = await deps.users.update(
     lookup.orgId,
