@@ -24,4 +24,8 @@ module.exports = {
   // bench`): suites that drive hundreds of requests through the in-process
   // runtime ran past 30 s on a busy 2-core CI machine.
   testTimeout: 90000,
+  // One worker on a 2-core machine would otherwise run every suite in band, in one process whose
+  // heap grows suite after suite; late suites then slowed down until 300 simultaneous requests
+  // ran past the local gateway's 29 s deadline. A worker past this memory is started afresh.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -49,7 +49,7 @@ describe('Provider stand-ins (npm run stand-ins)', () => {
   }
 
   it('lists its settings, configs and items at the control address', async () => {
-    const overview = await (await control('/', 'GET')).json();
+    const overview = (await (await control('/', 'GET')).json()) as Record<string, any>;
 
     expect(Object.keys(overview.configs).sort()).toEqual([...PROVIDERS].sort());
     for (const provider of PROVIDERS) expect(overview.items[provider].length).toBeGreaterThan(0);

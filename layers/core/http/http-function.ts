@@ -8,6 +8,7 @@ import { MetricUnit, publishRecordedMetrics, serviceMetrics } from '../observabi
 import { serviceTracer } from '../observability/tracing';
 import type { Dependencies } from '../ports/dependencies.port';
 import { apiBaseUrlOf } from './api-base-url';
+import { deadlineOptions } from './deadline';
 import { authenticate } from './middlewares/authenticate';
 import { errorResponses } from './middlewares/error-responses';
 import { ipAllowlist } from './middlewares/ip-allowlist';
@@ -146,7 +147,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
   };
 
   return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>(deadlineOptions)
       // X-Ray: a subsegment for the invocation, with cold start and the response or error.
       .use(captureLambdaHandler(serviceTracer(), { captureResponse: false }))
       .use(requestContext({ routes: familyRoutes, allRoutes: options.routes }))
