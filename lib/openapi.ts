@@ -51,7 +51,7 @@ const outputSchema = (schema: z.core.$ZodType): JsonSchema => {
 
 /** D16: what describes the scope bucket on every response, and when to retry on a 429. */
 const RATE_LIMIT_HEADERS: Record<string, { description: string; type: 'integer' | 'string' }> = {
-  'Retry-After': { description: 'Seconds to wait before retrying (429 only)', type: 'integer' },
+  'Retry-After': { description: 'Seconds to wait before retrying (429 and 503)', type: 'integer' },
   'X-RateLimit-Limit': { description: "The scope bucket's requests per minute", type: 'integer' },
   'X-RateLimit-Remaining': {
     description: 'Whole tokens left in the scope bucket',
@@ -106,6 +106,9 @@ function errorResponses(route: Route): Record<string, unknown> {
     ),
     413: response('invalid_request: body over 1 MiB (D4)'),
     415: response('invalid_request: body not application/json (D4)'),
+    503: response(
+      'service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206)',
+    ),
   };
   if (route.access === 'public') {
     return {
