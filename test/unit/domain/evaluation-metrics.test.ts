@@ -127,7 +127,7 @@ describe('scoreAnswer', () => {
   });
 
   it('does not score the honest non-answers for support', () => {
-    for (const response of [NO_ANSWER_TEXT, NO_SOURCES, NO_ANSWER_TEXT.slice(0, 20) + '…']) {
+    for (const response of [NO_ANSWER_TEXT, NO_SOURCES, `${NO_ANSWER_TEXT.slice(0, 20)}…`]) {
       expect(
         scoreAnswer({
           response,
