@@ -1,16 +1,12 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { EVAL_MAX_RECEIVE_COUNT } from '../../layers/core/domain/evaluation';
 import { isId } from '../../layers/core/domain/ids';
-import {
-  MetricUnit,
-  publishRecordedMetrics,
-  serviceMetrics,
-} from '../../layers/core/observability/metrics';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import { endEvaluation, runEvaluation } from '../../layers/core/use-cases/evals/run-evaluation';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
+import { receiveCountOf, sqsWorker, workingAttemptsOf } from '../../layers/core/workers/sqs-worker';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-eval-worker' });
@@ -20,16 +16,14 @@ const evaluationRunMessage = z.strictObject({
   eval_id: z.string().check(z.refine((value) => isId('evaluation', value))),
 });
 
-/** Deliveries that may ask questions; the last one only ends the run (as the sync worker's, issue 14). */
-const WORKING_ATTEMPTS = EVAL_MAX_RECEIVE_COUNT - 1;
+/** Deliveries that may ask questions; the last one only ends the run (issue 14). */
+const WORKING_ATTEMPTS = workingAttemptsOf(EVAL_MAX_RECEIVE_COUNT);
 /**
  * Time kept back before the Lambda deadline: a question (retrieval and one
  * model answer, the query function's 60 s at most) plus writing its result.
  * With less left, the run pauses and queues itself again.
  */
 const PAUSE_MARGIN_MS = 90_000;
-
-const processor = new BatchProcessor(EventType.SQS);
 
 /**
  * The eval queue's consumer (issue 11 item 5): runs each evaluation through
@@ -38,30 +32,23 @@ const processor = new BatchProcessor(EventType.SQS);
  * message again, so a 500-question run spans invocations; a crash or
  * timeout brings the message back and the run resumes after the last
  * recorded question. On the queue's last delivery the run is ended
- * `failed` with what it has, so it never stays `running`. Records go
- * through Powertools' batch processor (the stack's batch size is 1).
+ * `failed` with what it has, so it never stays `running` (the stack's
+ * batch size is 1).
  */
-export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
-  const response = await processPartialResponse(
-    event,
-    (record: SQSRecord) => handleRecord(record, context),
-    processor,
-    { throwOnFullBatchFailure: false, processInParallel: false },
-  );
-  publishRecordedMetrics();
-  return response;
-}
+export const handler = sqsWorker({
+  logger,
+  messageKind: 'evaluation',
+  parse: (body) => evaluationRunMessage.parse(body),
+  handle: runMessage,
+});
 
-async function handleRecord(record: SQSRecord, context: Context | undefined): Promise<void> {
-  let message: z.infer<typeof evaluationRunMessage>;
-  try {
-    message = evaluationRunMessage.parse(JSON.parse(record.body));
-  } catch {
-    logger.error('Dropped a malformed evaluation message', { message_id: record.messageId });
-    return;
-  }
+async function runMessage(
+  message: z.infer<typeof evaluationRunMessage>,
+  record: SQSRecord,
+  context: Context | undefined,
+): Promise<void> {
   const deps = dependencies();
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const attempt = receiveCountOf(record);
   if (attempt > WORKING_ATTEMPTS) {
     await giveUp(
       message,

@@ -1,17 +1,13 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import {
-  MetricUnit,
-  publishRecordedMetrics,
-  serviceMetrics,
-} from '../../layers/core/observability/metrics';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import {
   failUploadedFile,
   ingestUploadedFile,
 } from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
+import { receiveCountOf, sqsWorker, workingAttemptsOf } from '../../layers/core/workers/sqs-worker';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-ingestion-worker' });
@@ -33,15 +29,8 @@ const s3Notification = z.object({
 
 /** The ingestion queue's redrive after this many receives (the stack, lib/local/local-dependencies.ts). */
 const LAST_RECEIVE = 5;
-/**
- * Deliveries that may work on a file. The queue's last delivery only ends
- * it (issue 14): a file whose processing crashes or times out the worker on
- * every delivery would otherwise reach the dead-letter queue still
- * `processing`.
- */
-const WORKING_ATTEMPTS = LAST_RECEIVE - 1;
-
-const processor = new BatchProcessor(EventType.SQS);
+/** Deliveries that may work on a file; the last one only ends it, so it never stays `processing`. */
+const WORKING_ATTEMPTS = workingAttemptsOf(LAST_RECEIVE);
 
 /**
  * The ingestion queue's consumer (D25): S3 announces each upload here and
@@ -49,34 +38,29 @@ const processor = new BatchProcessor(EventType.SQS);
  * that keeps failing for reasons of ours is marked failed on its last
  * working attempt, and one that never finished an attempt (the worker died
  * or timed out) on the delivery after it, so its record never stays
- * `processing`. Powertools' batch processor reports the records to retry.
+ * `processing`.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const response = await processPartialResponse(event, handleRecord, processor, {
-    throwOnFullBatchFailure: false,
-    processInParallel: false,
-  });
-  publishRecordedMetrics();
-  return response;
-}
+export const handler = sqsWorker({
+  logger,
+  messageKind: 'ingestion',
+  parse: (body) => createdObjectKeys(s3Notification.parse(body)),
+  handle: ingestKeys,
+});
 
 /** S3 event keys are URL-encoded, with `+` for spaces. */
 const objectKeyOf = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
 
-async function handleRecord(record: SQSRecord): Promise<void> {
-  let keys: string[];
-  try {
-    const notification = s3Notification.parse(JSON.parse(record.body));
-    keys = (notification.Records ?? [])
-      .filter((entry) => entry.eventName.startsWith('ObjectCreated:'))
-      .map((entry) => objectKeyOf(entry.s3.object.key));
-  } catch {
-    logger.error('Dropped a malformed ingestion message', { message_id: record.messageId });
-    return;
-  }
+/** The objects a notification announces as created (a test event announces none). */
+function createdObjectKeys(notification: z.infer<typeof s3Notification>): string[] {
+  return (notification.Records ?? [])
+    .filter((entry) => entry.eventName.startsWith('ObjectCreated:'))
+    .map((entry) => objectKeyOf(entry.s3.object.key));
+}
+
+async function ingestKeys(keys: string[], record: SQSRecord): Promise<void> {
   const deps = dependencies();
   const metrics = serviceMetrics();
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const attempt = receiveCountOf(record);
   for (const key of keys) {
     if (attempt > WORKING_ATTEMPTS) {
       await endFile(

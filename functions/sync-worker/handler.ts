@@ -1,19 +1,15 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
-import {
-  MetricUnit,
-  publishRecordedMetrics,
-  serviceMetrics,
-} from '../../layers/core/observability/metrics';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
 import { revokeDeletedGrant } from '../../layers/core/use-cases/connectors/connections';
 import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
 import { indexKbArticle } from '../../layers/core/use-cases/kb/index-kb-article';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
+import { receiveCountOf, sqsWorker, workingAttemptsOf } from '../../layers/core/workers/sqs-worker';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-sync-worker' });
@@ -55,16 +51,10 @@ const syncQueueMessage = z.union([
 
 /** The sync queue's redrive after this many receives (lib/local/local-dependencies.ts, the stack). */
 const LAST_RECEIVE = 5;
-/**
- * Deliveries that may run a job. The queue's last delivery only ends it
- * (issue 14): a job that crashes or times out the worker on every delivery
- * would otherwise reach the dead-letter queue with its source `processing`.
- */
-const WORKING_ATTEMPTS = LAST_RECEIVE - 1;
+/** Deliveries that may run a job; the last one only ends it, so its source never stays `processing`. */
+const WORKING_ATTEMPTS = workingAttemptsOf(LAST_RECEIVE);
 /** Time kept back before the Lambda deadline to record the job's end and its event. */
 const FINISH_MARGIN_MS = 60_000;
-
-const processor = new BatchProcessor(EventType.SQS);
 
 /**
  * The sync queue's consumer (issue 3): runs each sync job to the end,
@@ -74,30 +64,21 @@ const processor = new BatchProcessor(EventType.SQS);
  * throws (a dependency down) comes back after the queue's visibility
  * timeout and resumes; on its last delivery it is marked failed instead, so
  * its data source never stays `processing`. A crawl stops early enough
- * before the Lambda deadline to record what it did. Records go through
- * Powertools' batch processor, which reports the ones to retry as batch item
- * failures (the stack's batch size is 1: a sync is heavy).
+ * before the Lambda deadline to record what it did (the stack's batch size
+ * is 1: a sync is heavy).
  */
-export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
-  const response = await processPartialResponse(
-    event,
-    (record: SQSRecord) => handleRecord(record, context),
-    processor,
-    // A failed record is retried by SQS; the invocation itself has not failed.
-    { throwOnFullBatchFailure: false, processInParallel: false },
-  );
-  publishRecordedMetrics();
-  return response;
-}
+export const handler = sqsWorker({
+  logger,
+  messageKind: 'sync',
+  parse: (body) => syncQueueMessage.parse(body),
+  handle: handleMessage,
+});
 
-async function handleRecord(record: SQSRecord, context: Context | undefined): Promise<void> {
-  let message: z.infer<typeof syncQueueMessage>;
-  try {
-    message = syncQueueMessage.parse(JSON.parse(record.body));
-  } catch {
-    logger.error('Dropped a malformed sync message', { message_id: record.messageId });
-    return;
-  }
+async function handleMessage(
+  message: z.infer<typeof syncQueueMessage>,
+  record: SQSRecord,
+  context: Context | undefined,
+): Promise<void> {
   if ('purge' in message) {
     try {
       await purgeIndex(dependencies(), message);
@@ -142,7 +123,7 @@ async function runJob(
       ? new AbortController().signal
       : AbortSignal.timeout(Math.max(1_000, remaining - FINISH_MARGIN_MS));
   const metrics = serviceMetrics();
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const attempt = receiveCountOf(record);
   if (attempt > WORKING_ATTEMPTS) {
     await endJob(
       message,

@@ -1,16 +1,12 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
-import {
-  MetricUnit,
-  publishRecordedMetrics,
-  serviceMetrics,
-} from '../../layers/core/observability/metrics';
+import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { dispatchDelivery } from '../../layers/core/use-cases/webhooks/dispatch-delivery';
 import { RetryLaterError } from '../../layers/core/workers/retry-later-error';
+import { receiveCountOf, sqsWorker } from '../../layers/core/workers/sqs-worker';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-webhook-dispatcher' });
@@ -27,38 +23,27 @@ const OUTCOME_METRIC = {
   skipped: 'DeliveriesSkipped',
 } as const;
 
-const processor = new BatchProcessor(EventType.SQS);
-
 /**
  * The deliveries queue's consumer (D29). Each record is one attempt; the
  * attempt number is SQS's `ApproximateReceiveCount`. A failed attempt's
  * message is hidden for the schedule's next delay (ChangeMessageVisibility)
  * and reported as a batch item failure, so SQS brings it back then: no
  * sleeping, and a crash simply lets the message reappear. Records of a batch
- * are sent in parallel (Powertools' batch processor).
+ * are sent in parallel; receivers being down is the normal case for retries,
+ * not a failed invocation.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const response = await processPartialResponse(event, handleRecord, processor, {
-    // Receivers being down is the normal case for retries, not a failed invocation.
-    throwOnFullBatchFailure: false,
-    processInParallel: true,
-  });
-  publishRecordedMetrics();
-  return response;
-}
+export const handler = sqsWorker({
+  logger,
+  messageKind: 'delivery',
+  parse: (body) => deliveryMessage.parse(body),
+  handle: dispatch,
+  inParallel: true,
+});
 
-async function handleRecord(record: SQSRecord): Promise<void> {
-  let message: DeliveryMessage;
-  try {
-    message = deliveryMessage.parse(JSON.parse(record.body));
-  } catch {
-    // A malformed message can never succeed; dropping it is the only way forward.
-    logger.error('Dropped a malformed delivery message', { message_id: record.messageId });
-    return;
-  }
+async function dispatch(message: DeliveryMessage, record: SQSRecord): Promise<void> {
   const deps = dependencies();
   const metrics = serviceMetrics();
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const attempt = receiveCountOf(record);
   let retryAfterSeconds: number;
   try {
     const outcome = await dispatchDelivery(deps, message, attempt);
