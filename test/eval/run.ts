@@ -10,7 +10,8 @@
  * Then (test/eval/http-quality-report.ts, issue 10 item 7) semantic search's
  * default and every strategy through the HTTP API on SciFact and on ArguAna,
  * the second collection, written to the collections section
- * (`npm run eval -- --collections` runs only that part).
+ * (`npm run eval -- --collections` runs only that part; `-- --citations`
+ * only the citations section).
  *
  * `npm run eval -- --tune`: the tuning grids, on the first 150 queries only,
  * written to the tuning section of docs/quality.md.
@@ -212,11 +213,13 @@ async function tuneCitationGate(): Promise<void> {
   ? buildArguanaCollection()
   : process.argv.includes('--collections')
     ? collections()
-    : process.argv.includes('--tune-citations')
-      ? tuneCitationGate()
-      : process.argv.includes('--tune')
-        ? tuneAndReport()
-        : citations().then(evaluate).then(collections)
+    : process.argv.includes('--citations')
+      ? citations()
+      : process.argv.includes('--tune-citations')
+        ? tuneCitationGate()
+        : process.argv.includes('--tune')
+          ? tuneAndReport()
+          : citations().then(evaluate).then(collections)
 ).catch((error: unknown) => {
   console.error('[eval] failed:', error instanceof Error ? error.message : error);
   process.exitCode = 1;

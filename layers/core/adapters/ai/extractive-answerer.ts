@@ -148,6 +148,9 @@ const REFERRING_WORDS: ReadonlySet<string> = new Set([
   'there',
 ]);
 
+/** A sentence that asks (`?`, or the full-width `？` of CJK text), closing quotes and brackets aside. */
+const QUESTION_END = /[?？]["'”’)\]]*$/u;
+
 /** Fixed locale: sentence boundaries must not depend on the machine's (determinism). */
 const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 
@@ -193,7 +196,8 @@ function queryTerms(question: string, history: readonly ConversationTurn[]): Map
  * a quote is a substring of the chunk after domain/retrieval/verbatim.ts's
  * normalization). A sentence holding bracketed numbers (footnotes) is not
  * quoted: they would read as our citations, and removing them would
- * misquote it.
+ * misquote it. Nor is a question (P208): the one a FAQ entry or a Slack
+ * thread opens with matches the user's question best and answers nothing.
  */
 function splitSentences(source: AnswerSource): Sentence[] {
   const sentences: Sentence[] = [];
@@ -202,6 +206,7 @@ function splitSentences(source: AnswerSource): Sentence[] {
     const text = normalizeWhitespace(segment);
     if (stripCitations(text) !== text) continue;
     if (text.split(' ').length < MIN_SENTENCE_WORDS) continue;
+    if (QUESTION_END.test(text)) continue;
     sentences.push({
       source: source.number,
       index: sentences.length,

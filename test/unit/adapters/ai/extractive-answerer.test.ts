@@ -244,6 +244,30 @@ describe('Class: ExtractiveAnswerer, support (issue 10, P175)', () => {
     expect(result.text).toBe('Customers can request a refund within 30 days of purchase. [1]');
   });
 
+  it('quotes the answer, not the question a FAQ entry or a thread opens with (P208)', async () => {
+    const thread = source(
+      1,
+      'ada (2026-11-27 10:58 UTC): How do we rotate the API signing keys?\n' +
+        'grace (2026-11-27 11:02 UTC): Run keyctl rotate --stage, then wait for the canary before promoting the new signing key.',
+      0.9,
+    );
+    const faq = source(
+      2,
+      '“Can the signing keys be rotated by hand？” Only by an administrator.',
+      0.3,
+    );
+
+    const { result } = await answer(
+      { question: 'How do we rotate the API signing keys?', sources: [thread, faq] },
+      tuned,
+    );
+
+    expect(result.text).toBe(
+      'grace (2026-11-27 11:02 UTC): Run keyctl rotate --stage, then wait for the canary before promoting the new signing key. [1]',
+    );
+    expect(result.text).not.toContain('?');
+  });
+
   it('answers "couldn\'t find" and cites nothing when no sentence covers enough of the question', async () => {
     const { result } = await answer(
       { question: 'Do you sell replacement coffee grinders for the espresso machine?' },
