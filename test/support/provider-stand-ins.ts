@@ -123,7 +123,21 @@ export async function startProviderStandIns(
       actions,
     });
   });
-  await new Promise<void>((resolve) => control.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const closeEmulators = () =>
+    Promise.all([confluence.close(), slack.close(), drive.close(), graph.close()]);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      control.once('error', reject);
+      control.listen(options.port ?? 0, '127.0.0.1', () => {
+        control.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // A taken port (a second `npm run stand-ins`): say so, and leave nothing listening.
+    await closeEmulators();
+    throw error;
+  }
   const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 
   return {
@@ -133,7 +147,7 @@ export async function startProviderStandIns(
     items: () => content.items(),
     async close() {
       await closeServer(control);
-      await Promise.all([confluence.close(), slack.close(), drive.close(), graph.close()]);
+      await closeEmulators();
     },
   };
 }
