@@ -90,18 +90,21 @@ describe('Class: ParsingProcess (local runtime, P69)', () => {
   });
 
   it('refuses a file that takes longer than its limit, then works on in a new process', async () => {
-    const subject = parsing({ timeoutMs: 300, memoryMb: 512 });
-    // Warm: the first job also starts the process and loads the parsers.
-    await subject.fileParser.parse(MARKDOWN, 'warm.md');
+    // 5 ms: far below what either job takes on any machine (a 30 MiB text file
+    // parsed in 0.1 s on a fast one, where a 0.3 s limit let it through).
+    const subject = parsing({ timeoutMs: 5, memoryMb: 512 });
 
     const parsed = await subject.fileParser.parse(Buffer.alloc(30 * 1024 * 1024, 'x'), 'run.txt');
-    const refused = subject.chunker.chunk(single('x'.repeat(20_000_000)));
+    const chunked = await subject.chunker.chunk(single('x'.repeat(20_000_000))).then(
+      () => 'chunked',
+      (error: Error) => error.message,
+    );
 
-    expect(parsed).toEqual({
-      ok: false,
-      reason: 'could not read "run.txt": took longer than 0.3 s',
-    });
-    await expect(refused).rejects.toThrow('chunking took longer than 0.3 s');
+    // Compared by outcome only: a parsed 30 MiB document would flood the report.
+    expect(parsed.ok ? 'parsed' : parsed.reason).toBe(
+      'could not read "run.txt": took longer than 0.005 s',
+    );
+    expect(chunked).toBe('chunking took longer than 0.005 s');
   });
 
   it('runs one job at a time, in order', async () => {
