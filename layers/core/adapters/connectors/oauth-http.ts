@@ -37,6 +37,35 @@ export interface TokenAnswer {
   readonly body: Record<string, unknown>;
 }
 
+/**
+ * POSTs a token request (RFC 6749 §4.1.3, §6) to `url`, form-encoded as the
+ * RFC says or as JSON where the provider wants it (Atlassian). A 5xx is the
+ * provider down, so the attempt fails and is retried; any other answer is
+ * read for the caller to sort (RFC 6749 §5: the tokens, or `error`).
+ */
+export async function postTokenRequest(
+  fetch: ProviderFetch,
+  provider: string,
+  url: string,
+  body: Record<string, string>,
+  encoding: 'form' | 'json' = 'form',
+): Promise<TokenAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type':
+        encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+      Accept: 'application/json',
+    },
+    body: encoding === 'json' ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+  });
+  if (response.status >= 500) {
+    await response.arrayBuffer();
+    throw new ProviderUnavailableError(`${provider}'s token endpoint answered ${response.status}`);
+  }
+  return { status: response.status, body: await readJsonObject(response) };
+}
+
 export async function readJsonObject(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();
   try {

@@ -16,8 +16,9 @@ import type {
 import {
   issuedTokens,
   type ProviderFetch,
-  readJsonObject,
+  postTokenRequest,
   stringOr,
+  type TokenAnswer,
   trimSlash,
 } from '../oauth-http';
 
@@ -151,17 +152,9 @@ export class ConfluenceOAuth implements ProviderOAuth {
     };
   }
 
-  private async tokenRequest(body: Record<string, string>) {
-    const response = await this.fetch(`${trimSlash(this.endpoints.authBaseUrl)}/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 500) {
-      await response.arrayBuffer();
-      throw new ProviderUnavailableError(`Atlassian's token endpoint answered ${response.status}`);
-    }
-    return { status: response.status, body: await readJsonObject(response) };
+  private tokenRequest(body: Record<string, string>): Promise<TokenAnswer> {
+    const url = `${trimSlash(this.endpoints.authBaseUrl)}/oauth/token`;
+    return postTokenRequest(this.fetch, 'Atlassian', url, body, 'json');
   }
 
   private tokensOf(

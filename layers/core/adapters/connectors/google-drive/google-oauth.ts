@@ -15,8 +15,10 @@ import type {
 import {
   issuedTokens,
   type ProviderFetch,
+  postTokenRequest,
   readJsonObject,
   stringOr,
+  type TokenAnswer,
   trimSlash,
 } from '../oauth-http';
 
@@ -141,17 +143,9 @@ export class GoogleDriveOAuth implements ProviderOAuth {
     };
   }
 
-  private async tokenRequest(body: Record<string, string>) {
-    const response = await this.fetch(`${trimSlash(this.endpoints.tokenBaseUrl)}/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams(body).toString(),
-    });
-    if (response.status >= 500) {
-      await response.arrayBuffer();
-      throw new ProviderUnavailableError(`Google's token endpoint answered ${response.status}`);
-    }
-    return { status: response.status, body: await readJsonObject(response) };
+  private tokenRequest(body: Record<string, string>): Promise<TokenAnswer> {
+    const url = `${trimSlash(this.endpoints.tokenBaseUrl)}/token`;
+    return postTokenRequest(this.fetch, 'Google', url, body);
   }
 
   private tokensOf(

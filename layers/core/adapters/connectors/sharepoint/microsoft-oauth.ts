@@ -16,8 +16,10 @@ import type {
 import {
   issuedTokens,
   type ProviderFetch,
+  postTokenRequest,
   readJsonObject,
   stringOr,
+  type TokenAnswer,
   trimSlash,
 } from '../oauth-http';
 import { graphError, siteLookupUrl } from './graph-urls';
@@ -141,28 +143,14 @@ export class MicrosoftOAuth implements ProviderOAuth {
     };
   }
 
-  private async tokenRequest(app: OAuthApp, form: Record<string, string>) {
-    const response = await this.fetch(
-      `${trimSlash(this.endpoints.authBaseUrl)}/oauth2/v2.0/token`,
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          Accept: 'application/json',
-        },
-        body: new URLSearchParams({
-          client_id: app.clientId,
-          client_secret: app.clientSecret,
-          scope: this.scopes.join(' '),
-          ...form,
-        }).toString(),
-      },
-    );
-    if (response.status >= 500) {
-      await response.arrayBuffer();
-      throw new ProviderUnavailableError(`Microsoft's token endpoint answered ${response.status}`);
-    }
-    return { status: response.status, body: await readJsonObject(response) };
+  private tokenRequest(app: OAuthApp, form: Record<string, string>): Promise<TokenAnswer> {
+    const url = `${trimSlash(this.endpoints.authBaseUrl)}/oauth2/v2.0/token`;
+    return postTokenRequest(this.fetch, 'Microsoft', url, {
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      scope: this.scopes.join(' '),
+      ...form,
+    });
   }
 
   private tokensOf(
