@@ -1,7 +1,28 @@
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, build, buildSync, type Metafile } from 'esbuild';
+
+/** The repository root, where the lazily loaded packages resolve from. */
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * P209: packages the code imports only with `import()`, at their first use,
+ * and too large to parse at every cold start: the AWS Encryption SDK (D33,
+ * P70, about 345 KB), the Anthropic SDK (P136, about 430 KB) and node-saml
+ * with its XML stack (P93, about 600 KB). They are left out of `index.js`
+ * and shipped beside it, each bundled alone into
+ * `node_modules/<package>/index.js`, where Node.js finds the `require()`
+ * esbuild writes for the `import()`. A function's `index.js`, what init
+ * loads, then holds only what init and every request need.
+ */
+export const LOADED_ON_FIRST_USE = [
+  '@aws-crypto/client-node',
+  '@anthropic-ai/sdk',
+  '@node-saml/node-saml',
+] as const;
+export type FirstUsePackage = (typeof LOADED_ON_FIRST_USE)[number];
 
 /**
  * How every function is bundled, and what `npm run bench` and the bundle
@@ -60,16 +81,117 @@ export function bundledFunctionCode(entry: string, options: FunctionBundleOption
   });
 }
 
-/** Writes `outfile` (and its map, with `sourceMaps`); throws with esbuild's errors when the entry does not build. */
+/**
+ * Writes `outfile` and the packages it loads on first use (and maps, with
+ * `sourceMaps`); throws with esbuild's errors when the entry does not build.
+ * Synchronous, as CDK's `tryBundle` is; `bundleFunction` does the same
+ * asynchronously for the tests and the benchmarks.
+ */
 function buildFunction(entry: string, outfile: string, options: FunctionBundleOptions): void {
-  buildSync({
+  const { metafile } = buildSync(functionBuildOptions(entry, outfile, options));
+  for (const name of firstUsePackagesOf(metafile)) {
+    buildSync(firstUsePackageBuildOptions(name, path.dirname(outfile), options));
+    writeFileSync(packageManifestPath(name, path.dirname(outfile)), packageManifestOf(name));
+  }
+}
+
+export interface FunctionBundle {
+  /** `index.js`, what Lambda's init loads. */
+  readonly file: string;
+  readonly metafile: Metafile;
+  /** What is shipped beside it and loaded at its first `import()` (P209). */
+  readonly firstUse: readonly { readonly name: FirstUsePackage; readonly metafile: Metafile }[];
+}
+
+/** Bundles `entry` into `directory` exactly as the stack deploys it. */
+export async function bundleFunction(
+  entry: string,
+  directory: string,
+  options: FunctionBundleOptions,
+): Promise<FunctionBundle> {
+  const file = path.join(directory, 'index.js');
+  const { metafile } = await build(functionBuildOptions(entry, file, options));
+  const firstUse = [];
+  for (const name of firstUsePackagesOf(metafile)) {
+    const built = await build(firstUsePackageBuildOptions(name, directory, options));
+    writeFileSync(packageManifestPath(name, directory), packageManifestOf(name));
+    firstUse.push({ name, metafile: built.metafile });
+  }
+  return { file, metafile, firstUse };
+}
+
+/** A function's `index.js`: everything but the runtime's SDK and the packages loaded on first use. */
+export function functionBuildOptions(
+  entry: string,
+  outfile: string,
+  options: FunctionBundleOptions,
+): BuildOptions & { metafile: true } {
+  return {
     ...LAMBDA_BUNDLING,
-    external: [...LAMBDA_BUNDLING.external],
+    external: [...LAMBDA_BUNDLING.external, ...LOADED_ON_FIRST_USE],
+    // Node.js would run an `import()` through its ES module loader, which sees
+    // none of an esbuild CommonJS bundle's named exports; as `require()`, a
+    // package loaded on first use is resolved and read as it was bundled in.
+    supported: { 'dynamic-import': false },
     entryPoints: [entry],
     outfile,
+    metafile: true,
     sourcemap: options.sourceMaps,
     sourcesContent: false,
     // Errors still throw, with esbuild's messages; success prints nothing.
     logLevel: 'silent',
-  });
+  };
+}
+
+/**
+ * The packages loaded on first use that a function's bundle imports. A
+ * static import of one would load it at init anyway, so it fails the build.
+ */
+export function firstUsePackagesOf(metafile: Metafile): FirstUsePackage[] {
+  const found = new Set<FirstUsePackage>();
+  for (const [file, input] of Object.entries(metafile.inputs)) {
+    for (const imported of input.imports) {
+      const name = LOADED_ON_FIRST_USE.find((candidate) => candidate === imported.path);
+      if (!name || !imported.external) continue;
+      if (imported.kind !== 'dynamic-import') {
+        throw new Error(
+          `${file} imports ${name} statically; it is loaded on first use (P209): use import()`,
+        );
+      }
+      found.add(name);
+    }
+  }
+  return [...found].sort();
+}
+
+/** One package loaded on first use, bundled alone where `require()` from `index.js` finds it. */
+export function firstUsePackageBuildOptions(
+  name: FirstUsePackage,
+  functionDirectory: string,
+  options: FunctionBundleOptions,
+): BuildOptions & { metafile: true } {
+  return {
+    ...LAMBDA_BUNDLING,
+    external: [...LAMBDA_BUNDLING.external],
+    entryPoints: [require.resolve(name, { paths: [PROJECT_ROOT] })],
+    outfile: path.join(functionDirectory, 'node_modules', name, 'index.js'),
+    metafile: true,
+    sourcemap: options.sourceMaps,
+    sourcesContent: false,
+    logLevel: 'silent',
+  };
+}
+
+export function packageManifestPath(name: FirstUsePackage, functionDirectory: string): string {
+  return path.join(functionDirectory, 'node_modules', name, 'package.json');
+}
+
+/** Names the bundled package and its version, for whoever opens the deployed code. */
+export function packageManifestOf(name: FirstUsePackage): string {
+  const manifest = require(path.join(packageRootOf(name), 'package.json')) as { version: string };
+  return `${JSON.stringify({ name, version: manifest.version, main: 'index.js', private: true }, null, 2)}\n`;
+}
+
+function packageRootOf(name: FirstUsePackage): string {
+  return path.join(PROJECT_ROOT, 'node_modules', name);
 }

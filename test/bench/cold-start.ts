@@ -10,12 +10,11 @@
  * const sample = await measureInit(bundle.file, environment);
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { LAMBDA_BUNDLING, PROVIDED_BY_RUNTIME } from './bundle-size';
+import { bundleFunction } from '../../lib/constructs/function-bundle';
 import { FUNCTION_CONFIGURATION } from './function-configuration';
 
 /** The child that times the require; plain CommonJS, run by plain `node`. */
@@ -33,27 +32,28 @@ export interface HandlerBundle {
   readonly gzipBytes: number;
   /** `index.js.map`, which Node.js reads when `--enable-source-maps` is on. */
   readonly mapBytes: number;
+  /** P209: minified packages shipped beside `index.js`, loaded at their first use, not at init. */
+  readonly firstUseBytes: number;
 }
 
 /**
- * Bundles `entry` into `outdir/index.js` with the construct's own options
- * (`LAMBDA_BUNDLING`, `@aws-sdk/*` external because the runtime ships it).
+ * Bundles `entry` into `outdir` exactly as the stack does
+ * (lib/constructs/function-bundle.ts: `@aws-sdk/*` external because the
+ * runtime ships it, packages loaded on first use beside `index.js`), with
+ * the source map a `functionSourceMaps` deployment ships.
  */
 export async function bundleHandler(entry: string, outdir: string): Promise<HandlerBundle> {
-  const file = join(outdir, 'index.js');
-  await build({
-    ...LAMBDA_BUNDLING,
-    entryPoints: [entry],
-    outfile: file,
-    external: [...PROVIDED_BY_RUNTIME],
-    logLevel: 'silent',
-  });
+  const { file, firstUse } = await bundleFunction(entry, outdir, { sourceMaps: true });
   const output = readFileSync(file);
   return {
     file,
     bytes: output.length,
     gzipBytes: gzipSync(output, { level: 9 }).length,
     mapBytes: readFileSync(`${file}.map`).length,
+    firstUseBytes: firstUse.reduce(
+      (sum, used) => sum + statSync(join(outdir, 'node_modules', used.name, 'index.js')).size,
+      0,
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { PLAN_LIMITS } from '../../layers/core/domain/plans';
 import { SCOPE_RATE_LIMITS } from '../../layers/core/domain/scopes';
+import { LOADED_ON_FIRST_USE } from '../../lib/constructs/function-bundle';
 import { table } from '../support/markdown-table';
 import { type FunctionBundleSize, LAMBDA_BUNDLING, PROVIDED_BY_RUNTIME } from './bundle-size';
 import type { LoadPlan } from './load-driver';
@@ -214,7 +215,9 @@ temporary directory:
 
     ${bundling}, external ${PROVIDED_BY_RUNTIME.join(', ')}
 
-The AWS SDK v3 is external because the Lambda Node.js runtime provides it. gzip is level 9, per file; "with source
+The AWS SDK v3 is external because the Lambda Node.js runtime provides it; the
+packages loaded on first use (P209: ${LOADED_ON_FIRST_USE.join(', ')}) are shipped
+beside \`index.js\` and not counted here. gzip is level 9, per file; "with source
 map" adds the gzipped \`index.js.map\`, which a deployment ships beside it only
 with \`functionSourceMaps\` (P54). The "SDK bundled" columns bundle the AWS SDK
 too, for a later decision to pin its version. The options are read from

@@ -1,0 +1,57 @@
+/**
+ * Bundled as a function is (lib/constructs/function-bundle.ts) and run by
+ * plain `node` from its bundle directory: drives each adapter whose package
+ * is loaded on first use (P209) through one real call, so the `require()`
+ * esbuild writes for its `import()` must find the package shipped beside
+ * `index.js` and read the exports the adapter uses. Prints what each call
+ * returned as one JSON line.
+ */
+import { randomBytes } from 'node:crypto';
+import { AnthropicAnswerer } from '../../../layers/core/adapters/ai/anthropic-answerer';
+import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { NodeSamlServiceProvider } from '../../../layers/core/adapters/sso/node-saml-service-provider';
+
+async function main(): Promise<void> {
+  const sealer = new EnvelopeSecretSealer({ localMasterKey: randomBytes(32) });
+  const context = { org_id: 'org_probe', purpose: 'probe' };
+  const opened = await sealer.open(await sealer.seal('sealed on first use', context), context);
+
+  const answerer = new AnthropicAnswerer({
+    apiKey: 'sk-ant-probe',
+    baseURL: process.env.PROBE_ANTHROPIC_URL ?? '',
+  });
+  let answered = '';
+  for await (const event of answerer.answer({
+    model: 'claude-sonnet-4-5',
+    systemPrompt: null,
+    question: 'How long do refunds take?',
+    history: [],
+    sources: [],
+    temperature: 0,
+    maxTokens: 256,
+  })) {
+    if (event.type === 'done') answered = event.result.model;
+  }
+
+  const saml = new NodeSamlServiceProvider();
+  const authorizationUrl = await saml.authorizationUrl(
+    {
+      spEntityId: 'https://svc.example/saml/org_probe',
+      acsUrl: 'https://svc.example/api/v1/auth/sso/saml/acs',
+      idpEntityId: 'https://idp.example',
+      idpSsoUrl: 'https://idp.example/sso',
+      idpCertificates: [process.env.PROBE_IDP_CERT ?? ''],
+    },
+    'id_probe_request',
+    'relay-probe',
+  );
+
+  process.stdout.write(
+    `${JSON.stringify({ opened, answered, authorizationUrl: new URL(authorizationUrl).origin })}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
