@@ -31,8 +31,7 @@ let sdk: Promise<AnthropicSdk> | undefined;
 /**
  * P136: the Anthropic SDK is loaded at the first answer with an Anthropic
  * key, not at init: the query function's cold start and every other answer
- * never evaluate it (esbuild keeps a dynamically imported module's code
- * unevaluated until it is first required).
+ * never read it (deployed, it is bundled beside `index.js`, P209).
  */
 function loadSdk(): Promise<AnthropicSdk> {
   sdk ??= import('@anthropic-ai/sdk');

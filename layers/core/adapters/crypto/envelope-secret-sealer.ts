@@ -20,8 +20,8 @@ export type SealingKey =
  *
  * The SDK (about 330 KB bundled: bn.js, asn1.js, streams) is loaded at the
  * first seal or open, not at init (P70): most webhook requests and cold
- * starts never need it, and esbuild keeps a module's code unevaluated until
- * it is first required.
+ * starts never need it. Deployed, it is bundled beside `index.js` and read
+ * only then (P209), so keep it behind `import()`.
  */
 export class EnvelopeSecretSealer implements SecretSealer {
   #client:
