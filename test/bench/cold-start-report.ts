@@ -232,8 +232,8 @@ client before the handler's module is required. The composition is in
 these figures: in Lambda (and here, with \`AWS_LAMBDA_FUNCTION_NAME\` set) each
 function builds it while its module loads (P48). Work deferred to a first
 use is not: the packages loaded on first use (P209: the Encryption SDK,
-P70, the Anthropic SDK, P136, node-saml, P93), the S3 client
-of \`data-sources\` (P71), secrets and connections. This is Node.js
+P70, the Anthropic SDK, P136, node-saml, P93), the S3 client of
+\`data-sources\` (P71), the SQS client (P210), secrets and connections. This is Node.js
 ${machine.node} on ${machine.cores} x86 cores with ${settings.concurrency} processes sharing them; the functions run
 Node.js 24 on ARM64 with the CPU share of their memory size (1,024 MB, about
 0.6 vCPU), so absolute times there differ: compare the rows and the ratios
