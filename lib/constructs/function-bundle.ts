@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -91,7 +91,7 @@ function buildFunction(entry: string, outfile: string, options: FunctionBundleOp
   const { metafile } = buildSync(functionBuildOptions(entry, outfile, options));
   for (const name of firstUsePackagesOf(metafile)) {
     buildSync(firstUsePackageBuildOptions(name, path.dirname(outfile), options));
-    writeFileSync(packageManifestPath(name, path.dirname(outfile)), packageManifestOf(name));
+    writePackageManifest(name, path.dirname(outfile));
   }
 }
 
@@ -114,7 +114,7 @@ export async function bundleFunction(
   const firstUse = [];
   for (const name of firstUsePackagesOf(metafile)) {
     const built = await build(firstUsePackageBuildOptions(name, directory, options));
-    writeFileSync(packageManifestPath(name, directory), packageManifestOf(name));
+    writePackageManifest(name, directory);
     firstUse.push({ name, metafile: built.metafile });
   }
   return { file, metafile, firstUse };
@@ -182,16 +182,12 @@ export function firstUsePackageBuildOptions(
   };
 }
 
-export function packageManifestPath(name: FirstUsePackage, functionDirectory: string): string {
-  return path.join(functionDirectory, 'node_modules', name, 'package.json');
-}
-
 /** Names the bundled package and its version, for whoever opens the deployed code. */
-export function packageManifestOf(name: FirstUsePackage): string {
-  const manifest = require(path.join(packageRootOf(name), 'package.json')) as { version: string };
-  return `${JSON.stringify({ name, version: manifest.version, main: 'index.js', private: true }, null, 2)}\n`;
-}
-
-function packageRootOf(name: FirstUsePackage): string {
-  return path.join(PROJECT_ROOT, 'node_modules', name);
+function writePackageManifest(name: FirstUsePackage, functionDirectory: string): void {
+  const installed = path.join(PROJECT_ROOT, 'node_modules', name, 'package.json');
+  const { version } = JSON.parse(readFileSync(installed, 'utf8')) as { version: string };
+  writeFileSync(
+    path.join(functionDirectory, 'node_modules', name, 'package.json'),
+    `${JSON.stringify({ name, version, main: 'index.js', private: true }, null, 2)}\n`,
+  );
 }
