@@ -1,4 +1,3 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SYNC_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/local/local-dependencies';
 import { CapturedOutput } from '../support/captured-output';
 import {
@@ -6,6 +5,7 @@ import {
   ConfluenceEmulator as Emulator,
 } from '../support/confluence-emulator';
 import { connectorSteps } from '../support/connector-sign-in';
+import { pdfOf } from '../support/documents';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
@@ -15,15 +15,6 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const DAY_MS = 86_400_000;
 
-async function pdfOf(lines: readonly string[]): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  lines.forEach((text, index) => {
-    page.drawText(text, { x: 72, y: 720 - index * 40, size: 12, font });
-  });
-  return Buffer.from(await pdf.save());
-}
 const HOUR_MS = 3_600_000;
 
 /**

@@ -1,7 +1,7 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SYNC_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/local/local-dependencies';
 import { CapturedOutput } from '../support/captured-output';
 import { connectorSteps } from '../support/connector-sign-in';
+import { pdfOf } from '../support/documents';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { DRIVE_TYPES, GoogleDriveEmulator } from '../support/google-drive-emulator';
 import { minimalDocx } from '../support/hostile-files';
@@ -12,16 +12,6 @@ import { createTenant } from '../support/tenants';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const HOUR_MS = 3_600_000;
-
-async function pdfOf(lines: readonly string[]): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  lines.forEach((line, index) => {
-    page.drawText(line, { x: 50, y: 740 - index * 16, size: 11, font });
-  });
-  return Buffer.from(await pdf.save());
-}
 
 /**
  * Google Drive end to end (issue 12; D22, D26, D33, D35; P145–P158,

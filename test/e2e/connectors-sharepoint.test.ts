@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SYNC_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/local/local-dependencies';
 import { CapturedOutput } from '../support/captured-output';
 import { connectorSteps } from '../support/connector-sign-in';
+import { pdfOf } from '../support/documents';
 import { expectNestedError } from '../support/error-shapes';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { minimalDocx } from '../support/hostile-files';
@@ -15,16 +15,6 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const HOUR_MS = 3_600_000;
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-async function pdfOf(lines: readonly string[]): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  lines.forEach((text, index) => {
-    page.drawText(text, { x: 72, y: 720 - index * 40, size: 12, font });
-  });
-  return Buffer.from(await pdf.save());
-}
 
 /**
  * SharePoint / OneDrive for Business end to end (issue 12; D22, D26, D33,

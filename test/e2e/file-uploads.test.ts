@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Document as DocxDocument, HeadingLevel, Packer, Paragraph } from 'docx';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { FILE_UPLOAD_LIMITS, fileObjectKey } from '../../layers/core/domain/uploaded-file';
 import { ingestUploadedFile } from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
 import { toSqsEvent } from '../../lib/local/background-workers';
 import { INGESTION_WORKER } from '../../lib/local/functions';
+import { pdfOf } from '../support/documents';
 import { createAgent, createDataSource, websiteSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
@@ -26,16 +26,6 @@ const REFUNDS_MD = Buffer.from(
   '# Refunds\n\nCustomers may ask for a refund within thirty days of purchase.\n\n' +
     '## Exceptions\n\nGift cards are never refunded, not even for a wombat.\n',
 );
-
-async function pdfOf(lines: readonly string[]): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  lines.forEach((text, index) => {
-    page.drawText(text, { x: 72, y: 720 - index * 40, size: 12, font });
-  });
-  return Buffer.from(await pdf.save());
-}
 
 async function docxOf(heading: string, text: string): Promise<Buffer> {
   const document = new DocxDocument({
