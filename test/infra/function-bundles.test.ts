@@ -164,16 +164,18 @@ function bundle(name: string): Promise<FunctionBundle> {
   return built;
 }
 
-/** Every input of `index.js` and of the packages shipped beside it. */
-function inputsOf(built: FunctionBundle): string[] {
-  return [built.metafile, ...built.firstUse.map((used) => used.metafile)].flatMap((metafile) =>
-    Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs)),
-  );
-}
-
 function inputsOfIndex(metafile: Metafile): string[] {
   return Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
 }
+
+/** The metafiles of `index.js` and of the packages shipped beside it. */
+const metafilesOf = (built: FunctionBundle): Metafile[] => [
+  built.metafile,
+  ...built.firstUse.map((used) => used.metafile),
+];
+
+/** Every input of `index.js` and of the packages shipped beside it. */
+const inputsOf = (built: FunctionBundle): string[] => metafilesOf(built).flatMap(inputsOfIndex);
 
 /**
  * Reads each function's esbuild metafile, bundled as the stack bundles it.
@@ -230,7 +232,7 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
     async (name) => {
       const built = await bundle(name);
       const semver = inputsOf(built).filter((input) => input.includes('node_modules/semver/'));
-      const importers = [built.metafile, ...built.firstUse.map((used) => used.metafile)]
+      const importers = metafilesOf(built)
         .flatMap((metafile) => Object.entries(metafile.inputs))
         .filter(([, input]) =>
           input.imports.some(

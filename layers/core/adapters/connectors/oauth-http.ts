@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   CONNECTOR_LIMITS,
+  ConnectionLostError,
   type ConnectorTokens,
   ProviderUnavailableError,
 } from '../../domain/connector';
@@ -64,6 +65,21 @@ export async function postTokenRequest(
     throw new ProviderUnavailableError(`${provider}'s token endpoint answered ${response.status}`);
   }
   return { status: response.status, body: await readJsonObject(response) };
+}
+
+/**
+ * Why a refresh (RFC 6749 §6) was refused, for providers that say only
+ * `invalid_grant` (RFC 6749 §5.2) or 401 when the grant is revoked or
+ * expired (Atlassian, Google): the source is `Connection failed` until
+ * reconnected. Any other answer is the provider failing; the attempt is retried.
+ */
+export function refreshRefusal(provider: string, answer: TokenAnswer): Error {
+  if (stringOr(answer.body.error, null) === 'invalid_grant' || answer.status === 401) {
+    return new ConnectionLostError(
+      `${provider} refused the refresh token (invalid_grant): access was revoked; reconnect the data source`,
+    );
+  }
+  return new ProviderUnavailableError(`${provider}'s token endpoint answered ${answer.status}`);
 }
 
 export async function readJsonObject(response: Response): Promise<Record<string, unknown>> {

@@ -2,7 +2,6 @@ import {
   ConnectionCallbackError,
   ConnectionLostError,
   type ConnectorTokens,
-  ProviderUnavailableError,
 } from '../../../domain/connector';
 import type { DataSource } from '../../../domain/data-source';
 import type { Clock } from '../../../ports/clock.port';
@@ -17,6 +16,7 @@ import {
   issuedTokens,
   type ProviderFetch,
   postTokenRequest,
+  refreshRefusal,
   stringOr,
   type TokenAnswer,
   trimSlash,
@@ -111,14 +111,8 @@ export class ConfluenceOAuth implements ProviderOAuth {
       refresh_token: tokens.refresh_token,
     });
     if (answer.status === 200) return { ...this.tokensOf(answer.body, tokens), site: tokens.site };
-    const error = stringOr(answer.body.error, null);
     // Atlassian answers 403 (sometimes 400/401) with invalid_grant for a revoked or unknown refresh token.
-    if (error === 'invalid_grant' || answer.status === 401) {
-      throw new ConnectionLostError(
-        'Atlassian refused the refresh token (invalid_grant): access was revoked; reconnect the data source',
-      );
-    }
-    throw new ProviderUnavailableError(`Atlassian's token endpoint answered ${answer.status}`);
+    throw refreshRefusal('Atlassian', answer);
   }
 
   /**

@@ -2,7 +2,6 @@ import {
   ConnectionCallbackError,
   ConnectionLostError,
   type ConnectorTokens,
-  ProviderUnavailableError,
 } from '../../../domain/connector';
 import type { Clock } from '../../../ports/clock.port';
 import type {
@@ -17,6 +16,7 @@ import {
   type ProviderFetch,
   postTokenRequest,
   readJsonObject,
+  refreshRefusal,
   stringOr,
   type TokenAnswer,
   trimSlash,
@@ -114,12 +114,7 @@ export class GoogleDriveOAuth implements ProviderOAuth {
     });
     if (answer.status === 200) return { ...this.tokensOf(answer.body, tokens), site: tokens.site };
     // Google answers 400 invalid_grant ("Token has been expired or revoked.") for a revoked grant.
-    if (stringOr(answer.body.error, null) === 'invalid_grant' || answer.status === 401) {
-      throw new ConnectionLostError(
-        'Google refused the refresh token (invalid_grant): access was revoked; reconnect the data source',
-      );
-    }
-    throw new ProviderUnavailableError(`Google's token endpoint answered ${answer.status}`);
+    throw refreshRefusal('Google', answer);
   }
 
   /** P149: `POST https://oauth2.googleapis.com/revoke` with the refresh token (it ends the whole grant). */
