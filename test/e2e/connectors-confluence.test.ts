@@ -89,7 +89,8 @@ describe('Confluence connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback } = connectorSteps(() => service, seen);
+  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+    connectorSteps(() => service, seen);
 
   async function confluenceSource(spaceKeys: string[] = ['ENG'], key = service.adminKey) {
     return createDataSource(service, key, {
@@ -101,19 +102,6 @@ describe('Confluence connector (issue 12)', () => {
   }
 
   /** GET oauth/start without following the redirect: the 302 and its body. */
-  async function connect(sourceId: string) {
-    const started = await start(sourceId);
-    expect(started.status).toBe(302);
-    return consentAndCallback(started.location ?? '');
-  }
-
-  const sourceOf = async (id: string) => json(await call(`/api/v1/data-sources/${id}`));
-  const indexedDocuments = (sourceId: string) =>
-    service.runtime.dependencies.retrieval.documentHashes(service.orgId, sourceId);
-  const events = async (type: string) =>
-    (await service.runtime.dependencies.outbox.pending(500))
-      .flatMap((batch) => batch.events)
-      .filter((event) => event.type === type);
 
   describe('sign-in (D26, P146)', () => {
     it('connects with PKCE and a signed state, and the source becomes Connected', async () => {

@@ -140,7 +140,8 @@ describe('Google Drive connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback } = connectorSteps(() => service, seen);
+  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+    connectorSteps(() => service, seen);
 
   async function driveSource(config: Record<string, unknown> = { folder_ids: ['fold-eng'] }) {
     return createDataSource(service, service.adminKey, {
@@ -151,19 +152,6 @@ describe('Google Drive connector (issue 12)', () => {
     });
   }
 
-  async function connect(sourceId: string) {
-    const started = await start(sourceId);
-    expect(started.status).toBe(302);
-    return consentAndCallback(started.location ?? '');
-  }
-
-  const sourceOf = async (id: string) => json(await call(`/api/v1/data-sources/${id}`));
-  const indexedDocuments = (sourceId: string) =>
-    service.runtime.dependencies.retrieval.documentHashes(service.orgId, sourceId);
-  const events = async (type: string) =>
-    (await service.runtime.dependencies.outbox.pending(500))
-      .flatMap((batch) => batch.events)
-      .filter((event) => event.type === type);
   const driveRequestsSince = (index: number) =>
     emulator
       .requests()

@@ -88,7 +88,8 @@ describe('SharePoint connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback } = connectorSteps(() => service, seen);
+  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+    connectorSteps(() => service, seen);
 
   async function sharepointSource(
     config: Record<string, unknown> = { site_url: graph.siteUrl, drive_ids: [library] },
@@ -102,24 +103,11 @@ describe('SharePoint connector (issue 12)', () => {
     });
   }
 
-  async function connect(sourceId: string) {
-    const started = await start(sourceId);
-    expect(started.status).toBe(302);
-    return consentAndCallback(started.location ?? '');
-  }
-
-  const sourceOf = async (id: string) => json(await call(`/api/v1/data-sources/${id}`));
-  const indexedDocuments = (sourceId: string) =>
-    service.runtime.dependencies.retrieval.documentHashes(service.orgId, sourceId);
   const chunkCount = (sourceId: string) =>
     service.runtime.dependencies.retrieval.count({
       orgId: service.orgId,
       dataSourceIds: [sourceId],
     });
-  const events = async (type: string) =>
-    (await service.runtime.dependencies.outbox.pending(500))
-      .flatMap((batch) => batch.events)
-      .filter((event) => event.type === type);
 
   async function ask(sourceId: string, query: string) {
     const agent = await createAgent(service, service.adminKey, {

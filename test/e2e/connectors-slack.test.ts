@@ -94,7 +94,8 @@ describe('Slack connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback } = connectorSteps(() => service, seen);
+  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+    connectorSteps(() => service, seen);
 
   async function slackSource(channelIds: string[] = [ENG, SECURITY, HR], key = service.adminKey) {
     return createDataSource(service, key, {
@@ -105,19 +106,6 @@ describe('Slack connector (issue 12)', () => {
     });
   }
 
-  async function connect(sourceId: string, key = service.adminKey) {
-    const started = await start(sourceId, key);
-    expect(started.status).toBe(302);
-    return consentAndCallback(started.location ?? '');
-  }
-
-  const sourceOf = async (id: string) => json(await call(`/api/v1/data-sources/${id}`));
-  const indexedDocuments = (sourceId: string) =>
-    service.runtime.dependencies.retrieval.documentHashes(service.orgId, sourceId);
-  const events = async (type: string) =>
-    (await service.runtime.dependencies.outbox.pending(500))
-      .flatMap((batch) => batch.events)
-      .filter((event) => event.type === type);
   const calls = (from: number, method: string) =>
     slack
       .requests()

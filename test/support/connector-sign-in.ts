@@ -1,4 +1,4 @@
-import { api } from './http-client';
+import { api, json } from './http-client';
 import type { TestService } from './local-service';
 
 /**
@@ -36,5 +36,22 @@ export function connectorSteps(service: () => TestService, seen: string[]) {
     return { status: page.status, text, callback };
   }
 
-  return { call, start, consentAndCallback };
+  /** Signs the source in at its provider: start, consent, callback. */
+  async function connect(sourceId: string, key = service().adminKey) {
+    const started = await start(sourceId, key);
+    expect(started.status).toBe(302);
+    return consentAndCallback(started.location ?? '');
+  }
+
+  const sourceOf = async (id: string) => json(await call(`/api/v1/data-sources/${id}`));
+  /** What the index holds for the source: its documents and their hashes. */
+  const indexedDocuments = (sourceId: string) =>
+    service().runtime.dependencies.retrieval.documentHashes(service().orgId, sourceId);
+  /** The outbox's undelivered events of one type (webhooks are sent from there). */
+  const events = async (type: string) =>
+    (await service().runtime.dependencies.outbox.pending(500))
+      .flatMap((batch) => batch.events)
+      .filter((event) => event.type === type);
+
+  return { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events };
 }
