@@ -190,6 +190,24 @@ describe('OIDC sign-in (D14)', () => {
       });
     });
 
+    it('folds a look-alike address from the provider into the existing user, never a second account (P213)', async () => {
+      await configure({ provision_role: 'readonly' });
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'train',
+        email: `lookalike-${Date.now()}@${domain}`,
+      });
+      // Fullwidth letters: NFKC folds each into the ASCII letter it looks like.
+      const fullwidth = member.email.replace(/[a-z]/g, (letter) =>
+        String.fromCharCode(letter.charCodeAt(0) + 0xfee0),
+      );
+
+      const page = await signInWithSso(new Browser(), fullwidth);
+
+      expect(page.status).toBe(200);
+      expect(JSON.parse(page.text).user).toMatchObject({ id: member.id, email: member.email });
+    });
+
     it('shows "Unauthorized domain" for an email outside the verified domains', async () => {
       await configure({ provision_role: 'readonly' });
 

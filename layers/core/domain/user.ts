@@ -1,3 +1,4 @@
+import { normalizeDomain } from './domain-name';
 /**
  * D13: the web application's roles, each adding to the one before it:
  * `readonly` views; `train` adds feedback and knowledge-base editing;
@@ -42,10 +43,37 @@ export interface User {
 export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'role' | 'status'>>;
 
 /**
- * Emails are unique per organization and compared case-insensitively (P60):
- * this is the form kept for that comparison. The address is stored as given
- * for display.
+ * Characters no address may hold (P213): controls (NUL included), format
+ * characters (zero-width joiners, bidirectional overrides: invisible, so two
+ * addresses would look alike), and spaces of any kind.
+ */
+const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
+
+/**
+ * An address as it is stored and shown (P213): trimmed and folded by Unicode
+ * NFKC, so compatibility look-alikes (fullwidth letters, ligatures, circled
+ * or superscript digits) become the characters they look like. Null when it
+ * cannot be an address: unsafe characters, no local part, or a domain that is
+ * not a host name (domain/sso.ts `normalizeDomain`, which also applies IDNA).
+ */
+export function displayEmail(email: string): string | null {
+  const folded = email.trim().normalize('NFKC');
+  const at = folded.lastIndexOf('@');
+  if (UNSAFE_IN_EMAIL.test(folded) || at <= 0) return null;
+  return normalizeDomain(folded.slice(at + 1)) === null ? null : folded;
+}
+
+/**
+ * Emails are unique per organization and compared case-insensitively (P60)
+ * in this form (P213): the display form's local part in lower case, and its
+ * domain in IDNA's ASCII form, so `readonly@ａ.example` and
+ * `READONLY@a.example` are one address. Something that is not an address
+ * (only ever given to sign-in, which answers it like an unknown email) is
+ * compared folded and lower-cased as it is.
  */
 export function normalizeEmail(email: string): string {
-  return email.trim().normalize('NFC').toLowerCase();
+  const display = displayEmail(email);
+  if (display === null) return email.trim().normalize('NFKC').toLowerCase();
+  const at = display.lastIndexOf('@');
+  return `${display.slice(0, at).toLowerCase()}@${normalizeDomain(display.slice(at + 1))}`;
 }

@@ -3,7 +3,7 @@ import {
   SESSION_POLICY,
   sessionExpiry,
 } from '../../../layers/core/domain/session';
-import { normalizeEmail, ROLES, roleAtLeast } from '../../../layers/core/domain/user';
+import { displayEmail, normalizeEmail, ROLES, roleAtLeast } from '../../../layers/core/domain/user';
 
 describe('Roles (D13)', () => {
   it('orders the roles, each granting what the ones before it grant', () => {
@@ -19,6 +19,27 @@ describe('Emails (P60)', () => {
   it('compares emails trimmed, in one Unicode form and lower case', () => {
     expect(normalizeEmail('  Ada@Example.COM ')).toBe('ada@example.com');
     expect(normalizeEmail('Jose\u0301@example.com')).toBe(normalizeEmail('José@example.com'));
+  });
+
+  it('folds look-alikes (NFKC) and puts the domain in its ASCII form (P213)', () => {
+    expect(normalizeEmail('readonly@\uff41.example')).toBe('readonly@a.example');
+    expect(normalizeEmail('\uff32eadonly@A.Example')).toBe('readonly@a.example');
+    expect(normalizeEmail('anna@m\u00fcnchen.example')).toBe('anna@xn--mnchen-3ya.example');
+    expect(displayEmail(' readonly@\uff41.example ')).toBe('readonly@a.example');
+  });
+
+  it.each([
+    ['a NUL', 'ada\u0000@example.com'],
+    ['a control character', 'ada@exam\u0007ple.com'],
+    ['a zero-width joiner', 'a\u200dda@example.com'],
+    ['a bidirectional override', 'ada@\u202eexample.com'],
+    ['a space inside', 'a da@example.com'],
+    ['no local part', '@example.com'],
+    ['no domain', 'ada@'],
+    ['a single-label domain', 'ada@localhost'],
+    ['no @ at all', 'ada.example.com'],
+  ])('refuses an address with %s (P213)', (_, email) => {
+    expect(displayEmail(email)).toBeNull();
   });
 });
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   InvalidCredentialsError,
-  InvalidRequestError,
   RateLimitExceededError,
   SessionUnauthorizedError,
 } from '../../domain/errors';
@@ -17,6 +16,7 @@ import {
 } from '../../domain/password';
 import type { SessionPrincipal } from '../../domain/principal';
 import { continuedClaims, type SessionClaims, sessionExpiry } from '../../domain/session';
+import { emailDomain } from '../../domain/sso';
 import { normalizeEmail, type User } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { GroupGrants } from '../../ports/group-repository.port';
@@ -160,9 +160,9 @@ export async function endSession(
 export interface SignInInput {
   readonly email: string;
   readonly password: string;
-  /** Needed only when the email signs in to more than one organization. */
+  /** Which organization to sign in to; needed only for an email's other accounts (P211). */
   readonly orgId?: string | undefined;
-  /** For the per-address throttle (P62). */
+  /** For the per-address throttle (P62, P212). */
   readonly sourceIp: string;
   /** The session cookie sent with the sign-in, if any: it ends (D12, login rotates the session). */
   readonly currentToken?: string | undefined;
@@ -174,12 +174,55 @@ export interface SignedIn {
   readonly session: IssuedSession;
 }
 
-/** The throttle's bucket ids: an account by its email's hash (no address stored), an address as seen. */
-function throttleBuckets(email: string, sourceIp: string) {
-  const account = createHash('sha256').update(email).digest('hex').slice(0, 32);
+const canSignIn = (found: UserWithCredentials) =>
+  found.user.status === 'active' && found.credentials.passwordHash !== null;
+
+const earliestCreated = (a: UserWithCredentials, b: UserWithCredentials) =>
+  a.user.created_at.localeCompare(b.user.created_at) || a.user.id.localeCompare(b.user.id);
+
+/**
+ * P211: the one account a password is checked against, chosen before any
+ * password is compared. An email may have an account in several
+ * organizations (P60); `org_id` names one. Without it: the email's only
+ * account that can sign in; with several, the one in the organization that
+ * verified the email's domain (D14), else the oldest. Another organization's
+ * administrator can add accounts for any address, but only ever newer ones on
+ * a domain they cannot verify, so they never move the owner's sign-in, and no
+ * answer depends on a password of an account that was not chosen.
+ */
+async function accountToCheck(
+  deps: SignInDependencies,
+  email: string,
+  orgId: string | undefined,
+): Promise<UserWithCredentials | null> {
+  const accounts = (await deps.users.findByEmail(email, orgId)).filter(canSignIn);
+  if (accounts.length <= 1) return accounts[0] ?? null;
+  const domain = emailDomain(email);
+  const owner = domain ? await deps.ssoRepository.domainOwner(domain) : null;
+  return (
+    accounts.find((account) => account.orgId === owner) ??
+    [...accounts].sort(earliestCreated)[0] ??
+    null
+  );
+}
+
+const hashed = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+
+/**
+ * P212's buckets: the address, the account from this address, and the
+ * account from anywhere. An account is the chosen user (so one
+ * organization's guesses never slow another organization's user of the same
+ * email); an email with no account is counted by its hash, exactly alike.
+ */
+function throttleBuckets(account: UserWithCredentials | null, email: string, sourceIp: string) {
+  const accountKey = account ? hashed(`${account.orgId}\u0000${account.user.id}`) : hashed(email);
   return [
-    { id: `login-account#${account}`, policy: LOGIN_THROTTLE.account },
     { id: `login-address#${sourceIp}`, policy: LOGIN_THROTTLE.address },
+    {
+      id: `login-account-address#${accountKey}#${sourceIp}`,
+      policy: LOGIN_THROTTLE.accountAddress,
+    },
+    { id: `login-account#${accountKey}`, policy: LOGIN_THROTTLE.account },
   ] as const;
 }
 
@@ -212,57 +255,38 @@ async function takeAttempt(
 }
 
 /**
- * D12 `POST /api/auth/login`. Unknown emails, users without a password yet
- * (invited), deactivated users and wrong passwords all get the same 401,
- * after the same work: one scrypt verification at least, against a dummy
- * hash when there is nobody to check (P62). Failed attempts slow down per
- * account and per address. An email used in several organizations signs in
- * to the one whose password matches; if several match, `org_id` must say
- * which. A session cookie sent along is ended: the new session has a new id.
+ * D12 `POST /api/auth/login`. One account is chosen before any password is
+ * compared (P211); unknown emails, users without a password yet (invited),
+ * deactivated users and wrong passwords all get the same 401, after the same
+ * work: one scrypt verification, against a dummy hash when there is nobody
+ * to check (P62). Failed attempts slow down per address, per account from
+ * that address and per account (P212). A session cookie sent along is
+ * ended: the new session has a new id.
  */
 export async function signIn(deps: SignInDependencies, input: SignInInput): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
-  const buckets = throttleBuckets(email, input.sourceIp);
+  const account = await accountToCheck(deps, email, input.orgId);
+  const buckets = throttleBuckets(account, email, input.sourceIp);
   await takeAttempt(deps, buckets, deps.clock.now().getTime());
 
-  const candidates = (await deps.users.findByEmail(email, input.orgId)).filter(
-    (found) => found.user.status === 'active' && found.credentials.passwordHash !== null,
-  );
-  const matching: UserWithCredentials[] = [];
-  if (candidates.length === 0) {
-    await verifyPassword(input.password, await dummyPasswordHash());
-  }
-  for (const candidate of candidates) {
-    if (await verifyPassword(input.password, candidate.credentials.passwordHash ?? '')) {
-      matching.push(candidate);
-    }
-  }
-  const [match, ...others] = matching;
-  if (!match) throw new InvalidCredentialsError('Invalid email or password');
+  const passwordHash = account?.credentials.passwordHash ?? (await dummyPasswordHash());
+  const matches = await verifyPassword(input.password, passwordHash);
+  if (!account || !matches) throw new InvalidCredentialsError('Invalid email or password');
   // The password was right: the attempt does not count against anyone.
   await Promise.all(buckets.map((bucket) => deps.rateLimiter.refund(bucket.id, bucket.policy)));
-  if (others.length > 0) {
-    throw new InvalidRequestError(
-      'This email signs in to several organizations: send org_id to say which',
-      {
-        fields: [{ path: 'org_id', message: 'required for this email' }],
-        org_ids: matching.map((found) => found.orgId),
-      },
-    );
-  }
 
   // P89: checked once the password is right, so the refusal tells a guesser nothing.
-  const enforcing = await enforcingOrganization(deps.ssoRepository, match.orgId, email);
+  const enforcing = await enforcingOrganization(deps.ssoRepository, account.orgId, email);
   if (enforcing) throw ssoRequired(enforcing);
 
   if (input.currentToken) await endPresentedSession(deps, input.currentToken);
   const now = deps.clock.now();
-  await deps.users.recordLogin(match.orgId, match.user.id, now.toISOString());
-  await rehashIfWeaker(deps, match, input.password);
-  const session = await startSession(deps, match.orgId, match.user.id);
+  await deps.users.recordLogin(account.orgId, account.user.id, now.toISOString());
+  await rehashIfWeaker(deps, account, input.password);
+  const session = await startSession(deps, account.orgId, account.user.id);
   return {
-    orgId: match.orgId,
-    user: { ...match.user, last_login_at: now.toISOString() },
+    orgId: account.orgId,
+    user: { ...account.user, last_login_at: now.toISOString() },
     session,
   };
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SsoAuthenticationFailedError, UnauthorizedDomainError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { emailDomain, SSO_LIMITS } from '../../domain/sso';
-import { normalizeEmail, type User } from '../../domain/user';
+import { displayEmail, normalizeEmail, type User } from '../../domain/user';
 import type {
   OidcRelyingParty,
   SamlServiceProvider,
@@ -289,9 +289,12 @@ export async function completeSamlSignIn(
 async function signInByEmail(
   deps: SsoSignInDependencies,
   configuration: StoredSsoConfiguration,
-  email: string,
+  providedEmail: string,
 ): Promise<SsoSignedIn> {
   const orgId = configuration.org_id;
+  // P213: an address with control or invisible characters is refused; look-alikes fold into one.
+  const email = displayEmail(providedEmail);
+  if (email === null) throw failed('The provider sent an email that is not an address');
   const domain = emailDomain(email);
   const verified = (await deps.ssoRepository.listDomains(orgId)).filter(
     (candidate) => candidate.status === 'verified',
@@ -359,8 +362,8 @@ async function provision(
   const now = deps.clock.now();
   const user: User = {
     id: newId('user', now.getTime()),
-    email: email.trim(),
-    name: email.trim(),
+    email,
+    name: email,
     role: configuration.provision_role,
     status: 'active',
     created_at: now.toISOString(),

@@ -8,7 +8,7 @@ import {
 } from '../../domain/invitation';
 import type { Page, PageRequest } from '../../domain/pagination';
 import { hashPassword, PASSWORD_POLICY } from '../../domain/password';
-import type { Role, User, UserChanges } from '../../domain/user';
+import { displayEmail, type Role, type User, type UserChanges } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import type { Invitation, InvitationSender } from '../../ports/session.port';
@@ -60,6 +60,17 @@ function assertPasswordPolicy(password: string): void {
   }
 }
 
+/** P213: the address as stored, or 400: no control or invisible characters, look-alikes folded. */
+function storedEmail(email: string): string {
+  const display = displayEmail(email);
+  if (display === null) {
+    throw new InvalidRequestError('Invalid email', {
+      fields: [{ path: 'email', message: 'must be an email address' }],
+    });
+  }
+  return display;
+}
+
 function newInvitation(now: number) {
   const token = generateInvitationToken();
   const expiresAt = now + INVITATION_TTL_MS;
@@ -83,7 +94,7 @@ export async function createUser(
   const now = deps.clock.now();
   const user: User = {
     id: newId('user', now.getTime()),
-    email: input.email.trim(),
+    email: storedEmail(input.email),
     name: input.name,
     role: input.role,
     status: input.password === undefined ? 'invited' : 'active',
@@ -164,7 +175,10 @@ export async function updateUser(
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
     const current = await deps.users.getWithCredentials(orgId, id);
     if (!current) throw new NotFoundError(`No user ${id}`);
-    const wanted = definedOnly({ ...changes, email: changes.email?.trim() });
+    const wanted = definedOnly({
+      ...changes,
+      email: changes.email === undefined ? undefined : storedEmail(changes.email),
+    });
     if (wanted.status === 'active' && current.user.status === 'invited') {
       throw new ConflictError('An invited user becomes active by accepting the invitation', {
         fields: [{ path: 'status', message: 'the user has not accepted the invitation yet' }],
