@@ -7,7 +7,7 @@ import { userResource } from '../../layers/core/http/user.schema';
 /**
  * D12 `POST /api/auth/login`. The email is not checked for shape: an
  * impossible address gets the same 401 as an unknown one (P62). `org_id`
- * only when the email signs in to several organizations.
+ * names the organization; without it, the email's default account (P211).
  */
 export const loginBody = z.strictObject({
   email: z.string().check(z.minLength(1), z.maxLength(USER_LIMITS.emailMax)),
