@@ -2,6 +2,11 @@ import * as z from 'zod/mini';
 import { AGENT_DEFAULTS, AGENT_LIMITS, RAG_STRATEGIES } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
+import {
+  RANK_DESCRIPTION,
+  SCORE_DESCRIPTION,
+  SIMILARITY_DESCRIPTION,
+} from '../../layers/core/http/cited-source.schema';
 
 /** POST /api/v1/semantic-search (spec; D17, D21). */
 export const semanticSearchBody = z.strictObject({
@@ -10,7 +15,18 @@ export const semanticSearchBody = z.strictObject({
     .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(INTERACTION_LIMITS.queryMax)),
   org_id: z.string().check(z.refine((value) => isId('organization', value), 'must be an org_ id')),
   top_k: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10),
-  similarity_threshold: z._default(z.number().check(z.minimum(0), z.maximum(1)), 0),
+  similarity_threshold: z._default(
+    z
+      .number()
+      .check(
+        z.minimum(0),
+        z.maximum(1),
+        z.describe(
+          'The least cosine similarity (similarity_score) a chunk may have; not the score',
+        ),
+      ),
+    0,
+  ),
   data_source_ids: z.optional(
     z
       .array(z.string().check(z.refine((value) => isId('dataSource', value), 'must be a ds_ id')))
@@ -26,7 +42,9 @@ export const semanticSearchResult = z.object({
     z.object({
       chunk_id: z.string(),
       text: z.string(),
-      similarity_score: z.number(),
+      rank: z.int().check(z.describe(RANK_DESCRIPTION)),
+      score: z.number().check(z.describe(SCORE_DESCRIPTION)),
+      similarity_score: z.number().check(z.describe(SIMILARITY_DESCRIPTION)),
       document_id: z.string(),
       document_title: z.string(),
       document_url: z.nullable(z.string()),

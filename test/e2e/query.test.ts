@@ -75,6 +75,9 @@ describe('Query', () => {
       expect(body.sources.length).toBeGreaterThan(0);
       for (const source of body.sources) {
         expect(source.document_url.startsWith(site.origin)).toBe(true);
+        // P214: each source's place in the agent's ranking, and the score that put it there.
+        expect(Number.isInteger(source.rank) && source.rank >= 1).toBe(true);
+        expect(source.score).toEqual(expect.any(Number));
       }
       expect(body.metadata.tokens_input).toBeGreaterThan(0);
       expect(body.metadata.tokens_output).toBeGreaterThan(0);

@@ -77,6 +77,8 @@ describe('Semantic search', () => {
       expect(chunk).toEqual({
         chunk_id: expect.stringMatching(/^chk_/),
         text: expect.any(String),
+        rank: expect.any(Number),
+        score: expect.any(Number),
         similarity_score: expect.any(Number),
         document_id: expect.stringMatching(/^doc_/),
         document_title: expect.any(String),
@@ -267,6 +269,22 @@ describe('Semantic search', () => {
         if (strategy === 'similarity') {
           const scores = chunks.map((chunk) => chunk.similarity_score);
           expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        }
+      },
+    );
+
+    it.each(['similarity', 'hybrid', 'mmr', 'rerank'])(
+      'lists %s chunks in the order of their rank and score (P214, issue 23 item 2)',
+      async (strategy) => {
+        const body = json(await search({ query, top_k: 20, rag_strategy: strategy }));
+
+        const chunks = body.chunks as Array<Record<string, any>>;
+        expect(chunks.length).toBeGreaterThan(3);
+        expect(chunks.map((chunk) => chunk.rank)).toEqual(chunks.map((_, index) => index + 1));
+        const byScore = [...chunks].sort((a, b) => b.score - a.score || a.rank - b.rank);
+        expect(byScore.map((chunk) => chunk.chunk_id)).toEqual(idsOf(body));
+        if (strategy === 'similarity') {
+          for (const chunk of chunks) expect(chunk.score).toBe(chunk.similarity_score);
         }
       },
     );

@@ -13,6 +13,8 @@ export const citedSource = {
   chunk_id: expect.stringMatching(/^chk_/),
   document_title: expect.any(String),
   document_url: expect.any(String),
+  rank: expect.any(Number),
+  score: expect.any(Number),
   similarity_score: expect.any(Number),
   chunk_text: expect.any(String),
 };

@@ -5,6 +5,11 @@ export interface CitedSource {
   readonly chunk_id: string;
   readonly document_title: string;
   readonly document_url: string | null;
+  /** P214: the chunk's place (from 1) in the agent's strategy's ranking, before citations renumber. */
+  readonly rank: number;
+  /** P214: the strategy's score that ranked it. */
+  readonly score: number;
+  /** Cosine similarity to the query, whatever the strategy. */
   readonly similarity_score: number;
   readonly chunk_text: string;
 }

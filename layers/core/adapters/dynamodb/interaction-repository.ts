@@ -38,8 +38,9 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
     return this.items.create(orgId, interaction, events);
   }
 
-  get(orgId: string, id: string): Promise<Interaction | null> {
-    return this.items.get(orgId, id);
+  async get(orgId: string, id: string): Promise<Interaction | null> {
+    const found = await this.items.get(orgId, id);
+    return found && withRanking(found);
   }
 
   async list(
@@ -77,12 +78,12 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       ConsistentRead: true,
     });
     return pageOf(
-      items.map((item) => withoutStorageAttributes(item) as unknown as Interaction),
+      items.map((item) => withRanking(withoutStorageAttributes(item) as unknown as Interaction)),
       page,
     );
   }
 
-  setFeedback(
+  async setFeedback(
     orgId: string,
     id: string,
     change: {
@@ -92,7 +93,7 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       readonly events: readonly DomainEvent[];
     },
   ): Promise<Interaction | null> {
-    return this.items.updateIf(orgId, id, {
+    const updated = await this.items.updateIf(orgId, id, {
       expression: 'SET feedback = :feedback, feedback_comment = :comment',
       condition: 'feedback = :expected',
       values: {
@@ -102,7 +103,24 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       },
       events: change.events,
     });
+    return updated && withRanking(updated);
   }
+}
+
+/**
+ * P214: interactions stored before sources carried `rank` and `score` read
+ * as their order and their cosine, which is how they were listed then.
+ */
+function withRanking(interaction: Interaction): Interaction {
+  if (interaction.sources.every((source) => source.rank !== undefined)) return interaction;
+  return {
+    ...interaction,
+    sources: interaction.sources.map((source, index) => ({
+      ...source,
+      rank: source.rank ?? index + 1,
+      score: source.score ?? source.similarity_score,
+    })),
+  };
 }
 
 /** How many turns a session keeps: the prompt uses the last 10 (D18). */

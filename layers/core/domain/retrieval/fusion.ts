@@ -190,7 +190,9 @@ export function reciprocalRankFusion<T extends Candidate>(
  * `λ · relevance − (1 − λ) · max cosine(candidate, already picked)`, where
  * relevance is the candidate's score rescaled to [0, 1] within the list and
  * the cosine is between chunk embeddings (0 when either has none). Returns
- * the picks in order, each with its original score.
+ * the picks in order, each scored by that value when it was picked (issue 23
+ * item 2): never higher than the pick before it, since every remaining
+ * candidate's value only falls as the picks grow.
  */
 export function maximalMarginalRelevance<T extends Candidate>(
   candidates: readonly T[],
@@ -202,6 +204,7 @@ export function maximalMarginalRelevance<T extends Candidate>(
   const nearestPicked = new Float64Array(candidates.length).fill(0);
   const remaining = new Set(candidates.keys());
   const picked: T[] = [];
+  const pickedScores: number[] = [];
   while (picked.length < limit && remaining.size > 0) {
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
@@ -215,6 +218,7 @@ export function maximalMarginalRelevance<T extends Candidate>(
     const choice = candidates[best];
     if (choice === undefined) break;
     picked.push(choice);
+    pickedScores.push(bestValue);
     remaining.delete(best);
     const chosen = unit[best];
     for (const index of remaining) {
@@ -222,7 +226,7 @@ export function maximalMarginalRelevance<T extends Candidate>(
       if (similarity > (nearestPicked[index] ?? 0)) nearestPicked[index] = similarity;
     }
   }
-  return picked;
+  return picked.map((choice, index) => ({ ...choice, score: pickedScores[index] ?? 0 }));
 }
 
 /**

@@ -151,10 +151,12 @@ export async function* answerQuery(
     text: found.chunk.text,
     score: found.similarity,
   }));
-  const sources: CitedSource[] = offered.map((source) => ({
+  const sources: CitedSource[] = offered.map((source, index) => ({
     chunk_id: source.chunk_id,
     document_title: source.document_title,
     document_url: source.document_url,
+    rank: index + 1,
+    score: retrieved.chunks[index]?.score ?? 0,
     similarity_score: source.score,
     chunk_text: source.text,
   }));

@@ -26,6 +26,8 @@ export interface RetrievedChunk {
   readonly chunk: ScoredChunk['chunk'];
   /** Cosine similarity of the chunk to the query (what `similarity_score` reports). */
   readonly similarity: number;
+  /** Issue 23 item 2: the strategy's own score, the value that ordered the chunks (best first). */
+  readonly score: number;
 }
 
 export interface RetrieveDependencies {
@@ -37,7 +39,8 @@ export interface RetrieveDependencies {
  * D20 strategies over the index's two searches (domain/retrieval/fusion.ts:
  * `similarity` k-NN, `hybrid` reciprocal-rank fusion with BM25, `mmr`,
  * `rerank`), with the settings tuned for the embedder. Whatever the order,
- * each chunk reports its cosine similarity to the query.
+ * each chunk reports its cosine similarity to the query, beside the
+ * strategy's score that ordered it (P214).
  */
 export async function retrieve(
   deps: RetrieveDependencies,
@@ -79,6 +82,7 @@ export async function retrieve(
   );
   const chunks = ranked.slice(0, request.topK).map((found) => ({
     chunk: found.chunk,
+    score: found.score,
     similarity: cosine.get(found.chunk.chunk_id) ?? cosineOf(queryEmbedding, found.chunk.embedding),
   }));
   return { chunks, queryEmbedding };

@@ -70,7 +70,9 @@ async function dataSourcesToSearch(
  * ranked by the D20 strategy named (`hybrid`, agents' default, unless the
  * caller names another) exactly as an agent's query retrieves (`retrieve`);
  * `similarity_score` stays the cosine similarity, which
- * `similarity_threshold` bounds, whatever ranked the chunk.
+ * `similarity_threshold` bounds, whatever ranked the chunk; `rank` (from 1)
+ * and `score` (the strategy's own, non-increasing down the list) say the
+ * order (P214).
  */
 export async function semanticSearch(
   deps: RetrieveDependencies & {
@@ -97,9 +99,11 @@ export async function semanticSearch(
   return {
     chunks: chunks
       .filter((found) => found.similarity >= input.similarity_threshold)
-      .map(({ chunk, similarity }) => ({
+      .map(({ chunk, similarity, score }, index) => ({
         chunk_id: chunk.chunk_id,
         text: chunk.text,
+        rank: index + 1,
+        score,
         similarity_score: similarity,
         document_id: chunk.document_id,
         document_title: chunk.document_title,

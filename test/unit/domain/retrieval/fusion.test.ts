@@ -77,11 +77,14 @@ describe('Domain: maximalMarginalRelevance', () => {
     ]);
   });
 
-  it('picks at most limit chunks, keeping their scores', () => {
-    const picked = maximalMarginalRelevance(candidates, { lambda: 0.5, limit: 2 });
+  it('picks at most limit chunks, each scored by its marginal relevance when picked (P214)', () => {
+    const picked = maximalMarginalRelevance(candidates, { lambda: 0.5, limit: 3 });
 
-    expect(picked).toHaveLength(2);
-    expect(picked[1]?.score).toBe(0.9);
+    expect(picked).toHaveLength(3);
+    // The first pick has the best relevance (1 after rescaling) and nothing picked to resemble.
+    expect(picked[0]?.score).toBeCloseTo(0.5, 9);
+    const scores = picked.map((pick) => pick.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 });
 
