@@ -120,7 +120,7 @@ function errorResponses(route: Route): Record<string, unknown> {
   }
   const forbidden =
     route.access === 'session'
-      ? `forbidden: API keys are refused (D11, P65); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`
+      ? `forbidden: API keys are refused (${route.keyRefusal ? `details.reason ${route.keyRefusal.reason}` : 'D11, P65'}); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`
       : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`;
   return {
     ...common,

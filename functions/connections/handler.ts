@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import {
+  CONNECTOR_LIMITS,
   ConnectionCallbackError,
   ProviderUnavailableError,
 } from '../../layers/core/domain/connector';
@@ -9,6 +10,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import type { RequestClient } from '../../layers/core/http/operation';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { sessionCookie } from '../../layers/core/http/session-cookie';
 import {
   completeConnection,
   disconnect,
@@ -32,36 +34,61 @@ function baseUrl(deps: ConnectionsDependencies, client: RequestClient): string {
 
 const dataSourcePath = { id: 'dataSource' } as const;
 
+/**
+ * P215: the cookie binding a connector sign-in to the browser that started
+ * it, sent back only to the callback. `SameSite=Lax`: the provider returns
+ * the browser by a top-level GET, which carries it.
+ */
+const FLOW_COOKIE = 'svc_oauth_flow';
+const flowCookie = (value: string, maxAge: number) =>
+  `${FLOW_COOKIE}=${value}; Max-Age=${maxAge}; Path=/api/oauth; HttpOnly; Secure; SameSite=Lax`;
+
+/** P216: a client that asks for JSON (the web application's fetch, which cannot read a redirect) gets 200. */
+function wantsJson(accept: string | undefined): boolean {
+  return /\bapplication\/json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
+}
+
 /** D26, issue 12: start a provider sign-in, come back from it, remove the connection. */
 export const operations = {
   startConnection: operation({
     summary:
-      "Connect a connector data source: redirects (302) to the provider's sign-in; the body names the same URL",
+      "Connect a connector data source: a signed-in user's browser, with X-CSRF-Token (P215, P216); sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json`",
     pathIds: dataSourcePath,
     responses: {
+      200: {
+        description:
+          "With `Accept: application/json`: the provider's authorization URL, for the web application to navigate to",
+        schema: startedConnection,
+      },
       302: {
-        description: "To the provider's authorization URL (also in the body, for API clients)",
+        description: "To the provider's authorization URL (also in the body)",
         schema: startedConnection,
       },
       409: {
         description: "The provider's app is not configured, or the connector is not built yet",
       },
     },
-    async handle({ params, principal, deps, client }) {
+    async handle({ params, principal, session, deps, client }) {
       const started = await startConnection(deps, {
         orgId: principal.orgId,
         dataSourceId: params.id ?? '',
         principalId: principalId(principal),
         baseUrl: baseUrl(deps, client),
       });
-      const response = jsonResponse(302, started);
+      const json = wantsJson(client.header('accept'));
+      const response = jsonResponse(json ? 200 : 302, started.connection);
+      // An operation that sets a cookie sets the continued session's too (D12).
+      const cookies = [flowCookie(started.browserSecret, CONNECTOR_LIMITS.flowSeconds)];
+      if (session)
+        cookies.push(sessionCookie(session.token, session.claims.exp, session.claims.iat));
       return {
         ...response,
         headers: {
           ...response.headers,
-          Location: started.authorization_url,
+          ...(json ? {} : { Location: started.connection.authorization_url }),
           'Cache-Control': 'no-store',
         },
+        multiValueHeaders: { 'Set-Cookie': cookies },
       };
     },
   }),
@@ -81,11 +108,15 @@ export const operations = {
     },
   }),
   completeConnection: publicOperation({
-    summary: "The provider's redirect back: exchanges the code and makes the source Connected",
+    summary:
+      "The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie, P215): exchanges the code and makes the source Connected; clears the cookie",
     query: callbackQuery,
     responses: {
       200: { description: "The 'Connected' page" },
-      400: { description: "The 'Connection failed' page, with the reason" },
+      400: {
+        description:
+          "The 'Connection failed' page, with the reason; a browser without the sign-in's flow cookie gets the same page as a state that does not verify",
+      },
       502: { description: 'The provider could not be reached' },
     },
     async handle({ query, deps, client }) {
@@ -94,6 +125,7 @@ export const operations = {
           state: query.state,
           code: query.code,
           error: query.error,
+          browserSecret: client.cookie(FLOW_COOKIE),
           baseUrl: baseUrl(deps, client),
         });
         return page(
@@ -103,7 +135,10 @@ export const operations = {
         );
       } catch (error) {
         if (error instanceof ConnectionCallbackError) {
-          logger.warn('Connector sign-in failed', { reason: error.message });
+          logger.warn('Connector sign-in failed', {
+            reason: error.message,
+            ...(error.details.reason ? { detail: error.details.reason } : {}),
+          });
           return page(400, 'Connection failed', `${error.message}. Start connecting again.`);
         }
         if (error instanceof ProviderUnavailableError) {
@@ -120,10 +155,18 @@ export const operations = {
   }),
 };
 
-/** A small HTML page for the browser (P157): the reasons are our own words, never the provider's text. */
+/**
+ * A small HTML page for the browser (P157): the reasons are our own words,
+ * never the provider's text. Every callback ends the browser's sign-in, so
+ * its flow cookie is cleared (P215).
+ */
 function page(statusCode: number, title: string, text: string): APIGatewayProxyResult {
   const result = errorPage(statusCode, title, text);
-  return { ...result, headers: { ...result.headers, 'Cache-Control': 'no-store' } };
+  return {
+    ...result,
+    headers: { ...result.headers, 'Cache-Control': 'no-store' },
+    multiValueHeaders: { 'Set-Cookie': [flowCookie('', 0)] },
+  };
 }
 
 export const handler = httpFunction({

@@ -10,7 +10,7 @@ import { createAgent, createDataSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { syncNow, syncStatus } from '../support/sync';
-import { createKey, createTenant } from '../support/tenants';
+import { createTenant } from '../support/tenants';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const DAY_MS = 86_400_000;
@@ -89,7 +89,7 @@ describe('Confluence connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+  const { call, browser, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
     connectorSteps(() => service, seen);
 
   async function confluenceSource(spaceKeys: string[] = ['ENG'], key = service.adminKey) {
@@ -123,7 +123,7 @@ describe('Confluence connector (issue 12)', () => {
         redirect_uri: `${service.url}/api/oauth/callback`,
         scope: expect.stringContaining('offline_access'),
       });
-      const page = await consentAndCallback(started.location ?? '');
+      const page = await consentAndCallback(started.location ?? '', started.browser);
       expect(page.status).toBe(200);
       expect(page.text).toContain('Connected');
       expect((await sourceOf(source.id)).connection_status).toBe('Connected');
@@ -176,18 +176,18 @@ describe('Confluence connector (issue 12)', () => {
       const started = await start(source.id);
       clock.advance(11 * 60_000);
 
-      const page = await consentAndCallback(started.location ?? '');
+      const page = await consentAndCallback(started.location ?? '', started.browser);
 
       expect(page.status).toBe(400);
       expect((await sourceOf(source.id)).connection_status).toBe('Disconnected');
     });
 
-    it('refuses other data source types and read-only keys', async () => {
+    it('refuses other data source types and read-only users', async () => {
       const website = await createDataSource(service, service.adminKey);
       expect((await start(website.id)).status).toBe(400);
       const source = await confluenceSource();
-      const reader = await createKey(service, service.orgId, { scopes: ['Read'] });
-      expect((await start(source.id, reader.key)).status).toBe(403);
+      const reader = await browser({ role: 'readonly' });
+      expect((await start(source.id, reader)).status).toBe(403);
       const missing = await call('/api/v1/data-sources/ds_00000000000000000000000000/connection', {
         method: 'DELETE',
       });
@@ -490,7 +490,7 @@ describe('Confluence connector (issue 12)', () => {
     const source = await confluenceSource();
     const other = await createTenant(service);
 
-    expect((await start(source.id, other.key)).status).toBe(404);
+    expect((await start(source.id, await browser({ orgId: other.orgId }))).status).toBe(404);
     const disconnect = await api(service.url, `/api/v1/data-sources/${source.id}/connection`, {
       method: 'DELETE',
       key: other.key,
@@ -503,8 +503,8 @@ describe('Confluence connector (issue 12)', () => {
       name: 'Theirs',
       config: { base_url: 'https://acme.atlassian.net', space_keys: ['ENG'] },
     });
-    const started = await start(theirs.id, other.key);
-    await consentAndCallback(started.location ?? '');
+    const started = await start(theirs.id, await browser({ orgId: other.orgId }));
+    await consentAndCallback(started.location ?? '', started.browser);
     expect((await sourceOf(source.id)).connection_status).toBe('Disconnected');
     const theirsNow = json(
       await api(service.url, `/api/v1/data-sources/${theirs.id}`, { key: other.key }),
@@ -537,6 +537,8 @@ describe('Confluence connector without its app configured (P150)', () => {
   });
   afterAll(() => service.end());
 
+  const { start } = connectorSteps(() => service, []);
+
   it('answers 409 at connect time, naming what the operator must set', async () => {
     const source = await createDataSource(service, service.adminKey, {
       type: 'confluence',
@@ -544,11 +546,9 @@ describe('Confluence connector without its app configured (P150)', () => {
       config: { base_url: 'https://acme.atlassian.net', space_keys: ['ENG'] },
     });
 
-    const response = await api(service.url, `/api/v1/data-sources/${source.id}/oauth/start`, {
-      key: service.adminKey,
-    });
+    const response = await start(source.id);
 
     expect(response.status).toBe(409);
-    expect(json(response).error.message).toMatch(/app is not configured/);
+    expect(JSON.parse(response.text).error.message).toMatch(/app is not configured/);
   });
 });

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { ConfluenceEmulator } from '../support/confluence-emulator';
+import { connectorSteps } from '../support/connector-sign-in';
 import { createDataSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
+import type { WebSession } from '../support/web-session';
 
 /**
  * Property-based fuzzing of the connector sign-in's inputs over real HTTP
@@ -11,7 +13,8 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * input is the callback's query (what anyone can send to a public URL) and
  * the path ids. Never a 5xx; the callback answers its HTML page or a flat
  * error (D5: outside /api/v1); nothing ever connects a source without the
- * provider's code for its own pending sign-in.
+ * provider's code for its own pending sign-in, whether or not the callback
+ * brings the starting browser's flow cookie (P215).
  */
 describe('Fuzzing the connector sign-in (issue 12)', () => {
   const clock = new TestClock();
@@ -19,6 +22,9 @@ describe('Fuzzing the connector sign-in (issue 12)', () => {
   let service: TestService;
   let sourceId: string;
   let state: string;
+  /** The browser that started the sign-in: its cookies (the flow's among them) and CSRF token. */
+  let starter: WebSession;
+  const { start } = connectorSteps(() => service, []);
 
   beforeAll(async () => {
     emulator = await new ConfluenceEmulator(clock).start();
@@ -38,11 +44,9 @@ describe('Fuzzing the connector sign-in (issue 12)', () => {
       config: { base_url: 'https://acme.atlassian.net', space_keys: ['ENG'] },
     });
     sourceId = source.id;
-    const started = await fetch(`${service.url}/api/v1/data-sources/${sourceId}/oauth/start`, {
-      headers: { authorization: `Bearer ${service.adminKey}` },
-      redirect: 'manual',
-    });
-    state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+    const started = await start(sourceId);
+    starter = started.browser;
+    state = new URL(started.location ?? '').searchParams.get('state') ?? '';
   });
   afterAll(async () => {
     await service.end();
@@ -73,10 +77,14 @@ describe('Fuzzing the connector sign-in (issue 12)', () => {
           },
           { requiredKeys: [] },
         ),
-        async (query) => {
+        fc.boolean(),
+        async (query, fromStarter) => {
           const params = new URLSearchParams();
           for (const [name, value] of Object.entries(query)) params.append(name, value);
-          const response = await api(service.url, `/api/oauth/callback?${params}`);
+          const cookie = fromStarter ? starter.jar.header('/api/oauth/callback') : undefined;
+          const response = await api(service.url, `/api/oauth/callback?${params}`, {
+            headers: cookie ? { cookie } : {},
+          });
 
           expect(response.status).toBeLessThan(500);
           if (response.headers.get('content-type')?.startsWith('text/html')) {
@@ -104,10 +112,14 @@ describe('Fuzzing the connector sign-in (issue 12)', () => {
         ),
         fc.constantFrom('oauth/start', 'connection'),
         async (id, tail) => {
-          const response = await api(
-            service.url,
+          // As the web application sends them (P216: the start needs the CSRF token too).
+          const response = await starter.request(
             `/api/v1/data-sources/${encodeURIComponent(id)}/${tail}`,
-            { method: tail === 'connection' ? 'DELETE' : 'GET', key: service.adminKey },
+            {
+              method: tail === 'connection' ? 'DELETE' : 'GET',
+              headers: { 'x-csrf-token': starter.csrfToken ?? '' },
+              redirect: 'manual',
+            },
           );
           expect(response.status).toBeGreaterThanOrEqual(400);
           expect(response.status).toBeLessThan(500);

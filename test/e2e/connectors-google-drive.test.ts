@@ -5,7 +5,7 @@ import { pdfOf } from '../support/documents';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { DRIVE_TYPES, GoogleDriveEmulator } from '../support/google-drive-emulator';
 import { minimalDocx } from '../support/hostile-files';
-import { api, json } from '../support/http-client';
+import { json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { syncNow, syncStatus } from '../support/sync';
 import { createTenant } from '../support/tenants';
@@ -140,7 +140,7 @@ describe('Google Drive connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+  const { call, browser, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
     connectorSteps(() => service, seen);
 
   async function driveSource(config: Record<string, unknown> = { folder_ids: ['fold-eng'] }) {
@@ -184,7 +184,7 @@ describe('Google Drive connector (issue 12)', () => {
       code_challenge_method: 'S256',
       redirect_uri: `${service.url}/api/oauth/callback`,
     });
-    const page = await consentAndCallback(started.location ?? '');
+    const page = await consentAndCallback(started.location ?? '', started.browser);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Connected');
     expect((await sourceOf(source.id)).connection_status).toBe('Connected');
@@ -500,7 +500,7 @@ describe('Google Drive connector (issue 12)', () => {
   it('keeps each organization to its own sources (D1)', async () => {
     const source = await driveSource();
     const other = await createTenant(service);
-    expect((await start(source.id, other.key)).status).toBe(404);
+    expect((await start(source.id, await browser({ orgId: other.orgId }))).status).toBe(404);
   });
 
   it('never shows or logs a token (D33)', async () => {
@@ -519,6 +519,8 @@ describe('Google Drive connector without its app configured (P150)', () => {
   });
   afterAll(() => service.end());
 
+  const { start } = connectorSteps(() => service, []);
+
   it('answers 409 at connect time, naming what the operator must set', async () => {
     const source = await createDataSource(service, service.adminKey, {
       type: 'google_drive',
@@ -526,11 +528,9 @@ describe('Google Drive connector without its app configured (P150)', () => {
       config: { folder_ids: ['1AbC'] },
     });
 
-    const response = await api(service.url, `/api/v1/data-sources/${source.id}/oauth/start`, {
-      key: service.adminKey,
-    });
+    const response = await start(source.id);
 
     expect(response.status).toBe(409);
-    expect(json(response).error.message).toMatch(/Google Drive app is not configured/);
+    expect(JSON.parse(response.text).error.message).toMatch(/Google Drive app is not configured/);
   });
 });

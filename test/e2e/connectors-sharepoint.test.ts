@@ -10,7 +10,7 @@ import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { MicrosoftGraphEmulator } from '../support/microsoft-graph-emulator';
 import { syncNow, syncStatus } from '../support/sync';
-import { createKey, createTenant } from '../support/tenants';
+import { createTenant } from '../support/tenants';
 import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
 
 const HOUR_MS = 3_600_000;
@@ -88,7 +88,7 @@ describe('SharePoint connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+  const { call, browser, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
     connectorSteps(() => service, seen);
 
   async function sharepointSource(
@@ -171,7 +171,7 @@ describe('SharePoint connector (issue 12)', () => {
         redirect_uri: `${service.url}/api/oauth/callback`,
         scope: 'offline_access Files.Read.All Sites.Read.All',
       });
-      const page = await consentAndCallback(started.location ?? '');
+      const page = await consentAndCallback(started.location ?? '', started.browser);
       expect(page.status).toBe(200);
       expect(page.text).toContain('Connected');
       expect((await sourceOf(source.id)).connection_status).toBe('Connected');
@@ -210,12 +210,12 @@ describe('SharePoint connector (issue 12)', () => {
       expect((await sourceOf(source.id)).connection_status).toBe('Disconnected');
     });
 
-    it('refuses read-only keys and other organizations (D1)', async () => {
+    it('refuses read-only users and other organizations (D1)', async () => {
       const source = await sharepointSource();
-      const reader = await createKey(service, service.orgId, { scopes: ['Read'] });
-      expect((await start(source.id, reader.key)).status).toBe(403);
+      const reader = await browser({ role: 'readonly' });
+      expect((await start(source.id, reader)).status).toBe(403);
       const other = await createTenant(service);
-      expect((await start(source.id, other.key)).status).toBe(404);
+      expect((await start(source.id, await browser({ orgId: other.orgId }))).status).toBe(404);
       const disconnect = await api(service.url, `/api/v1/data-sources/${source.id}/connection`, {
         method: 'DELETE',
         key: other.key,
@@ -526,6 +526,8 @@ describe('SharePoint connector without its app configured (P150)', () => {
   });
   afterAll(() => service.end());
 
+  const { start } = connectorSteps(() => service, []);
+
   it('answers 409 at connect time, naming what the operator must set', async () => {
     const source = await createDataSource(service, service.adminKey, {
       type: 'sharepoint',
@@ -533,11 +535,11 @@ describe('SharePoint connector without its app configured (P150)', () => {
       config: { site_url: 'https://acme.sharepoint.com/sites/kb' },
     });
 
-    const response = await api(service.url, `/api/v1/data-sources/${source.id}/oauth/start`, {
-      key: service.adminKey,
-    });
+    const response = await start(source.id);
 
     expect(response.status).toBe(409);
-    expect(json(response).error.message).toMatch(/SharePoint \(Microsoft\) app is not configured/);
+    expect(JSON.parse(response.text).error.message).toMatch(
+      /SharePoint \(Microsoft\) app is not configured/,
+    );
   });
 });

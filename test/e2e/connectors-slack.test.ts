@@ -94,7 +94,7 @@ describe('Slack connector (issue 12)', () => {
   });
   beforeEach(() => clock.advance(REFILL_ALL_BUCKETS_MS));
 
-  const { call, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
+  const { call, browser, start, consentAndCallback, connect, sourceOf, indexedDocuments, events } =
     connectorSteps(() => service, seen);
 
   async function slackSource(channelIds: string[] = [ENG, SECURITY, HR], key = service.adminKey) {
@@ -141,7 +141,7 @@ describe('Slack connector (issue 12)', () => {
         code_challenge_method: 'S256',
         scope: 'channels:read,channels:history,channels:join,groups:read,groups:history,users:read',
       });
-      const page = await consentAndCallback(started.location ?? '');
+      const page = await consentAndCallback(started.location ?? '', started.browser);
       expect(page.status).toBe(200);
       expect(page.text).toContain('Connected');
       expect((await sourceOf(source.id)).connection_status).toBe('Connected');
@@ -498,14 +498,14 @@ describe('Slack connector (issue 12)', () => {
     const source = await slackSource([ENG]);
     const other = await createTenant(service);
 
-    expect((await start(source.id, other.key)).status).toBe(404);
+    expect((await start(source.id, await browser({ orgId: other.orgId }))).status).toBe(404);
     const disconnect = await api(service.url, `/api/v1/data-sources/${source.id}/connection`, {
       method: 'DELETE',
       key: other.key,
     });
     expect(disconnect.status).toBe(404);
     const theirs = await slackSource([ENG], other.key);
-    await connect(theirs.id, other.key);
+    await connect(theirs.id, await browser({ orgId: other.orgId }));
     expect((await sourceOf(source.id)).connection_status).toBe('Disconnected');
   });
 
@@ -534,6 +534,8 @@ describe('Slack connector without its app configured (P150)', () => {
   });
   afterAll(() => service.end());
 
+  const { start } = connectorSteps(() => service, []);
+
   it('answers 409 at connect time, naming what the operator must set', async () => {
     const source = await createDataSource(service, service.adminKey, {
       type: 'slack',
@@ -541,11 +543,9 @@ describe('Slack connector without its app configured (P150)', () => {
       config: { channel_ids: [ENG] },
     });
 
-    const response = await api(service.url, `/api/v1/data-sources/${source.id}/oauth/start`, {
-      key: service.adminKey,
-    });
+    const response = await start(source.id);
 
     expect(response.status).toBe(409);
-    expect(json(response).error.message).toMatch(/Slack app is not configured/);
+    expect(JSON.parse(response.text).error.message).toMatch(/Slack app is not configured/);
   });
 });

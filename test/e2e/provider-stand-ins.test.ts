@@ -1,3 +1,4 @@
+import { connectorSteps } from '../support/connector-sign-in';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
@@ -37,16 +38,13 @@ describe('Provider stand-ins (npm run stand-ins)', () => {
   const control = (path: string, method: string) =>
     fetch(`${standIns.controlUrl}${path}`, { method });
 
-  /** The browser's way: `oauth/start`'s redirect to the stand-in, its consent redirect to the callback. */
-  async function connect(sourceId: string): Promise<string> {
-    const started = await fetch(`${service.url}/api/v1/data-sources/${sourceId}/oauth/start`, {
-      headers: { authorization: `Bearer ${service.adminKey}` },
-      redirect: 'manual',
-    });
-    const consent = await fetch(started.headers.get('location') ?? '', { redirect: 'manual' });
-    const callback = await fetch(consent.headers.get('location') ?? '', { redirect: 'manual' });
-    return callback.text();
-  }
+  /**
+   * The browser's way (P215, P216): a signed-in person's `oauth/start`, its
+   * redirect to the stand-in, the consent's redirect to the callback with the
+   * flow cookie the start set.
+   */
+  const steps = connectorSteps(() => service, []);
+  const connect = async (sourceId: string): Promise<string> => (await steps.connect(sourceId)).text;
 
   it('lists its settings, configs and items at the control address', async () => {
     const overview = (await (await control('/', 'GET')).json()) as Record<string, any>;

@@ -15,7 +15,7 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
  * out are for everyone. Legacy paths need what their v1 successors need.
  * Connecting a data source to its provider changes it (`configure`, P156),
- * though it is a GET. Evaluations (P140): reading is a view, starting one
+ * though it is a GET (sent with the CSRF token, P216). Evaluations (P140): reading is a view, starting one
  * is `configure` (the default rule below).
  */
 function requiredRole(method: string, path: string): Role {
@@ -72,6 +72,10 @@ describe('Roles (D13) over every route a session can call', () => {
         browserOf(role).request(concretePath(route.path), {
           method: route.method,
           ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
+          // P216: a GET that changes state carries the CSRF token as the other changes do.
+          ...(route.changesState
+            ? { headers: { 'x-csrf-token': browserOf(role).csrfToken ?? '' } }
+            : {}),
         });
 
       it(`is given the ${required} role in the route table`, () => {

@@ -42,8 +42,7 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/data-sources/{id}/files': 'Read',
   'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
   'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
-  // Issue 12 (P156): connecting and disconnecting change the data source.
-  'GET /api/v1/data-sources/{id}/oauth/start': 'Write',
+  // Issue 12 (P156): disconnecting changes the data source; connecting is a person's, never a key's (P215).
   'DELETE /api/v1/data-sources/{id}/connection': 'Write',
   'GET /api/data-specs': 'Read',
   'POST /api/data-specs': 'Write',

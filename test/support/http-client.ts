@@ -13,6 +13,8 @@ export interface ApiRequest {
   /** A raw body sent as-is (bypasses JSON encoding). */
   readonly rawBody?: string | Buffer;
   readonly headers?: Record<string, string>;
+  /** `manual` keeps a redirect as the answer (fetch follows by default). */
+  readonly redirect?: 'follow' | 'manual';
 }
 
 export async function api(
@@ -32,6 +34,7 @@ export async function api(
     method: request.method ?? 'GET',
     headers,
     ...(body !== undefined ? { body } : {}),
+    ...(request.redirect ? { redirect: request.redirect } : {}),
   });
   const text = await response.text();
   let parsed: unknown = null;

@@ -44,9 +44,15 @@ export class CookieJar {
     }
   }
 
-  header(): string | undefined {
-    if (this.cookies.size === 0) return undefined;
-    return [...this.cookies].map(([name, cookie]) => `${name}=${cookie.value}`).join('; ');
+  /** The `Cookie` header: every cookie, or with `path` only those a browser sends there (RFC 6265 §5.1.4). */
+  header(path?: string): string | undefined {
+    const sent = [...this.cookies].filter(([, cookie]) => {
+      const scope = cookie.attributes.path;
+      if (path === undefined || typeof scope !== 'string' || scope === '/') return true;
+      return path === scope || path.startsWith(scope.endsWith('/') ? scope : `${scope}/`);
+    });
+    if (sent.length === 0) return undefined;
+    return sent.map(([name, cookie]) => `${name}=${cookie.value}`).join('; ');
   }
 
   get(name: string): StoredCookie | undefined {

@@ -18,7 +18,7 @@ import { requestContext } from './middlewares/request-context';
 import { responseHeaders } from './middlewares/response-headers';
 import type { Operation } from './operation';
 import { organizationPolicies } from './organization-policies';
-import type { HttpContext, HttpRequest } from './request-state';
+import { type HttpContext, type HttpRequest, headerValue } from './request-state';
 import type { Route } from './route';
 import { cookieOf, sessionCookieOf } from './session-cookie';
 import { assertPathIds, invalidRequest, singleValuedQuery, snakeCaseKeys } from './validation';
@@ -125,6 +125,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
         sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
         sessionToken: sessionCookieOf(event),
         cookie: (name) => cookieOf(event, name),
+        header: (name) => headerValue(event, name),
         apiBaseUrl: apiBaseUrlOf(event),
       },
       session: state.session,

@@ -11,8 +11,10 @@ export interface RequestClient {
   readonly sourceIp: string;
   /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
   readonly sessionToken: string | undefined;
-  /** Any cookie the request carries (SSO: the sign-in's browser binding, P90). */
+  /** Any cookie the request carries (SSO and connector sign-ins: the browser binding, P90, P215). */
   cookie(name: string): string | undefined;
+  /** A request header, case-insensitive (P216: `Accept` picks JSON over a redirect). */
+  header(name: string): string | undefined;
   /**
    * The API's public address as API Gateway was reached (`https://<domain>`
    * plus the stage or base path), for links back to it such as SSO

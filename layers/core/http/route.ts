@@ -28,6 +28,19 @@ interface RouteBase {
   readonly formPost?: true;
   /** Answers spend model tokens: refused once the organization's tokens/day are spent (D16, P57). */
   readonly spendsTokens?: true;
+  /**
+   * A GET that changes state (D26 `oauth/start` begins a sign-in, P216): a
+   * session must send it as POST, PUT and DELETE are sent — same-site, with
+   * its X-CSRF-Token (D12) — so a cross-site navigation cannot.
+   */
+  readonly changesState?: true;
+}
+
+/** P215: why a session-only route refuses API keys, when it is not D11's "keys never manage keys". */
+export interface KeyRefusal {
+  readonly message: string;
+  /** `details.reason` of the 403. */
+  readonly reason: string;
 }
 
 /**
@@ -39,7 +52,12 @@ interface RouteBase {
  * `access: 'public'` takes no credential at all (signing in).
  */
 export type RouteAccess =
-  | { readonly access?: 'key_or_session' | 'session'; readonly scope: Scope; readonly role: Role }
+  | {
+      readonly access?: 'key_or_session' | 'session';
+      readonly scope: Scope;
+      readonly role: Role;
+      readonly keyRefusal?: KeyRefusal;
+    }
   | { readonly access: 'public'; readonly scope?: undefined; readonly role?: undefined };
 
 /** One row of the route table (lib/routes.ts), read by the CDK API construct and the local gateway alike. */

@@ -36,6 +36,8 @@ export interface PendingConnection {
   readonly flow_id: string;
   readonly code_verifier: string;
   readonly principal_id: string;
+  /** P215: SHA-256 of the secret in the starting browser's flow cookie (absent on flows stored before it: they fail). */
+  readonly browser_hash: string;
   /** Epoch seconds. */
   readonly expires_at: number;
 }

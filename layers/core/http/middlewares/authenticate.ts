@@ -23,7 +23,7 @@ import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-s
 import type { AuthenticatedRoute } from '../route';
 import { clearedSessionCookie, sessionCookie, sessionCookieOf } from '../session-cookie';
 
-/** Methods that change state, which a cookie alone must never authorize (D12 CSRF). */
+/** Methods that change state, which a cookie alone must never authorize (D12 CSRF); routes may add a GET (`changesState`). */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** D12, P66: the header carrying the CSRF token the sign-in gave. */
@@ -95,7 +95,8 @@ export function authenticate(options: {
     const route = state.route;
     if (!route) return;
     const { event } = request;
-    const unsafe = UNSAFE_METHODS.has(event.httpMethod.toUpperCase());
+    const unsafe =
+      UNSAFE_METHODS.has(event.httpMethod.toUpperCase()) || route.changesState === true;
     if (route.access === 'public') {
       // An identity provider's form POST comes from its own site (D14 SAML, P92).
       if (unsafe && !route.formPost) refuseCrossSite(event);
@@ -168,6 +169,12 @@ function authorizeKey(principal: ApiKeyPrincipal, route: AuthenticatedRoute): vo
     );
   }
   if (route.access === 'session') {
+    if (route.keyRefusal) {
+      throw new RequestRefusedError(route.keyRefusal.message, {
+        reason: route.keyRefusal.reason,
+        required_credential: 'session',
+      });
+    }
     throw new RequestRefusedError(
       'Only a signed-in administrator can do this: API keys cannot manage users or keys (D11)',
       { required_credential: 'session' },

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isSameBrowser, newBrowserBinding } from '../../domain/browser-binding';
 import {
   CONNECTOR_LIMITS,
   ConnectionCallbackError,
@@ -88,11 +89,18 @@ export interface StartedConnection {
   readonly expires_at: string;
 }
 
+/** Where to send the browser, and the secret it keeps in a cookie so only it can finish (P215). */
+export interface StartedSignIn {
+  readonly connection: StartedConnection;
+  readonly browserSecret: string;
+}
+
 /**
  * D26 `oauth/start` (P146): a fresh PKCE verifier kept on the source as its
  * one pending sign-in, and a signed `state` binding organization, data
  * source and caller, both expiring after 10 minutes; returns the
- * provider's authorization URL.
+ * provider's authorization URL. The flow keeps the hash of a secret only
+ * the starting browser holds (P215), as SSO's does (P90).
  */
 export async function startConnection(
   deps: ConnectionDependencies,
@@ -102,16 +110,18 @@ export async function startConnection(
     readonly principalId: string;
     readonly baseUrl: string;
   },
-): Promise<StartedConnection> {
+): Promise<StartedSignIn> {
   const { oauth, app } = await connectorOf(deps, input.orgId, input.dataSourceId);
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   const expiresAt = nowSeconds + CONNECTOR_LIMITS.flowSeconds;
   const flowId = randomToken();
   const codeVerifier = randomToken();
+  const browser = newBrowserBinding();
   const begun = await deps.connections.beginFlow(input.orgId, input.dataSourceId, {
     flow_id: flowId,
     code_verifier: codeVerifier,
     principal_id: input.principalId,
+    browser_hash: browser.hash,
     expires_at: expiresAt,
   });
   if (!begun) throw new NotFoundError(`Data source ${input.dataSourceId} not found`);
@@ -123,20 +133,29 @@ export async function startConnection(
     expiresAt,
   });
   return {
-    authorization_url: oauth.authorizationUrl(app, {
-      state,
-      codeChallenge: sha256(codeVerifier),
-      redirectUri: `${input.baseUrl}${OAUTH_CALLBACK_PATH}`,
-    }),
-    expires_at: new Date(expiresAt * 1000).toISOString(),
+    connection: {
+      authorization_url: oauth.authorizationUrl(app, {
+        state,
+        codeChallenge: sha256(codeVerifier),
+        redirectUri: `${input.baseUrl}${OAUTH_CALLBACK_PATH}`,
+      }),
+      expires_at: new Date(expiresAt * 1000).toISOString(),
+    },
+    browserSecret: browser.secret,
   };
 }
 
+/** What a state that does not verify, and a callback in another browser, both show (P215: one answer). */
+const UNKNOWN_STATE = 'Unknown, altered or expired sign-in state';
+
 /**
  * D26 callback: the state must verify (signature, expiry, audience) and name
- * the source's one pending sign-in, which is taken once; then the code is
- * exchanged with the PKCE verifier, the tokens sealed under the organization
- * and data source (D33), and the source becomes `Connected`.
+ * the source's one pending sign-in, which is taken once and must belong to
+ * this browser (P215: its flow cookie; a callback in any other browser burns
+ * the flow and fails as a tampered state does, before any code is
+ * exchanged); then the code is exchanged with the PKCE verifier, the tokens
+ * sealed under the organization and data source (D33), and the source
+ * becomes `Connected`.
  */
 export async function completeConnection(
   deps: ConnectionDependencies,
@@ -144,13 +163,15 @@ export async function completeConnection(
     readonly state: string | undefined;
     readonly code: string | undefined;
     readonly error: string | undefined;
+    /** P215: the flow cookie the browser brought, if any. */
+    readonly browserSecret: string | undefined;
     readonly baseUrl: string;
   },
 ): Promise<DataSource> {
   if (!input.state) throw new ConnectionCallbackError('The provider came back without a state');
   const claims = await deps.oauthState.verify(input.state, deps.clock.now());
   if (!claims || !isId('dataSource', claims.dataSourceId)) {
-    throw new ConnectionCallbackError('Unknown, altered or expired sign-in state');
+    throw new ConnectionCallbackError(UNKNOWN_STATE);
   }
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   const flow = await deps.connections.takeFlow(
@@ -161,6 +182,10 @@ export async function completeConnection(
   );
   if (!flow || flow.principal_id !== claims.principalId) {
     throw new ConnectionCallbackError('This sign-in was already used, replaced or has expired');
+  }
+  if (!isSameBrowser(input.browserSecret, flow.browser_hash)) {
+    // The page says what a tampered state says; the log tells them apart.
+    throw new ConnectionCallbackError(UNKNOWN_STATE, { reason: 'other_browser' });
   }
   if (input.error !== undefined) {
     throw new ConnectionCallbackError(
