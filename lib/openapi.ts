@@ -120,7 +120,7 @@ function errorResponses(route: Route): Record<string, unknown> {
   }
   const forbidden =
     route.access === 'session'
-      ? `forbidden: API keys are refused (${route.keyRefusal ? `details.reason ${route.keyRefusal.reason}` : 'D11, P65'}); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`
+      ? `forbidden: API keys are refused (${route.keyRefusal ? `details.reason ${route.keyRefusal.reason}` : 'D11'}); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`
       : `forbidden: the key lacks the ${route.scope} scope (D9); a session below the ${route.role} role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15)`;
   return {
     ...common,
@@ -181,7 +181,24 @@ function operationObject(route: Route, operation: Operation): Record<string, unk
             content: { 'application/json': { schema: inputSchema(operation.body) } },
           },
         }),
-    responses: { ...responses, ...errorResponses(route) },
+    responses: { ...responses, ...withOwnRefusals(errorResponses(route), operation) },
+  };
+}
+
+/**
+ * Refusals an operation adds to the route's (P225: an API key and the admin
+ * role) join the common 403's description rather than replace it.
+ */
+function withOwnRefusals(
+  errors: Record<string, unknown>,
+  operation: Operation,
+): Record<string, unknown> {
+  const own = operation.responses[403];
+  const common = errors[403] as { readonly description: string } | undefined;
+  if (!own || !common) return errors;
+  return {
+    ...errors,
+    403: { ...common, description: `${common.description}; ${own.description}` },
   };
 }
 

@@ -1,5 +1,5 @@
+import { actorOf } from '../../layers/core/domain/actor';
 import type { Group } from '../../layers/core/domain/group';
-import type { Principal } from '../../layers/core/domain/principal';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
@@ -8,7 +8,6 @@ import {
   addMember,
   createGroup,
   deleteGroup,
-  type GroupActor,
   getGroup,
   listGroups,
   listMembers,
@@ -24,18 +23,14 @@ import {
   memberList,
   updateGroupBody,
 } from './group.schema';
+import { logPeopleChange } from './people-log';
+import { adminRoleRefusal } from './user.schema';
 import type { UsersDependencies } from './wiring';
 
 const operation = operationsWith<UsersDependencies>();
 
 function groupView(orgId: string, group: Group) {
   return { ...group, org_id: orgId };
-}
-
-/** Changes come from a signed-in administrator (their routes are session-only, P65/P82). */
-function actorOf(principal: Principal): GroupActor {
-  if (principal.kind !== 'session') throw new Error('a session route reached with an API key');
-  return { userId: principal.userId };
 }
 
 /**
@@ -60,12 +55,15 @@ export const groupOperations = {
   createGroup: operation({
     summary: 'Create a group: a role for its members and, optionally, the agents they may use',
     body: createGroupBody,
-    responses: { 201: { description: 'The new group', schema: groupResource } },
-    async handle({ body, principal, deps }) {
-      return jsonResponse(
-        201,
-        groupView(principal.orgId, await createGroup(deps, principal.orgId, body)),
-      );
+    responses: {
+      201: { description: 'The new group', schema: groupResource },
+      403: adminRoleRefusal,
+    },
+    async handle({ body, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const group = await createGroup(deps, principal.orgId, body, actor);
+      logPeopleChange('createGroup', { principal, requestId }, { group_id: group.id });
+      return jsonResponse(201, groupView(principal.orgId, group));
     },
   }),
   getGroup: operation({
@@ -82,24 +80,25 @@ export const groupOperations = {
       "Change a group's name, description, role or agents (members feel it at their next request)",
     pathIds: { id: 'group' },
     body: updateGroupBody,
-    responses: { 200: { description: 'The updated group', schema: groupResource } },
-    async handle({ params, body, principal, deps }) {
-      const group = await updateGroup(
-        deps,
-        principal.orgId,
-        params.id ?? '',
-        body,
-        actorOf(principal),
-      );
+    responses: {
+      200: { description: 'The updated group', schema: groupResource },
+      403: adminRoleRefusal,
+    },
+    async handle({ params, body, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const group = await updateGroup(deps, principal.orgId, params.id ?? '', body, actor);
+      logPeopleChange('updateGroup', { principal, requestId }, { group_id: group.id });
       return jsonResponse(200, groupView(principal.orgId, group));
     },
   }),
   deleteGroup: operation({
     summary: 'Delete a group (its members leave it)',
     pathIds: { id: 'group' },
-    responses: { 204: { description: 'Deleted' } },
-    async handle({ params, principal, deps }) {
-      await deleteGroup(deps, principal.orgId, params.id ?? '', actorOf(principal));
+    responses: { 204: { description: 'Deleted' }, 403: adminRoleRefusal },
+    async handle({ params, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      await deleteGroup(deps, principal.orgId, params.id ?? '', actor);
+      logPeopleChange('deleteGroup', { principal, requestId }, { group_id: params.id });
       return emptyResponse(204);
     },
   }),
@@ -121,23 +120,29 @@ export const groupOperations = {
   addGroupMember: operation({
     summary: 'Add a user to a group (already a member: nothing changes)',
     pathIds: { id: 'group', user_id: 'user' },
-    responses: { 204: { description: 'The user is a member' } },
-    async handle({ params, principal, deps }) {
-      await addMember(deps, principal.orgId, params.id ?? '', params.user_id ?? '');
+    responses: { 204: { description: 'The user is a member' }, 403: adminRoleRefusal },
+    async handle({ params, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      await addMember(deps, principal.orgId, params.id ?? '', params.user_id ?? '', actor);
+      logPeopleChange(
+        'addGroupMember',
+        { principal, requestId },
+        { group_id: params.id, user_id: params.user_id },
+      );
       return emptyResponse(204);
     },
   }),
   removeGroupMember: operation({
     summary: 'Remove a user from a group',
     pathIds: { id: 'group', user_id: 'user' },
-    responses: { 204: { description: 'The user is no longer a member' } },
-    async handle({ params, principal, deps }) {
-      await removeMember(
-        deps,
-        principal.orgId,
-        params.id ?? '',
-        params.user_id ?? '',
-        actorOf(principal),
+    responses: { 204: { description: 'The user is no longer a member' }, 403: adminRoleRefusal },
+    async handle({ params, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      await removeMember(deps, principal.orgId, params.id ?? '', params.user_id ?? '', actor);
+      logPeopleChange(
+        'removeGroupMember',
+        { principal, requestId },
+        { group_id: params.id, user_id: params.user_id },
       );
       return emptyResponse(204);
     },

@@ -1,4 +1,4 @@
-import type { Principal } from '../../layers/core/domain/principal';
+import { actorOf } from '../../layers/core/domain/actor';
 import { INVITATION_ACCEPT_PATH } from '../../layers/core/http/auth-paths';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
@@ -12,12 +12,13 @@ import {
   getUser,
   listUsers,
   reinviteUser,
-  type UserActor,
   updateUser,
 } from '../../layers/core/use-cases/users/user-use-cases';
 import { USERS_ROUTES } from '../../lib/routes/users';
 import { groupOperations } from './group-operations';
+import { logPeopleChange } from './people-log';
 import {
+  adminRoleRefusal,
   createdUserResource,
   createUserBody,
   invitationResource,
@@ -35,12 +36,6 @@ function invitationView(invitation: Invitation) {
     expires_at: invitation.expiresAt,
     accept_path: INVITATION_ACCEPT_PATH,
   };
-}
-
-/** Changes come from a signed-in administrator (their routes are session-only, P65). */
-function actorOf(principal: Principal): UserActor {
-  if (principal.kind !== 'session') throw new Error('a session route reached with an API key');
-  return { userId: principal.userId };
 }
 
 /**
@@ -70,9 +65,12 @@ export const operations = {
         description: 'The new user (invited) and their single-use invitation, shown once',
         schema: createdUserResource,
       },
+      403: adminRoleRefusal,
     },
-    async handle({ body, principal, deps }) {
-      const created = await createUser(deps, principal.orgId, body);
+    async handle({ body, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const created = await createUser(deps, principal.orgId, body, actor);
+      logPeopleChange('createUser', { principal, requestId }, { user_id: created.user.id });
       return jsonResponse(201, {
         ...userView(principal.orgId, created.user),
         ...(created.invitation ? { invitation: invitationView(created.invitation) } : {}),
@@ -92,24 +90,25 @@ export const operations = {
     summary: "Change a user's email, name, role or status",
     pathIds: { id: 'user' },
     body: updateUserBody,
-    responses: { 200: { description: 'The updated user', schema: userResource } },
-    async handle({ params, body, principal, deps }) {
-      const user = await updateUser(
-        deps,
-        principal.orgId,
-        params.id ?? '',
-        body,
-        actorOf(principal),
-      );
+    responses: {
+      200: { description: 'The updated user', schema: userResource },
+      403: adminRoleRefusal,
+    },
+    async handle({ params, body, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const user = await updateUser(deps, principal.orgId, params.id ?? '', body, actor);
+      logPeopleChange('updateUser', { principal, requestId }, { user_id: user.id });
       return jsonResponse(200, userView(principal.orgId, user));
     },
   }),
   deactivateUser: operation({
     summary: 'Deactivate a user (their sessions end; PUT status active restores them)',
     pathIds: { id: 'user' },
-    responses: { 204: { description: 'Deactivated' } },
-    async handle({ params, principal, deps }) {
-      await deactivateUser(deps, principal.orgId, params.id ?? '', actorOf(principal));
+    responses: { 204: { description: 'Deactivated' }, 403: adminRoleRefusal },
+    async handle({ params, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const user = await deactivateUser(deps, principal.orgId, params.id ?? '', actor);
+      logPeopleChange('deactivateUser', { principal, requestId }, { user_id: user.id });
       return emptyResponse(204);
     },
   }),
@@ -118,9 +117,12 @@ export const operations = {
     pathIds: { id: 'user' },
     responses: {
       201: { description: 'The new invitation, shown once', schema: invitationResource },
+      403: adminRoleRefusal,
     },
-    async handle({ params, principal, deps }) {
-      const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '');
+    async handle({ params, principal, deps, requestId }) {
+      const actor = actorOf(principal);
+      const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '', actor);
+      logPeopleChange('reinviteUser', { principal, requestId }, { user_id: invitation.userId });
       return jsonResponse(201, invitationView(invitation));
     },
   }),

@@ -43,3 +43,12 @@ export const userList = z.object({
   limit: z.int(),
   offset: z.int(),
 });
+
+/**
+ * P225: the 403 an Admin key gets where a change would give or take the
+ * admin role or touch an administrator (added to the route's own 403s).
+ */
+export const adminRoleRefusal = {
+  description:
+    'an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225)',
+};

@@ -295,10 +295,15 @@ describe('Groups', () => {
     expect(json(me).access.group_ids).toHaveLength(100);
   });
 
-  it('lets an Admin API key list and read groups, never change them (P65, P82)', async () => {
+  it('lets an Admin API key manage groups, but not give the admin role (P82, P225)', async () => {
     const group = await createGroup({ name: 'Readable' });
     const user = await createTestUser(service, { role: 'readonly' });
 
+    const byKey = await api(service.url, '/api/v1/groups', {
+      method: 'POST',
+      key: service.adminKey,
+      body: { name: 'Readers by key' },
+    });
     const list = await api(service.url, '/api/v1/groups', { key: service.adminKey });
     const read = await api(service.url, `/api/v1/groups/${group.id}`, { key: service.adminKey });
     const members = await api(service.url, `/api/v1/groups/${group.id}/members`, {
@@ -317,10 +322,11 @@ describe('Groups', () => {
     expect(list.status).toBe(200);
     expect(read.status).toBe(200);
     expect(members.status).toBe(200);
+    expect(byKey.status).toBe(201);
+    expect(join.status).toBe(204);
     expect(expectNestedError(create, 403, 'forbidden').details).toEqual({
-      required_credential: 'session',
+      reason: 'admin_role_needs_session',
     });
-    expectNestedError(join, 403, 'forbidden');
   });
 
   it("never shows or changes another organization's groups, users or agents", async () => {
@@ -444,10 +450,15 @@ describe('Groups', () => {
       body: { agentIds: null },
     });
     const missing = await browser.request(`/api/groups/${unknownId('grp')}`);
-    const refused = await api(service.url, '/api/groups', {
+    const byKey = await api(service.url, '/api/groups', {
       method: 'POST',
       key: service.adminKey,
       body: { name: 'By key' },
+    });
+    const refused = await api(service.url, '/api/groups', {
+      method: 'POST',
+      key: service.adminKey,
+      body: { name: 'Admins by key', role: 'admin' },
     });
     const deleted = await browser.request(`/api/groups/${id}`, { method: 'DELETE' });
 
@@ -463,7 +474,11 @@ describe('Groups', () => {
     expect(json(members).members.map((member: { id: string }) => member.id)).toEqual([user.id]);
     expect(json(updated).agent_ids).toBeNull();
     expect(expectFlatError(missing, 404)).toMatchObject({ code: 'not_found' });
-    expect(expectFlatError(refused, 403)).toMatchObject({ code: 'forbidden' });
+    expect(byKey.status).toBe(201);
+    expect(expectFlatError(refused, 403)).toMatchObject({
+      code: 'forbidden',
+      details: { reason: 'admin_role_needs_session' },
+    });
     expect(deleted.status).toBe(204);
   });
 

@@ -16,7 +16,9 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
  * out are for everyone. Legacy paths need what their v1 successors need.
  * Connecting a data source to its provider changes it (`configure`, P156),
  * though it is a GET (sent with the CSRF token, P216). Evaluations (P140): reading is a view, starting one
- * is `configure` (the default rule below).
+ * is `configure` (the default rule below). The `admin` role itself is given,
+ * taken and changed only by a signed-in `admin`, never by an Admin key
+ * (P225): admin-key-provisioning.test.ts tries each such change both ways.
  */
 function requiredRole(method: string, path: string): Role {
   if (/users|groups|organizations|keys|\/sso/.test(path)) return 'admin';

@@ -13,9 +13,10 @@ import { REFILL_ALL_BUCKETS_MS, TestClock } from '../support/test-clock';
  * data sources (status included), Write for POST/PUT/DELETE on them (sync
  * included). Admin for webhooks (D30), under /api/v1/webhooks and /api/webhooks.
  * Execute for query, chat, semantic-search and feedback; Read to list
- * interactions; Admin for analytics, for listing or reading users and groups, and
- * for reading and changing the organization (the spec's scope table: "organization
- * settings"; keys never manage keys, D11). Legacy
+ * interactions; Admin for analytics, for users and groups (P225: what an Admin key may
+ * not do to the admin role is in admin-key-provisioning.test.ts), and for reading
+ * and changing the organization (the spec's scope table: "organization settings";
+ * keys never manage keys, D11). Legacy
  * paths need what their v1 successors need.
  */
 const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
@@ -75,21 +76,37 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'POST /api/interactions/feedback': 'Execute',
   'GET /api/v1/analytics': 'Admin',
   'GET /api/analytics/charts/dashboard': 'Admin',
-  // D9 Admin; P65: keys may list and read users, never change them (session-only routes, below).
+  // D9 Admin (the spec lists POST /api/v1/users as Admin); P65, P225: an Admin key manages
+  // users, the admin role aside (admin-key-provisioning.test.ts).
   'GET /api/v1/users': 'Admin',
+  'POST /api/v1/users': 'Admin',
   'GET /api/v1/users/{id}': 'Admin',
+  'PUT /api/v1/users/{id}': 'Admin',
+  'DELETE /api/v1/users/{id}': 'Admin',
+  'POST /api/v1/users/{id}/invitation': 'Admin',
   'GET /api/users': 'Admin',
+  'POST /api/user-management/users': 'Admin',
   'GET /api/v1/organizations/{id}': 'Admin',
   'PUT /api/v1/organizations/{id}': 'Admin',
   'GET /api/organizations/{id}': 'Admin',
   'PUT /api/organizations/{id}': 'Admin',
-  // D9 Admin; P82: groups as users, keys list and read them only.
+  // D9 Admin; P82, P225: groups as users, admin-role groups aside.
   'GET /api/v1/groups': 'Admin',
+  'POST /api/v1/groups': 'Admin',
   'GET /api/v1/groups/{id}': 'Admin',
+  'PUT /api/v1/groups/{id}': 'Admin',
+  'DELETE /api/v1/groups/{id}': 'Admin',
   'GET /api/v1/groups/{id}/members': 'Admin',
+  'PUT /api/v1/groups/{id}/members/{user_id}': 'Admin',
+  'DELETE /api/v1/groups/{id}/members/{user_id}': 'Admin',
   'GET /api/groups': 'Admin',
+  'POST /api/groups': 'Admin',
   'GET /api/groups/{id}': 'Admin',
+  'PUT /api/groups/{id}': 'Admin',
+  'DELETE /api/groups/{id}': 'Admin',
   'GET /api/groups/{id}/members': 'Admin',
+  'PUT /api/groups/{id}/members/{user_id}': 'Admin',
+  'DELETE /api/groups/{id}/members/{user_id}': 'Admin',
   // D9: GET on kb is Read, POST/PUT/DELETE Write; P121: the legacy table's three.
   'GET /api/v1/kb': 'Read',
   'POST /api/v1/kb': 'Write',
@@ -112,7 +129,7 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/evals/{id}': 'Admin',
 };
 
-/** Routes that take API keys: all but the session-only (P65) and public (sign-in) ones. */
+/** Routes that take API keys: all but the session-only (D11: keys, P85: SSO) and public (sign-in) ones. */
 const KEY_ROUTES = ROUTES.filter((route) => route.access === undefined);
 
 const SINGLE_SCOPES: readonly Scope[] = ['Read', 'Write', 'Execute'];

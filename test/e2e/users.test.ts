@@ -198,7 +198,7 @@ describe('Users (D13) and invitations (P61)', () => {
     expectNestedError(deactivate, 409, 'invalid_request');
   });
 
-  it('lets an Admin API key list and read users, but never change them (P65)', async () => {
+  it('lets an Admin API key manage users, but not give the admin role (P65, P225)', async () => {
     const user = await createTestUser(service, { role: 'readonly' });
 
     const list = await api(service.url, '/api/v1/users', { key: service.adminKey });
@@ -213,13 +213,20 @@ describe('Users (D13) and invitations (P61)', () => {
       key: service.adminKey,
       body: { role: 'admin' },
     });
+    const allowed = await api(service.url, `/api/v1/users/${user.id}`, {
+      method: 'PUT',
+      key: service.adminKey,
+      body: { role: 'train' },
+    });
 
     expect(list.status).toBe(200);
     expect(read.status).toBe(200);
-    expect(expectNestedError(create, 403, 'forbidden').details).toEqual({
-      required_credential: 'session',
-    });
-    expectNestedError(change, 403, 'forbidden');
+    for (const refused of [create, change]) {
+      expect(expectNestedError(refused, 403, 'forbidden').details).toEqual({
+        reason: 'admin_role_needs_session',
+      });
+    }
+    expect(json(allowed).role).toBe('train');
   });
 
   it("never shows or changes another organization's users", async () => {
@@ -261,17 +268,26 @@ describe('Users (D13) and invitations (P61)', () => {
       body: { email: 'legacy@example.com', name: 'Legacy', role: 'readonly' },
     });
     const list = await browser.request('/api/users');
-    const refused = await api(service.url, '/api/user-management/users', {
+    const byKey = await api(service.url, '/api/user-management/users', {
       method: 'POST',
       key: service.adminKey,
       body: { email: 'legacy2@example.com', name: 'Legacy', role: 'readonly' },
+    });
+    const refused = await api(service.url, '/api/user-management/users', {
+      method: 'POST',
+      key: service.adminKey,
+      body: { email: 'legacy3@example.com', name: 'Legacy', role: 'admin' },
     });
 
     expect(created.status).toBe(201);
     expect(created.headers.get('deprecation')).toBe('true');
     expect(created.headers.get('link')).toBe('</api/v1/users>; rel="successor-version"');
     expect(json(list).users.map((user: { id: string }) => user.id)).toContain(json(created).id);
-    expect(expectFlatError(refused, 403)).toMatchObject({ code: 'forbidden' });
+    expect(byKey.status).toBe(201);
+    expect(expectFlatError(refused, 403)).toMatchObject({
+      code: 'forbidden',
+      details: { reason: 'admin_role_needs_session' },
+    });
   });
 
   it('stores user.created and user.updated in the outbox, with no secret in them', async () => {
@@ -290,7 +306,10 @@ describe('Users (D13) and invitations (P61)', () => {
     expect(events[1]?.data).toMatchObject({
       user: { id: created.id, name: 'Evie' },
       changes: { name: { previous: 'E', current: 'Evie' } },
+      // P225: who changed them.
+      actor: { kind: 'user', user_id: admin.id },
     });
+    expect(events[0]?.data.actor).toEqual({ kind: 'user', user_id: admin.id });
     const serialized = JSON.stringify(events);
     expect(serialized).not.toContain(created.invitation.token);
     expect(serialized).not.toMatch(/scrypt|password|invitation_hash|svcinv_/);

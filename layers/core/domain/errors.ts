@@ -80,11 +80,22 @@ export class RoleForbiddenError extends AppError {
 
 /**
  * D12: a cookie-authenticated state change from another site, or without
- * the session's `X-CSRF-Token`; or (D11, P65) an API key on an endpoint
+ * the session's `X-CSRF-Token`; or (D11) an API key on an endpoint
  * only a signed-in user may call.
  */
 export class RequestRefusedError extends AppError {
   readonly code = 'forbidden';
+}
+
+/**
+ * P225: an API key giving or taking the `admin` role, or changing a user
+ * who has it (their own or a group's): that stays with a signed-in
+ * administrator (D11's spirit: no key makes a person who manages keys).
+ */
+export class AdminRoleNeedsSessionError extends RequestRefusedError {
+  constructor(message: string) {
+    super(message, { reason: 'admin_role_needs_session' });
+  }
 }
 
 /**

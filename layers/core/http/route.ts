@@ -46,8 +46,8 @@ export interface KeyRefusal {
 /**
  * What a route requires of each credential (P63). By default either one:
  * an API key holding `scope` (D9), or a signed-in user whose role is at
- * least `role` (D13). `access: 'session'` refuses API keys (D11, P65: keys
- * never manage users or keys). Either way `scope` names the rate bucket a
+ * least `role` (D13). `access: 'session'` refuses API keys (D11: keys
+ * never manage keys; nor SSO, P85). Either way `scope` names the rate bucket a
  * request draws from (D16): the key's, or the user's of the same size.
  * `access: 'public'` takes no credential at all (signing in).
  */

@@ -74,7 +74,7 @@ function sameToken(sent: string, expected: string): boolean {
  * - `Authorization` present, or no session cookie: an API key (401 when
  *   missing, malformed, unknown or of the other environment, D10), which
  *   must hold the route's scope (403, D9) and is refused on session-only
- *   routes (403, D11/P65).
+ *   routes (403, D11: keys, P85: SSO).
  * - Otherwise the `svc_session` cookie (D12): a valid, unrevoked session of
  *   an active user (401, and the cookie is cleared); for a state change,
  *   same-site and carrying the session's `X-CSRF-Token` (403); a role at
@@ -159,7 +159,7 @@ export function authenticate(options: {
   return { before: authenticateBefore };
 }
 
-/** D9 scopes, and D11/P65: keys never reach session-only routes. */
+/** D9 scopes, and D11: keys never reach session-only routes (keys, SSO). */
 function authorizeKey(principal: ApiKeyPrincipal, route: AuthenticatedRoute): void {
   if (!grantsScope(principal.scopes, route.scope)) {
     throw new ForbiddenError(
@@ -176,7 +176,7 @@ function authorizeKey(principal: ApiKeyPrincipal, route: AuthenticatedRoute): vo
       });
     }
     throw new RequestRefusedError(
-      'Only a signed-in administrator can do this: API keys cannot manage users or keys (D11)',
+      'Only a signed-in administrator can do this: API keys cannot manage keys or sign-in settings (D11)',
       { required_credential: 'session' },
     );
   }

@@ -1,3 +1,4 @@
+import type { Actor } from '../../domain/actor';
 import type { Agent } from '../../domain/agent';
 import type { DataSource } from '../../domain/data-source';
 import type { DomainEvent, EventType } from '../../domain/events';
@@ -42,17 +43,25 @@ export const agentDeleted = (orgId: string, agentId: string, now: Date) =>
 export const dataSourceCreated = (orgId: string, source: DataSource, now: Date) =>
   domainEvent('datasource.created', orgId, { ...source }, now);
 
-/** Spec, Events: "user object" (created). A user carries no secret: hashes are kept beside it. */
-export const userCreated = (orgId: string, user: User, now: Date) =>
-  domainEvent('user.created', orgId, { ...user }, now);
+/**
+ * Spec, Events: "user object" (created), and who created them (P225: a
+ * user, an API key, or `null` for the operator). A user carries no secret:
+ * hashes are kept beside it.
+ */
+export const userCreated = (orgId: string, user: User, actor: Actor | null, now: Date) =>
+  domainEvent('user.created', orgId, { ...user, actor }, now);
 
-/** Spec, Events: "user object plus changes" (updated): only fields whose value changed. */
+/**
+ * Spec, Events: "user object plus changes" (updated): only fields whose
+ * value changed; and who changed them (P225).
+ */
 export const userUpdated = (
   orgId: string,
   user: User,
   changes: Record<string, FieldChange>,
+  actor: Actor | null,
   now: Date,
-) => domainEvent('user.updated', orgId, { user: { ...user }, changes }, now);
+) => domainEvent('user.updated', orgId, { user: { ...user }, changes, actor }, now);
 
 /** The fields of `next` whose values differ from `previous` (compared as JSON), `updated_at` aside. */
 export function changedFields<T extends object>(previous: T, next: T): Record<string, FieldChange> {

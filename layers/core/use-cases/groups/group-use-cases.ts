@@ -1,4 +1,10 @@
-import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
+import {
+  AdminRoleNeedsSessionError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+} from '../../domain/errors';
 import {
   effectiveAccess,
   GROUP_DEFAULT_ROLE,
@@ -14,6 +20,7 @@ import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { GroupRepository } from '../../ports/group-repository.port';
 import type { UserRepository } from '../../ports/user-repository.port';
+import { refuseAdministratorFromKey, refuseAdminRoleFromKey } from '../users/admin-role-bound';
 
 export interface GroupDependencies {
   readonly groups: GroupRepository;
@@ -30,11 +37,6 @@ export interface CreateGroupInput {
   readonly description?: string | null | undefined;
   readonly role?: Role | undefined;
   readonly agent_ids?: readonly string[] | null | undefined;
-}
-
-/** The administrator making a change: they may not take the admin role from themselves (P84). */
-export interface GroupActor {
-  readonly userId: string;
 }
 
 /**
@@ -68,12 +70,17 @@ async function assertAgentsExist(
   }
 }
 
-/** Issue 9 item 5 `POST /api/v1/groups`: a named set of users with a role (P82 defaults). */
+/**
+ * Issue 9 item 5 `POST /api/v1/groups`: a named set of users with a role
+ * (P82 defaults). An API key cannot make an `admin` group (P225).
+ */
 export async function createGroup(
   deps: GroupDependencies,
   orgId: string,
   input: CreateGroupInput,
+  actor: Actor,
 ): Promise<Group> {
+  refuseAdminRoleFromKey(actor, input.role, 'give');
   if (input.agent_ids) await assertAgentsExist(deps, orgId, input.agent_ids);
   const now = deps.clock.now();
   const group: Group = {
@@ -116,10 +123,11 @@ export function listGroups(
 async function assertActorStaysAdmin(
   deps: Pick<GroupDependencies, 'groups' | 'users'>,
   orgId: string,
-  actor: GroupActor,
+  actor: Actor,
   change: (grants: readonly GroupGrant[]) => readonly GroupGrant[],
 ): Promise<void> {
-  const current = await deps.users.getWithGroups(orgId, actor.userId);
+  if (actor.kind !== 'user') return;
+  const current = await deps.users.getWithGroups(orgId, actor.user_id);
   if (!current || current.user.role === 'admin') return;
   const grants = await deps.groups.grants(orgId, current.groupIds);
   if (effectiveAccess(current.user.role, change(grants)).role !== 'admin') {
@@ -133,6 +141,19 @@ async function assertActorStaysAdmin(
 const UPDATE_ATTEMPTS = 3;
 
 /**
+ * P225: an API key leaves a group whose role is `admin` alone (its name,
+ * role, agents, members, the group itself): what it grants stays with a
+ * signed-in administrator.
+ */
+function refuseAdminGroupFromKey(actor: Actor, group: Group): void {
+  if (actor.kind === 'api_key' && group.role === 'admin') {
+    throw new AdminRoleNeedsSessionError(
+      `Group ${group.id} gives the admin role: only a signed-in administrator can change it or its members`,
+    );
+  }
+}
+
+/**
  * `PUT /api/v1/groups/:id`: name, description, role, agents. Members feel a
  * changed role or agent list at their next request (P83).
  */
@@ -141,12 +162,14 @@ export async function updateGroup(
   orgId: string,
   id: string,
   changes: GroupChanges,
-  actor: GroupActor,
+  actor: Actor,
 ): Promise<Group> {
+  refuseAdminRoleFromKey(actor, changes.role, 'give');
   if (changes.agent_ids) await assertAgentsExist(deps, orgId, changes.agent_ids);
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
     const current = await deps.groups.getVersioned(orgId, id);
     if (!current) throw new NotFoundError(`No group ${id}`);
+    refuseAdminGroupFromKey(actor, current.group);
     const wanted = definedOnly(changes);
     if (wanted.role !== undefined && wanted.role !== current.group.role) {
       const role = wanted.role;
@@ -175,9 +198,11 @@ export async function deleteGroup(
   deps: GroupDependencies,
   orgId: string,
   id: string,
-  actor: GroupActor,
+  actor: Actor,
 ): Promise<void> {
-  if (!(await deps.groups.get(orgId, id))) throw new NotFoundError(`No group ${id}`);
+  const group = await deps.groups.get(orgId, id);
+  if (!group) throw new NotFoundError(`No group ${id}`);
+  refuseAdminGroupFromKey(actor, group);
   await assertActorStaysAdmin(deps, orgId, actor, (grants) =>
     grants.filter((grant) => grant.id !== id),
   );
@@ -201,15 +226,19 @@ export async function listMembers(
  * `PUT /api/v1/groups/:id/members/:user_id`: the user joins the group
  * (already a member: nothing changes). Any user of the organization can be
  * a member, invited and deactivated ones too (P84). A group deleted while
- * the user joined is taken off them again, and the join is a 404.
+ * the user joined is taken off them again, and the join is a 404. An API
+ * key adds no one to an `admin` group, and no effective administrator to
+ * any group (P225).
  */
 export async function addMember(
   deps: Pick<GroupDependencies, 'groups' | 'users'>,
   orgId: string,
   groupId: string,
   userId: string,
+  actor: Actor,
 ): Promise<void> {
-  await getGroup(deps, orgId, groupId);
+  refuseAdminGroupFromKey(actor, await getGroup(deps, orgId, groupId));
+  await refuseAdministratorFromKey(deps, orgId, actor, userId);
   const refused = await deps.users.addGroup(orgId, userId, groupId, GROUP_LIMITS.groupsPerUserMax);
   if (refused === 'no_user') throw new NotFoundError(`No user ${userId}`);
   if (refused === 'too_many_groups') {
@@ -224,16 +253,21 @@ export async function addMember(
   }
 }
 
-/** `DELETE /api/v1/groups/:id/members/:user_id`: 404 when the user is not a member. */
+/**
+ * `DELETE /api/v1/groups/:id/members/:user_id`: 404 when the user is not a
+ * member. An API key removes no one from an `admin` group, and no effective
+ * administrator from any group (P225).
+ */
 export async function removeMember(
   deps: Pick<GroupDependencies, 'groups' | 'users'>,
   orgId: string,
   groupId: string,
   userId: string,
-  actor: GroupActor,
+  actor: Actor,
 ): Promise<void> {
-  await getGroup(deps, orgId, groupId);
-  if (userId === actor.userId) {
+  refuseAdminGroupFromKey(actor, await getGroup(deps, orgId, groupId));
+  await refuseAdministratorFromKey(deps, orgId, actor, userId);
+  if (actor.kind === 'user' && userId === actor.user_id) {
     await assertActorStaysAdmin(deps, orgId, actor, (grants) =>
       grants.filter((grant) => grant.id !== groupId),
     );

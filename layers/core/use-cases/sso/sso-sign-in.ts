@@ -335,7 +335,16 @@ async function activateInvited(
     { status: 'active', updated_at: next.updated_at },
     {
       expectedVersion: found.version,
-      events: [userUpdated(orgId, next, changedFields(found.user, next), now)],
+      // P225: their own sign-in activated them.
+      events: [
+        userUpdated(
+          orgId,
+          next,
+          changedFields(found.user, next),
+          { kind: 'user', user_id: found.user.id },
+          now,
+        ),
+      ],
       credentials: { invitation: null },
       now: now.getTime(),
     },
@@ -373,7 +382,8 @@ async function provision(
   const outcome = await deps.users.create(configuration.org_id, user, {
     passwordHash: null,
     invitation: null,
-    events: [userCreated(configuration.org_id, user, now)],
+    // P225: their own first sign-in created them (P88).
+    events: [userCreated(configuration.org_id, user, { kind: 'user', user_id: user.id }, now)],
     now: now.getTime(),
   });
   if (outcome !== undefined) {

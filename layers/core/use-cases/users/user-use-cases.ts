@@ -1,3 +1,4 @@
+import type { Actor } from '../../domain/actor';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import {
@@ -19,6 +20,11 @@ import {
   type SsoEnforcementReader,
   ssoRequired,
 } from '../sso/sso-enforcement';
+import {
+  type EffectiveRoleReaders,
+  refuseAdministratorFromKey,
+  refuseAdminRoleFromKey,
+} from './admin-role-bound';
 
 export interface UserDependencies {
   readonly users: UserRepository;
@@ -26,6 +32,14 @@ export interface UserDependencies {
   readonly invitationSender: InvitationSender;
   readonly clock: Clock;
 }
+
+/**
+ * Changing a user reads their groups too: an API key may not change an
+ * effective administrator (P225).
+ */
+export type UserChangeDependencies = UserDependencies & {
+  readonly groups: EffectiveRoleReaders['groups'];
+};
 
 export interface CreateUserInput {
   readonly email: string;
@@ -82,13 +96,17 @@ function newInvitation(now: number) {
  * password is given, the user is `invited` and gets a single-use invitation
  * to set one (P61), handed to the invitation sender and returned once to
  * the caller. Emails are unique per organization, case-insensitively (409,
- * P60). Stores `user.created` with the user (no secret in it).
+ * P60). Stores `user.created` with the user (no secret in it) and who
+ * created them: `actor` is `null` for the operator (CLI, bootstrap). An API
+ * key cannot create an `admin` (P225).
  */
 export async function createUser(
   deps: UserDependencies,
   orgId: string,
   input: CreateUserInput,
+  actor: Actor | null = null,
 ): Promise<CreatedUser> {
+  refuseAdminRoleFromKey(actor, input.role, 'give');
   if (!(await deps.organizations.get(orgId))) throw new NotFoundError(`No organization ${orgId}`);
   if (input.password !== undefined) assertPasswordPolicy(input.password);
   const now = deps.clock.now();
@@ -106,7 +124,7 @@ export async function createUser(
   const outcome = await deps.users.create(orgId, user, {
     passwordHash: input.password === undefined ? null : await hashPassword(input.password),
     invitation: invitation?.record ?? null,
-    events: [userCreated(orgId, user, now)],
+    events: [userCreated(orgId, user, actor, now)],
     now: now.getTime(),
   });
   if (outcome === 'email_taken') throw emailTaken(user.email);
@@ -144,27 +162,26 @@ export function listUsers(
 const UPDATE_ATTEMPTS = 3;
 
 /**
- * Who is changing a user: an administrator may not demote or deactivate
- * themselves (P61), so an organization keeps the administrator who acts.
- */
-export interface UserActor {
-  readonly userId: string;
-}
-
-/**
  * D13 `PUT /api/v1/users/:id` (and deactivation, P61): email, name, role,
  * status. Deactivating ends the user's sessions at their next request;
  * `active` again restores a deactivated user (an invited one becomes active
- * only by accepting). Stores `user.updated` with exactly what changed.
+ * only by accepting). Stores `user.updated` with exactly what changed and
+ * who changed it (P225).
+ *
+ * An administrator may not demote or deactivate themselves (P61), so an
+ * organization keeps the administrator who acts. An API key may neither
+ * give the admin role nor change an effective administrator (P225).
  */
 export async function updateUser(
-  deps: UserDependencies,
+  deps: UserChangeDependencies,
   orgId: string,
   id: string,
   changes: UserChanges,
-  actor: UserActor,
+  actor: Actor,
 ): Promise<User> {
-  if (id === actor.userId) {
+  refuseAdminRoleFromKey(actor, changes.role, 'give');
+  await refuseAdministratorFromKey(deps, orgId, actor, id);
+  if (actor.kind === 'user' && id === actor.user_id) {
     if (changes.role !== undefined && changes.role !== 'admin') {
       throw new ConflictError('You cannot take the admin role from yourself; ask another admin');
     }
@@ -199,7 +216,7 @@ export async function updateUser(
       { ...wanted, updated_at: next.updated_at },
       {
         expectedVersion: current.version,
-        events: [userUpdated(orgId, next, diff, now)],
+        events: [userUpdated(orgId, next, diff, actor, now)],
         now: now.getTime(),
       },
     );
@@ -211,23 +228,27 @@ export async function updateUser(
 
 /** P61 `DELETE /api/v1/users/:id`: deactivation, kept for the record (see updateUser). */
 export function deactivateUser(
-  deps: UserDependencies,
+  deps: UserChangeDependencies,
   orgId: string,
   id: string,
-  actor: UserActor,
+  actor: Actor,
 ): Promise<User> {
   return updateUser(deps, orgId, id, { status: 'deactivated' }, actor);
 }
 
 /**
  * P61 `POST /api/v1/users/:id/invitation`: a new invitation for a user who
- * has not accepted one yet (the old one stops working).
+ * has not accepted one yet (the old one stops working). Not for an API key
+ * when the user is an effective administrator (P225): whoever holds the
+ * invitation becomes them.
  */
 export async function reinviteUser(
-  deps: UserDependencies,
+  deps: UserChangeDependencies,
   orgId: string,
   id: string,
+  actor: Actor,
 ): Promise<Invitation> {
+  await refuseAdministratorFromKey(deps, orgId, actor, id);
   const current = await deps.users.getWithCredentials(orgId, id);
   if (!current) throw new NotFoundError(`No user ${id}`);
   if (current.user.status !== 'invited') {
@@ -312,7 +333,16 @@ export async function acceptInvitation(
     { status: 'active', updated_at: next.updated_at },
     {
       expectedVersion: current.version,
-      events: [userUpdated(lookup.orgId, next, changedFields(current.user, next), now)],
+      // P225: the user accepting their invitation is who changed them.
+      events: [
+        userUpdated(
+          lookup.orgId,
+          next,
+          changedFields(current.user, next),
+          { kind: 'user', user_id: lookup.userId },
+          now,
+        ),
+      ],
       credentials: { passwordHash: await hashPassword(input.password), invitation: null },
       now: now.getTime(),
     },
@@ -347,7 +377,8 @@ export async function setUserPassword(
       { status, updated_at: next.updated_at },
       {
         expectedVersion: current.version,
-        events: Object.keys(diff).length > 0 ? [userUpdated(orgId, next, diff, now)] : [],
+        // P225: the operator's CLI or bootstrap, which no request names.
+        events: Object.keys(diff).length > 0 ? [userUpdated(orgId, next, diff, null, now)] : [],
         credentials: { passwordHash, invitation: null },
         now: now.getTime(),
       },
