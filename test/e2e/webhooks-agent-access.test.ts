@@ -40,7 +40,7 @@ function agentOf(receipt: Receipt): string | undefined {
 
 /**
  * Issue 20 item 4 (P80, P81, P217, P218): a webhook delivers only what its
- * owner — the user or API key that created it or last set its URL — may see
+ * owner — the user or API key that created it or last changed its URL — may see
  * when each event is published and again at each attempt. A user whose
  * groups allow only one agent gets that agent's interaction, feedback and
  * agent events and none of another's; a key's or an unrestricted user's
@@ -309,6 +309,10 @@ describe('Webhooks and agent access', () => {
       method: 'PUT',
       body: { description: 'still the integration' },
     });
+    const resent = await restricted.request(`/api/v1/webhooks/${hook.id}`, {
+      method: 'PUT',
+      body: { url: shared.url('/shared') },
+    });
     const redirected = await restricted.request(`/api/v1/webhooks/${hook.id}`, {
       method: 'PUT',
       body: { url: taken.url('/mine') },
@@ -318,9 +322,22 @@ describe('Webhooks and agent access', () => {
     await step(service);
 
     expect(json(described).owner).toEqual({ type: 'api_key', id: key.keyId });
+    expect(json(resent).owner).toEqual({ type: 'api_key', id: key.keyId });
     expect(json(redirected).owner).toEqual({ type: 'user', id: member.id });
     expect(shared.receipts).toEqual([]);
     expect(summary(taken.receipts)).toEqual([`interaction.created ${helpAgent}`]);
+  });
+
+  it("keeps the owner when an admin saves a restricted user's webhook with its URL unchanged", async () => {
+    const saved = await admin.request(`/api/v1/webhooks/${hooks.restricted?.id}`, {
+      method: 'PUT',
+      body: { url: hooks.restricted?.url, events: EVENTS, description: 'reviewed' },
+    });
+    const received = await receivedDuring(() => ask(billingAgent, 'Can I change my plan?'));
+
+    expect(json(saved).owner).toEqual({ type: 'user', id: member.id });
+    expect(received.restricted).toEqual([]);
+    expect(received.admin).toHaveLength(2);
   });
 
   it("withholds agent and user events from a deactivated owner's webhook; data source events still arrive", async () => {
@@ -343,7 +360,7 @@ describe('Webhooks and agent access', () => {
     expect(summary(inboxOfLeaver.receipts)).toEqual(['datasource.created -']);
   });
 
-  it('withholds agent events from a webhook with no recorded owner until someone sets its URL', async () => {
+  it('withholds agent events from a webhook with no recorded owner until someone sends its URL', async () => {
     const legacy = await receiver();
     const hook = await createWebhook(service, key.key, {
       url: legacy.url('/legacy'),

@@ -17,7 +17,7 @@ export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /**
  * P217: whose access a webhook delivers with — the API key or user that
- * created it or last set its URL. `null` on webhooks written before owners
+ * created it or last changed its URL. `null` on webhooks written before owners
  * were recorded.
  */
 export type WebhookOwner =

@@ -132,9 +132,11 @@ export function listWebhooks(
 }
 
 /**
- * Changes a webhook. P217: whoever sets its URL (even to the same one)
- * becomes its owner, so pointing someone else's webhook at one's own
- * receiver never delivers more than one may see; other changes keep the owner.
+ * Changes a webhook. P217: whoever changes its URL becomes its owner, so
+ * pointing someone else's webhook at one's own receiver never delivers more
+ * than one may see; other changes, and the same URL sent again, keep the
+ * owner (an admin saving a restricted user's webhook does not widen it).
+ * P218: a webhook with no owner is claimed by whoever sends its URL.
  */
 export async function updateWebhook(
   deps: WebhookManagementDependencies,
@@ -147,11 +149,14 @@ export async function updateWebhook(
   },
   actor: WebhookOwner,
 ): Promise<Webhook> {
-  await getWebhook(deps, orgId, id);
+  const current = await getWebhook(deps, orgId, id);
   if (changes.events) assertKnownEvents(changes.events);
   if (changes.url !== undefined) await assertDeliverable(deps, changes.url);
+  const claims =
+    changes.url !== undefined && (changes.url !== current.url || current.owner === null);
   const updated = await deps.webhooks.update(orgId, id, {
-    ...(changes.url !== undefined ? { url: changes.url, owner: actor } : {}),
+    ...(changes.url !== undefined ? { url: changes.url } : {}),
+    ...(claims ? { owner: actor } : {}),
     ...(changes.events !== undefined ? { events: [...changes.events] } : {}),
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     updated_at: deps.clock.now().toISOString(),
