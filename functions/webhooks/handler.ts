@@ -1,3 +1,4 @@
+import { webhookOwnerOf as ownerOf } from '../../layers/core/domain/webhook';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
@@ -49,7 +50,10 @@ export const operations = {
       201: { description: 'The webhook, with its signing secret', schema: webhookWithSecret },
     },
     async handle({ body, principal, deps }) {
-      return jsonResponse(201, await createWebhook(deps, principal.orgId, body));
+      return jsonResponse(
+        201,
+        await createWebhook(deps, principal.orgId, body, ownerOf(principal)),
+      );
     },
   }),
   getWebhook: operation({
@@ -66,7 +70,11 @@ export const operations = {
     body: updateWebhookBody,
     responses: { 200: { description: 'The updated webhook', schema: webhookResource } },
     async handle({ params, body, principal, deps }) {
-      return jsonResponse(200, await updateWebhook(deps, principal.orgId, params.id ?? '', body));
+      const id = params.id ?? '';
+      return jsonResponse(
+        200,
+        await updateWebhook(deps, principal.orgId, id, body, ownerOf(principal)),
+      );
     },
   }),
   deleteWebhook: operation({

@@ -34,6 +34,13 @@ export const webhookResource = z.object({
   description: z.nullable(z.string()),
   status: z.enum(WEBHOOK_STATUSES),
   secret_last4: z.string(),
+  /** P217: the key or user whose access filters deliveries; `null` on webhooks from before (P218). */
+  owner: z.nullable(
+    z.object({
+      type: z.enum(['api_key', 'user']),
+      id: z.string(),
+    }),
+  ),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import { createAgent, updateAgent } from '../../layers/core/use-cases/agents/agent-use-cases';
+import { createApiKey } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
 import { secretContext } from '../../layers/core/use-cases/webhooks/signed-request';
 import { createWebhook } from '../../layers/core/use-cases/webhooks/webhook-management';
 import { parseLocalConfig } from '../../lib/local/local-config';
@@ -248,11 +249,19 @@ async function startPhaseRuntime(url: string, workerIntervalMs: number) {
   );
   try {
     const orgId = runtime.bootstrap.organization.id;
-    const webhook = await createWebhook(runtime.dependencies, orgId, {
-      url,
-      events: ['agent.created', 'agent.updated'],
-      description: 'npm run bench',
+    // P217: owned by an Admin key, so every agent's events are delivered.
+    const key = await createApiKey(runtime.dependencies, {
+      orgId,
+      name: 'bench',
+      scopes: ['Admin'],
+      environment: 'test',
     });
+    const webhook = await createWebhook(
+      runtime.dependencies,
+      orgId,
+      { url, events: ['agent.created', 'agent.updated'], description: 'npm run bench' },
+      { type: 'api_key', id: key.record.id },
+    );
     return { runtime, orgId, webhook };
   } catch (error) {
     await runtime.end();

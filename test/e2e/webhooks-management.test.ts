@@ -22,6 +22,7 @@ const WEBHOOK_FIELDS = [
   'description',
   'events',
   'id',
+  'owner',
   'secret_last4',
   'status',
   'updated_at',

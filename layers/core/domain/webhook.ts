@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Principal } from './principal';
 
 /** D29: `active` on create; `failed` after a delivery's 5th failure (still receives); `disabled` after a 410. */
 export const WEBHOOK_STATUSES = ['active', 'failed', 'disabled'] as const;
@@ -14,6 +15,22 @@ export const WEBHOOK_LIMITS = {
 /** D29: how long the old secret keeps signing beside the new one after a rotation. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * P217: whose access a webhook delivers with — the API key or user that
+ * created it or last changed its URL. `null` on webhooks written before owners
+ * were recorded.
+ */
+export type WebhookOwner =
+  | { readonly type: 'api_key'; readonly id: string }
+  | { readonly type: 'user'; readonly id: string };
+
+/** P217: the owner a request makes: its API key, or its signed-in user. */
+export function webhookOwnerOf(principal: Principal): WebhookOwner {
+  return principal.kind === 'api_key'
+    ? { type: 'api_key', id: principal.keyId }
+    : { type: 'user', id: principal.userId };
+}
+
 export interface Webhook {
   readonly id: string;
   readonly url: string;
@@ -22,6 +39,8 @@ export interface Webhook {
   readonly status: WebhookStatus;
   /** The last four characters of the current secret, to tell secrets apart. */
   readonly secret_last4: string;
+  /** P217: deliveries carry only what this owner may see at the time (P80, P81). */
+  readonly owner: WebhookOwner | null;
   readonly created_at: string;
   readonly updated_at: string;
 }

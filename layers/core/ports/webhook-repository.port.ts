@@ -21,7 +21,9 @@ export interface WebhookRepository {
   update(
     orgId: string,
     id: string,
-    changes: Partial<Pick<Webhook, 'url' | 'events' | 'description'>> & { updated_at: string },
+    changes: Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'owner'>> & {
+      updated_at: string;
+    },
   ): Promise<Webhook | null>;
   replaceSecrets(
     orgId: string,

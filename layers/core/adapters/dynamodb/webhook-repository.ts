@@ -10,7 +10,14 @@ export class DynamoDbWebhookRepository implements WebhookRepository {
   private readonly items: OrgPartitionItems<Webhook>;
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
-    this.items = new OrgPartitionItems<Webhook>(client, tableName, 'webhook', keys.webhookPrefix);
+    // P218: webhooks written before owners were recorded have none.
+    this.items = new OrgPartitionItems<Webhook>(
+      client,
+      tableName,
+      'webhook',
+      keys.webhookPrefix,
+      (webhook) => ({ ...webhook, owner: webhook.owner ?? null }),
+    );
   }
 
   create(orgId: string, webhook: Webhook, secrets: WebhookSecrets): Promise<void> {
@@ -45,7 +52,9 @@ export class DynamoDbWebhookRepository implements WebhookRepository {
   update(
     orgId: string,
     id: string,
-    changes: Partial<Pick<Webhook, 'url' | 'events' | 'description'>> & { updated_at: string },
+    changes: Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'owner'>> & {
+      updated_at: string;
+    },
   ): Promise<Webhook | null> {
     return this.items.update(orgId, id, changes);
   }

@@ -1,15 +1,19 @@
-import { MAX_DELIVERY_ATTEMPTS, retryDelayAfter } from '../../domain/webhook';
+import { canonicalEventType } from '../../domain/events';
+import { MAX_DELIVERY_ATTEMPTS, retryDelayAfter, type Webhook } from '../../domain/webhook';
+import { mayReceive, visibilityOf } from '../../domain/webhook-audience';
 import type { Clock } from '../../ports/clock.port';
 import type {
   DeliveryMessage,
   DeliveryRepository,
   SecretSealer,
+  StoredDelivery,
   WebhookRepository,
 } from '../../ports/webhook-repository.port';
 import type { WebhookTransport } from '../../ports/webhook-transport.port';
 import { signedRequest, signingSecrets } from './signed-request';
+import { type AudienceDependencies, audienceOf } from './webhook-audience';
 
-export interface DispatchDependencies {
+export interface DispatchDependencies extends AudienceDependencies {
   readonly webhooks: Pick<WebhookRepository, 'getWithSecrets' | 'setStatus'>;
   readonly deliveries: Pick<DeliveryRepository, 'get' | 'recordAttempt' | 'cancel'>;
   readonly secretSealer: SecretSealer;
@@ -23,7 +27,7 @@ export interface DispatchDependencies {
 export type DispatchOutcome =
   | {
       readonly done: true;
-      /** What ended it: `skipped` when it had ended already or its webhook is gone or disabled. */
+      /** What ended it: `skipped` when it had ended already, its webhook is gone or disabled, or its owner may not see it (P217). */
       readonly result: 'delivered' | 'failed' | 'skipped';
     }
   | { readonly done: false; readonly retryAfterSeconds: number };
@@ -32,13 +36,42 @@ const SKIPPED: DispatchOutcome = { done: true, result: 'skipped' };
 const DELIVERED: DispatchOutcome = { done: true, result: 'delivered' };
 const FAILED: DispatchOutcome = { done: true, result: 'failed' };
 
+/** Why a delivery its webhook's owner may no longer see ended unsent (P217). */
+export const WITHHELD_REASON = "withheld: the webhook's owner may not see this event";
+
+/**
+ * P217: may the webhook's owner see this delivery's event now? Asked at
+ * every attempt, since the event was published: the owner's groups may have
+ * changed, a new URL makes its setter the owner, and a retry by hand comes
+ * back through here. Read from the stored body, which is what would be sent.
+ */
+async function ownerMaySee(
+  deps: DispatchDependencies,
+  orgId: string,
+  webhook: Webhook,
+  stored: StoredDelivery,
+): Promise<boolean> {
+  const type = canonicalEventType(stored.delivery.event_type);
+  if (!type) return false;
+  let data: unknown;
+  try {
+    data = (JSON.parse(stored.body) as { data?: unknown }).data;
+  } catch {
+    data = undefined;
+  }
+  const visibility = visibilityOf(type, data);
+  if (visibility.kind === 'members') return true;
+  return mayReceive(await audienceOf(deps, orgId, webhook.owner), visibility);
+}
+
 /**
  * One attempt of one delivery (D29). `attempt` is the message's receive
  * count (SQS `ApproximateReceiveCount`). Any 2xx acknowledges; `410 Gone`
  * disables the webhook; any other answer, redirect, timeout or connection
  * error fails the attempt, and the message comes back after the schedule's
  * next delay. The 5th failure marks the delivery and the webhook `failed`.
- * A delivery that has already ended is never sent again.
+ * A delivery that has already ended is never sent again, nor is one whose
+ * event the webhook's owner may not see now (P217: cancelled unsent).
  */
 export async function dispatchDelivery(
   deps: DispatchDependencies,
@@ -54,6 +87,10 @@ export async function dispatchDelivery(
   if (!found || found.webhook.status === 'disabled') {
     const reason = found ? 'webhook disabled' : 'webhook deleted';
     await deps.deliveries.cancel(orgId, webhookId, deliveryId, reason, now.toISOString());
+    return SKIPPED;
+  }
+  if (!(await ownerMaySee(deps, orgId, found.webhook, stored))) {
+    await deps.deliveries.cancel(orgId, webhookId, deliveryId, WITHHELD_REASON, now.toISOString());
     return SKIPPED;
   }
 

@@ -1,5 +1,6 @@
 import { type DomainEvent, envelopeFor, subscribedNameFor } from '../../domain/events';
 import { type Delivery, deliveryIdFor } from '../../domain/webhook';
+import { mayReceive, visibilityOf } from '../../domain/webhook-audience';
 import type { Clock } from '../../ports/clock.port';
 import type { Outbox, OutboxBatch } from '../../ports/outbox.port';
 import type { MessageQueue } from '../../ports/sync-job-queue.port';
@@ -8,8 +9,9 @@ import type {
   DeliveryRepository,
   WebhookRepository,
 } from '../../ports/webhook-repository.port';
+import { type AudienceDependencies, audiences } from './webhook-audience';
 
-export interface PublishDependencies {
+export interface PublishDependencies extends AudienceDependencies {
   readonly webhooks: Pick<WebhookRepository, 'listReceiving'>;
   readonly deliveries: Pick<DeliveryRepository, 'createIfAbsent' | 'markQueued'>;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
@@ -21,7 +23,9 @@ export interface PublishDependencies {
  * Fans one outbox batch out: a delivery for every receiving webhook of the
  * organization subscribed to each event (D27 aliases: the delivery uses the
  * subscribed name), each put on the deliveries queue, then the batch is
- * cleared from its item.
+ * cleared from its item. P217: a webhook gets only the events its owner may
+ * see now; an agent's events go to owners who may use that agent, each
+ * owner's access read once for the batch, and only when an event needs it.
  *
  * Crash-safe by construction: delivery ids derive from (webhook, event), so
  * publishing a batch again finds the deliveries already made and only sends
@@ -29,11 +33,16 @@ export interface PublishDependencies {
  */
 export async function publishBatch(deps: PublishDependencies, batch: OutboxBatch): Promise<number> {
   const receiving = await deps.webhooks.listReceiving(batch.orgId);
+  const audienceOf = audiences(deps, batch.orgId);
   let made = 0;
   for (const event of batch.events) {
+    const visibility = visibilityOf(event.type, event.data);
     for (const webhook of receiving) {
       const name = subscribedNameFor(webhook.events, event.type);
-      if (name) made += await deliver(deps, batch.orgId, webhook.id, event, name);
+      if (!name) continue;
+      if (visibility.kind !== 'members' && !mayReceive(await audienceOf(webhook.owner), visibility))
+        continue;
+      made += await deliver(deps, batch.orgId, webhook.id, event, name);
     }
   }
   await deps.outbox.markPublished(batch);

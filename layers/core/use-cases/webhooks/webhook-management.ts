@@ -7,6 +7,7 @@ import {
   type DeliveryStatus,
   SECRET_ROTATION_OVERLAP_MS,
   type Webhook,
+  type WebhookOwner,
   type WebhookSecrets,
 } from '../../domain/webhook';
 import { generateWebhookSecret } from '../../domain/webhook-signature';
@@ -79,10 +80,15 @@ async function sealedSecrets(
   };
 }
 
+/**
+ * Registers a webhook. P217: `owner`, the key or user registering it, is
+ * recorded: deliveries carry only what they may see at the time.
+ */
 export async function createWebhook(
   deps: WebhookManagementDependencies,
   orgId: string,
   input: { url: string; events: readonly string[]; description?: string | null | undefined },
+  owner: WebhookOwner,
 ): Promise<WebhookWithSecret> {
   assertKnownEvents(input.events);
   await assertDeliverable(deps, input.url);
@@ -95,6 +101,7 @@ export async function createWebhook(
     description: input.description ?? null,
     status: 'active',
     secret_last4: secret.slice(-4),
+    owner,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -124,6 +131,13 @@ export function listWebhooks(
   return deps.webhooks.list(orgId, page);
 }
 
+/**
+ * Changes a webhook. P217: whoever changes its URL becomes its owner, so
+ * pointing someone else's webhook at one's own receiver never delivers more
+ * than one may see; other changes, and the same URL sent again, keep the
+ * owner (an admin saving a restricted user's webhook does not widen it).
+ * P218: a webhook with no owner is claimed by whoever sends its URL.
+ */
 export async function updateWebhook(
   deps: WebhookManagementDependencies,
   orgId: string,
@@ -133,12 +147,16 @@ export async function updateWebhook(
     events?: readonly string[] | undefined;
     description?: string | null | undefined;
   },
+  actor: WebhookOwner,
 ): Promise<Webhook> {
-  await getWebhook(deps, orgId, id);
+  const current = await getWebhook(deps, orgId, id);
   if (changes.events) assertKnownEvents(changes.events);
   if (changes.url !== undefined) await assertDeliverable(deps, changes.url);
+  const claims =
+    changes.url !== undefined && (changes.url !== current.url || current.owner === null);
   const updated = await deps.webhooks.update(orgId, id, {
     ...(changes.url !== undefined ? { url: changes.url } : {}),
+    ...(claims ? { owner: actor } : {}),
     ...(changes.events !== undefined ? { events: [...changes.events] } : {}),
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     updated_at: deps.clock.now().toISOString(),
@@ -191,7 +209,11 @@ export async function listDeliveries(
   return deps.deliveries.list(orgId, webhookId, filter, page);
 }
 
-/** D29: a failed delivery is retried by hand: pending again, back on the queue, with a fresh schedule. */
+/**
+ * D29: a failed delivery is retried by hand: pending again, back on the
+ * queue, with a fresh schedule. P217: the dispatcher checks it against the
+ * owner's access as it does every attempt (cancelled if they may not see it).
+ */
 export async function retryDelivery(
   deps: WebhookManagementDependencies,
   orgId: string,
@@ -232,7 +254,8 @@ export interface TestEventResult {
 /**
  * `POST /webhooks/:id/test`: sends a signed `webhook.test` event to the URL
  * now and reports how the receiver answered. It is not recorded as a
- * delivery and does not change the webhook's status.
+ * delivery and does not change the webhook's status. Its payload names only
+ * the webhook, so it needs no check against the owner's access (P217).
  */
 export async function sendTestEvent(
   deps: WebhookManagementDependencies,
