@@ -24,6 +24,7 @@ import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organizatio
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
+import { DynamoDbPasswordSessionCutoffs } from '../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbSamlAssertionLedger, DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
 import { DynamoDbSsoRepository } from '../adapters/dynamodb/sso-repository';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';
@@ -137,6 +138,7 @@ export function buildDependencies(options: {
     users: new DynamoDbUserRepository(client, tableName),
     sessionTokens: options.sessionTokens,
     sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    passwordSessionCutoffs: new DynamoDbPasswordSessionCutoffs(client, tableName, clock),
     groups,
     groupGrants: groups,
     invitationSender: options.invitationSender,

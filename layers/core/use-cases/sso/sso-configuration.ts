@@ -20,6 +20,7 @@ import {
 import type { Role } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
+import type { PasswordSessionCutoffs } from '../../ports/session.port';
 import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 
@@ -27,6 +28,11 @@ export interface SsoConfigurationDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: SsoRepository;
   readonly secretSealer: SecretSealer;
+  /** P223: turning `enforce_sso` on ends the password sessions it now forbids. */
+  readonly passwordSessionCutoffs: Pick<
+    PasswordSessionCutoffs,
+    'endForOrganization' | 'endForDomain'
+  >;
   readonly clock: Clock;
 }
 
@@ -34,6 +40,8 @@ export interface DomainVerificationDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: SsoRepository;
   readonly txtResolver: TxtResolver;
+  /** P223: a domain verified under `enforce_sso` ends its emails' password sessions. */
+  readonly passwordSessionCutoffs: Pick<PasswordSessionCutoffs, 'endForDomain'>;
   readonly clock: Clock;
 }
 
@@ -171,6 +179,11 @@ function issuerOf(input: OidcInput): string {
  * D14 `PUT /api/v1/organizations/:id/sso`: takes effect at once. Needs the
  * enterprise plan and a verified domain (403). The client secret is sealed
  * (D33) before it is stored and is never returned.
+ *
+ * P223: when `enforce_sso` turns on, the password sessions it forbids from
+ * now on end too: the organization's users' and (P89) those of every user
+ * whose email is in one of its verified domains, in any organization. SSO
+ * sessions continue.
  */
 export async function putSsoConfiguration(
   deps: SsoConfigurationDependencies,
@@ -240,6 +253,16 @@ export async function putSsoConfiguration(
     };
   }
   await deps.ssoRepository.putConfiguration(stored);
+  if (stored.enforce_sso && !existing?.enforce_sso) {
+    // Set once the configuration is stored, which refuses every later password sign-in (P89).
+    const at = deps.clock.now().getTime();
+    await Promise.all([
+      deps.passwordSessionCutoffs.endForOrganization(pathOrgId, at),
+      ...domains
+        .filter((domain) => domain.status === 'verified')
+        .map((domain) => deps.passwordSessionCutoffs.endForDomain(domain.domain, at)),
+    ]);
+  }
   return configurationView(stored);
 }
 
@@ -349,6 +372,10 @@ export async function verifySsoDomain(
     throw new ConflictError(`${domain} is verified by another organization`, {
       reason: 'domain_taken',
     });
+  }
+  // P223: enforcement now covers this domain's emails (P89); their password sessions end.
+  if ((await deps.ssoRepository.getConfiguration(pathOrgId))?.enforce_sso) {
+    await deps.passwordSessionCutoffs.endForDomain(domain, deps.clock.now().getTime());
   }
   return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };
 }
