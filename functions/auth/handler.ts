@@ -8,13 +8,13 @@ import { operationsWith, publicOperationsWith } from '../../layers/core/http/ope
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import { clearedSessionCookie, sessionCookie } from '../../layers/core/http/session-cookie';
 import { userView } from '../../layers/core/http/user.schema';
+import { changePassword } from '../../layers/core/use-cases/auth/password-change';
 import {
   endSession,
   type IssuedSession,
   signIn,
   startSession,
 } from '../../layers/core/use-cases/auth/sessions';
-import { changePassword } from '../../layers/core/use-cases/auth/password-change';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
 import { AUTH_ROUTES } from '../../lib/routes/auth';
 import {

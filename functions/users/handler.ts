@@ -78,7 +78,10 @@ export const operations = {
     },
     async handle({ body, principal, client, deps }) {
       const created = await createUser(deps, principal.orgId, body);
-      const origin = consoleOrigin({ publicBaseUrl: deps.publicBaseUrl(), apiBaseUrl: client.apiBaseUrl });
+      const origin = consoleOrigin({
+        publicBaseUrl: deps.publicBaseUrl(),
+        apiBaseUrl: client.apiBaseUrl,
+      });
       return jsonResponse(201, {
         ...userView(principal.orgId, created.user),
         ...(created.invitation ? { invitation: invitationView(created.invitation, origin) } : {}),
@@ -127,7 +130,10 @@ export const operations = {
     },
     async handle({ params, principal, client, deps }) {
       const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '');
-      const origin = consoleOrigin({ publicBaseUrl: deps.publicBaseUrl(), apiBaseUrl: client.apiBaseUrl });
+      const origin = consoleOrigin({
+        publicBaseUrl: deps.publicBaseUrl(),
+        apiBaseUrl: client.apiBaseUrl,
+      });
       return jsonResponse(201, invitationView(invitation, origin));
     },
   }),
@@ -141,7 +147,8 @@ export const operations = {
       await endUserSessions(deps, principal.orgId, id);
       const response = emptyResponse(204);
       // Signing oneself out everywhere ends this session too: its cookie goes.
-      if (id === actor.userId) response.multiValueHeaders = { 'Set-Cookie': [clearedSessionCookie()] };
+      if (id === actor.userId)
+        response.multiValueHeaders = { 'Set-Cookie': [clearedSessionCookie()] };
       return response;
     },
   }),

@@ -72,32 +72,47 @@ export function signedInAtMs(sessionId: string): number {
 }
 
 /**
- * P222: the moments before which sessions no longer count, in epoch ms:
- * the user's own (`sessions_valid_from`, set by deactivation, a password
- * change or reset, an administrator's "sign out everywhere") and, for
- * password sessions only, the latest set by `enforce_sso` (P223).
+ * P223: a moment (epoch ms) before which password sessions no longer count,
+ * set by `enforce_sso`, except the session of the administrator who set it
+ * (so a misconfigured identity provider does not lock them out at once).
+ */
+export interface PasswordSessionCutoff {
+  readonly at: number;
+  readonly keptSessionId: string | null;
+}
+
+/**
+ * P222: what ends sessions before their time: the user's own cutoff in
+ * epoch ms (set by deactivation, a password change or reset, an
+ * administrator's "sign out everywhere") and, for password sessions only,
+ * those `enforce_sso` set for the user's organization and email domain (P223).
  */
 export interface SessionCutoffs {
   readonly user: number | null;
-  readonly passwordSessions: number | null;
+  readonly passwordSessions: readonly PasswordSessionCutoff[];
 }
 
 /**
  * P222: whether a session has ended by a cutoff: signed in strictly before
- * the user's cutoff, or a password session signed in strictly before the
- * password-session cutoff. A session signed in at the cutoff's millisecond
- * or later counts (a password change re-issues the caller's session at the
- * moment of the change, P224). Re-issuing a session keeps its id, so a
- * sliding refresh never moves it past a cutoff.
+ * the user's cutoff, or a password session signed in strictly before a
+ * password-session cutoff that does not keep it. A session signed in at the
+ * cutoff's millisecond or later counts (a password change re-issues the
+ * caller's session at the moment of the change, P224). Re-issuing a session
+ * keeps its id, so a sliding refresh never moves it past a cutoff.
  */
 export function endedByCutoff(
-  session: { readonly signedInAtMs: number; readonly method: SignInMethod },
+  session: {
+    readonly id: string;
+    readonly signedInAtMs: number;
+    readonly method: SignInMethod;
+  },
   cutoffs: SessionCutoffs,
 ): boolean {
   if (cutoffs.user !== null && session.signedInAtMs < cutoffs.user) return true;
   return (
     session.method === 'password' &&
-    cutoffs.passwordSessions !== null &&
-    session.signedInAtMs < cutoffs.passwordSessions
+    cutoffs.passwordSessions.some(
+      (cutoff) => session.signedInAtMs < cutoff.at && cutoff.keptSessionId !== session.id,
+    )
   );
 }

@@ -22,9 +22,9 @@ import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-rep
 import { DynamoDbModelKeyRepository } from '../adapters/dynamodb/model-key-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
+import { DynamoDbPasswordSessionCutoffs } from '../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
-import { DynamoDbPasswordSessionCutoffs } from '../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbSamlAssertionLedger, DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
 import { DynamoDbSsoRepository } from '../adapters/dynamodb/sso-repository';
 import { DynamoDbUploadedFileRepository } from '../adapters/dynamodb/uploaded-file-repository';

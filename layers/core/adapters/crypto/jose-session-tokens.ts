@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
 import { isId } from '../../domain/ids';
-import { SESSION_POLICY, SIGN_IN_METHODS, type SessionClaims } from '../../domain/session';
+import { SESSION_POLICY, type SessionClaims, SIGN_IN_METHODS } from '../../domain/session';
 import type { SessionTokens } from '../../ports/session.port';
 
 /** D12: the one algorithm signed and accepted; `none`, RS256, HS512 and the rest are refused. */

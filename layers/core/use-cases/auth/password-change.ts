@@ -65,10 +65,9 @@ export async function changePassword(
   }
   const storedHash = current.credentials.passwordHash;
   if (storedHash === null) {
-    throw new RequestRefusedError(
-      'This user signs in through SSO and has no password to change',
-      { reason: 'no_password' },
-    );
+    throw new RequestRefusedError('This user signs in through SSO and has no password to change', {
+      reason: 'no_password',
+    });
   }
 
   const bucket = passwordChangeBucket(session.userId);

@@ -153,10 +153,11 @@ export async function verifySession(
     deps.groupGrants.grants(claims.org, found.groupIds),
     method === 'password'
       ? deps.passwordSessionCutoffs.validFrom(claims.org, emailDomain(user.email))
-      : Promise.resolve(null),
+      : Promise.resolve([]),
   ]);
   const cutoffs = { user: found.sessionsValidFrom, passwordSessions };
-  if (endedByCutoff({ signedInAtMs: signedInAtMs(claims.jti), method }, cutoffs)) {
+  const session = { id: claims.jti, signedInAtMs: signedInAtMs(claims.jti), method };
+  if (endedByCutoff(session, cutoffs)) {
     throw new SessionUnauthorizedError('This session has ended: sign in again');
   }
   const access = effectiveAccess(user.role, grants);

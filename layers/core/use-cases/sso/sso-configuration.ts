@@ -183,13 +183,16 @@ function issuerOf(input: OidcInput): string {
  * P223: when `enforce_sso` turns on, the password sessions it forbids from
  * now on end too: the organization's users' and (P89) those of every user
  * whose email is in one of its verified domains, in any organization. SSO
- * sessions continue.
+ * sessions continue, and so does the session making the change
+ * (`actingSessionId`), so an administrator can still undo a configuration
+ * whose identity provider does not work.
  */
 export async function putSsoConfiguration(
   deps: SsoConfigurationDependencies,
   callerOrgId: string,
   pathOrgId: string,
   input: SsoConfigurationInput,
+  actingSessionId: string | null,
 ): Promise<SsoConfiguration> {
   const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
   requireEnterprise(organization);
@@ -255,12 +258,12 @@ export async function putSsoConfiguration(
   await deps.ssoRepository.putConfiguration(stored);
   if (stored.enforce_sso && !existing?.enforce_sso) {
     // Set once the configuration is stored, which refuses every later password sign-in (P89).
-    const at = deps.clock.now().getTime();
+    const cutoff = { at: deps.clock.now().getTime(), keptSessionId: actingSessionId };
     await Promise.all([
-      deps.passwordSessionCutoffs.endForOrganization(pathOrgId, at),
+      deps.passwordSessionCutoffs.endForOrganization(pathOrgId, cutoff),
       ...domains
         .filter((domain) => domain.status === 'verified')
-        .map((domain) => deps.passwordSessionCutoffs.endForDomain(domain.domain, at)),
+        .map((domain) => deps.passwordSessionCutoffs.endForDomain(domain.domain, cutoff)),
     ]);
   }
   return configurationView(stored);
@@ -335,13 +338,16 @@ export async function addSsoDomain(
  * D14: looks the domain's TXT record up and, when it carries the token,
  * marks the domain verified for this organization (P86: a domain is
  * verified by one organization at a time: 409 for a second one). A record
- * not (yet) there is 409 naming what to publish; DNS failing is 503.
+ * not (yet) there is 409 naming what to publish; DNS failing is 503. P223:
+ * under `enforce_sso`, the domain's emails' password sessions end (but the
+ * acting session, as in putSsoConfiguration).
  */
 export async function verifySsoDomain(
   deps: DomainVerificationDependencies,
   callerOrgId: string,
   pathOrgId: string,
   rawDomain: string,
+  actingSessionId: string | null,
 ): Promise<SsoDomain> {
   const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
   requireEnterprise(organization);
@@ -375,7 +381,10 @@ export async function verifySsoDomain(
   }
   // P223: enforcement now covers this domain's emails (P89); their password sessions end.
   if ((await deps.ssoRepository.getConfiguration(pathOrgId))?.enforce_sso) {
-    await deps.passwordSessionCutoffs.endForDomain(domain, deps.clock.now().getTime());
+    await deps.passwordSessionCutoffs.endForDomain(domain, {
+      at: deps.clock.now().getTime(),
+      keptSessionId: actingSessionId,
+    });
   }
   return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };
 }
