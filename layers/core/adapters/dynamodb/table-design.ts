@@ -25,7 +25,7 @@
  * | invitation       | INVITE#<sha256>            | META            |             |                |
  * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
  * | password cutoff  | PWDCUTOFF#ORG#<org>        | CUTOFF          |             |                |
- * | password cutoff  | PWDCUTOFF#DOMAIN#<dom>     | CUTOFF          |             |                |
+ * | password cutoff  | PWDCUTOFF#DOM#<dom>        | CUTOFF          |             |                |
  * | SSO configuration| ORG#<org>                  | SSO#CONFIG      |             |                |
  * | SSO domain       | ORG#<org>                  | SSODOMAIN#<dom> |             |                |
  * | domain claim     | SSODOMAIN#<dom>            | CLAIM           |             |                |
@@ -116,7 +116,7 @@ export const keys = {
   /** P223: since when an organization's users' password sessions count (`enforce_sso`). */
   organizationPasswordCutoff: (orgId: string) => ({ PK: `PWDCUTOFF#ORG#${orgId}`, SK: 'CUTOFF' }),
   /** P223: since when password sessions of a domain's emails count, in any organization (P89). */
-  domainPasswordCutoff: (domain: string) => ({ PK: `PWDCUTOFF#DOMAIN#${domain}`, SK: 'CUTOFF' }),
+  domainPasswordCutoff: (domain: string) => ({ PK: `PWDCUTOFF#DOM#${domain}`, SK: 'CUTOFF' }),
   /** D14: an organization's SSO configuration. */
   ssoConfiguration: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'SSO#CONFIG' }),
   ssoDomain: (orgId: string, domain: string) => ({ PK: `ORG#${orgId}`, SK: `SSODOMAIN#${domain}` }),
