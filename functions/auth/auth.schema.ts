@@ -25,6 +25,14 @@ export const acceptInvitationBody = z.strictObject({
     .check(z.minLength(PASSWORD_POLICY.minLength), z.maxLength(PASSWORD_POLICY.maxLength)),
 });
 
+/** P224 `PUT /api/v1/auth/password`: the current password, and the new one (P62). */
+export const changePasswordBody = z.strictObject({
+  current_password: z.string().check(z.minLength(1), z.maxLength(PASSWORD_POLICY.maxLength)),
+  new_password: z
+    .string()
+    .check(z.minLength(PASSWORD_POLICY.minLength), z.maxLength(PASSWORD_POLICY.maxLength)),
+});
+
 /** What sign-in, refresh and `me` answer: the user and what the web application needs of the session. */
 export const sessionResource = z.object({
   user: userResource,

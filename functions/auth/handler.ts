@@ -8,6 +8,7 @@ import { operationsWith, publicOperationsWith } from '../../layers/core/http/ope
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import { clearedSessionCookie, sessionCookie } from '../../layers/core/http/session-cookie';
 import { userView } from '../../layers/core/http/user.schema';
+import { changePassword } from '../../layers/core/use-cases/auth/password-change';
 import {
   endSession,
   type IssuedSession,
@@ -16,7 +17,13 @@ import {
 } from '../../layers/core/use-cases/auth/sessions';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
 import { AUTH_ROUTES } from '../../lib/routes/auth';
-import { acceptInvitationBody, loginBody, meResource, sessionResource } from './auth.schema';
+import {
+  acceptInvitationBody,
+  changePasswordBody,
+  loginBody,
+  meResource,
+  sessionResource,
+} from './auth.schema';
 import { type AuthDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<AuthDependencies>();
@@ -120,6 +127,25 @@ export const operations = {
         ...sessionBody(signedIn.orgId, user, session),
         access: accessView(signedIn),
       });
+    },
+  }),
+  changePassword: operation({
+    summary: "Change the signed-in user's password: their other sessions end",
+    body: changePasswordBody,
+    responses: {
+      200: {
+        description:
+          'Changed: every earlier session of the user has ended; this browser continues in a new one (new cookie and csrf_token)',
+        schema: sessionResource,
+      },
+    },
+    async handle({ body, principal, deps }) {
+      const signedIn = sessionOf(principal);
+      const changed = await changePassword(deps, signedIn, {
+        currentPassword: body.current_password,
+        newPassword: body.new_password,
+      });
+      return withNewSession(signedIn.orgId, changed.user, changed.session);
     },
   }),
   logout: operation({

@@ -5,6 +5,7 @@ import {
   SsoAuthenticationFailedError,
   UnauthorizedDomainError,
 } from '../../layers/core/domain/errors';
+import type { Principal } from '../../layers/core/domain/principal';
 import type { SsoConfiguration } from '../../layers/core/domain/sso';
 import { SSO_LIMITS, SSO_START_PATH } from '../../layers/core/domain/sso';
 import { httpFunction } from '../../layers/core/http/http-function';
@@ -73,6 +74,10 @@ function baseUrl(deps: SsoDependencies, client: RequestClient): string {
   return url.replace(/\/$/, '');
 }
 
+/** P223: the session making an SSO change keeps working when `enforce_sso` ends password sessions. */
+const actingSessionOf = (principal: Principal) =>
+  principal.kind === 'session' ? principal.sessionId : null;
+
 /** With the links an administrator needs to register at the provider. */
 function configurationBody(configuration: SsoConfiguration, base: string) {
   return {
@@ -125,7 +130,13 @@ export const operations = {
     body: ssoConfigurationBody,
     responses: { 200: { description: 'The configuration', schema: ssoConfigurationResource } },
     async handle({ params, principal, body, deps, client }) {
-      const configuration = await putSsoConfiguration(deps, principal.orgId, params.id ?? '', body);
+      const configuration = await putSsoConfiguration(
+        deps,
+        principal.orgId,
+        params.id ?? '',
+        body,
+        actingSessionOf(principal),
+      );
       return jsonResponse(200, configurationBody(configuration, baseUrl(deps, client)));
     },
   }),
@@ -175,6 +186,7 @@ export const operations = {
         principal.orgId,
         params.id ?? '',
         params.domain ?? '',
+        actingSessionOf(principal),
       );
       return jsonResponse(200, domain);
     },

@@ -1,14 +1,17 @@
 import { actorOf } from '../../layers/core/domain/actor';
 import { INVITATION_ACCEPT_PATH } from '../../layers/core/http/auth-paths';
+import { consoleOrigin, invitationUrl } from '../../layers/core/http/console-url';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
 import { userResource, userView } from '../../layers/core/http/user.schema';
 import type { Invitation } from '../../layers/core/ports/session.port';
 import {
   createUser,
   deactivateUser,
+  endUserSessions,
   getUser,
   listUsers,
   reinviteUser,
@@ -30,11 +33,13 @@ import { dependencies, type UsersDependencies } from './wiring';
 
 const operation = operationsWith<UsersDependencies>();
 
-function invitationView(invitation: Invitation) {
+/** P61: the invitation, with the console's link that accepts it (issue 21). */
+function invitationView(invitation: Invitation, origin: string) {
   return {
     token: invitation.token,
     expires_at: invitation.expiresAt,
     accept_path: INVITATION_ACCEPT_PATH,
+    invitation_url: invitationUrl(origin, invitation.token),
   };
 }
 
@@ -67,13 +72,17 @@ export const operations = {
       },
       403: adminRoleRefusal,
     },
-    async handle({ body, principal, deps, requestId }) {
+    async handle({ body, principal, client, deps, requestId }) {
       const actor = actorOf(principal);
       const created = await createUser(deps, principal.orgId, body, actor);
       logPeopleChange('createUser', { principal, requestId }, { user_id: created.user.id });
+      const origin = consoleOrigin({
+        publicBaseUrl: deps.publicBaseUrl(),
+        apiBaseUrl: client.apiBaseUrl,
+      });
       return jsonResponse(201, {
         ...userView(principal.orgId, created.user),
-        ...(created.invitation ? { invitation: invitationView(created.invitation) } : {}),
+        ...(created.invitation ? { invitation: invitationView(created.invitation, origin) } : {}),
       });
     },
   }),
@@ -119,11 +128,29 @@ export const operations = {
       201: { description: 'The new invitation, shown once', schema: invitationResource },
       403: adminRoleRefusal,
     },
-    async handle({ params, principal, deps, requestId }) {
+    async handle({ params, principal, client, deps, requestId }) {
       const actor = actorOf(principal);
       const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '', actor);
       logPeopleChange('reinviteUser', { principal, requestId }, { user_id: invitation.userId });
-      return jsonResponse(201, invitationView(invitation));
+      const origin = consoleOrigin({
+        publicBaseUrl: deps.publicBaseUrl(),
+        apiBaseUrl: client.apiBaseUrl,
+      });
+      return jsonResponse(201, invitationView(invitation, origin));
+    },
+  }),
+  endUserSessions: operation({
+    summary: 'Sign a user out everywhere: every session they have ends (they may sign in again)',
+    pathIds: { id: 'user' },
+    responses: { 204: { description: 'Every session of the user has ended' } },
+    async handle({ params, principal, deps }) {
+      const id = params.id ?? '';
+      await endUserSessions(deps, principal.orgId, id);
+      const response = emptyResponse(204);
+      // Signing oneself out everywhere ends this session too: its cookie goes.
+      if (principal.kind === 'session' && id === principal.userId)
+        response.multiValueHeaders = { 'Set-Cookie': [clearedSessionCookie()] };
+      return response;
     },
   }),
   ...groupOperations,

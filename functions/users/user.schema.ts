@@ -33,6 +33,8 @@ export const invitationResource = z.object({
   expires_at: z.string(),
   /** POST the token and a password here (P61). */
   accept_path: z.string(),
+  /** Issue 21: the console's page that accepts it, the token in the URL fragment: pass this on. */
+  invitation_url: z.string(),
 });
 
 export const createdUserResource = z.extend(userResource, { invitation: invitationResource });

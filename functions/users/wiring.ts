@@ -17,6 +17,8 @@ export const dependencies = compositionRoot(() => {
     ...cloudInvitationSender(),
     groups: new DynamoDbGroupRepository(client, tableName),
     agents: new DynamoDbAgentRepository(client, tableName),
+    // P91: API Gateway's request context names the address the console is reached at (invitation links).
+    publicBaseUrl: () => undefined,
   };
 });
 

@@ -42,6 +42,16 @@ export const AUTH_ROUTES: readonly Route[] = [
     api: 'v1',
   },
   {
+    method: 'PUT',
+    path: '/api/v1/auth/password',
+    family: 'auth',
+    operation: 'changePassword',
+    access: 'session',
+    scope: 'Write',
+    role: 'readonly',
+    api: 'v1',
+  },
+  {
     method: 'POST',
     path: '/api/v1/auth/invitations/accept',
     family: 'auth',

@@ -57,6 +57,17 @@ export const USERS_ROUTES: readonly Route[] = [
     role: 'admin',
     api: 'v1',
   },
+  // P222: an administrator signs a user out everywhere
+  {
+    method: 'POST',
+    path: '/api/v1/users/{id}/sessions/revoke',
+    family: 'users',
+    operation: 'endUserSessions',
+    access: 'session',
+    scope: 'Admin',
+    role: 'admin',
+    api: 'v1',
+  },
   // Users (legacy, D8: /api/users lists, /api/user-management/users creates)
   {
     method: 'GET',

@@ -4,6 +4,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { type IdTokenAttack, TestOidcProvider } from '../support/oidc-provider';
+import { createTenant } from '../support/tenants';
 import { createTestUser, signedIn, type TestUser, type WebSession } from '../support/web-session';
 
 const CALLBACK_PATH = '/api/v1/sso/oidc/callback';
@@ -288,6 +289,90 @@ describe('OIDC sign-in (D14)', () => {
       expect(json(user)).toMatchObject({ status: 'active' });
       // SSO took the invitation's place: it cannot set a password afterwards.
       expect(acceptLater.status).toBe(400);
+    });
+
+    it("ends password sessions when enforce_sso turns on, and keeps them ended; SSO sessions and the acting admin's continue (P223)", async () => {
+      const stamp = Date.now();
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'readonly',
+        email: `pw-${stamp}@${domain}`,
+      });
+      const contractor = await createTestUser(service, {
+        orgId,
+        role: 'readonly',
+        email: `contractor-${stamp}@elsewhere.example`,
+      });
+      const tenant = await createTenant(service);
+      // P89: the domain's address in another organization is covered as well.
+      const elsewhere = await createTestUser(service, {
+        orgId: tenant.orgId,
+        role: 'admin',
+        email: `pw-${stamp}@${domain}`,
+      });
+      const bystander = await createTestUser(service, { orgId: tenant.orgId, role: 'admin' });
+      const passwordBrowsers = await Promise.all(
+        [member, contractor, elsewhere].map((user) => signedIn(service, user)),
+      );
+      const bystanderBrowser = await signedIn(service, bystander);
+      const ssoMember = await createTestUser(service, {
+        orgId,
+        role: 'readonly',
+        email: `sso-${stamp}@${domain}`,
+      });
+      const ssoBrowser = new Browser();
+      expect((await signInWithSso(ssoBrowser, ssoMember.email)).status).toBe(200);
+      const agentsBy = (browser: Browser) => browser.request(`${service.url}/api/v1/agents`);
+
+      await configure({ enforce_sso: true });
+      const during = await Promise.all(
+        passwordBrowsers.map((browser) => browser.request('/api/v1/agents')),
+      );
+      const ssoDuring = await agentsBy(ssoBrowser);
+      const adminDuring = await adminBrowser.request('/api/v1/agents');
+      const bystanderDuring = await bystanderBrowser.request('/api/v1/agents');
+      await configure();
+      const afterwards = await Promise.all(
+        passwordBrowsers.map((browser) => browser.request('/api/v1/agents')),
+      );
+      const signInAgain = await signedIn(service, member);
+
+      expect(during.map((response) => response.status)).toEqual([401, 401, 401]);
+      expect(ssoDuring.status).toBe(200);
+      expect(adminDuring.status).toBe(200);
+      expect(bystanderDuring.status).toBe(200);
+      expect(afterwards.map((response) => response.status)).toEqual([401, 401, 401]);
+      expect((await signInAgain.request('/api/v1/agents')).status).toBe(200);
+    });
+
+    it('ends the password sessions of a domain verified while enforce_sso is on (P223)', async () => {
+      const second = `second-${Date.now()}.example`;
+      const tenant = await createTenant(service);
+      const user = await createTestUser(service, {
+        orgId: tenant.orgId,
+        role: 'admin',
+        email: `someone@${second}`,
+      });
+      const browser = await signedIn(service, user);
+      await configure({ enforce_sso: true });
+      const domains = `/api/v1/organizations/${orgId}/sso/domains`;
+      const added = await adminBrowser.request(domains, {
+        method: 'POST',
+        body: { domain: second },
+      });
+      const record = json(added).txt_record;
+      dns.txt.set(record.name, [record.value]);
+
+      const before = await browser.request('/api/v1/agents');
+      const verified = await adminBrowser.request(`${domains}/${second}/verify`, {
+        method: 'POST',
+      });
+      const after = await browser.request('/api/v1/agents');
+      await adminBrowser.request(`${domains}/${second}`, { method: 'DELETE' });
+
+      expect(before.status).toBe(200);
+      expect(verified.status).toBe(200);
+      expect(after.status).toBe(401);
     });
 
     it('shows "Authentication failed" for an organization without SSO', async () => {

@@ -37,6 +37,7 @@ export type HttpPlatformDependencies = Pick<
   | 'users'
   | 'sessionTokens'
   | 'sessionRevocations'
+  | 'passwordSessionCutoffs'
   | 'groupGrants'
 >;
 

@@ -34,7 +34,12 @@ import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
 import type { RetrievalIndex } from './retrieval-index.port';
-import type { InvitationSender, SessionRevocations, SessionTokens } from './session.port';
+import type {
+  InvitationSender,
+  PasswordSessionCutoffs,
+  SessionRevocations,
+  SessionTokens,
+} from './session.port';
 import type { SourceReader } from './source-reader.port';
 import type { SamlAssertionLedger, SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
@@ -60,6 +65,8 @@ export interface Dependencies {
   readonly users: UserRepository;
   readonly sessionTokens: SessionTokens;
   readonly sessionRevocations: SessionRevocations;
+  /** P223: when `enforce_sso` ended password sessions (every HTTP family checks them). */
+  readonly passwordSessionCutoffs: PasswordSessionCutoffs;
   /** Issue 9 item 5: groups, and (every HTTP family, P83) the grants a session check reads. */
   readonly groups: GroupRepository;
   readonly groupGrants: GroupGrants;

@@ -1,4 +1,4 @@
-import type { SessionClaims } from '../domain/session';
+import type { PasswordSessionCutoff, SessionClaims } from '../domain/session';
 
 /**
  * Session JWTs (D12): HS256 with the deployment's signing key, nothing else
@@ -18,6 +18,26 @@ export interface SessionRevocations {
   /** Revokes `sessionId` until `until` (epoch seconds): no token of it works any more. */
   revoke(sessionId: string, until: number): Promise<void>;
   isRevoked(sessionId: string, now: number): Promise<boolean>;
+}
+
+/**
+ * P223: when `enforce_sso` ends password sessions. An organization that turns
+ * it on ends its own users' password sessions; each domain it has verified
+ * ends those of every user whose email is in it, in whatever organization
+ * (P89). A cutoff only ever moves forward and is never removed, so a
+ * session it ended stays ended when enforcement is turned off.
+ */
+export interface PasswordSessionCutoffs {
+  /** Password sessions of `orgId`'s users signed in before the cutoff end (but the kept one). */
+  endForOrganization(orgId: string, cutoff: PasswordSessionCutoff): Promise<void>;
+  /** Password sessions of users whose email is in `domain` signed in before the cutoff end. */
+  endForDomain(domain: string, cutoff: PasswordSessionCutoff): Promise<void>;
+  /**
+   * The cutoffs a password session of a user of `orgId` whose email is in
+   * `domain` is subject to (none, one or two). May be up to the adapter's
+   * cache time old (P223: 30 s, as P11's organization reads).
+   */
+  validFrom(orgId: string, domain: string | null): Promise<PasswordSessionCutoff[]>;
 }
 
 /** What a new user needs to set a password (P61): sent to them, or shown to whoever created them. */

@@ -38,6 +38,8 @@ export type EmailTaken = 'email_taken';
 export interface UserWithGroups {
   readonly user: User;
   readonly groupIds: readonly string[];
+  /** P222: the user's sessions signed in before this (epoch ms) have ended; null: none ended so. */
+  readonly sessionsValidFrom: number | null;
 }
 
 /** Why a user could not join a group (P83). */
@@ -70,7 +72,8 @@ export interface UserRepository {
    * Applies `changes` if the user is still at `expectedVersion`; a new email
    * is claimed first (`email_taken` if another user holds it). `null` when
    * the user is gone or changed since. `credentials` replaces the password
-   * hash and/or the invitation in the same write.
+   * hash and/or the invitation in the same write; `sessionsValidFrom` ends
+   * the user's sessions signed in before it (P222) in that write too.
    */
   update(
     orgId: string,
@@ -80,10 +83,17 @@ export interface UserRepository {
       readonly expectedVersion: number;
       readonly events: readonly DomainEvent[];
       readonly credentials?: Partial<UserCredentials>;
+      readonly sessionsValidFrom?: number;
       readonly now: number;
     },
   ): Promise<User | null | EmailTaken>;
-  /** The user and their group ids, in one read (what a session check needs, P83). */
+  /**
+   * P222: ends every session of the user signed in before `at` (epoch ms),
+   * whatever else changes meanwhile (no version, no event: it changes no
+   * field of the user). False when there is no such user.
+   */
+  endSessions(orgId: string, id: string, at: number): Promise<boolean>;
+  /** The user, their group ids and their session cutoff, in one read (what a session check needs, P83, P222). */
   getWithGroups(orgId: string, id: string): Promise<UserWithGroups | null>;
   /**
    * Adds `groupId` to the user's groups (already there: nothing changes);

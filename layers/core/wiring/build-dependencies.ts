@@ -22,6 +22,7 @@ import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-rep
 import { DynamoDbModelKeyRepository } from '../adapters/dynamodb/model-key-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
+import { DynamoDbPasswordSessionCutoffs } from '../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
 import { DynamoDbSamlAssertionLedger, DynamoDbSsoFlowStore } from '../adapters/dynamodb/sso-flows';
@@ -137,6 +138,7 @@ export function buildDependencies(options: {
     users: new DynamoDbUserRepository(client, tableName),
     sessionTokens: options.sessionTokens,
     sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    passwordSessionCutoffs: new DynamoDbPasswordSessionCutoffs(client, tableName, clock),
     groups,
     groupGrants: groups,
     invitationSender: options.invitationSender,

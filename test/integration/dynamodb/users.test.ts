@@ -1,4 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDbPasswordSessionCutoffs,
+  PASSWORD_CUTOFF_CACHE_MS,
+} from '../../../layers/core/adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbSessionRevocations } from '../../../layers/core/adapters/dynamodb/session-revocations';
 import { keys } from '../../../layers/core/adapters/dynamodb/table-design';
 import {
@@ -192,6 +196,33 @@ describe('DynamoDbUserRepository (dynalite)', () => {
 
     expect((await users.get('org_j', someone.id))?.last_login_at).toBe('2026-11-22T00:00:00.000Z');
   });
+  it("keeps a user's session cutoff beside them, moving only forward, outside their version (P222)", async () => {
+    const ada = user('cutoff@example.com');
+    await users.create('org_s', ada, { events: [], now });
+    const fresh = await users.getWithGroups('org_s', ada.id);
+    const created = await users.getWithCredentials('org_s', ada.id);
+
+    const ended = await users.endSessions('org_s', ada.id, now + 10);
+    const back = await users.endSessions('org_s', ada.id, now + 5);
+    const afterEnd = await users.getWithCredentials('org_s', ada.id);
+    await users.update(
+      'org_s',
+      ada.id,
+      { status: 'deactivated', updated_at: at },
+      { expectedVersion: afterEnd?.version ?? -1, events: [], sessionsValidFrom: now + 20, now },
+    );
+    const unknown = await users.endSessions('org_s', newId('user'), now);
+    const foreign = await users.endSessions('org_t', ada.id, now);
+
+    expect(fresh?.sessionsValidFrom).toBeNull();
+    expect(ended).toBe(true);
+    expect(back).toBe(true);
+    expect(afterEnd?.version).toBe(created?.version);
+    expect((await users.getWithGroups('org_s', ada.id))?.sessionsValidFrom).toBe(now + 20);
+    expect(await users.get('org_s', ada.id)).not.toHaveProperty('sessions_valid_from_ms');
+    expect(unknown).toBe(false);
+    expect(foreign).toBe(false);
+  });
 });
 
 describe('DynamoDbSessionRevocations (dynalite)', () => {
@@ -210,5 +241,33 @@ describe('DynamoDbSessionRevocations (dynalite)', () => {
     expect(await revocations.isRevoked(session, 1_999)).toBe(true);
     expect(await revocations.isRevoked(session, 2_000)).toBe(false);
     expect(await revocations.isRevoked(newId('session'), 1_000)).toBe(false);
+  });
+
+  it('keeps password-session cutoffs per organization and domain, cached per instance for 30 s (P223)', async () => {
+    let clockMs = now;
+    const clock = { now: () => new Date(clockMs) };
+    const writer = new DynamoDbPasswordSessionCutoffs(tables.client, tables.tableName, clock);
+    const reader = new DynamoDbPasswordSessionCutoffs(tables.client, tables.tableName, clock);
+    const kept = newId('session');
+
+    const before = await reader.validFrom('org_p', 'acme.example');
+    await writer.endForOrganization('org_p', { at: now + 1, keptSessionId: kept });
+    await writer.endForDomain('acme.example', { at: now + 2, keptSessionId: null });
+    await writer.endForDomain('acme.example', { at: now, keptSessionId: null });
+    const writerSees = await writer.validFrom('org_p', 'acme.example');
+    const readerCached = await reader.validFrom('org_p', 'acme.example');
+    clockMs += PASSWORD_CUTOFF_CACHE_MS + 1;
+    const readerLater = await reader.validFrom('org_p', 'acme.example');
+    const otherOrg = await reader.validFrom('org_q', null);
+
+    expect(before).toEqual([]);
+    const expected = [
+      { at: now + 1, keptSessionId: kept },
+      { at: now + 2, keptSessionId: null },
+    ];
+    expect(writerSees).toEqual(expected);
+    expect(readerCached).toEqual([]);
+    expect(readerLater).toEqual(expected);
+    expect(otherOrg).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
 import { isId } from '../../domain/ids';
-import { SESSION_POLICY, type SessionClaims } from '../../domain/session';
+import { SESSION_POLICY, type SessionClaims, SIGN_IN_METHODS } from '../../domain/session';
 import type { SessionTokens } from '../../ports/session.port';
 
 /** D12: the one algorithm signed and accepted; `none`, RS256, HS512 and the rest are refused. */
@@ -15,6 +15,8 @@ const claimsSchema = z.object({
   iat: z.int().check(z.nonnegative()),
   exp: z.int().check(z.positive()),
   auth_time: z.int().check(z.nonnegative()),
+  // P222: optional, so tokens issued before it existed still verify (as password sessions).
+  auth_method: z.optional(z.enum(SIGN_IN_METHODS)),
 });
 
 /**
@@ -28,8 +30,8 @@ export class JoseSessionTokens implements SessionTokens {
   constructor(private readonly signingKey: () => Promise<Uint8Array>) {}
 
   async issue(claims: SessionClaims): Promise<string> {
-    const { sub, org, jti, iat, exp, auth_time } = claims;
-    return new SignJWT({ org, auth_time })
+    const { sub, org, jti, iat, exp, auth_time, auth_method } = claims;
+    return new SignJWT({ org, auth_time, ...(auth_method ? { auth_method } : {}) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(sub)
       .setJti(jti)

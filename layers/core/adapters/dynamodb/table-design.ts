@@ -24,6 +24,8 @@
  * | email claim      | USEREMAIL#<email>          | ORG#<org>       |             |                |
  * | invitation       | INVITE#<sha256>            | META            |             |                |
  * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
+ * | password cutoff  | PWDCUTOFF#ORG#<org>        | CUTOFF          |             |                |
+ * | password cutoff  | PWDCUTOFF#DOM#<dom>        | CUTOFF          |             |                |
  * | SSO configuration| ORG#<org>                  | SSO#CONFIG      |             |                |
  * | SSO domain       | ORG#<org>                  | SSODOMAIN#<dom> |             |                |
  * | domain claim     | SSODOMAIN#<dom>            | CLAIM           |             |                |
@@ -111,6 +113,10 @@ export const keys = {
   invitation: (tokenHash: string) => ({ PK: `INVITE#${tokenHash}`, SK: 'META' }),
   /** D12: a session revoked before its tokens expire. */
   revokedSession: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'REVOKED' }),
+  /** P223: since when an organization's users' password sessions count (`enforce_sso`). */
+  organizationPasswordCutoff: (orgId: string) => ({ PK: `PWDCUTOFF#ORG#${orgId}`, SK: 'CUTOFF' }),
+  /** P223: since when password sessions of a domain's emails count, in any organization (P89). */
+  domainPasswordCutoff: (domain: string) => ({ PK: `PWDCUTOFF#DOM#${domain}`, SK: 'CUTOFF' }),
   /** D14: an organization's SSO configuration. */
   ssoConfiguration: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'SSO#CONFIG' }),
   ssoDomain: (orgId: string, domain: string) => ({ PK: `ORG#${orgId}`, SK: `SSODOMAIN#${domain}` }),

@@ -132,7 +132,13 @@ export class DynamoDbUserRepository implements UserRepository {
 
   async getWithGroups(orgId: string, id: string): Promise<UserWithGroups | null> {
     const item = await this.items.getItem(orgId, id);
-    return item ? { user: userOf(item), groupIds: groupIdsOf(item) } : null;
+    if (!item) return null;
+    const validFrom = item.sessions_valid_from_ms;
+    return {
+      user: userOf(item),
+      groupIds: groupIdsOf(item),
+      sessionsValidFrom: typeof validFrom === 'number' ? validFrom : null,
+    };
   }
 
   /**
@@ -236,6 +242,7 @@ export class DynamoDbUserRepository implements UserRepository {
       readonly expectedVersion: number;
       readonly events: readonly DomainEvent[];
       readonly credentials?: Partial<UserCredentials>;
+      readonly sessionsValidFrom?: number;
       readonly now: number;
     },
   ): Promise<User | null | EmailTaken> {
@@ -250,6 +257,7 @@ export class DynamoDbUserRepository implements UserRepository {
     const set: Record<string, unknown> = {};
     const remove: string[] = [];
     if (emailChanges) set.email_normalized = newEmail;
+    if (write.sessionsValidFrom !== undefined) set.sessions_valid_from_ms = write.sessionsValidFrom;
     const credentials = write.credentials ?? {};
     if (credentials.passwordHash !== undefined) {
       if (credentials.passwordHash === null) remove.push('password_hash');
@@ -273,6 +281,31 @@ export class DynamoDbUserRepository implements UserRepository {
       await this.releaseEmail(orgId, updated ? oldEmail : newEmail, id);
     }
     return updated;
+  }
+
+  /**
+   * P222: a conditional `SET` outside the user's version, as `recordLogin`:
+   * an administrator's "sign out everywhere" must not fail because the user
+   * changed meanwhile. The cutoff only moves forward.
+   */
+  async endSessions(orgId: string, id: string, at: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: keys.orgPartition(orgId), SK: `${keys.userPrefix}${id}` },
+          UpdateExpression: 'SET sessions_valid_from_ms = :at',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(sessions_valid_from_ms) OR sessions_valid_from_ms < :at)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    // Refused: no such user, or a later cutoff already there (which ends as much).
+    return (await this.items.getItem(orgId, id)) !== null;
   }
 
   async recordLogin(orgId: string, id: string, at: string): Promise<void> {

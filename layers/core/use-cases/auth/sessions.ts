@@ -15,13 +15,25 @@ import {
   verifyPassword,
 } from '../../domain/password';
 import type { SessionPrincipal } from '../../domain/principal';
-import { continuedClaims, type SessionClaims, sessionExpiry } from '../../domain/session';
+import {
+  continuedClaims,
+  endedByCutoff,
+  type SessionClaims,
+  type SignInMethod,
+  sessionExpiry,
+  signedInAtMs,
+  signInMethodOf,
+} from '../../domain/session';
 import { emailDomain } from '../../domain/sso';
 import { normalizeEmail, type User } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { GroupGrants } from '../../ports/group-repository.port';
 import type { RateLimiter } from '../../ports/rate-limiter.port';
-import type { SessionRevocations, SessionTokens } from '../../ports/session.port';
+import type {
+  PasswordSessionCutoffs,
+  SessionRevocations,
+  SessionTokens,
+} from '../../ports/session.port';
 import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
 import {
   enforcingOrganization,
@@ -29,12 +41,16 @@ import {
   ssoRequired,
 } from '../sso/sso-enforcement';
 
-/** What checking a session needs: tokens, revocations, the user as stored now and their groups. */
+/**
+ * What checking a session needs: tokens, revocations, the user as stored now
+ * and their groups, and the cutoffs `enforce_sso` set for password sessions.
+ */
 export interface SessionDependencies {
   readonly users: Pick<UserRepository, 'get' | 'getWithGroups'>;
   readonly groupGrants: GroupGrants;
   readonly sessionTokens: SessionTokens;
   readonly sessionRevocations: SessionRevocations;
+  readonly passwordSessionCutoffs: Pick<PasswordSessionCutoffs, 'validFrom'>;
   readonly clock: Clock;
 }
 
@@ -74,11 +90,16 @@ async function issue(deps: SessionDependencies, claims: SessionClaims): Promise<
   return { token, claims, csrfToken };
 }
 
-/** A new session for `user` of `orgId`, signed in now (D12: a new session id at every sign-in). */
+/**
+ * A new session for `user` of `orgId`, signed in now (D12: a new session id
+ * at every sign-in) with `method` (P222: `enforce_sso` ends only password
+ * sessions).
+ */
 export function startSession(
   deps: SessionDependencies,
   orgId: string,
   userId: string,
+  method: SignInMethod = 'password',
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
   const at = seconds(now);
@@ -89,6 +110,7 @@ export function startSession(
     iat: at,
     exp: sessionExpiry(at, at),
     auth_time: at,
+    auth_method: method,
   });
 }
 
@@ -101,6 +123,13 @@ export function startSession(
  * So do their groups (P83): the user item holds their group ids, and the
  * grants of those groups are one more read, only for users in a group; the
  * effective role and the agents they may use come from both (P80).
+ *
+ * P222: a session also ends when it was signed in before the user's cutoff
+ * (on the user item: no extra read) or, a password session, before the
+ * cutoff `enforce_sso` set for the user's organization or email domain
+ * (P223: read beside the grants, cached per function instance). A sliding
+ * refresh keeps the session id, hence its sign-in time: it cannot outlive
+ * either cutoff.
  */
 export async function verifySession(
   deps: SessionDependencies,
@@ -118,7 +147,18 @@ export async function verifySession(
     throw new SessionUnauthorizedError('This user can no longer sign in');
   }
   const { user } = found;
-  const grants = await deps.groupGrants.grants(claims.org, found.groupIds);
+  const method = signInMethodOf(claims);
+  const [grants, passwordSessions] = await Promise.all([
+    deps.groupGrants.grants(claims.org, found.groupIds),
+    method === 'password'
+      ? deps.passwordSessionCutoffs.validFrom(claims.org, emailDomain(user.email))
+      : Promise.resolve([]),
+  ]);
+  const cutoffs = { user: found.sessionsValidFrom, passwordSessions };
+  const session = { id: claims.jti, signedInAtMs: signedInAtMs(claims.jti), method };
+  if (endedByCutoff(session, cutoffs)) {
+    throw new SessionUnauthorizedError('This session has ended: sign in again');
+  }
   const access = effectiveAccess(user.role, grants);
   return {
     principal: {

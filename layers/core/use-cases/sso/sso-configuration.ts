@@ -20,6 +20,7 @@ import {
 import type { Role } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
+import type { PasswordSessionCutoffs } from '../../ports/session.port';
 import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 
@@ -27,6 +28,11 @@ export interface SsoConfigurationDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: SsoRepository;
   readonly secretSealer: SecretSealer;
+  /** P223: turning `enforce_sso` on ends the password sessions it now forbids. */
+  readonly passwordSessionCutoffs: Pick<
+    PasswordSessionCutoffs,
+    'endForOrganization' | 'endForDomain'
+  >;
   readonly clock: Clock;
 }
 
@@ -34,6 +40,8 @@ export interface DomainVerificationDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: SsoRepository;
   readonly txtResolver: TxtResolver;
+  /** P223: a domain verified under `enforce_sso` ends its emails' password sessions. */
+  readonly passwordSessionCutoffs: Pick<PasswordSessionCutoffs, 'endForDomain'>;
   readonly clock: Clock;
 }
 
@@ -171,12 +179,20 @@ function issuerOf(input: OidcInput): string {
  * D14 `PUT /api/v1/organizations/:id/sso`: takes effect at once. Needs the
  * enterprise plan and a verified domain (403). The client secret is sealed
  * (D33) before it is stored and is never returned.
+ *
+ * P223: when `enforce_sso` turns on, the password sessions it forbids from
+ * now on end too: the organization's users' and (P89) those of every user
+ * whose email is in one of its verified domains, in any organization. SSO
+ * sessions continue, and so does the session making the change
+ * (`actingSessionId`), so an administrator can still undo a configuration
+ * whose identity provider does not work.
  */
 export async function putSsoConfiguration(
   deps: SsoConfigurationDependencies,
   callerOrgId: string,
   pathOrgId: string,
   input: SsoConfigurationInput,
+  actingSessionId: string | null,
 ): Promise<SsoConfiguration> {
   const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
   requireEnterprise(organization);
@@ -240,6 +256,16 @@ export async function putSsoConfiguration(
     };
   }
   await deps.ssoRepository.putConfiguration(stored);
+  if (stored.enforce_sso && !existing?.enforce_sso) {
+    // Set once the configuration is stored, which refuses every later password sign-in (P89).
+    const cutoff = { at: deps.clock.now().getTime(), keptSessionId: actingSessionId };
+    await Promise.all([
+      deps.passwordSessionCutoffs.endForOrganization(pathOrgId, cutoff),
+      ...domains
+        .filter((domain) => domain.status === 'verified')
+        .map((domain) => deps.passwordSessionCutoffs.endForDomain(domain.domain, cutoff)),
+    ]);
+  }
   return configurationView(stored);
 }
 
@@ -312,13 +338,16 @@ export async function addSsoDomain(
  * D14: looks the domain's TXT record up and, when it carries the token,
  * marks the domain verified for this organization (P86: a domain is
  * verified by one organization at a time: 409 for a second one). A record
- * not (yet) there is 409 naming what to publish; DNS failing is 503.
+ * not (yet) there is 409 naming what to publish; DNS failing is 503. P223:
+ * under `enforce_sso`, the domain's emails' password sessions end (but the
+ * acting session, as in putSsoConfiguration).
  */
 export async function verifySsoDomain(
   deps: DomainVerificationDependencies,
   callerOrgId: string,
   pathOrgId: string,
   rawDomain: string,
+  actingSessionId: string | null,
 ): Promise<SsoDomain> {
   const organization = await ownOrganization(deps, callerOrgId, pathOrgId);
   requireEnterprise(organization);
@@ -348,6 +377,13 @@ export async function verifySsoDomain(
   if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at))) {
     throw new ConflictError(`${domain} is verified by another organization`, {
       reason: 'domain_taken',
+    });
+  }
+  // P223: enforcement now covers this domain's emails (P89); their password sessions end.
+  if ((await deps.ssoRepository.getConfiguration(pathOrgId))?.enforce_sso) {
+    await deps.passwordSessionCutoffs.endForDomain(domain, {
+      at: deps.clock.now().getTime(),
+      keptSessionId: actingSessionId,
     });
   }
   return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };

@@ -312,7 +312,7 @@ async function signInByEmail(
   if (user.status !== 'active') throw failed(`User ${user.id} is ${user.status}`);
   const now = deps.clock.now().toISOString();
   await deps.users.recordLogin(orgId, user.id, now);
-  const session = await startSession(deps, orgId, user.id);
+  const session = await startSession(deps, orgId, user.id, 'sso');
   return { orgId, user: { ...user, last_login_at: now }, session };
 }
 

@@ -64,12 +64,12 @@ function emailTaken(email: string): ConflictError {
   });
 }
 
-/** P62: checked wherever a password is set (the API's schemas check the same). */
-function assertPasswordPolicy(password: string): void {
+/** P62: checked wherever a password is set (the API's schemas check the same); 400 naming `field`. */
+export function assertPasswordPolicy(password: string, field = 'password'): void {
   if (password.length < PASSWORD_POLICY.minLength || password.length > PASSWORD_POLICY.maxLength) {
     throw new InvalidRequestError(
       `A password has ${PASSWORD_POLICY.minLength} to ${PASSWORD_POLICY.maxLength} characters`,
-      { fields: [{ path: 'password', message: 'too short or too long' }] },
+      { fields: [{ path: field, message: 'too short or too long' }] },
     );
   }
 }
@@ -163,10 +163,11 @@ const UPDATE_ATTEMPTS = 3;
 
 /**
  * D13 `PUT /api/v1/users/:id` (and deactivation, P61): email, name, role,
- * status. Deactivating ends the user's sessions at their next request;
- * `active` again restores a deactivated user (an invited one becomes active
- * only by accepting). Stores `user.updated` with exactly what changed and
- * who changed it (P225).
+ * status. Deactivating ends the user's sessions at their next request, for
+ * good (P222: the same write sets their session cutoff, so restoring the
+ * user brings no old session back); `active` again restores a deactivated
+ * user (an invited one becomes active only by accepting). Stores
+ * `user.updated` with exactly what changed and who changed it (P225).
  *
  * An administrator may not demote or deactivate themselves (P61), so an
  * organization keeps the administrator who acts. An API key may neither
@@ -217,6 +218,7 @@ export async function updateUser(
       {
         expectedVersion: current.version,
         events: [userUpdated(orgId, next, diff, actor, now)],
+        ...(next.status === 'deactivated' ? { sessionsValidFrom: now.getTime() } : {}),
         now: now.getTime(),
       },
     );
@@ -284,6 +286,22 @@ export async function reinviteUser(
   return sent;
 }
 
+/**
+ * P222 `POST /api/v1/users/:id/sessions/revoke`: an administrator signs a
+ * user out everywhere. Every session the user signed in before now ends at
+ * its next request (a sliding refresh cannot save it); signing in again
+ * works. No event: no field of the user changes.
+ */
+export async function endUserSessions(
+  deps: Pick<UserDependencies, 'users' | 'clock'>,
+  orgId: string,
+  id: string,
+): Promise<void> {
+  if (!(await deps.users.endSessions(orgId, id, deps.clock.now().getTime()))) {
+    throw new NotFoundError(`No user ${id}`);
+  }
+}
+
 function invalidInvitation(): InvalidRequestError {
   return new InvalidRequestError('This invitation is invalid, used or expired: ask for a new one', {
     fields: [{ path: 'token', message: 'invalid, used or expired' }],
@@ -344,6 +362,8 @@ export async function acceptInvitation(
         ),
       ],
       credentials: { passwordHash: await hashPassword(input.password), invitation: null },
+      // P222: every password set ends the sessions from before it (an invited user has none yet).
+      sessionsValidFrom: now.getTime(),
       now: now.getTime(),
     },
   );
@@ -354,7 +374,8 @@ export async function acceptInvitation(
 
 /**
  * Sets a user's password directly (D36's bootstrap administrator, the
- * operator CLI's `--password-stdin`): an invited user becomes active.
+ * operator CLI's `--password-stdin`): an invited user becomes active. A
+ * reset: the user's sessions from before it end (P222).
  */
 export async function setUserPassword(
   deps: Pick<UserDependencies, 'users' | 'clock'>,
@@ -380,6 +401,7 @@ export async function setUserPassword(
         // P225: the operator's CLI or bootstrap, which no request names.
         events: Object.keys(diff).length > 0 ? [userUpdated(orgId, next, diff, null, now)] : [],
         credentials: { passwordHash, invitation: null },
+        sessionsValidFrom: now.getTime(),
         now: now.getTime(),
       },
     );

@@ -2,11 +2,13 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { JoseSessionTokens } from '../../adapters/crypto/jose-session-tokens';
 import { DynamoDbGroupGrants } from '../../adapters/dynamodb/group-grants';
+import { DynamoDbPasswordSessionCutoffs } from '../../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbSessionRevocations } from '../../adapters/dynamodb/session-revocations';
 import { DynamoDbUserRepository } from '../../adapters/dynamodb/user-repository';
 import { parseCloudConfig } from '../../config';
 import { ServiceUnavailableError } from '../../domain/errors';
 import { traceAwsClient } from '../../observability/tracing';
+import { systemClock } from '../../ports/clock.port';
 import type { Dependencies } from '../../ports/dependencies.port';
 import { cloudTable } from './cloud-table';
 
@@ -17,13 +19,13 @@ const SECRET_RETRY_AFTER_SECONDS = 5;
  * D12 in the cloud (P64): session tokens signed with the stack's session
  * secret, read through Powertools Parameters when a session is first
  * issued or checked (never at init) and cached for
- * `SESSION_SECRET_MAX_AGE_SECONDS`; users, their groups' grants (P83) and
- * revoked sessions in the table.
+ * `SESSION_SECRET_MAX_AGE_SECONDS`; users, their groups' grants (P83),
+ * revoked sessions and password-session cutoffs (P223) in the table.
  * Every HTTP family checks sessions, so every one builds these.
  */
 export function cloudSessions(): Pick<
   Dependencies,
-  'users' | 'sessionTokens' | 'sessionRevocations' | 'groupGrants'
+  'users' | 'sessionTokens' | 'sessionRevocations' | 'passwordSessionCutoffs' | 'groupGrants'
 > {
   const { client, tableName } = cloudTable();
   const signingKey = cloudSessionSigningKey();
@@ -31,6 +33,7 @@ export function cloudSessions(): Pick<
     users: new DynamoDbUserRepository(client, tableName),
     sessionTokens: new JoseSessionTokens(signingKey),
     sessionRevocations: new DynamoDbSessionRevocations(client, tableName),
+    passwordSessionCutoffs: new DynamoDbPasswordSessionCutoffs(client, tableName, systemClock),
     groupGrants: new DynamoDbGroupGrants(client, tableName),
   };
 }
