@@ -7,10 +7,12 @@ import type {
 } from '../../ports/identity-provider.port';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
+type FastXmlParser = typeof import('fast-xml-parser');
 
 /** What is read of a verified assertion, as node-saml's xml2js parse gives it. */
 interface ParsedAssertion {
   readonly $?: { readonly ID?: string };
+  readonly Issuer?: ReadonlyArray<{ readonly _?: string }>;
   readonly Conditions?: ReadonlyArray<{ readonly $?: { readonly NotOnOrAfter?: string } }>;
   readonly Subject?: ReadonlyArray<{
     readonly SubjectConfirmation?: ReadonlyArray<{
@@ -31,13 +33,16 @@ const REQUEST_LIFETIME_MS = 10 * 60 * 1000;
  * SP-initiated (HTTP-Redirect AuthnRequest, HTTP-POST Response), assertions
  * must be signed by one of the IdP's certificates (the library verifies with
  * xml-crypto; nothing here reads a signature), audience = our entity id,
- * recipient = our ACS URL, NotBefore/NotOnOrAfter within a minute, issuer
- * the IdP's entity id, and `InResponseTo` exactly the request this flow
- * sent. The library (and its XML stack) loads at the first SAML request,
- * not at init: OIDC and configuration requests never pay for it.
+ * recipient = our ACS URL, NotBefore/NotOnOrAfter within a minute, the
+ * Response's and the Assertion's Issuer both exactly the IdP's entity id
+ * (P219: checked here, node-saml compares `idpIssuer` on logout messages
+ * only), and `InResponseTo` exactly the request this flow sent. The library
+ * (and its XML stack) loads at the first SAML request, not at init: OIDC and
+ * configuration requests never pay for it.
  */
 export class NodeSamlServiceProvider implements SamlServiceProvider {
   #library: Promise<NodeSaml> | undefined;
+  #xml: Promise<FastXmlParser> | undefined;
 
   async authorizationUrl(trust: SamlTrust, requestId: string, relayState: string): Promise<string> {
     const saml = await this.#saml(trust, { generateUniqueId: () => requestId });
@@ -64,6 +69,22 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
       ?.Assertion;
     const assertionId = assertion?.$?.ID;
     if (!assertionId) throw new SsoAuthenticationFailedError('SAML assertion without an ID');
+    // P219: the signed assertion names the configured IdP; one signed with its
+    // certificate under another entity id (a certificate shared by several
+    // IdPs, a test IdP) is not this trust's.
+    const assertionIssuer = assertion?.Issuer?.[0]?._;
+    if (assertionIssuer !== trust.idpEntityId) {
+      throw new SsoAuthenticationFailedError(
+        `SAML assertion from another issuer (${String(assertionIssuer).slice(0, 200)})`,
+      );
+    }
+    const responseIssuer = await this.#responseIssuer(profile.getSamlResponseXml?.() ?? '');
+    // SAML Core 3.2.2: the Response's Issuer is optional; when present it must be the IdP too.
+    if (responseIssuer !== null && responseIssuer !== trust.idpEntityId) {
+      throw new SsoAuthenticationFailedError(
+        `SAML response from another issuer (${responseIssuer.slice(0, 200)})`,
+      );
+    }
     // SAML Core 2.4.1.2 (node-saml does not check it): the bearer confirmation names our ACS.
     const recipient =
       assertion?.Subject?.[0]?.SubjectConfirmation?.[0]?.SubjectConfirmationData?.[0]?.$?.Recipient;
@@ -71,15 +92,43 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
       throw new SsoAuthenticationFailedError(`SAML assertion for another recipient (${recipient})`);
     }
     const notOnOrAfter = assertion?.Conditions?.[0]?.$?.NotOnOrAfter;
-    const { issuer, nameID, inResponseTo, ...attributes } = profile;
+    const { issuer: _issuer, nameID, inResponseTo, ...attributes } = profile;
     return {
-      issuer: typeof issuer === 'string' ? issuer : trust.idpEntityId,
+      issuer: assertionIssuer,
       assertionId,
       inResponseTo: String(inResponseTo),
       nameId: String(nameID),
       attributes,
       notOnOrAfter: notOnOrAfter ? Math.ceil(Date.parse(notOnOrAfter) / 1000) : null,
     };
+  }
+
+  /**
+   * The Response's own `<Issuer>` (its first child, unsigned here: the
+   * assertion carries the signature), `null` when it has none. Read with
+   * fast-xml-parser, loaded with the first response: node-saml exposes the
+   * document it verified only as text.
+   */
+  async #responseIssuer(xml: string): Promise<string | null> {
+    this.#xml ??= import('fast-xml-parser');
+    const { XMLParser } = await this.#xml;
+    const parsed = new XMLParser({
+      removeNSPrefix: true,
+      ignoreAttributes: true,
+      parseTagValue: false,
+      trimValues: false,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      htmlEntities: false,
+      isArray: (name) => name === 'Issuer',
+    }).parse(xml) as { Response?: { Issuer?: unknown[] } };
+    const issuers = parsed.Response?.Issuer;
+    if (issuers === undefined) return null;
+    const [issuer] = issuers;
+    if (issuers.length !== 1 || typeof issuer !== 'string') {
+      throw new SsoAuthenticationFailedError('SAML response with a malformed Issuer');
+    }
+    return issuer;
   }
 
   async metadata(trust: SamlTrust): Promise<string> {
