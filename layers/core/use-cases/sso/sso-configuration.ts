@@ -19,6 +19,7 @@ import {
 } from '../../domain/sso';
 import type { Role } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
+import type { IdentityProviderUrlRule } from '../../ports/identity-provider.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
@@ -27,6 +28,7 @@ export interface SsoConfigurationDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly ssoRepository: SsoRepository;
   readonly secretSealer: SecretSealer;
+  readonly identityProviderUrls: IdentityProviderUrlRule;
   readonly clock: Clock;
 }
 
@@ -145,6 +147,17 @@ function parseCertificates(certificates: readonly string[]): string[] {
   });
 }
 
+/** P220: an identity provider address the organization sets: 400 naming the field when the rule refuses it. */
+function checkProviderUrl(rule: IdentityProviderUrlRule, url: string, path: string): string {
+  const check = rule.check(url);
+  if (!check.ok) {
+    throw new InvalidRequestError(`${path}: ${check.reason}`, {
+      fields: [{ path, message: check.reason }],
+    });
+  }
+  return url;
+}
+
 /** P87: a preset names the issuer; an explicit issuer beside it must agree. */
 function issuerOf(input: OidcInput): string {
   if (input.preset === 'microsoft' && !input.tenant) {
@@ -207,13 +220,13 @@ export async function putSsoConfiguration(
       client_secret_sealed: null,
       saml: {
         idp_entity_id: input.saml.idp_entity_id,
-        sso_url: input.saml.sso_url,
+        sso_url: checkProviderUrl(deps.identityProviderUrls, input.saml.sso_url, 'saml.sso_url'),
         idp_certificates: parseCertificates(input.saml.idp_certificates),
         metadata_url: null,
       },
     };
   } else {
-    const issuer = issuerOf(input.oidc);
+    const issuer = checkProviderUrl(deps.identityProviderUrls, issuerOf(input.oidc), 'oidc.issuer');
     let sealed = existing?.client_secret_sealed ?? null;
     if (input.oidc.client_secret !== undefined) {
       sealed = await deps.secretSealer.seal(

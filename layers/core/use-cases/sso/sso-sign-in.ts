@@ -4,6 +4,7 @@ import { isId, newId } from '../../domain/ids';
 import { emailDomain, SSO_LIMITS } from '../../domain/sso';
 import { normalizeEmail, type User } from '../../domain/user';
 import type {
+  IdentityProviderUrlRule,
   OidcRelyingParty,
   SamlServiceProvider,
   SamlTrust,
@@ -39,6 +40,7 @@ export interface SsoSignInDependencies extends SessionDependencies {
   readonly oidcRelyingParty: OidcRelyingParty;
   readonly samlServiceProvider: SamlServiceProvider;
   readonly samlAssertions: SamlAssertionLedger;
+  readonly identityProviderUrls: IdentityProviderUrlRule;
 }
 
 /** Where the provider sends the browser back: the service's own address, known per request. */
@@ -133,6 +135,10 @@ export async function startSsoSignIn(
     expires_at: nowSeconds + SSO_LIMITS.flowSeconds,
   };
   if (configuration.protocol === 'saml') {
+    // P220: checked when configured; again here for what was stored before that rule.
+    const ssoUrl = configuration.saml?.sso_url ?? '';
+    const check = deps.identityProviderUrls.check(ssoUrl);
+    if (!check.ok) throw failed(`SAML SSO URL refused: ${check.reason}`);
     // P92: RelayState names the flow; the AuthnRequest id (an NCName) is what InResponseTo must say.
     const relayState = randomToken();
     const requestId = `_${randomBytes(20).toString('hex')}`;
