@@ -9,6 +9,7 @@ import {
 import type { Organization } from '../../domain/organization';
 import {
   type AttributeMapping,
+  DOMAIN_RECHECK,
   normalizeDomain,
   OIDC_PRESETS,
   type OidcPreset,
@@ -314,6 +315,7 @@ export async function addSsoDomain(
     verified_at: null,
     checked_at: null,
     last_error: null,
+    unverified_at: null,
   };
   if (!(await deps.ssoRepository.addDomain(pathOrgId, record))) {
     throw new ConflictError(`${domain} is already listed`, { domain });
@@ -325,7 +327,8 @@ export async function addSsoDomain(
  * D14: looks the domain's TXT record up and, when it carries the token,
  * marks the domain verified for this organization (P86: a domain is
  * verified by one organization at a time: 409 for a second one). A record
- * not (yet) there is 409 naming what to publish; DNS failing is 503.
+ * not (yet) there is 409 naming what to publish; DNS failing is 503. A
+ * domain a re-check unverified (P221) is verified again the same way.
  */
 export async function verifySsoDomain(
   deps: DomainVerificationDependencies,
@@ -358,12 +361,21 @@ export async function verifySsoDomain(
       txt_record: record.txt_record,
     });
   }
-  if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at))) {
+  // P221: the first re-check a day after this verification.
+  const nextCheckAt = new Date(Date.parse(at) + DOMAIN_RECHECK.intervalMs).toISOString();
+  if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at, nextCheckAt))) {
     throw new ConflictError(`${domain} is verified by another organization`, {
       reason: 'domain_taken',
     });
   }
-  return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };
+  return {
+    ...record,
+    status: 'verified',
+    verified_at: at,
+    checked_at: at,
+    last_error: null,
+    unverified_at: null,
+  };
 }
 
 export async function deleteSsoDomain(

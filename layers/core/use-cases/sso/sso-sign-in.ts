@@ -291,7 +291,12 @@ export async function completeSamlSignIn(
   return signInByEmail(deps, configuration, email);
 }
 
-/** P88: the user of `email` in the organization, after the domain check; provisioned if configured so. */
+/**
+ * P88: the user of `email` in the organization, after the domain check;
+ * provisioned if configured so. P221: a domain that became unverified still
+ * signs in the users the organization has (active, or invited: P205), and
+ * provisions nobody.
+ */
 async function signInByEmail(
   deps: SsoSignInDependencies,
   configuration: StoredSsoConfiguration,
@@ -299,10 +304,11 @@ async function signInByEmail(
 ): Promise<SsoSignedIn> {
   const orgId = configuration.org_id;
   const domain = emailDomain(email);
-  const verified = (await deps.ssoRepository.listDomains(orgId)).filter(
-    (candidate) => candidate.status === 'verified',
+  const listed = (await deps.ssoRepository.listDomains(orgId)).find(
+    (candidate) => candidate.domain === domain,
   );
-  if (!domain || !verified.some((candidate) => candidate.domain === domain)) {
+  // P221: a domain a re-check unverified still lets the organization's own users in.
+  if (!domain || (listed?.status !== 'verified' && listed?.status !== 'unverified')) {
     throw new UnauthorizedDomainError(`${domain ?? 'This email'} is not a verified domain here`, {
       reason: 'unauthorized_domain',
     });
@@ -310,6 +316,12 @@ async function signInByEmail(
   const normalized = normalizeEmail(email);
   const [found] = await deps.users.findByEmail(normalized, orgId);
   let user = found?.user;
+  if (!user && listed.status !== 'verified') {
+    // P221: but admits no new ones until it is verified again.
+    throw new UnauthorizedDomainError(`${domain} is no longer verified: no new users`, {
+      reason: 'unauthorized_domain',
+    });
+  }
   if (!user) user = await provision(deps, configuration, email);
   if (found && user.status === 'invited') user = await activateInvited(deps, orgId, found);
   if (user.status !== 'active') throw failed(`User ${user.id} is ${user.status}`);
