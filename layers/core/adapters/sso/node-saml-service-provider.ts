@@ -5,9 +5,9 @@ import type {
   SamlServiceProvider,
   SamlTrust,
 } from '../../ports/identity-provider.port';
+import { responseIssuerOf } from './saml-response-issuer';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
-type FastXmlParser = typeof import('fast-xml-parser');
 
 /** What is read of a verified assertion, as node-saml's xml2js parse gives it. */
 interface ParsedAssertion {
@@ -42,7 +42,6 @@ const REQUEST_LIFETIME_MS = 10 * 60 * 1000;
  */
 export class NodeSamlServiceProvider implements SamlServiceProvider {
   #library: Promise<NodeSaml> | undefined;
-  #xml: Promise<FastXmlParser> | undefined;
 
   async authorizationUrl(trust: SamlTrust, requestId: string, relayState: string): Promise<string> {
     const saml = await this.#saml(trust, { generateUniqueId: () => requestId });
@@ -78,7 +77,12 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
         `SAML assertion from another issuer (${String(assertionIssuer).slice(0, 200)})`,
       );
     }
-    const responseIssuer = await this.#responseIssuer(profile.getSamlResponseXml?.() ?? '');
+    let responseIssuer: string | null;
+    try {
+      responseIssuer = responseIssuerOf(profile.getSamlResponseXml?.() ?? '');
+    } catch (error) {
+      throw new SsoAuthenticationFailedError(`SAML response refused: ${(error as Error).message}`);
+    }
     // SAML Core 3.2.2: the Response's Issuer is optional; when present it must be the IdP too.
     if (responseIssuer !== null && responseIssuer !== trust.idpEntityId) {
       throw new SsoAuthenticationFailedError(
@@ -101,34 +105,6 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
       attributes,
       notOnOrAfter: notOnOrAfter ? Math.ceil(Date.parse(notOnOrAfter) / 1000) : null,
     };
-  }
-
-  /**
-   * The Response's own `<Issuer>` (its first child, unsigned here: the
-   * assertion carries the signature), `null` when it has none. Read with
-   * fast-xml-parser, loaded with the first response: node-saml exposes the
-   * document it verified only as text.
-   */
-  async #responseIssuer(xml: string): Promise<string | null> {
-    this.#xml ??= import('fast-xml-parser');
-    const { XMLParser } = await this.#xml;
-    const parsed = new XMLParser({
-      removeNSPrefix: true,
-      ignoreAttributes: true,
-      parseTagValue: false,
-      trimValues: false,
-      ignoreDeclaration: true,
-      ignorePiTags: true,
-      htmlEntities: false,
-      isArray: (name) => name === 'Issuer',
-    }).parse(xml) as { Response?: { Issuer?: unknown[] } };
-    const issuers = parsed.Response?.Issuer;
-    if (issuers === undefined) return null;
-    const [issuer] = issuers;
-    if (issuers.length !== 1 || typeof issuer !== 'string') {
-      throw new SsoAuthenticationFailedError('SAML response with a malformed Issuer');
-    }
-    return issuer;
   }
 
   async metadata(trust: SamlTrust): Promise<string> {
