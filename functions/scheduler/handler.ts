@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { runScheduledSyncs } from '../../layers/core/use-cases/scheduling/run-scheduled-syncs';
+import { recheckSsoDomains } from '../../layers/core/use-cases/sso/recheck-sso-domains';
 import { dependencies } from './wiring';
 
 const logger = new Logger({ serviceName: 'svc-scheduler' });
@@ -16,22 +17,33 @@ export interface SchedulerTick {
   readonly skipped: number;
   readonly deferred: number;
   readonly failed: number;
+  /** P221: the verified SSO domains looked up again by this tick. */
+  readonly domains: {
+    readonly due: number;
+    readonly confirmed: number;
+    readonly unverified: number;
+    readonly failed: number;
+    readonly skipped: number;
+    readonly deferred: number;
+  };
 }
 
 /**
  * D23: the EventBridge schedule's target. Each tick queues a sync for every
- * `hourly`/`daily`/`weekly` data source that is due (runScheduledSyncs). A
- * source whose request fails is logged and tried again by the next tick; only
- * a failure to read the schedule fails the invocation (and its alarm).
+ * `hourly`/`daily`/`weekly` data source that is due (runScheduledSyncs), then
+ * looks up again the verified SSO domains whose daily re-check is due
+ * (recheckSsoDomains, P221). A source whose request fails is logged and tried
+ * again by the next tick; only a failure to read the schedule fails the
+ * invocation (and its alarm).
  */
 export async function handler(_event: ScheduledEvent, context?: Context): Promise<SchedulerTick> {
   const remaining = context?.getRemainingTimeInMillis();
-  const run = await runScheduledSyncs(
-    dependencies(),
+  const options =
     remaining === undefined
       ? {}
-      : { signal: AbortSignal.timeout(Math.max(1_000, remaining - FINISH_MARGIN_MS)) },
-  );
+      : { signal: AbortSignal.timeout(Math.max(1_000, remaining - FINISH_MARGIN_MS)) };
+  const deps = dependencies();
+  const run = await runScheduledSyncs(deps, options);
   for (const failure of run.failures) {
     logger.error('A scheduled sync request failed; the next tick tries again', {
       org_id: failure.orgId,
@@ -46,7 +58,11 @@ export async function handler(_event: ScheduledEvent, context?: Context): Promis
     skipped: run.skipped,
     deferred: run.deferred,
     failed: run.failures.length,
+    domains: await recheckSsoDomains(deps, options),
   };
   logger.info('Scheduled syncs', { ...tick });
+  if (tick.domains.unverified > 0) {
+    logger.warn('SSO domains unverified: their TXT record is gone', { ...tick.domains });
+  }
   return tick;
 }

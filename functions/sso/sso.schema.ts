@@ -126,13 +126,16 @@ export const ssoConfigurationResource = z.object({
 
 export const ssoDomainResource = z.object({
   domain: z.string(),
-  status: z.enum(['pending', 'verified']),
+  /** P221: `unverified` when the daily re-check found the record gone (verify again to restore it). */
+  status: z.enum(['pending', 'verified', 'unverified']),
   /** Publish this TXT record, then `POST …/domains/:domain/verify`. */
   txt_record: z.object({ name: z.string(), value: z.string() }),
   created_at: z.string(),
   verified_at: z.nullable(z.string()),
   checked_at: z.nullable(z.string()),
   last_error: z.nullable(z.string()),
+  /** P221: when a re-check found the record gone (`last_error` says what it found). */
+  unverified_at: z.nullable(z.string()),
 });
 
 export const ssoDomainList = z.object({

@@ -32,6 +32,8 @@ export interface SyncSchedulerProps extends ServiceFunctionLogProps {
  * `hourly`/`daily`/`weekly` data source that is due (the schedule index,
  * GSI2). Ticks are safe to overlap or repeat: each source is claimed with a
  * conditional write, and a sync job already queued or running is kept (D22).
+ * The same tick re-checks verified SSO domains that are due (P221: claims in
+ * the same index, DNS TXT look-ups, which need no grant).
  * The caller grants table item access and sending to the sync queue.
  *
  * @example
@@ -59,7 +61,7 @@ export class SyncScheduler extends Construct {
     this.scheduler = new ServiceFunction(this, 'Function', {
       folder: 'scheduler',
       description:
-        'Agent Query Service: queues the syncs of scheduled data sources that are due (D23)',
+        'Agent Query Service: queues the syncs of scheduled data sources that are due (D23), re-checks verified SSO domains (P221)',
       environment: props.environment,
       memorySize: props.memorySize ?? 512,
       timeout,

@@ -8,6 +8,10 @@ import {
   runScheduledSyncs,
   type ScheduledSyncRun,
 } from '../../layers/core/use-cases/scheduling/run-scheduled-syncs';
+import {
+  type DomainRecheckRun,
+  recheckSsoDomains,
+} from '../../layers/core/use-cases/sso/recheck-sso-domains';
 import { publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
 
 /** P111: an idle loop waits at most this many intervals between rounds. */
@@ -111,11 +115,18 @@ export class BackgroundWorkers {
    * D23: the scheduler's tick (the cloud's EventBridge rule → functions/scheduler):
    * queues a sync for every scheduled data source that is due. A source whose
    * request failed is reported to `onError` and stays due for the next tick.
+   * The same tick re-checks the verified SSO domains that are due (P221).
    */
   async stepSchedule(): Promise<ScheduledSyncRun> {
     const run = await runScheduledSyncs(this.deps);
     for (const failure of run.failures) this.onError(failure.error);
+    await this.stepDomainChecks();
     return run;
+  }
+
+  /** P221: looks up again every verified SSO domain whose daily re-check is due. */
+  stepDomainChecks(): Promise<DomainRecheckRun> {
+    return recheckSsoDomains(this.deps);
   }
 
   /** Runs every sync job that is due, one at a time. Returns the jobs handled. */

@@ -3,6 +3,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { expectFlatError, expectNestedError, fieldPaths } from '../support/error-shapes';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
+import { IDP_CERT } from '../support/saml-idp';
 import { createKey } from '../support/tenants';
 import { createTestUser, signedIn, type TestUser, WebSession } from '../support/web-session';
 
@@ -345,6 +346,40 @@ describe('SSO configuration (D14)', () => {
         const error = expectNestedError(response, 400, 'invalid_request');
         if (field) expect(fieldPaths(error)).toContain(field);
       }
+    });
+
+    it('refuses identity provider addresses with user info or without https (P220): 400 naming the field', async () => {
+      const saml = (ssoUrl: string) => ({
+        protocol: 'saml',
+        enforce_sso: false,
+        saml: {
+          idp_entity_id: 'https://idp.example/saml',
+          sso_url: ssoUrl,
+          idp_certificates: [IDP_CERT],
+        },
+      });
+      const oidc = (issuer: string) =>
+        oidcBody({ oidc: { issuer, client_id: 'x', client_secret: 's' } });
+      const cases: Array<[unknown, string]> = [
+        [saml('http://idp.example/sso'), 'saml.sso_url'],
+        [saml('https://user:secret@idp.example/sso'), 'saml.sso_url'],
+        [saml('https://user@idp.example/sso'), 'saml.sso_url'],
+        // Loopback over http only with SVC_ALLOW_PRIVATE_URLS (D35), which this service lacks.
+        [saml('http://127.0.0.1:8080/sso'), 'saml.sso_url'],
+        [saml('http://localhost/sso'), 'saml.sso_url'],
+        [oidc('http://idp.example.com'), 'oidc.issuer'],
+        [oidc('https://admin:secret@idp.example.com'), 'oidc.issuer'],
+      ];
+      for (const [body, field] of cases) {
+        const response = await browser.request(`${orgPath}/sso`, { method: 'PUT', body });
+
+        expect(fieldPaths(expectNestedError(response, 400, 'invalid_request'))).toEqual([field]);
+      }
+      const https = await browser.request(`${orgPath}/sso`, {
+        method: 'PUT',
+        body: saml('https://idp.example/sso'),
+      });
+      expect(https.status).toBe(200);
     });
 
     it('deletes the configuration (204), after which it is 404', async () => {

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { Browser, type Page } from '../support/browser';
 import { TestDnsServer } from '../support/dns-server';
@@ -445,6 +447,66 @@ describe('OIDC sign-in (D14)', () => {
       expect(first.status).toBe(303);
       expectFailed(replayed);
       expectFailed(await browser.request(second.href));
+    });
+
+    describe('discovery documents (P220, D35)', () => {
+      let discovery: Server;
+      let origin = '';
+      let issuer = '';
+      let document: Record<string, unknown> = {};
+      const fetched: string[] = [];
+
+      beforeAll(async () => {
+        // A provider whose discovery document says whatever the test wants, under any path.
+        discovery = createServer((request, response) => {
+          fetched.push(request.url ?? '');
+          response.setHeader('content-type', 'application/json');
+          response.end(JSON.stringify(document));
+        });
+        await new Promise<void>((resolve) => discovery.listen(0, '127.0.0.1', resolve));
+        origin = `http://127.0.0.1:${(discovery.address() as AddressInfo).port}`;
+      });
+      afterAll(() => new Promise<void>((resolve) => discovery.close(() => resolve())));
+
+      /** A fresh issuer per test: the relying party keeps a document it accepted for 10 minutes. */
+      async function provide(endpoints: Record<string, unknown> = {}) {
+        issuer = `${origin}/issuer-${fetched.length}-${Date.now()}`;
+        document = {
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          ...endpoints,
+        };
+        await configure({ oidc: { issuer, ...CLIENT } });
+        fetched.length = 0;
+      }
+      const start = () => new Browser().request(`${service.url}/api/v1/sso/start?org_id=${orgId}`);
+
+      it('leaves for the authorization endpoint the document names when every address passes', async () => {
+        await provide();
+
+        const page = await start();
+
+        expect(page.status).toBe(303);
+        expect(page.headers.get('location')?.startsWith(`${issuer}/authorize?`)).toBe(true);
+      });
+
+      const hostile: Array<[string, string, string]> = [
+        ['authorization_endpoint', 'http://10.0.0.7/authorize', 'plain http off this machine'],
+        ['token_endpoint', 'http://169.254.169.254/latest/meta-data/', 'the metadata address'],
+        ['jwks_uri', 'http://192.168.1.10/jwks', 'a private address over http'],
+        ['token_endpoint', 'ftp://127.0.0.1/token', 'another scheme'],
+        ['jwks_uri', 'https://user:secret@localhost/jwks', 'user info'],
+        ['authorization_endpoint', 'not a URL', 'not a URL'],
+      ];
+      it.each(hostile)('refuses a document whose %s is %s (%s)', async (name, url) => {
+        await provide({ [name]: url });
+
+        expectFailed(await start());
+        // Only the document was read; nothing it names was fetched.
+        expect(fetched).toEqual([`${new URL(issuer).pathname}/.well-known/openid-configuration`]);
+      });
     });
 
     const attacks: Array<[IdTokenAttack, string]> = [

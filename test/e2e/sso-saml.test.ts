@@ -23,7 +23,7 @@ const IDP_SSO_URL = 'https://idp.test.example/sso';
  * response with its test key (xml-crypto), and the browser posts it to the
  * organization's ACS cross-site, as an IdP's page does (HTTP-POST). The
  * service verifies it with @node-saml/node-saml (P92). Then the attacks:
- * tampered, unsigned, wrong audience, wrong recipient, expired, replayed,
+ * tampered, another issuer (P219), unsigned, wrong audience, wrong recipient, expired, replayed,
  * answering another request, finished in another browser.
  */
 describe('SAML sign-in (D14, P92)', () => {
@@ -192,6 +192,45 @@ describe('SAML sign-in (D14, P92)', () => {
       expectFailed(
         await post(browser, signed.replace(`>member@${domain}<`, `>${admin}<`), request.relayState),
       );
+    });
+
+    it('refuses an assertion signed with the IdP certificate under another issuer (P219)', async () => {
+      const browser = new Browser();
+      const request = await leave(browser);
+
+      expectFailed(
+        await post(
+          browser,
+          samlResponse(answer(request, { assertionIssuer: 'https://other-idp.example/saml' })),
+          request.relayState,
+        ),
+      );
+    });
+
+    it('refuses a response whose own Issuer is another IdP, the assertion aside (P219)', async () => {
+      const browser = new Browser();
+      const request = await leave(browser);
+
+      expectFailed(
+        await post(
+          browser,
+          samlResponse(answer(request, { responseIssuer: 'https://other-idp.example/saml' })),
+          request.relayState,
+        ),
+      );
+    });
+
+    it('accepts a response without an Issuer of its own (optional, SAML Core 3.2.2)', async () => {
+      const browser = new Browser();
+      const request = await leave(browser);
+
+      const landed = await post(
+        browser,
+        samlResponse(answer(request, { responseIssuer: null })),
+        request.relayState,
+      );
+
+      expect(landed.status).toBe(303);
     });
 
     it('refuses an unsigned response', async () => {

@@ -43,6 +43,10 @@ export interface ResponseOptions {
   /** @default true */
   readonly signed?: boolean;
   readonly assertionId?: string;
+  /** The Response's `<Issuer>`; `null` leaves it out (it is optional). @default idpEntityId */
+  readonly responseIssuer?: string | null;
+  /** The Assertion's `<Issuer>`, which the signature covers. @default idpEntityId */
+  readonly assertionIssuer?: string;
 }
 
 const iso = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -58,10 +62,12 @@ export function samlResponse(options: ResponseOptions): string {
   const issued = validFor > 0 ? iso(0) : iso(validFor - 60);
   const xml = [
     `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${issued}" Destination="${options.recipient}" InResponseTo="${options.inResponseTo}">`,
-    `<saml:Issuer>${options.idpEntityId}</saml:Issuer>`,
+    options.responseIssuer === null
+      ? ''
+      : `<saml:Issuer>${options.responseIssuer ?? options.idpEntityId}</saml:Issuer>`,
     '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>',
     `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${issued}">`,
-    `<saml:Issuer>${options.idpEntityId}</saml:Issuer>`,
+    `<saml:Issuer>${options.assertionIssuer ?? options.idpEntityId}</saml:Issuer>`,
     '<saml:Subject>',
     `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${options.email}</saml:NameID>`,
     '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">',

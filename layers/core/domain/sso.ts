@@ -75,7 +75,12 @@ export const DOMAIN_VERIFICATION = {
   valuePrefix: 'svc-domain-verification=',
 } as const;
 
-export type DomainStatus = 'pending' | 'verified';
+/**
+ * `pending` until first verified; `unverified` when the daily re-check
+ * (P221) found the record gone: the organization's existing users still
+ * sign in, no new ones are admitted, until it is verified again.
+ */
+export type DomainStatus = 'pending' | 'verified' | 'unverified';
 
 export interface SsoDomain {
   readonly domain: string;
@@ -83,11 +88,24 @@ export interface SsoDomain {
   /** The TXT record to publish (name and value). */
   readonly txt_record: { readonly name: string; readonly value: string };
   readonly created_at: string;
+  /** When it was (last) verified; kept when it becomes unverified. */
   readonly verified_at: string | null;
   /** When verification was last tried, and why it failed (null after success). */
   readonly checked_at: string | null;
   readonly last_error: string | null;
+  /** P221: when a re-check found the record gone (`last_error` says what it found); null otherwise. */
+  readonly unverified_at: string | null;
 }
+
+/**
+ * P221: verified domains are looked up again about daily (by the sync
+ * scheduler's tick); a look-up that fails (DNS down, a timeout) proves
+ * nothing either way and is tried again after `retryMs`.
+ */
+export const DOMAIN_RECHECK = {
+  intervalMs: 24 * 3600 * 1000,
+  retryMs: 3600 * 1000,
+} as const;
 
 /** The domain part of an email, normalized; null when there is none. */
 export function emailDomain(email: string): string | null {

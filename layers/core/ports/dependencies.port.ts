@@ -18,7 +18,11 @@ import type { EvaluationRepository } from './evaluation-repository.port';
 import type { FileParser } from './file-parser.port';
 import type { FileStorage } from './file-storage.port';
 import type { GroupGrants, GroupRepository } from './group-repository.port';
-import type { OidcRelyingParty, SamlServiceProvider } from './identity-provider.port';
+import type {
+  IdentityProviderUrlRule,
+  OidcRelyingParty,
+  SamlServiceProvider,
+} from './identity-provider.port';
 import type {
   AnalyticsRollups,
   InteractionRepository,
@@ -120,6 +124,8 @@ export interface Dependencies {
   readonly ssoFlows: SsoFlowStore;
   readonly txtResolver: TxtResolver;
   readonly oidcRelyingParty: OidcRelyingParty;
+  /** P220: which identity provider addresses an organization may set. */
+  readonly identityProviderUrls: IdentityProviderUrlRule;
   /** D14 SAML 2.0: the service provider, and the assertions already accepted (replays). */
   readonly samlServiceProvider: SamlServiceProvider;
   readonly samlAssertions: SamlAssertionLedger;

@@ -1,3 +1,5 @@
+import type { UrlCheck } from './webhook-transport.port';
+
 /** An organization's OIDC provider, as the relying party needs it for one sign-in. */
 export interface OidcClientSettings {
   readonly issuer: string;
@@ -72,4 +74,13 @@ export interface SamlServiceProvider {
   ): Promise<SamlIdentity>;
   /** Our SP metadata for the organization's administrators to give their IdP. */
   metadata(trust: SamlTrust): Promise<string>;
+}
+
+/**
+ * P220: the rule for the identity provider addresses an organization sets
+ * (the OIDC issuer, the SAML SSO URL): `https`, no user info, `http` only to
+ * this machine where private addresses are allowed (D35).
+ */
+export interface IdentityProviderUrlRule {
+  check(url: string): UrlCheck;
 }

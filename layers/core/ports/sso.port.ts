@@ -38,14 +38,39 @@ export interface SsoRepository {
   /**
    * Marks a domain verified and claims it for the organization: false when
    * another organization holds it verified already (a domain belongs to one).
+   * The claim is due for its re-check (P221) at `nextCheckAt`.
    */
-  markVerified(orgId: string, domain: string, at: string): Promise<boolean>;
+  markVerified(orgId: string, domain: string, at: string, nextCheckAt: string): Promise<boolean>;
   /** Records a failed check (the domain stays as it was). */
   recordFailedCheck(orgId: string, domain: string, at: string, error: string): Promise<void>;
+  /** P221: the claims whose re-check is due by `now` (an eventually consistent index). */
+  listDueForCheck(now: string): Promise<DueDomainCheck[]>;
+  /**
+   * P221: moves a claim's next re-check from `from` to `to`, only if it is
+   * still this organization's and still due at `from`: of two runs at once,
+   * one takes the check.
+   */
+  moveNextCheck(due: DueDomainCheck, to: string): Promise<boolean>;
+  /** P221: a re-check found the record: `checked_at` is now, `last_error` cleared (a verified domain only). */
+  recordConfirmedCheck(orgId: string, domain: string, at: string): Promise<void>;
+  /**
+   * P221: a re-check found the record gone: the domain becomes `unverified`
+   * (when and why recorded) if it was verified, and the organization's
+   * claim is released, so the domain routes and enforces nothing any more
+   * and another organization may verify it.
+   */
+  markUnverified(orgId: string, domain: string, at: string, reason: string): Promise<void>;
   /** Removes a domain and its claim; false when the organization has no such domain. */
   deleteDomain(orgId: string, domain: string): Promise<boolean>;
   /** The organization holding `domain` verified, if any. */
   domainOwner(domain: string): Promise<string | null>;
+}
+
+/** P221: a verified domain's claim whose re-check is due. */
+export interface DueDomainCheck {
+  readonly orgId: string;
+  readonly domain: string;
+  readonly nextCheckAt: string;
 }
 
 /** A sign-in on its way through the identity provider: what the callback must find again. */

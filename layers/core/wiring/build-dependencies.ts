@@ -35,6 +35,7 @@ import {
   HttpWebhookTransport,
   TlsWebhookUrlVerifier,
 } from '../adapters/net/http-webhook-transport';
+import { identityProviderUrlRule } from '../adapters/net/identity-provider-urls';
 import type { OutboundPolicy } from '../adapters/net/outbound-policy';
 import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import { inProcessChunker } from '../adapters/parsing/in-process-chunker';
@@ -204,6 +205,7 @@ export function buildDependencies(options: {
     txtResolver: new DnsTxtResolver(options.dnsServers ? { servers: options.dnsServers } : {}),
     // Identity providers are customer-supplied addresses: the runtime's D35 policy, as for webhooks.
     oidcRelyingParty: new JoseOidcRelyingParty(options.outboundPolicy, clock),
+    identityProviderUrls: identityProviderUrlRule(options.outboundPolicy),
     samlServiceProvider: new NodeSamlServiceProvider(),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),

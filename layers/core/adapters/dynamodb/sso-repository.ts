@@ -5,10 +5,25 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SsoRepository, StoredSsoConfiguration, StoredSsoDomain } from '../../ports/sso.port';
+import type {
+  DueDomainCheck,
+  SsoRepository,
+  StoredSsoConfiguration,
+  StoredSsoDomain,
+} from '../../ports/sso.port';
 import { isConditionFailure } from './document-client';
 import { queryAll } from './query-all';
-import { keys, withoutStorageAttributes } from './table-design';
+import { keys, TABLE_KEYS, withoutStorageAttributes } from './table-design';
+
+/** A domain item as the API shows it; items stored before P221 have no `unverified_at`. */
+const domainOf = (item: Record<string, unknown>): StoredSsoDomain =>
+  ({ unverified_at: null, ...withoutStorageAttributes(item) }) as unknown as StoredSsoDomain;
+
+/** P221: a claim's place in the re-check schedule (GSI2). */
+const checkIndexKeys = (domain: string, nextCheckAt: string) => ({
+  [TABLE_KEYS.gsi2.partitionKey]: keys.domainCheckPartition,
+  [TABLE_KEYS.gsi2.sortKey]: keys.domainCheckSortKey(nextCheckAt, domain),
+});
 
 /** D14: SSO configurations and domains in the organization's partition; domain claims beside them. */
 export class DynamoDbSsoRepository implements SsoRepository {
@@ -67,7 +82,7 @@ export class DynamoDbSsoRepository implements SsoRepository {
       },
       ConsistentRead: true,
     });
-    return items.map((item) => withoutStorageAttributes(item) as unknown as StoredSsoDomain);
+    return items.map(domainOf);
   }
 
   async getDomain(orgId: string, domain: string): Promise<StoredSsoDomain | null> {
@@ -78,7 +93,7 @@ export class DynamoDbSsoRepository implements SsoRepository {
         ConsistentRead: true,
       }),
     );
-    return Item ? (withoutStorageAttributes(Item) as unknown as StoredSsoDomain) : null;
+    return Item ? domainOf(Item) : null;
   }
 
   async addDomain(orgId: string, domain: StoredSsoDomain): Promise<boolean> {
@@ -99,14 +114,27 @@ export class DynamoDbSsoRepository implements SsoRepository {
 
   /**
    * The claim first (P86): only the organization whose conditional put
-   * succeeded (or that holds it already) marks its domain verified.
+   * succeeded (or that holds it already) marks its domain verified. The
+   * claim enters the re-check schedule (P221).
    */
-  async markVerified(orgId: string, domain: string, at: string): Promise<boolean> {
+  async markVerified(
+    orgId: string,
+    domain: string,
+    at: string,
+    nextCheckAt: string,
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...keys.domainClaim(domain), entity: 'domain_claim', org_id: orgId, at },
+          Item: {
+            ...keys.domainClaim(domain),
+            ...checkIndexKeys(domain, nextCheckAt),
+            entity: 'domain_claim',
+            org_id: orgId,
+            at,
+            next_check_at: nextCheckAt,
+          },
           ConditionExpression: 'attribute_not_exists(PK) OR org_id = :org',
           ExpressionAttributeValues: { ':org': orgId },
         }),
@@ -120,7 +148,7 @@ export class DynamoDbSsoRepository implements SsoRepository {
         TableName: this.tableName,
         Key: keys.ssoDomain(orgId, domain),
         UpdateExpression:
-          'SET #status = :verified, verified_at = :at, checked_at = :at, last_error = :none',
+          'SET #status = :verified, verified_at = :at, checked_at = :at, last_error = :none, unverified_at = :none',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':verified': 'verified', ':at': at, ':none': null },
@@ -146,6 +174,94 @@ export class DynamoDbSsoRepository implements SsoRepository {
     }
   }
 
+  /** P221: the due part of GSI2's re-check partition, page by page. */
+  async listDueForCheck(now: string): Promise<DueDomainCheck[]> {
+    const { gsi2 } = TABLE_KEYS;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: gsi2.indexName,
+      KeyConditionExpression: '#pk = :partition AND #sk <= :due',
+      ExpressionAttributeNames: { '#pk': gsi2.partitionKey, '#sk': gsi2.sortKey },
+      ExpressionAttributeValues: {
+        ':partition': keys.domainCheckPartition,
+        ':due': keys.scheduleDueBound(now),
+      },
+    });
+    return items.flatMap((item) => {
+      const sortKey = String(item[gsi2.sortKey]);
+      const domain = String(item.PK).slice(keys.ssoDomainPrefix.length);
+      if (typeof item.org_id !== 'string' || !sortKey.includes('#')) return [];
+      return [{ orgId: item.org_id, domain, nextCheckAt: sortKey.slice(0, sortKey.indexOf('#')) }];
+    });
+  }
+
+  async moveNextCheck(due: DueDomainCheck, to: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.domainClaim(due.domain),
+          UpdateExpression: 'SET next_check_at = :to, #sk = :sortKey',
+          ConditionExpression: 'org_id = :org AND next_check_at = :from',
+          ExpressionAttributeNames: { '#sk': TABLE_KEYS.gsi2.sortKey },
+          ExpressionAttributeValues: {
+            ':to': to,
+            ':sortKey': keys.domainCheckSortKey(to, due.domain),
+            ':org': due.orgId,
+            ':from': due.nextCheckAt,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async recordConfirmedCheck(orgId: string, domain: string, at: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.ssoDomain(orgId, domain),
+          UpdateExpression: 'SET checked_at = :at, last_error = :none',
+          ConditionExpression: '#status = :verified',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': at, ':none': null, ':verified': 'verified' },
+        }),
+      );
+    } catch (error) {
+      // Deleted or changed meanwhile: nothing to record.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** The domain item first, then the claim: a run that stops in between leaves a claim the next re-check releases. */
+  async markUnverified(orgId: string, domain: string, at: string, reason: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.ssoDomain(orgId, domain),
+          UpdateExpression:
+            'SET #status = :unverified, unverified_at = :at, checked_at = :at, last_error = :reason',
+          ConditionExpression: '#status = :verified',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':unverified': 'unverified',
+            ':verified': 'verified',
+            ':at': at,
+            ':reason': reason,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    await this.#releaseClaim(orgId, domain);
+  }
+
   async deleteDomain(orgId: string, domain: string): Promise<boolean> {
     const { Attributes } = await this.client.send(
       new DeleteCommand({
@@ -154,6 +270,12 @@ export class DynamoDbSsoRepository implements SsoRepository {
         ReturnValues: 'ALL_OLD',
       }),
     );
+    await this.#releaseClaim(orgId, domain);
+    return Attributes !== undefined;
+  }
+
+  /** Deletes the organization's claim on `domain`; another organization's claim (or none) stays as it is. */
+  async #releaseClaim(orgId: string, domain: string): Promise<void> {
     try {
       await this.client.send(
         new DeleteCommand({
@@ -164,10 +286,8 @@ export class DynamoDbSsoRepository implements SsoRepository {
         }),
       );
     } catch (error) {
-      // Another organization's claim (or none) stays as it is.
       if (!isConditionFailure(error)) throw error;
     }
-    return Attributes !== undefined;
   }
 
   async domainOwner(domain: string): Promise<string | null> {

@@ -40,6 +40,11 @@
  * | item             | GSI2PK        | GSI2SK                        |
  * |------------------|---------------|-------------------------------|
  * | scheduled source | SCHEDULE#<n>  | <next_sync_at>#<org>#<ds>     |
+ * | domain claim     | SSODOMAINCHECK| <next_check_at>#<dom>         |
+ *
+ * Verified domains' claims sit in GSI2 too (P221), so the same tick finds
+ * the ones due for their daily re-check (the org id is projected; the
+ * domain is the claim's key).
  *
  * Everything an organization owns lives under its partition, so every read
  * is a key lookup or a query on that partition (never a scan), and every
@@ -141,6 +146,9 @@ export const keys = {
    */
   scheduleSortKey: (nextSyncAt: string, orgId: string, id: string) =>
     `${nextSyncAt}#${orgId}#${id}`,
+  /** P221: verified domains' claims, in GSI2 by the time of their next re-check. */
+  domainCheckPartition: 'SSODOMAINCHECK',
+  domainCheckSortKey: (nextCheckAt: string, domain: string) => `${nextCheckAt}#${domain}`,
   /** Above every GSI2SK whose time is `now` or earlier: `~` sorts after any id character. */
   scheduleDueBound: (now: string) => `${now}#~`,
 } as const;

@@ -8,6 +8,7 @@ import type {
   OidcRelyingParty,
 } from '../../ports/identity-provider.port';
 import { guardedFetch, OutboundRequestError } from '../net/guarded-fetch';
+import { checkFetchedProviderUrl, checkIdentityProviderUrl } from '../net/identity-provider-urls';
 import type { OutboundPolicy } from '../net/outbound-policy';
 
 /** What the service reads of a provider's discovery document (OpenID Connect Discovery 1.0). */
@@ -32,6 +33,9 @@ const ID_TOKEN_ALGORITHMS = [
   'ES512',
   'EdDSA',
 ];
+/** P220: the discovery document's addresses the service uses, each checked like the issuer. */
+const DISCOVERED_ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
+
 /** Discovery documents and JWKS are kept this long per issuer. */
 const METADATA_MAX_AGE_MS = 10 * 60 * 1000;
 const CLOCK_TOLERANCE_SECONDS = 60;
@@ -46,7 +50,8 @@ const failed = (message: string, cause?: unknown) =>
  * against the provider's JWKS — signature, `iss`, `aud` (and `azp` when
  * there are several audiences), `exp`/`iat` with a minute of tolerance, and
  * the flow's nonce. Every request to the provider goes through D35's
- * address rules (the issuer is customer input).
+ * address rules (the issuer is customer input), and so does every address
+ * the discovery document names before it is used (P220).
  */
 export class JoseOidcRelyingParty implements OidcRelyingParty {
   readonly #fetch: ReturnType<typeof guardedFetch>;
@@ -54,7 +59,7 @@ export class JoseOidcRelyingParty implements OidcRelyingParty {
   readonly #keys = new Map<string, JWTVerifyGetKey>();
 
   constructor(
-    policy: OutboundPolicy,
+    private readonly policy: OutboundPolicy,
     private readonly clock: Clock,
   ) {
     this.#fetch = guardedFetch(policy, { timeoutMs: 5000, maxBytes: 512 * 1024 });
@@ -167,6 +172,9 @@ export class JoseOidcRelyingParty implements OidcRelyingParty {
   }
 
   async #fetchMetadata(issuer: string): Promise<ProviderMetadata> {
+    // P220: the issuer was checked when configured; again for what was stored before that rule.
+    const issuerCheck = checkIdentityProviderUrl(issuer, this.policy);
+    if (!issuerCheck.ok) throw failed(`Issuer refused: ${issuerCheck.reason}`);
     const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
     const response = await this.#request(url, { headers: { accept: 'application/json' } });
     const body = (await response.json().catch(() => null)) as Partial<ProviderMetadata> | null;
@@ -180,6 +188,12 @@ export class JoseOidcRelyingParty implements OidcRelyingParty {
       typeof jwks_uri !== 'string'
     ) {
       throw failed('Discovery document lacks an endpoint');
+    }
+    // P220, D35: the document is the provider's word, not ours: each address it names is
+    // held to the issuer's rule (https, no user info, public addresses) before any is used.
+    for (const name of DISCOVERED_ENDPOINTS) {
+      const check = await checkFetchedProviderUrl(body[name] as string, this.policy);
+      if (!check.ok) throw failed(`Discovery's ${name} refused: ${check.reason}`);
     }
     return body as ProviderMetadata;
   }

@@ -5,12 +5,14 @@ import type {
   SamlServiceProvider,
   SamlTrust,
 } from '../../ports/identity-provider.port';
+import { responseIssuerOf } from './saml-response-issuer';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
 
 /** What is read of a verified assertion, as node-saml's xml2js parse gives it. */
 interface ParsedAssertion {
   readonly $?: { readonly ID?: string };
+  readonly Issuer?: ReadonlyArray<{ readonly _?: string }>;
   readonly Conditions?: ReadonlyArray<{ readonly $?: { readonly NotOnOrAfter?: string } }>;
   readonly Subject?: ReadonlyArray<{
     readonly SubjectConfirmation?: ReadonlyArray<{
@@ -31,10 +33,12 @@ const REQUEST_LIFETIME_MS = 10 * 60 * 1000;
  * SP-initiated (HTTP-Redirect AuthnRequest, HTTP-POST Response), assertions
  * must be signed by one of the IdP's certificates (the library verifies with
  * xml-crypto; nothing here reads a signature), audience = our entity id,
- * recipient = our ACS URL, NotBefore/NotOnOrAfter within a minute, issuer
- * the IdP's entity id, and `InResponseTo` exactly the request this flow
- * sent. The library (and its XML stack) loads at the first SAML request,
- * not at init: OIDC and configuration requests never pay for it.
+ * recipient = our ACS URL, NotBefore/NotOnOrAfter within a minute, the
+ * Response's and the Assertion's Issuer both exactly the IdP's entity id
+ * (P219: checked here, node-saml compares `idpIssuer` on logout messages
+ * only), and `InResponseTo` exactly the request this flow sent. The library
+ * (and its XML stack) loads at the first SAML request, not at init: OIDC and
+ * configuration requests never pay for it.
  */
 export class NodeSamlServiceProvider implements SamlServiceProvider {
   #library: Promise<NodeSaml> | undefined;
@@ -64,6 +68,27 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
       ?.Assertion;
     const assertionId = assertion?.$?.ID;
     if (!assertionId) throw new SsoAuthenticationFailedError('SAML assertion without an ID');
+    // P219: the signed assertion names the configured IdP; one signed with its
+    // certificate under another entity id (a certificate shared by several
+    // IdPs, a test IdP) is not this trust's.
+    const assertionIssuer = assertion?.Issuer?.[0]?._;
+    if (assertionIssuer !== trust.idpEntityId) {
+      throw new SsoAuthenticationFailedError(
+        `SAML assertion from another issuer (${String(assertionIssuer).slice(0, 200)})`,
+      );
+    }
+    let responseIssuer: string | null;
+    try {
+      responseIssuer = responseIssuerOf(profile.getSamlResponseXml?.() ?? '');
+    } catch (error) {
+      throw new SsoAuthenticationFailedError(`SAML response refused: ${(error as Error).message}`);
+    }
+    // SAML Core 3.2.2: the Response's Issuer is optional; when present it must be the IdP too.
+    if (responseIssuer !== null && responseIssuer !== trust.idpEntityId) {
+      throw new SsoAuthenticationFailedError(
+        `SAML response from another issuer (${responseIssuer.slice(0, 200)})`,
+      );
+    }
     // SAML Core 2.4.1.2 (node-saml does not check it): the bearer confirmation names our ACS.
     const recipient =
       assertion?.Subject?.[0]?.SubjectConfirmation?.[0]?.SubjectConfirmationData?.[0]?.$?.Recipient;
@@ -71,9 +96,9 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
       throw new SsoAuthenticationFailedError(`SAML assertion for another recipient (${recipient})`);
     }
     const notOnOrAfter = assertion?.Conditions?.[0]?.$?.NotOnOrAfter;
-    const { issuer, nameID, inResponseTo, ...attributes } = profile;
+    const { issuer: _issuer, nameID, inResponseTo, ...attributes } = profile;
     return {
-      issuer: typeof issuer === 'string' ? issuer : trust.idpEntityId,
+      issuer: assertionIssuer,
       assertionId,
       inResponseTo: String(inResponseTo),
       nameId: String(nameID),

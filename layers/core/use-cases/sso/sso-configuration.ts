@@ -9,6 +9,7 @@ import {
 import type { Organization } from '../../domain/organization';
 import {
   type AttributeMapping,
+  DOMAIN_RECHECK,
   normalizeDomain,
   OIDC_PRESETS,
   type OidcPreset,
@@ -19,6 +20,7 @@ import {
 } from '../../domain/sso';
 import type { Role } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
+import type { IdentityProviderUrlRule } from '../../ports/identity-provider.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import type { PasswordSessionCutoffs } from '../../ports/session.port';
 import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
@@ -33,6 +35,7 @@ export interface SsoConfigurationDependencies {
     PasswordSessionCutoffs,
     'endForOrganization' | 'endForDomain'
   >;
+  readonly identityProviderUrls: IdentityProviderUrlRule;
   readonly clock: Clock;
 }
 
@@ -153,6 +156,17 @@ function parseCertificates(certificates: readonly string[]): string[] {
   });
 }
 
+/** P220: an identity provider address the organization sets: 400 naming the field when the rule refuses it. */
+function checkProviderUrl(rule: IdentityProviderUrlRule, url: string, path: string): string {
+  const check = rule.check(url);
+  if (!check.ok) {
+    throw new InvalidRequestError(`${path}: ${check.reason}`, {
+      fields: [{ path, message: check.reason }],
+    });
+  }
+  return url;
+}
+
 /** P87: a preset names the issuer; an explicit issuer beside it must agree. */
 function issuerOf(input: OidcInput): string {
   if (input.preset === 'microsoft' && !input.tenant) {
@@ -223,13 +237,13 @@ export async function putSsoConfiguration(
       client_secret_sealed: null,
       saml: {
         idp_entity_id: input.saml.idp_entity_id,
-        sso_url: input.saml.sso_url,
+        sso_url: checkProviderUrl(deps.identityProviderUrls, input.saml.sso_url, 'saml.sso_url'),
         idp_certificates: parseCertificates(input.saml.idp_certificates),
         metadata_url: null,
       },
     };
   } else {
-    const issuer = issuerOf(input.oidc);
+    const issuer = checkProviderUrl(deps.identityProviderUrls, issuerOf(input.oidc), 'oidc.issuer');
     let sealed = existing?.client_secret_sealed ?? null;
     if (input.oidc.client_secret !== undefined) {
       sealed = await deps.secretSealer.seal(
@@ -327,6 +341,7 @@ export async function addSsoDomain(
     verified_at: null,
     checked_at: null,
     last_error: null,
+    unverified_at: null,
   };
   if (!(await deps.ssoRepository.addDomain(pathOrgId, record))) {
     throw new ConflictError(`${domain} is already listed`, { domain });
@@ -338,7 +353,8 @@ export async function addSsoDomain(
  * D14: looks the domain's TXT record up and, when it carries the token,
  * marks the domain verified for this organization (P86: a domain is
  * verified by one organization at a time: 409 for a second one). A record
- * not (yet) there is 409 naming what to publish; DNS failing is 503. P223:
+ * not (yet) there is 409 naming what to publish; DNS failing is 503. A
+ * domain a re-check unverified (P221) is verified again the same way. P223:
  * under `enforce_sso`, the domain's emails' password sessions end (but the
  * acting session, as in putSsoConfiguration).
  */
@@ -374,7 +390,9 @@ export async function verifySsoDomain(
       txt_record: record.txt_record,
     });
   }
-  if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at))) {
+  // P221: the first re-check a day after this verification.
+  const nextCheckAt = new Date(Date.parse(at) + DOMAIN_RECHECK.intervalMs).toISOString();
+  if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at, nextCheckAt))) {
     throw new ConflictError(`${domain} is verified by another organization`, {
       reason: 'domain_taken',
     });
@@ -386,7 +404,14 @@ export async function verifySsoDomain(
       keptSessionId: actingSessionId,
     });
   }
-  return { ...record, status: 'verified', verified_at: at, checked_at: at, last_error: null };
+  return {
+    ...record,
+    status: 'verified',
+    verified_at: at,
+    checked_at: at,
+    last_error: null,
+    unverified_at: null,
+  };
 }
 
 export async function deleteSsoDomain(

@@ -4,6 +4,7 @@ import { isId, newId } from '../../domain/ids';
 import { emailDomain, SSO_LIMITS } from '../../domain/sso';
 import { displayEmail, normalizeEmail, type User } from '../../domain/user';
 import type {
+  IdentityProviderUrlRule,
   OidcRelyingParty,
   SamlServiceProvider,
   SamlTrust,
@@ -39,6 +40,7 @@ export interface SsoSignInDependencies extends SessionDependencies {
   readonly oidcRelyingParty: OidcRelyingParty;
   readonly samlServiceProvider: SamlServiceProvider;
   readonly samlAssertions: SamlAssertionLedger;
+  readonly identityProviderUrls: IdentityProviderUrlRule;
 }
 
 /** Where the provider sends the browser back: the service's own address, known per request. */
@@ -133,6 +135,10 @@ export async function startSsoSignIn(
     expires_at: nowSeconds + SSO_LIMITS.flowSeconds,
   };
   if (configuration.protocol === 'saml') {
+    // P220: checked when configured; again here for what was stored before that rule.
+    const ssoUrl = configuration.saml?.sso_url ?? '';
+    const check = deps.identityProviderUrls.check(ssoUrl);
+    if (!check.ok) throw failed(`SAML SSO URL refused: ${check.reason}`);
     // P92: RelayState names the flow; the AuthnRequest id (an NCName) is what InResponseTo must say.
     const relayState = randomToken();
     const requestId = `_${randomBytes(20).toString('hex')}`;
@@ -285,7 +291,12 @@ export async function completeSamlSignIn(
   return signInByEmail(deps, configuration, email);
 }
 
-/** P88: the user of `email` in the organization, after the domain check; provisioned if configured so. */
+/**
+ * P88: the user of `email` in the organization, after the domain check;
+ * provisioned if configured so. P221: a domain that became unverified still
+ * signs in the users the organization has (active, or invited: P205), and
+ * provisions nobody.
+ */
 async function signInByEmail(
   deps: SsoSignInDependencies,
   configuration: StoredSsoConfiguration,
@@ -296,10 +307,11 @@ async function signInByEmail(
   const email = displayEmail(providedEmail);
   if (email === null) throw failed('The provider sent an email that is not an address');
   const domain = emailDomain(email);
-  const verified = (await deps.ssoRepository.listDomains(orgId)).filter(
-    (candidate) => candidate.status === 'verified',
+  const listed = (await deps.ssoRepository.listDomains(orgId)).find(
+    (candidate) => candidate.domain === domain,
   );
-  if (!domain || !verified.some((candidate) => candidate.domain === domain)) {
+  // P221: a domain a re-check unverified still lets the organization's own users in.
+  if (!domain || (listed?.status !== 'verified' && listed?.status !== 'unverified')) {
     throw new UnauthorizedDomainError(`${domain ?? 'This email'} is not a verified domain here`, {
       reason: 'unauthorized_domain',
     });
@@ -307,6 +319,12 @@ async function signInByEmail(
   const normalized = normalizeEmail(email);
   const [found] = await deps.users.findByEmail(normalized, orgId);
   let user = found?.user;
+  if (!user && listed.status !== 'verified') {
+    // P221: but admits no new ones until it is verified again.
+    throw new UnauthorizedDomainError(`${domain} is no longer verified: no new users`, {
+      reason: 'unauthorized_domain',
+    });
+  }
   if (!user) user = await provision(deps, configuration, email);
   if (found && user.status === 'invited') user = await activateInvited(deps, orgId, found);
   if (user.status !== 'active') throw failed(`User ${user.id} is ${user.status}`);

@@ -4,6 +4,7 @@ import {
 } from '../../adapters/dynamodb/sso-flows';
 import { DynamoDbSsoRepository } from '../../adapters/dynamodb/sso-repository';
 import { DnsTxtResolver } from '../../adapters/net/dns-txt-resolver';
+import { identityProviderUrlRule } from '../../adapters/net/identity-provider-urls';
 import { webhookPolicy } from '../../adapters/net/outbound-policy';
 import { JoseOidcRelyingParty } from '../../adapters/sso/jose-oidc-relying-party';
 import { NodeSamlServiceProvider } from '../../adapters/sso/node-saml-service-provider';
@@ -24,20 +25,21 @@ export function cloudSso(): Pick<
   | 'ssoFlows'
   | 'txtResolver'
   | 'oidcRelyingParty'
+  | 'identityProviderUrls'
   | 'samlServiceProvider'
   | 'samlAssertions'
   | 'publicBaseUrl'
 > {
   const { client, tableName } = cloudTable();
   const config = parseCloudConfig('sso');
+  // D35: identity providers are customer-supplied addresses; private ones are never allowed in the cloud.
+  const policy = webhookPolicy({ allowPrivateAddresses: false });
   return {
     ssoRepository: new DynamoDbSsoRepository(client, tableName),
     ssoFlows: new DynamoDbSsoFlowStore(client, tableName),
     txtResolver: new DnsTxtResolver({ servers: config.SVC_DNS_SERVERS }),
-    oidcRelyingParty: new JoseOidcRelyingParty(
-      webhookPolicy({ allowPrivateAddresses: false }),
-      systemClock,
-    ),
+    oidcRelyingParty: new JoseOidcRelyingParty(policy, systemClock),
+    identityProviderUrls: identityProviderUrlRule(policy),
     samlServiceProvider: new NodeSamlServiceProvider(),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: () => config.SVC_PUBLIC_URL,

@@ -26,16 +26,26 @@ const due = (id: string): DueDataSource => ({
   nextSyncAt: NOW.toISOString(),
 });
 
+/** P221: one verified domain due for its re-check, whose record is still published. */
+const DOMAIN = {
+  domain: 'acme.example',
+  status: 'verified',
+  txt_record: { name: '_svc-verification.acme.example', value: 'svc-domain-verification=t' },
+};
+
 /**
  * D23: the EventBridge target is thin: one run of the use case, its counts
  * logged and returned; a source that fails is counted (and logged), not
- * thrown, so one bad source never fails the tick.
+ * thrown, so one bad source never fails the tick. The same tick re-checks
+ * the SSO domains that are due (P221).
  */
 describe('Function: scheduler handler', () => {
   const sent: SyncJobMessage[] = [];
+  const confirmed: string[] = [];
 
   beforeEach(() => {
     sent.length = 0;
+    confirmed.length = 0;
     provideDependencies({
       clock: { now: () => NOW },
       dataSources: {
@@ -53,10 +63,19 @@ describe('Function: scheduler handler', () => {
           sent.push(message);
         },
       },
+      ssoRepository: {
+        listDueForCheck: async () => [
+          { orgId: 'org_01jf3000000000000000000000', domain: DOMAIN.domain, nextCheckAt: '' },
+        ],
+        moveNextCheck: async () => true,
+        getDomain: async () => DOMAIN,
+        recordConfirmedCheck: async (_org: string, domain: string) => confirmed.push(domain),
+      },
+      txtResolver: { resolveTxt: async () => [DOMAIN.txt_record.value] },
     } as unknown as Dependencies);
   });
 
-  it('queues the due sources and returns the tick’s counts, a failing source included', async () => {
+  it('queues the due sources, re-checks the due domains and returns the tick’s counts, a failing source included', async () => {
     const context = { getRemainingTimeInMillis: () => 120_000 } as Context;
 
     const tick = await handler(TICK, context);
@@ -68,7 +87,9 @@ describe('Function: scheduler handler', () => {
       skipped: 1,
       deferred: 0,
       failed: 1,
+      domains: { due: 1, confirmed: 1, unverified: 0, failed: 0, skipped: 0, deferred: 0 },
     });
     expect(sent.map((message) => message.data_source_id)).toEqual(['ds_ok']);
+    expect(confirmed).toEqual([DOMAIN.domain]);
   });
 });
