@@ -38,6 +38,7 @@ export type HttpPlatformDependencies = Pick<
   | 'sessionTokens'
   | 'sessionRevocations'
   | 'groupGrants'
+  | 'consoleOrigin'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -160,6 +161,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
           clock: () => options.dependencies().clock,
           environment: () => options.dependencies().environment,
           sessions: () => options.dependencies(),
+          consoleOrigin: () => options.dependencies().consoleOrigin,
         }),
       )
       .use(ipAllowlist({ policies, logger }))
