@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { ConsoleAssetsError, consoleAssetsDirectory } from '../lib/console/console-assets';
 import { DeploymentSettingsError, readDeploymentSettings } from '../lib/deployment-settings';
 import { ServiceStack } from '../lib/service-stack';
 
@@ -15,6 +16,8 @@ function main(): void {
 
   new ServiceStack(app, `AgentQueryService-${settings.environment}`, {
     settings,
+    // Issue 21: the stack serves the console; built here first when web/dist is missing.
+    consoleAssetsDirectory: consoleAssetsDirectory(),
     description: `Agent Query Service (${settings.environment}): API, functions, data stores and alarms`,
   });
 
@@ -29,8 +32,10 @@ function main(): void {
 try {
   main();
 } catch (error) {
-  // A bad context value is the operator's to fix: say which, without a stack trace.
-  if (!(error instanceof DeploymentSettingsError)) throw error;
+  // A bad context value, or a console that cannot be built, is the operator's
+  // to fix: say which, without a stack trace.
+  if (!(error instanceof DeploymentSettingsError || error instanceof ConsoleAssetsError))
+    throw error;
   console.error(error.message);
   process.exitCode = 1;
 }

@@ -38,6 +38,20 @@ export interface ApiDomainSettings {
   readonly certificateArn: string;
 }
 
+/** P238: the console's own DNS name; without it the distribution's `*.cloudfront.net` name serves it. */
+export interface ConsoleDomainSettings {
+  readonly domainName: string;
+  /** An ACM certificate in us-east-1 (CloudFront only uses certificates from there) covering `domainName`. */
+  readonly certificateArn: string;
+}
+
+/** Issue 21: how the web console is served (lib/constructs/console-hosting.ts). */
+export interface ConsoleSettings {
+  readonly domain: ConsoleDomainSettings | undefined;
+  /** A CloudFront-scope (global) web ACL made in us-east-1, attached to the distribution (P238). */
+  readonly webAclArn: string | undefined;
+}
+
 /**
  * The model provider of a deployment (issue 8, D36): a Secrets Manager
  * secret, made by the operator, holding the OpenAI (or compatible) API key.
@@ -62,6 +76,8 @@ export interface DeploymentSettings {
   /** Stage-wide API Gateway throttling: burst size. */
   readonly apiThrottleBurstLimit: number;
   readonly apiDomain: ApiDomainSettings | undefined;
+  /** Issue 21: the web console's domain and web ACL, both optional. */
+  readonly console: ConsoleSettings;
   /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
   readonly search: SearchSettings;
@@ -112,6 +128,7 @@ type EnvironmentDefaults = Omit<
   | 'environment'
   | 'alarmEmail'
   | 'apiDomain'
+  | 'console'
   | 'modelProvider'
   | 'functionSourceMaps'
   | 'connectorAppsSecret'
@@ -237,6 +254,33 @@ const contextSchema = z.object({
       }),
     ),
   ),
+  consoleDomainName: z.optional(
+    z.string().check(
+      z.regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+        error: 'must be a lower-case DNS name such as console.example.com',
+      }),
+    ),
+  ),
+  // CloudFront takes certificates from us-east-1 only, whatever the stack's region.
+  consoleCertificateArn: z.optional(
+    z.string().check(
+      z.regex(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/, {
+        error:
+          'must be the ARN of an ACM certificate in us-east-1 (CloudFront uses no other region)',
+      }),
+    ),
+  ),
+  consoleWebAclArn: z.optional(
+    z.string().check(
+      z.regex(
+        /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]{1,128}\/[0-9a-f-]{36}$/,
+        {
+          error:
+            'must be the ARN of a CloudFront-scope (global) WAF web ACL, which lives in us-east-1',
+        },
+      ),
+    ),
+  ),
   apiGatewayCloudWatchRole: z.optional(flag),
   searchInstanceType: z.optional(searchInstanceType),
   searchInstanceCount: z.optional(wholeNumber(1, 80)),
@@ -345,6 +389,12 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     );
   }
 
+  if ((context.consoleDomainName === undefined) !== (context.consoleCertificateArn === undefined)) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "consoleDomainName" and "consoleCertificateArn" go together; set both or neither.',
+    );
+  }
+
   if (context.modelBaseUrl !== undefined && context.modelApiKeySecret === undefined) {
     throw new DeploymentSettingsError(
       'Invalid CDK context: "modelBaseUrl" needs "modelApiKeySecret" (the secret holding that endpoint\'s API key).',
@@ -377,6 +427,13 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
       context.apiDomainName !== undefined && context.apiCertificateArn !== undefined
         ? { domainName: context.apiDomainName, certificateArn: context.apiCertificateArn }
         : undefined,
+    console: {
+      domain:
+        context.consoleDomainName !== undefined && context.consoleCertificateArn !== undefined
+          ? { domainName: context.consoleDomainName, certificateArn: context.consoleCertificateArn }
+          : undefined,
+      webAclArn: context.consoleWebAclArn,
+    },
     apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole ?? defaults.apiGatewayCloudWatchRole,
     search: {
       instanceType: context.searchInstanceType ?? defaults.search.instanceType,

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import {
   type CfnElement,
   CfnOutput,
@@ -31,6 +32,7 @@ import { secretContext } from '../layers/core/use-cases/webhooks/signed-request'
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
 import { ConnectorApps } from './constructs/connector-apps';
+import { ConsoleHosting } from './constructs/console-hosting';
 import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
@@ -61,7 +63,16 @@ import { ROUTES } from './routes';
 export interface ServiceStackProps extends StackProps {
   /** Parsed CDK context (lib/deployment-settings.ts). */
   readonly settings: DeploymentSettings;
+  /**
+   * The built web console (index.html and hashed files under assets/),
+   * which bin/app.ts builds first when it is missing (consoleAssetsDirectory).
+   * @default the repository's web/dist
+   */
+  readonly consoleAssetsDirectory?: string;
 }
+
+/** The repository's web/dist, where `node web/build.mjs` writes the console. */
+const DEFAULT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', 'web', 'dist');
 
 /**
  * The families that send to the sync queue: data-sources (sync jobs, POST
@@ -275,6 +286,8 @@ type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KE
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 /** SSO's optional settings: the public address (custom domain) on the sso function only (P91). */
 type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
+/** P236: the console's origin, on the HTTP families only (their CSRF origin check). */
+type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
 /** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
@@ -286,7 +299,12 @@ type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_
 export type FunctionConfig = {
   readonly [K in Exclude<
     CloudConfigKey,
-    'AWS_REGION' | ModelConfigKey | SessionConfigKey | SsoConfigKey | ConnectorConfigKey
+    | 'AWS_REGION'
+    | ModelConfigKey
+    | SessionConfigKey
+    | SsoConfigKey
+    | ConnectorConfigKey
+    | ConsoleConfigKey
   >]: string;
 };
 
@@ -318,6 +336,8 @@ export class ServiceStack extends Stack {
   /** Issue 12: the connector providers' apps secret, when configured (P150). */
   readonly connectorApps: ConnectorApps | undefined;
   readonly http: HttpApi;
+  /** Issue 21: the web console and, on `/api/*` of its origin, the API (P235). */
+  readonly console: ConsoleHosting;
   readonly syncWorker: QueueWorker;
   readonly ingestionWorker: QueueWorker;
   /** Issue 11 item 5: runs evaluations through the query use case. */
@@ -437,6 +457,7 @@ export class ServiceStack extends Stack {
       },
     });
     new ApiFirewall(this, 'Firewall', { stage: this.http.stage, metricPrefix: prefix });
+    this.console = this.createConsole(props.consoleAssetsDirectory ?? DEFAULT_CONSOLE_DIRECTORY);
 
     // Crawls customer websites (the crawler refuses private addresses, D35)
     // and indexes into the search domain: in the VPC with it, out through NAT.
@@ -564,6 +585,40 @@ export class ServiceStack extends Stack {
     this.addOutputs();
   }
 
+  /**
+   * P235: the console on one HTTPS origin, `/api/*` forwarded to the API.
+   * The API is named by its id and the literal stage name, never by the
+   * stage or deployment resources: those depend on the functions, which
+   * depend on the distribution for the console's origin (P236).
+   */
+  private createConsole(assetsDirectory: string): ConsoleHosting {
+    const { settings } = this;
+    const consoleDomain = settings.console.domain;
+    return new ConsoleHosting(this, 'Console', {
+      assetsDirectory,
+      // A custom API domain turns the execute-api endpoint off; its mapping names the stage.
+      api: settings.apiDomain
+        ? { domainName: settings.apiDomain.domainName }
+        : {
+            domainName: `${this.http.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`,
+            originPath: `/${settings.environment}`,
+          },
+      domain: consoleDomain && {
+        domainName: consoleDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(
+          this,
+          'ConsoleCertificate',
+          consoleDomain.certificateArn,
+        ),
+      },
+      webAclArn: settings.console.webAclArn,
+      serverAccessLogsBucket: this.files.accessLogBucket,
+      logRetentionDays: settings.logRetentionDays,
+      // As every bucket of the stack: a live one stays, a test one is emptied and goes.
+      removalPolicy: settings.environment === 'live' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+  }
+
   private createQueues(): Record<QueueName, WorkQueue> {
     const encryptionKey = this.encryptionKey.key;
     return {
@@ -687,23 +742,26 @@ export class ServiceStack extends Stack {
    */
   private grantFunctionAccess(): void {
     const deliveries = this.queues.webhookDeliveries.queue;
+    // P236: signed-in changes arrive through the console's distribution with its Origin.
+    const consoleOrigin = this.console.origin;
     for (const [family, fn] of this.http.functions) {
       this.grantItemAccess(fn);
       this.sessionSecret.connect(fn);
+      fn.function.addEnvironment('SVC_CONSOLE_ORIGIN', consoleOrigin);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (SYNC_QUEUE_WRITERS.includes(family))
         this.queues.syncJobs.queue.grantSendMessages(fn.function);
       if (family === SSO_FAMILY) {
         this.secretsKey.grantSealAndOpen(fn.function, SSO_SECRET_PURPOSE);
-        // P91: SSO callbacks name the custom domain when there is one (the execute-api URL is then off).
-        const domain = this.settings.apiDomain?.domainName;
-        if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
+        // P91, P237: browsers reach the service at the console's origin, so SSO callbacks
+        // land there and the session cookie is the console's.
+        fn.function.addEnvironment('SVC_PUBLIC_URL', consoleOrigin);
       }
       if (family === CONNECTIONS_FAMILY) {
         this.secretsKey.grantSealAndOpen(fn.function, CONNECTOR_TOKEN_PURPOSE);
         this.connectorApps?.connect(fn);
-        const domain = this.settings.apiDomain?.domainName;
-        if (domain) fn.function.addEnvironment('SVC_PUBLIC_URL', `https://${domain}`);
+        // P237: the provider sends the administrator back to the console's origin too.
+        fn.function.addEnvironment('SVC_PUBLIC_URL', consoleOrigin);
       }
       // D33: model keys are sealed where they are registered and opened only where agents answer.
       if (family === MODEL_KEY_MANAGER)
@@ -975,6 +1033,17 @@ export class ServiceStack extends Stack {
       outputs.ApiDomainHostedZoneId = {
         value: domainName.domainNameAliasHostedZoneId,
         description: 'Hosted zone id for a Route 53 alias record to ApiDomainTarget',
+      };
+    }
+    outputs.ConsoleUrl = {
+      value: this.console.url,
+      description: 'The web console: sign in here (the API answers on /api/* of the same origin)',
+    };
+    const consoleDomain = this.settings.console.domain;
+    if (consoleDomain) {
+      outputs.ConsoleDomainTarget = {
+        value: this.console.distribution.distributionDomainName,
+        description: `DNS target for ${consoleDomain.domainName}: a CNAME, or a Route 53 alias to the CloudFront distribution`,
       };
     }
     for (const [id, { value, description }] of Object.entries(outputs)) {

@@ -77,7 +77,7 @@ export const operations = {
       const created = await createUser(deps, principal.orgId, body, actor);
       logPeopleChange('createUser', { principal, requestId }, { user_id: created.user.id });
       const origin = consoleOrigin({
-        publicBaseUrl: deps.publicBaseUrl(),
+        publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
         apiBaseUrl: client.apiBaseUrl,
       });
       return jsonResponse(201, {
@@ -133,7 +133,7 @@ export const operations = {
       const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '', actor);
       logPeopleChange('reinviteUser', { principal, requestId }, { user_id: invitation.userId });
       const origin = consoleOrigin({
-        publicBaseUrl: deps.publicBaseUrl(),
+        publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
         apiBaseUrl: client.apiBaseUrl,
       });
       return jsonResponse(201, invitationView(invitation, origin));

@@ -5,6 +5,20 @@ import './zod-english';
 const region = z.string().check(z.minLength(1));
 const arn = z.string().check(z.startsWith('arn:'));
 /** Seconds a read secret is trusted (0–3600, 300 when unset). */
+/**
+ * P236: a web origin, `https://host[:port]` and nothing more (no path, no
+ * trailing slash), as browsers send it in `Origin`.
+ */
+export const webOrigin = z.string().check(
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.origin === value && (url.protocol === 'https:' || url.protocol === 'http:');
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://console.example.com (scheme and host, no path)'),
+);
 const secretMaxAgeSeconds = z._default(
   z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)),
   300,
@@ -82,6 +96,18 @@ export const CLOUD_CONFIG = {
     CONNECTOR_APPS_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     CONNECTOR_APPS_MAX_AGE_SECONDS: secretMaxAgeSeconds,
     SVC_PUBLIC_URL: z.optional(z.url({ protocol: /^https$/ })),
+  }),
+  /**
+   * P236: the web console's public origin (the CloudFront distribution's
+   * domain, or its custom domain), set by the stack on every HTTP family.
+   * Through the distribution the browser's `Origin` is the console's while
+   * API Gateway reports its own host, so a signed-in change is accepted
+   * from this origin as from the API's own (D12 CSRF, P66).
+   */
+  console: z.object({
+    SVC_CONSOLE_ORIGIN: z.optional(
+      webOrigin.check(z.startsWith('https://', 'must be an https:// origin')),
+    ),
   }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
+import { webOrigin } from '../../layers/core/config';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
@@ -76,6 +77,12 @@ const localConfigSchema = z
     ),
     /** P91: the address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
     SVC_PUBLIC_URL: z.optional(z.url()),
+    /**
+     * P236: the console's origin when a proxy serves it on another origin
+     * than the API's (as CloudFront does in the cloud); signed-in changes
+     * from it pass the CSRF origin check.
+     */
+    SVC_CONSOLE_ORIGIN: z.optional(webOrigin),
     /**
      * Issue 12 (P150): the Confluence (Atlassian OAuth 2.0 3LO) app's client id
      * and secret (docs/connectors.md); both or neither. Without them,

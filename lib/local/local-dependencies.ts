@@ -75,6 +75,8 @@ export interface LocalWiringOptions {
   readonly dnsServers?: readonly string[];
   /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
   readonly publicBaseUrl: () => string;
+  /** P236 `SVC_CONSOLE_ORIGIN`: the console's origin behind a proxy, for the CSRF origin check. */
+  readonly consoleOrigin?: string;
   /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
   readonly connectorApps?: {
     readonly confluence?: OAuthApp;
@@ -201,6 +203,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     },
     ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
     publicBaseUrl: options.publicBaseUrl,
+    ...(options.consoleOrigin ? { consoleOrigin: options.consoleOrigin } : {}),
     connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
     // P146: its own key, derived inside the signer from the session key.
     oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),

@@ -147,6 +147,7 @@ export async function startLocalRuntime(
       uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
       ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
       publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
+      ...(config.SVC_CONSOLE_ORIGIN ? { consoleOrigin: config.SVC_CONSOLE_ORIGIN } : {}),
       ...localConnectorSettings(config),
       sessionKey: loadOrCreateSessionKey(
         config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),

@@ -68,12 +68,16 @@ describe('cdk-nag: AwsSolutions and Serverless packs', () => {
   describe.each([
     ['test defaults', { environment: 'test' }],
     [
-      'live with alarm e-mail and custom domain',
+      'live with alarm e-mail, custom domains and the console’s web ACL',
       {
         environment: 'live',
         alarmEmail: 'oncall@example.com',
         apiDomainName: 'api.example.com',
         apiCertificateArn: EXAMPLE_CERTIFICATE_ARN,
+        consoleDomainName: 'console.example.com',
+        consoleCertificateArn: EXAMPLE_CERTIFICATE_ARN.replace('eu-west-1', 'us-east-1'),
+        consoleWebAclArn:
+          'arn:aws:wafv2:us-east-1:123456789012:global/webacl/console/12345678-1234-1234-1234-123456789012',
       },
     ],
   ])('service stack, %s', (_name, context) => {
@@ -125,6 +129,33 @@ describe('cdk-nag: AwsSolutions and Serverless packs', () => {
       );
       expect(acknowledgedOn(live.search.domain)).not.toHaveProperty(['AwsSolutions-OS1']);
       expect(rules.opensearch.OpenSearchInVPCOnly(live.search.domain)).toBe(
+        NagRuleCompliance.COMPLIANT,
+      );
+    });
+
+    it('acknowledges the default certificate’s TLS policy (CFR4) and the missing CloudFront web ACL (CFR2) only without a console domain and ACL (P238)', () => {
+      const test = buildServiceStack({ environment: 'test' }).stack;
+      const live = buildServiceStack({
+        environment: 'live',
+        consoleDomainName: 'console.example.com',
+        consoleCertificateArn: EXAMPLE_CERTIFICATE_ARN.replace('eu-west-1', 'us-east-1'),
+        consoleWebAclArn:
+          'arn:aws:wafv2:us-east-1:123456789012:global/webacl/console/12345678-1234-1234-1234-123456789012',
+      }).stack;
+      const cfn = (stack: typeof test) => stack.console.distribution.node.defaultChild as never;
+
+      expect(acknowledgedOn(test.console.distribution)['AwsSolutions-CFR4']).toMatch(
+        /fixes at TLSv1.*consoleDomainName/,
+      );
+      expect(acknowledgedOn(test.console.distribution)['AwsSolutions-CFR2']).toMatch(
+        /consoleWebAclArn/,
+      );
+      expect(acknowledgedOn(live.console.distribution)).not.toHaveProperty(['AwsSolutions-CFR4']);
+      expect(acknowledgedOn(live.console.distribution)).not.toHaveProperty(['AwsSolutions-CFR2']);
+      expect(rules.cloudfront.CloudFrontDistributionHttpsViewerNoOutdatedSSL(cfn(live))).toBe(
+        NagRuleCompliance.COMPLIANT,
+      );
+      expect(rules.cloudfront.CloudFrontDistributionWAFIntegration(cfn(live))).toBe(
         NagRuleCompliance.COMPLIANT,
       );
     });

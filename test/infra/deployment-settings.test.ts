@@ -24,6 +24,7 @@ describe('Function: readDeploymentSettings', () => {
       ...ENVIRONMENT_DEFAULTS.test,
       alarmEmail: undefined,
       apiDomain: undefined,
+      console: { domain: undefined, webAclArn: undefined },
       modelProvider: undefined,
       functionSourceMaps: false,
     });
@@ -113,7 +114,48 @@ describe('Function: readDeploymentSettings', () => {
     });
   });
 
+  it('reads the console’s domain (certificate in us-east-1) and web ACL, none by default (P238)', () => {
+    const certificateArn = EXAMPLE_CERTIFICATE_ARN.replace('eu-west-1', 'us-east-1');
+    const webAclArn = `arn:aws:wafv2:us-east-1:123456789012:global/webacl/console/${'1'.repeat(8)}-1234-1234-1234-123456789012`;
+
+    const settings = settingsFor({
+      environment: 'live',
+      consoleDomainName: 'console.example.com',
+      consoleCertificateArn: certificateArn,
+      consoleWebAclArn: webAclArn,
+    });
+
+    expect(settings.console).toEqual({
+      domain: { domainName: 'console.example.com', certificateArn },
+      webAclArn,
+    });
+    expect(settingsFor({ environment: 'test' }).console).toEqual({
+      domain: undefined,
+      webAclArn: undefined,
+    });
+  });
+
   it.each([
+    [
+      { environment: 'test', consoleDomainName: 'console.example.com' },
+      /"consoleDomainName" and "consoleCertificateArn" go together/,
+    ],
+    [
+      {
+        environment: 'test',
+        consoleDomainName: 'console.example.com',
+        consoleCertificateArn: EXAMPLE_CERTIFICATE_ARN,
+      },
+      /context "consoleCertificateArn" must be the ARN of an ACM certificate in us-east-1/,
+    ],
+    [
+      {
+        environment: 'test',
+        consoleWebAclArn:
+          'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/api/12345678-1234-1234-1234-123456789012',
+      },
+      /context "consoleWebAclArn" must be the ARN of a CloudFront-scope \(global\) WAF web ACL/,
+    ],
     [
       { environment: 'prod' },
       /context "environment" must be one of "live", "test" \(D10\) \(got "prod"\)/,

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -17,6 +18,30 @@ function cdkJsonContext(): Record<string, unknown> {
     fs.readFileSync(path.resolve(__dirname, '..', '..', 'cdk.json'), 'utf8'),
   ) as { context?: Record<string, unknown> };
   return cdkJson.context ?? {};
+}
+
+let consoleFixture: string | undefined;
+
+/**
+ * A small built console (index.html, one hashed file under assets/ and a
+ * favicon at the top), made once per test process, so the infrastructure
+ * tests never depend on the real console build (web/build.mjs).
+ */
+export function consoleFixtureDirectory(): string {
+  if (consoleFixture) return consoleFixture;
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'aqs-console-'));
+  fs.mkdirSync(path.join(directory, 'assets'));
+  fs.writeFileSync(
+    path.join(directory, 'index.html'),
+    '<!doctype html><title>Console</title><script type="module" src="/assets/index-3f2a9c1d.js"></script>\n',
+  );
+  fs.writeFileSync(path.join(directory, 'assets', 'index-3f2a9c1d.js'), 'export {};\n');
+  fs.writeFileSync(
+    path.join(directory, 'favicon.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+  );
+  consoleFixture = directory;
+  return directory;
 }
 
 export interface BuiltServiceStack {
@@ -42,7 +67,10 @@ export function buildServiceStack(
     },
   });
   const settings = readDeploymentSettings(app);
-  const stack = new ServiceStack(app, `AgentQueryService-${settings.environment}`, { settings });
+  const stack = new ServiceStack(app, `AgentQueryService-${settings.environment}`, {
+    settings,
+    consoleAssetsDirectory: consoleFixtureDirectory(),
+  });
   return { app, stack };
 }
 

@@ -218,9 +218,10 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       });
     });
 
-    it('blocks public access on both buckets and requires TLS', () => {
+    it('blocks public access on every bucket and requires TLS', () => {
+      // The file bucket and its access logs; the console's bucket and its distribution's logs.
       const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
-      expect(buckets).toHaveLength(2);
+      expect(buckets).toHaveLength(4);
       for (const bucket of buckets) {
         expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
           BlockPublicAcls: true,
@@ -404,17 +405,31 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
       // Plus the fallback, the sync worker, the ingestion worker, the eval
       // worker, the webhook dispatcher, the event publisher, the sync
       // scheduler, the search index bootstrap and its provider framework, and
-      // CDK's bucket-notifications and (test only: the buckets go with the
-      // stack) bucket-emptying handlers (deploy time only).
-      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 11);
+      // CDK's bucket-notifications, bucket-emptying and (issue 21) console
+      // bucket-deployment handlers (deploy time only).
+      template.resourceCountIs('AWS::Lambda::Function', FAMILIES.length + 12);
     });
 
     it('gives family functions the configuration layers/core/config.ts parses', () => {
       const functions = template.findResources('AWS::Lambda::Function');
-      for (const fn of stack.http.functions.values()) {
+      const consoleOrigin = {
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { 'Fn::GetAtt': [logicalId(stack, stack.console.distribution), 'DomainName'] },
+          ],
+        ],
+      };
+      for (const [family, fn] of stack.http.functions) {
         const variables =
           functions[logicalId(stack, fn.function)]?.Properties.Environment.Variables;
         expect(variables).toEqual({
+          // P236: the console's origin for the CSRF check; P237: SSO and connector callbacks there.
+          SVC_CONSOLE_ORIGIN: consoleOrigin,
+          ...(family === 'sso' || family === 'connections'
+            ? { SVC_PUBLIC_URL: consoleOrigin }
+            : {}),
           TABLE_NAME: { Ref: logicalId(stack, stack.data.table) },
           SVC_ENVIRONMENT: 'test',
           SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },

@@ -61,9 +61,10 @@ describe('Teardown: what cdk destroy leaves behind, per environment', () => {
       ).toEqual(['AWS::ApiGateway::Account', 'AWS::IAM::Role']);
     });
 
-    it('empties both buckets before deleting them', () => {
+    it('empties every bucket before deleting it', () => {
+      // The file bucket, its access logs, the console's bucket and its distribution's logs.
       const buckets = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket');
-      expect(buckets).toHaveLength(2);
+      expect(buckets).toHaveLength(4);
       for (const [id, bucket] of buckets) {
         expect({ id, policy: bucket.DeletionPolicy }).toEqual({ id, policy: 'Delete' });
       }

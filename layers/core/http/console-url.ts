@@ -2,11 +2,11 @@
 export const INVITATION_PAGE_PATH = '/invitations/accept';
 
 /**
- * The console's origin, the one place that says where it is. The console is
- * served from the API's own origin (P66), so it is the API's public address
+ * The console's origin, the one place that says where it is: behind
+ * CloudFront, the distribution's (`SVC_CONSOLE_ORIGIN`, P236, passed as
+ * `publicBaseUrl`); otherwise the API's own origin (P66), its public address
  * (P91): configured (`SVC_PUBLIC_URL`, the local gateway's) or as API Gateway
  * was reached. Unknown (never expected), links stay relative to that origin.
- * A deployment serving the console elsewhere would answer here.
  */
 export function consoleOrigin(where: {
   readonly publicBaseUrl: string | undefined;

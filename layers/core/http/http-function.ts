@@ -39,6 +39,7 @@ export type HttpPlatformDependencies = Pick<
   | 'sessionRevocations'
   | 'passwordSessionCutoffs'
   | 'groupGrants'
+  | 'consoleOrigin'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -162,6 +163,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
           clock: () => options.dependencies().clock,
           environment: () => options.dependencies().environment,
           sessions: () => options.dependencies(),
+          consoleOrigin: () => options.dependencies().consoleOrigin,
         }),
       )
       .use(ipAllowlist({ policies, logger }))

@@ -135,6 +135,12 @@ export interface Dependencies {
    * reports it per request.
    */
   readonly publicBaseUrl: () => string | undefined;
+  /**
+   * P236: the web console's public origin when it is not the API's own (the
+   * CloudFront distribution in front of API Gateway): a signed-in change
+   * whose `Origin` is this one passes the CSRF origin check (D12, P66).
+   */
+  readonly consoleOrigin: string | undefined;
   /** Issue 12: connector sign-ins and grants (on the data source items), the providers' apps and OAuth clients. */
   readonly connections: ConnectionStore;
   readonly connectorApps: ConnectorApps;

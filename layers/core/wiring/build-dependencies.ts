@@ -108,6 +108,8 @@ export function buildDependencies(options: {
   readonly dnsServers?: readonly string[];
   /** P91: the API's public address (the local gateway's, once it listens). */
   readonly publicBaseUrl?: () => string | undefined;
+  /** P236: the console's origin when a proxy serves it on another origin than the API's. */
+  readonly consoleOrigin?: string;
   /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
   readonly connectorApps: ConnectorApps;
   readonly oauthState: OAuthStateSigner;
@@ -209,6 +211,7 @@ export function buildDependencies(options: {
     samlServiceProvider: new NodeSamlServiceProvider(),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
+    consoleOrigin: options.consoleOrigin,
     connections,
     connectorApps: options.connectorApps,
     oauthClients: builtConnectors.oauth,

@@ -33,11 +33,14 @@ export const CSRF_HEADER = 'X-CSRF-Token';
  * D12: a state change a browser sends on another site's behalf is refused:
  * `Sec-Fetch-Site: cross-site`, or an `Origin` other than the API's own
  * (P66: the web application is served from the API's origin; there is no
- * CORS, so no other origin could read an answer anyway). Requests without
- * either header (curl, server-side clients) pass; for a session they still
- * need the CSRF token.
+ * CORS, so no other origin could read an answer anyway) or the console's
+ * (P236: in the cloud the console's CloudFront distribution routes `/api/*`
+ * to API Gateway, so the browser's `Origin` is the distribution's while the
+ * function sees API Gateway's `Host`). Requests without either header
+ * (curl, server-side clients) pass; for a session they still need the CSRF
+ * token.
  */
-export function refuseCrossSite(event: APIGatewayProxyEvent): void {
+export function refuseCrossSite(event: APIGatewayProxyEvent, consoleOrigin?: string): void {
   if (headerValue(event, 'sec-fetch-site')?.toLowerCase() === 'cross-site') {
     throw new RequestRefusedError('Cross-site requests cannot change anything (Sec-Fetch-Site)', {
       reason: 'cross_site',
@@ -46,13 +49,16 @@ export function refuseCrossSite(event: APIGatewayProxyEvent): void {
   const origin = headerValue(event, 'origin');
   if (origin === undefined) return;
   const host = headerValue(event, 'host');
-  let originHost: string | undefined;
+  let sent: URL | undefined;
   try {
-    originHost = new URL(origin).host;
+    sent = new URL(origin);
   } catch {
-    originHost = undefined;
+    sent = undefined;
   }
-  if (!host || originHost?.toLowerCase() !== host.toLowerCase()) {
+  const ownHost = host !== undefined && sent?.host.toLowerCase() === host.toLowerCase();
+  // The whole origin, scheme included: the console is only ever https.
+  const fromConsole = consoleOrigin !== undefined && sent?.origin === consoleOrigin;
+  if (!ownHost && !fromConsole) {
     throw new RequestRefusedError(
       `Requests from origin ${origin.slice(0, 200)} cannot change anything`,
       {
@@ -89,6 +95,8 @@ export function authenticate(options: {
   readonly clock: () => Clock;
   readonly environment: () => Environment;
   readonly sessions: () => SessionDependencies;
+  /** P236: the console's public origin, accepted beside the API's own (undefined: none). */
+  readonly consoleOrigin: () => string | undefined;
 }): HttpMiddleware {
   const authenticateBefore = async (request: HttpRequest): Promise<void> => {
     const state = request.context.svc;
@@ -99,7 +107,7 @@ export function authenticate(options: {
       UNSAFE_METHODS.has(event.httpMethod.toUpperCase()) || route.changesState === true;
     if (route.access === 'public') {
       // An identity provider's form POST comes from its own site (D14 SAML, P92).
-      if (unsafe && !route.formPost) refuseCrossSite(event);
+      if (unsafe && !route.formPost) refuseCrossSite(event, options.consoleOrigin());
       return;
     }
     const authorization = headerValue(event, 'authorization');
@@ -135,7 +143,7 @@ export function authenticate(options: {
     }
     state.principal = verified.principal;
     if (unsafe) {
-      refuseCrossSite(event);
+      refuseCrossSite(event, options.consoleOrigin());
       const sent = headerValue(event, CSRF_HEADER);
       const expected = await deps.sessionTokens.csrfToken(verified.claims.jti);
       if (!sent || !sameToken(sent, expected)) {

@@ -3,12 +3,16 @@ import { DynamoDbConcurrencyLeases } from '../../adapters/dynamodb/concurrency-l
 import { DynamoDbDailyUsage } from '../../adapters/dynamodb/daily-usage';
 import { DynamoDbOrganizationRepository } from '../../adapters/dynamodb/organization-repository';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
+import { parseCloudConfig } from '../../config';
 import type { HttpPlatformDependencies } from '../../http/http-function';
 import { systemClock } from '../../ports/clock.port';
 import { cloudSessions } from './cloud-sessions';
 import { cloudTable } from './cloud-table';
 
-/** What every HTTP family's middlewares use: API keys, sessions (D12), plans and every limit (D16), all in the table. */
+/**
+ * What every HTTP family's middlewares use: API keys, sessions (D12), plans
+ * and every limit (D16), all in the table, and the console's origin (P236).
+ */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
   return {
@@ -21,5 +25,7 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     dailyUsage: new DynamoDbDailyUsage(client, tableName),
     concurrencyLeases: new DynamoDbConcurrencyLeases(client, tableName),
     ...cloudSessions(),
+    // P236: the console's origin behind CloudFront, for the CSRF origin check.
+    consoleOrigin: parseCloudConfig('console').SVC_CONSOLE_ORIGIN,
   };
 }
