@@ -423,7 +423,10 @@ describe('Provisioning people with an Admin API key (P225)', () => {
     ],
   };
 
-  const CHANGING_ROUTES = USERS_ROUTES.filter((route) => route.method !== 'GET');
+  // Signing a user out everywhere takes a session (P222): keys never reach it.
+  const CHANGING_ROUTES = USERS_ROUTES.filter(
+    (route) => route.method !== 'GET' && route.access !== 'session',
+  );
 
   it('has an attempt for every route that changes people', () => {
     const operations = new Set(CHANGING_ROUTES.map((route) => route.operation));

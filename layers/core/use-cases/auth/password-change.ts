@@ -36,7 +36,7 @@ const UPDATE_ATTEMPTS = 3;
 
 /**
  * P224: a signed-in user's wrong guesses at their current password drain a
- * bucket of their own, as P62's per-account bucket for sign-ins (10, then
+ * bucket of their own, as P212's per (account, address) bucket for sign-ins (10, then
  * one every 5 minutes; a right password gives its token back), so a stolen
  * session cannot be used to guess the password it would need to take the
  * account over.
@@ -73,13 +73,13 @@ export async function changePassword(
   const bucket = passwordChangeBucket(session.userId);
   const state = await deps.rateLimiter.take(
     bucket,
-    LOGIN_THROTTLE.account,
+    LOGIN_THROTTLE.accountAddress,
     deps.clock.now().getTime(),
   );
   if (!state.allowed) {
     throw new RateLimitExceededError(
       'login_attempts',
-      LOGIN_THROTTLE.account.burst,
+      LOGIN_THROTTLE.accountAddress.burst,
       new Date(state.fullAt),
       state.retryAfterSeconds,
     );
@@ -89,7 +89,7 @@ export async function changePassword(
       fields: [{ path: 'current_password', message: 'is not the current password' }],
     });
   }
-  await deps.rateLimiter.refund(bucket, LOGIN_THROTTLE.account);
+  await deps.rateLimiter.refund(bucket, LOGIN_THROTTLE.accountAddress);
 
   const enforcing = await enforcingOrganization(
     deps.ssoRepository,
