@@ -58,7 +58,7 @@ function Gate() {
       );
     }
     if (location.path !== SIGN_IN_PATH) {
-      const next = safeReturnPath(location.url);
+      const next = location.url === '/' ? null : safeReturnPath(location.url);
       return (
         <Redirect to={next ? `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}` : SIGN_IN_PATH} />
       );
@@ -86,7 +86,11 @@ function SignedIn() {
         <Router>
           {[
             ...visible.map((screen) => (
-              <Route key={screen.path} path={`${screen.path}/*`} component={screen.component} />
+              <Route
+                key={screen.path}
+                path={`${screen.path}/:rest*`}
+                component={screen.component}
+              />
             )),
             <Route key="home" path="/" component={() => <Redirect to={home} />} />,
             <Route key="missing" default component={NotFound} />,
