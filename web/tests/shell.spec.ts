@@ -97,11 +97,67 @@ test.describe('The shell', () => {
     await expect(page.getByRole('rowheader', { name: 'Paging agent 21' })).toBeVisible();
   });
 
-  test('an address that is no page says so inside the shell', async ({ page }) => {
+  test('an address that is no page says so inside the shell', async ({ page, makeAxeBuilder }) => {
     await signedIn(page, ADMIN.email, ADMIN.password, '/no/such/page');
 
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expectAccessible(makeAxeBuilder);
+  });
+
+  test("a screen's refusals say what to do, with the reference to quote", async ({ page }) => {
+    await signedIn(page, ADMIN.email, ADMIN.password, '/settings');
+    const refusals: Array<{
+      status: number;
+      headers: Record<string, string>;
+      error: Record<string, unknown>;
+      shown: string;
+    }> = [
+      {
+        status: 429,
+        headers: { 'Retry-After': '30' },
+        error: {
+          code: 'rate_limit_exceeded',
+          message: 'Rate limit exceeded',
+          details: { reason: 'scope_rate', retry_after: 30 },
+        },
+        shown: 'Too many requests: try again in 30 s.',
+      },
+      {
+        status: 403,
+        headers: {},
+        error: {
+          code: 'forbidden',
+          message: 'Insufficient role',
+          details: { required_role: 'configure', current_role: 'readonly' },
+        },
+        shown: 'Your role does not allow this (it needs configure).',
+      },
+    ];
+    for (const refusal of refusals) {
+      await page.route('**/api/v1/agents?*', (route) =>
+        route.fulfill({
+          status: refusal.status,
+          headers: { ...refusal.headers, 'X-Request-Id': `req_${refusal.status}` },
+          contentType: 'application/json',
+          body: JSON.stringify({ error: refusal.error, request_id: `req_${refusal.status}` }),
+        }),
+      );
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Agents' })
+        .click();
+
+      const alert = page.getByRole('alert');
+      await expect(alert).toContainText(refusal.shown);
+      await expect(alert).toContainText(`Reference: req_${refusal.status}`);
+      await expect(alert.getByRole('button', { name: 'Copy reference' })).toBeVisible();
+      await page.unrouteAll();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Settings' })
+        .click();
+    }
   });
 
   test('dark theme: follows the system, and the toggle switches it', async ({

@@ -92,21 +92,18 @@ function UserMenu() {
 
   useEffect(() => {
     if (!open.value) return undefined;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      open.value = false;
-      button.current?.focus();
-    };
     const onPointer = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) open.value = false;
     };
-    document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
+    return () => document.removeEventListener('pointerdown', onPointer);
   }, [open.value]);
+  // On the menu's own controls, not the document: a key pressed right after opening is never missed.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open.value) return;
+    open.value = false;
+    button.current?.focus();
+  };
 
   if (!me) return null;
   const signOut = async () => {
@@ -125,6 +122,7 @@ function UserMenu() {
         aria-expanded={open.value}
         aria-controls="user-menu-panel"
         ref={button}
+        onKeyDown={onKeyDown}
         onClick={() => {
           open.value = !open.value;
         }}
@@ -138,6 +136,7 @@ function UserMenu() {
           type="button"
           class="button"
           disabled={pending.value}
+          onKeyDown={onKeyDown}
           onClick={() => void signOut()}
         >
           Sign out
