@@ -99,7 +99,13 @@ export async function build() {
   }
   writeFileSync(join(staging, 'inputs.json'), JSON.stringify(inputs));
   rmSync(DIST, { recursive: true, force: true });
-  renameSync(staging, DIST);
+  try {
+    renameSync(staging, DIST);
+  } catch (error) {
+    // Another process built it at the same moment (two `npm start`s, parallel tests): theirs stands.
+    rmSync(staging, { recursive: true, force: true });
+    if (!isFresh()) throw error;
+  }
   return true;
 }
 
