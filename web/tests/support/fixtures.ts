@@ -68,6 +68,13 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
+/** Opens `path` signed out, signs in there and waits for the shell. */
+export async function signedIn(page: Page, email: string, password: string, path = '/') {
+  await page.goto(path);
+  await signIn(page, email, password);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
 const SCREENSHOTS = resolve(__dirname, '..', '..', '..', 'docs', 'console');
 
 /**
