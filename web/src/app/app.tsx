@@ -92,7 +92,7 @@ function SignedIn() {
                 component={screen.component}
               />
             )),
-            <Route key="home" path="/" component={() => <Redirect to={home} />} />,
+            <Route key="home" path="/" component={Redirect} to={home} />,
             <Route key="missing" default component={NotFound} />,
           ]}
         </Router>
