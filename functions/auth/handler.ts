@@ -79,7 +79,10 @@ export const operations = {
     summary:
       'The signed-in user, their organization, and what their role and groups let them do now',
     responses: {
-      200: { description: 'The user, the session and its access', schema: meResource },
+      200: {
+        description: 'The user, the session, its access and the organization',
+        schema: meResource,
+      },
     },
     async handle({ principal, session, deps }) {
       const signedIn = sessionOf(principal);

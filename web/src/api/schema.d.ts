@@ -12513,7 +12513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user, the session and its access */
+            /** @description The user, the session, its access and the organization */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13073,7 +13073,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user, the session and its access */
+            /** @description The user, the session, its access and the organization */
             200: {
                 headers: {
                     [name: string]: unknown;
