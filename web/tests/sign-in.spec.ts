@@ -18,6 +18,24 @@ test.describe('Signing in', () => {
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   });
 
+  test('a service that fails at start is said so on the sign-in page', async ({ page }) => {
+    await page.route('**/api/v1/auth/me', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { code: 'service_unavailable', message: 'Unavailable', details: {} },
+          request_id: 'req_unavailable',
+        }),
+      }),
+    );
+
+    await page.goto('/agents');
+
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('The service failed to answer');
+  });
+
   test('throttled sign-in tells how long to wait (429 with its Retry-After)', async ({ page }) => {
     await page.route('**/api/v1/auth/login', (route) =>
       route.fulfill({

@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { ApiError } from '../api/api-error';
 import { createApiClient } from '../api/client';
 import { createSession } from '../state/session';
 import { createTheme } from '../state/theme';
@@ -11,7 +12,11 @@ const theme = createTheme();
 const root = document.getElementById('app');
 if (!root) throw new Error('index.html has no #app element');
 render(<App services={{ session, theme }} />, root);
-session.load().catch(() => {
-  // The service did not answer: sign-in shows, and signing in reports what is wrong.
+session.load().catch((error: unknown) => {
+  // The service did not answer as it should: sign-in shows, saying so.
+  session.notice.value =
+    error instanceof ApiError
+      ? error.message
+      : 'The service did not answer: try again in a moment.';
   session.status.value = 'signed-out';
 });

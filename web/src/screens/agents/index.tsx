@@ -3,7 +3,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
-import { formatDateTime, formatNumber } from '../../format/format';
+import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import './agents.css';
 
 const PAGE_SIZE = 20;
@@ -67,7 +67,11 @@ export default function Agents() {
                         {agent.status === 'active' ? 'Active' : 'Disabled'}
                       </span>
                     </td>
-                    <td>{formatDateTime(agent.updated_at)}</td>
+                    <td>
+                      <time dateTime={agent.updated_at} title={formatDateTime(agent.updated_at)}>
+                        {formatRelative(agent.updated_at)}
+                      </time>
+                    </td>
                   </tr>
                 ))}
               </tbody>
