@@ -60,6 +60,22 @@ module.exports = {
       to: { path: ['^lib/local', '^bin/', 'dynalite'] },
     },
     {
+      name: 'console-stands-alone',
+      comment:
+        'P227: the web console (web/src) reaches the service over HTTP only, through its one API client typed from docs/openapi.json; it never imports server code.',
+      severity: 'error',
+      from: { path: '^web/src' },
+      to: { path: ['^(layers|functions|lib|bin|test)/'] },
+    },
+    {
+      name: 'server-does-not-import-the-console',
+      comment:
+        'P227: nothing on the server side imports the console; the local runtime serves its build output (web/dist) as files.',
+      severity: 'error',
+      from: { path: '^(layers|functions|lib|bin)/' },
+      to: { path: '^web/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

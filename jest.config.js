@@ -9,7 +9,7 @@
  */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  roots: ['<rootDir>/test', '<rootDir>/web/tests/unit'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [

@@ -3,6 +3,7 @@
  * the environment (lib/local/local-config.ts); none are needed.
  */
 import type { BootstrapKeyReason } from '../lib/local/bootstrap';
+import type { ConsoleBuild } from '../lib/local/console-build';
 import type { LocalRuntime } from '../lib/local/runtime';
 
 async function main(): Promise<void> {
@@ -16,16 +17,20 @@ async function main(): Promise<void> {
   process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
   const { parseLocalConfig } = await import('../lib/local/local-config');
   const { startLocalRuntime } = await import('../lib/local/runtime');
+  const { ensureConsoleBuilt } = await import('../lib/local/console-build');
 
   const config = parseLocalConfig(process.env);
+  // P227: the web console at `/`, built first when missing or stale.
+  const consoleBuild = ensureConsoleBuilt();
   const runtime: LocalRuntime = await startLocalRuntime(config, {
+    ...(consoleBuild.built ? { consoleDirectory: consoleBuild.directory } : {}),
     onRequest: (line) =>
       console.log(
         `${line.method} ${line.path} → ${line.status} (${line.ms} ms) ${line.requestId ?? ''}${line.clientClosed ? ' (client closed the stream)' : ''}`,
       ),
     // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
     announce: (started) =>
-      printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir),
+      printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir, consoleBuild),
     // P61: no mail can be sent from one machine; the invitation is printed instead.
     onInvitation: (invitation, acceptUrl) => {
       console.log(
@@ -34,6 +39,10 @@ async function main(): Promise<void> {
       console.log(
         `  curl -s -c cookies.txt -X POST ${acceptUrl} -H 'Content-Type: application/json' -d '{"token":"${invitation.token}","password":"<at least 12 characters>"}'\n`,
       );
+      if (consoleBuild.built) {
+        const origin = new URL(acceptUrl).origin;
+        console.log(`  or open ${origin}/invitations/accept#token=${invitation.token}\n`);
+      }
     },
   });
   if (config.SVC_ALLOW_PRIVATE_URLS) {
@@ -71,9 +80,14 @@ const KEY_HEADLINES: Record<BootstrapKeyReason, string> = {
   none: '',
 };
 
-function printBanner(runtime: LocalRuntime, dataDir: string): void {
+function printBanner(runtime: LocalRuntime, dataDir: string, consoleBuild: ConsoleBuild): void {
   const { organization, newKey, reason } = runtime.bootstrap;
   console.log(`Agent Query Service listening on ${runtime.url}`);
+  console.log(
+    consoleBuild.built
+      ? `  console: ${runtime.url}/ (open it in a browser)`
+      : `  console: not served (${consoleBuild.reason})`,
+  );
   console.log(
     `  environment: test   data: ${dataDir}   DynamoDB (dynalite): ${runtime.dynamoDbEndpoint}`,
   );
@@ -100,6 +114,11 @@ function printBanner(runtime: LocalRuntime, dataDir: string): void {
     );
     console.log(
       `  curl -s -c cookies.txt -X POST ${runtime.url}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'`,
+    );
+  }
+  if (!runtime.bootstrap.hasUsers && consoleBuild.built) {
+    console.log(
+      `  Nobody can sign in yet: open ${runtime.url}/ in a browser on this machine to create the administrator.`,
     );
   }
   console.log('Press Ctrl-C to stop.');

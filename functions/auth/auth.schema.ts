@@ -57,5 +57,12 @@ export const sessionAccess = z.object({
   agent_ids: z.nullable(z.array(z.string())),
 });
 
-/** `GET /api/v1/auth/me`: the session, and the access it has now. */
-export const meResource = z.extend(sessionResource, { access: sessionAccess });
+/**
+ * `GET /api/v1/auth/me`: the session, the access it has now, and the
+ * organization's id and name (P230: what the console's shell shows to every
+ * role; the organization itself is read with the admin role).
+ */
+export const meResource = z.extend(sessionResource, {
+  access: sessionAccess,
+  organization: z.object({ id: z.string(), name: z.string() }),
+});

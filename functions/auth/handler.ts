@@ -1,20 +1,12 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Principal, SessionPrincipal } from '../../layers/core/domain/principal';
-import { SESSION_POLICY } from '../../layers/core/domain/session';
-import type { User } from '../../layers/core/domain/user';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { CSRF_HEADER } from '../../layers/core/http/middlewares/authenticate';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
-import { clearedSessionCookie, sessionCookie } from '../../layers/core/http/session-cookie';
-import { userView } from '../../layers/core/http/user.schema';
+import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
+import { sessionBody, withNewSession } from '../../layers/core/http/session-response';
 import { changePassword } from '../../layers/core/use-cases/auth/password-change';
-import {
-  endSession,
-  type IssuedSession,
-  signIn,
-  startSession,
-} from '../../layers/core/use-cases/auth/sessions';
+import { endSession, signIn, startSession } from '../../layers/core/use-cases/auth/sessions';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
 import { AUTH_ROUTES } from '../../lib/routes/auth';
 import {
@@ -28,30 +20,6 @@ import { type AuthDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<AuthDependencies>();
 const publicOperation = publicOperationsWith<AuthDependencies>();
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
-/** The session as the web application sees it (never the token: that is the HttpOnly cookie). */
-function sessionBody(orgId: string, user: User, session: IssuedSession) {
-  const { claims } = session;
-  return {
-    user: userView(orgId, user),
-    csrf_token: session.csrfToken,
-    expires_at: iso(claims.exp),
-    session_expires_at: iso(claims.auth_time + SESSION_POLICY.absoluteSeconds),
-    refresh_after: iso(claims.exp - SESSION_POLICY.refreshWindowSeconds),
-  };
-}
-
-/** A new session: its cookie, and the CSRF token in a header as well as the body (D12). */
-function withNewSession(orgId: string, user: User, session: IssuedSession): APIGatewayProxyResult {
-  const response = jsonResponse(200, sessionBody(orgId, user, session));
-  response.headers = { ...response.headers, [CSRF_HEADER]: session.csrfToken };
-  response.multiValueHeaders = {
-    'Set-Cookie': [sessionCookie(session.token, session.claims.exp, session.claims.iat)],
-  };
-  return response;
-}
 
 /** P83: the effective role, the groups that count, and the agents the user may use (null: all). */
 function accessView(principal: SessionPrincipal) {
@@ -115,17 +83,27 @@ export const operations = {
     },
   }),
   me: operation({
-    summary: 'The signed-in user, and what their role and groups let them do now',
+    summary:
+      'The signed-in user, their organization, and what their role and groups let them do now',
     responses: {
-      200: { description: 'The user, the session and its access', schema: meResource },
+      200: {
+        description: 'The user, the session, its access and the organization',
+        schema: meResource,
+      },
     },
     async handle({ principal, session, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
-      const user = await getUser(deps, signedIn.orgId, signedIn.userId);
+      const [user, organization] = await Promise.all([
+        getUser(deps, signedIn.orgId, signedIn.userId),
+        deps.organizations.get(signedIn.orgId),
+      ]);
+      if (!organization) throw new Error('a session of an organization that does not exist');
       return jsonResponse(200, {
         ...sessionBody(signedIn.orgId, user, session),
         access: accessView(signedIn),
+        // P230: the console names the organization for every role (reading it whole takes admin).
+        organization: { id: organization.id, name: organization.name },
       });
     },
   }),

@@ -42,6 +42,8 @@ export interface BootstrapResult {
   readonly newKey: string | null;
   readonly firstStart: boolean;
   readonly reason: BootstrapKeyReason;
+  /** P228: whether anyone can sign in yet; until then the console offers to create the administrator. */
+  readonly hasUsers: boolean;
 }
 
 /**
@@ -67,7 +69,8 @@ export async function bootstrap(
   const admin = adminAccount
     ? await bootstrapAdmin(deps, result.organization.id, adminAccount)
     : null;
-  return { ...result, admin };
+  const { total } = await deps.users.list(result.organization.id, { limit: 1, offset: 0 });
+  return { ...result, admin, hasUsers: total > 0 };
 }
 
 /**
@@ -98,7 +101,7 @@ async function bootstrapOrganization(
   client: DynamoDBDocumentClient,
   tableName: string,
   presetKey: string | undefined,
-): Promise<Omit<BootstrapResult, 'admin'>> {
+): Promise<Omit<BootstrapResult, 'admin' | 'hasUsers'>> {
   const { Item: marker } = await client.send(
     new GetCommand({ TableName: tableName, Key: MARKER_KEY, ConsistentRead: true }),
   );

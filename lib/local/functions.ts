@@ -29,7 +29,7 @@ import type { ProxyHandler } from './gateway';
  * request-context middleware adds the request state to it) and an abort
  * signal that fires when API Gateway would give up.
  */
-const asProxyHandler =
+export const asProxyHandler =
   (
     handler: MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>,
   ): ProxyHandler =>

@@ -12,6 +12,7 @@ import {
   lambdaContext,
   toApiGatewayEvent,
 } from './apigw-event';
+import { type ConsoleSite, isApiPath } from './console-site';
 import { listen } from './listen';
 
 export type ProxyHandler = (
@@ -36,6 +37,12 @@ export interface GatewayOptions {
   readonly services?: Readonly<
     Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<number>>
   >;
+  /**
+   * P227: the web console, on the API's origin. It answers GET and HEAD of
+   * every path outside /api (CloudFront's part in the cloud); other methods
+   * there reach the catch-all as before.
+   */
+  readonly console?: ConsoleSite;
 }
 
 export interface AccessLogLine {
@@ -168,7 +175,11 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     const started = Date.now();
     const method = request.method ?? 'GET';
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const service = options.services?.[path];
+    const site =
+      options.console && (method === 'GET' || method === 'HEAD') && !isApiPath(path)
+        ? options.console
+        : undefined;
+    const service = options.services?.[path] ?? site;
     if (service) {
       const status = await service(request, response);
       options.onRequest?.({ method, path, status, ms: Date.now() - started, requestId: undefined });

@@ -15,8 +15,10 @@ import { provideDependencies } from '../../layers/core/wiring/composition-root';
 import { INVITATION_ACCEPT_PATH, ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './bootstrap';
+import { consoleSite } from './console-site';
 import { prepareDataDirectory } from './data-directory';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
+import { FIRST_ADMINISTRATOR_ROUTES, firstAdministratorFunction } from './first-administrator';
 import {
   EVAL_WORKER,
   FALLBACK_FUNCTION,
@@ -71,6 +73,8 @@ export async function startLocalRuntime(
      * only the administrator who created the user (in the response).
      */
     readonly onInvitation?: (invitation: Invitation, acceptUrl: string) => void;
+    /** P227: the built web console (web/dist) to serve at `/`; without it, `/` is a 404 as in API Gateway. */
+    readonly consoleDirectory?: string;
   } = {},
 ): Promise<LocalRuntime> {
   const stops: Array<() => Promise<void>> = [];
@@ -174,9 +178,20 @@ export async function startLocalRuntime(
     const gateway: LocalGateway = await startGateway({
       host: config.HOST,
       port: config.PORT,
-      routes: ROUTES,
-      functions: LOCAL_FUNCTIONS,
+      // P228: the first administrator's two routes, which only this runtime has.
+      routes: [...ROUTES, ...FIRST_ADMINISTRATOR_ROUTES],
+      functions: {
+        ...LOCAL_FUNCTIONS,
+        'local-setup': firstAdministratorFunction({
+          deps: dependencies,
+          orgId: bootstrapped.organization.id,
+          client,
+          tableName: config.SVC_TABLE_NAME,
+          fallback: FALLBACK_FUNCTION,
+        }),
+      },
       fallback: FALLBACK_FUNCTION,
+      ...(options.consoleDirectory ? { console: consoleSite(options.consoleDirectory) } : {}),
       // S3's part (D25): presigned uploads land here, and their "event notification" is the ingestion queue.
       services: {
         [LOCAL_UPLOAD_PATH]: (request, response) =>

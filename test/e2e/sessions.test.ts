@@ -52,6 +52,8 @@ describe('Web sessions (D12)', () => {
 
     expect(me.status).toBe(200);
     expect(json(me).user.id).toBe(admin.id);
+    // P230: the organization's name, for the console's shell whatever the role.
+    expect(json(me).organization).toEqual({ id: service.orgId, name: 'Local organization' });
     expect(agents.status).toBe(200);
   });
 

@@ -16,7 +16,12 @@ export interface TestService {
  * free ports, as `npm start` would, for tests that talk HTTP to it.
  */
 export async function startTestService(
-  options: { readonly env?: Record<string, string>; readonly clock?: Clock } = {},
+  options: {
+    readonly env?: Record<string, string>;
+    readonly clock?: Clock;
+    /** P227: serve a built console from this folder at `/`, as `npm start` serves web/dist. */
+    readonly consoleDirectory?: string;
+  } = {},
 ): Promise<TestService> {
   const config = parseLocalConfig({
     HOST: '127.0.0.1',
@@ -27,7 +32,10 @@ export async function startTestService(
     SVC_WORKER_INTERVAL_MS: '0',
     ...options.env,
   });
-  const runtime = await startLocalRuntime(config, options.clock ? { clock: options.clock } : {});
+  const runtime = await startLocalRuntime(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.consoleDirectory ? { consoleDirectory: options.consoleDirectory } : {}),
+  });
   const adminKey = runtime.bootstrap.newKey;
   if (!adminKey) throw new Error('a fresh in-memory runtime must create its bootstrap key');
   return {

@@ -1,0 +1,22 @@
+import { render } from 'preact';
+import { ApiError } from '../api/api-error';
+import { createApiClient } from '../api/client';
+import { createSession } from '../state/session';
+import { createTheme } from '../state/theme';
+import '../styles/tokens.css';
+import '../styles/base.css';
+import { App } from './app';
+
+const session = createSession((hooks) => createApiClient(hooks));
+const theme = createTheme();
+const root = document.getElementById('app');
+if (!root) throw new Error('index.html has no #app element');
+render(<App services={{ session, theme }} />, root);
+session.load().catch((error: unknown) => {
+  // The service did not answer as it should: sign-in shows, saying so.
+  session.notice.value =
+    error instanceof ApiError
+      ? error.message
+      : 'The service did not answer: try again in a moment.';
+  session.status.value = 'signed-out';
+});

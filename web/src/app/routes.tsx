@@ -1,0 +1,57 @@
+import type { FunctionComponent } from 'preact';
+import lazy from 'preact-iso/lazy';
+import type { Role } from '../state/session';
+
+/**
+ * The console's screens, in navigation order (issue 21: Agents, Data
+ * sources, Knowledge base, Interactions, Analytics, Settings). A screen is
+ * one folder under screens/ and one row here; it is loaded on first use.
+ * Only screens that exist have a row (P231: no link to a page that is not
+ * built), and a row is shown only to roles that may use it (D13).
+ */
+export interface ScreenRoute {
+  readonly path: string;
+  /** The navigation link's exact name. */
+  readonly label: string;
+  /** The least role (D13) that may use the screen; below it the link is not shown at all. */
+  readonly role: Role;
+  readonly component: FunctionComponent;
+}
+
+export const SCREENS: readonly ScreenRoute[] = [
+  {
+    path: '/agents',
+    label: 'Agents',
+    role: 'readonly',
+    component: lazy(() => import('../screens/agents')),
+  },
+  {
+    path: '/settings',
+    label: 'Settings',
+    role: 'readonly',
+    component: lazy(() => import('../screens/settings')),
+  },
+];
+
+/** Pages for people who are not signed in. */
+export const PUBLIC_SCREENS = {
+  signIn: lazy(() => import('../screens/sign-in')),
+  firstAdministrator: lazy(() => import('../screens/first-administrator')),
+  acceptInvitation: lazy(() => import('../screens/accept-invitation')),
+};
+
+export const SIGN_IN_PATH = '/sign-in';
+export const SETUP_PATH = '/setup';
+/** Where an invitation link opens (`invitation_url`: `<origin>/invitations/accept#token=svcinv_…`). */
+export const INVITATION_PATH = '/invitations/accept';
+
+/** A same-origin path to return to after signing in; anything else (another origin, `//host`) is refused. */
+export function safeReturnPath(candidate: string | undefined): string | null {
+  if (!candidate?.startsWith('/') || candidate.startsWith('//') || candidate.startsWith('/\\')) {
+    return null;
+  }
+  const path = candidate.split(/[?#]/)[0] ?? '';
+  return path === SIGN_IN_PATH || path === SETUP_PATH || path === INVITATION_PATH
+    ? null
+    : candidate;
+}

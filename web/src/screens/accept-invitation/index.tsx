@@ -1,0 +1,128 @@
+import { useSignal } from '@preact/signals';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { ApiError } from '../../api/api-error';
+import { useApp } from '../../app/context';
+import { ErrorNotice } from '../../components/error-notice';
+
+/**
+ * The token of an invitation link (`<origin>/invitations/accept#token=svcinv_…`).
+ * It travels in the fragment, which browsers never send to a server or in a
+ * Referer; the page removes it from the address bar once read.
+ */
+export function invitationToken(hash: string): string | null {
+  const token = new URLSearchParams(hash.replace(/^#/, '')).get('token');
+  return token?.startsWith('svcinv_') ? token : null;
+}
+
+function acceptMessage(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 400 && error.fields.some((field) => field.path === 'token')) {
+    return 'This invitation link no longer works: it was used, replaced by a newer one, or has expired. Ask your administrator for a new invitation.';
+  }
+  if (error.reason === 'sso_required') {
+    return 'Your organization signs in with SSO: you do not need a password. Sign in with SSO instead.';
+  }
+  return null;
+}
+
+export default function AcceptInvitation() {
+  const { session } = useApp();
+  const location = useLocation();
+  const [token] = useState(() => {
+    const found = invitationToken(window.location.hash);
+    if (window.location.hash) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+    return found;
+  });
+  const pending = useSignal(false);
+  const failure = useSignal<unknown>(null);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!token) return;
+    const formElement = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formElement);
+    const password = String(form.get('password'));
+    const confirmation = formElement.elements.namedItem('confirm-password') as HTMLInputElement;
+    confirmation.setCustomValidity(
+      password === String(form.get('confirm-password')) ? '' : 'The passwords differ.',
+    );
+    if (!confirmation.reportValidity()) return;
+    pending.value = true;
+    failure.value = null;
+    try {
+      await session.acceptInvitation(token, password);
+      location.route('/', true);
+    } catch (error) {
+      failure.value = error;
+    } finally {
+      pending.value = false;
+    }
+  };
+
+  const message = acceptMessage(failure.value);
+  return (
+    <main class="public-page" id="main">
+      <section class="public-page__card" aria-labelledby="invitation-heading">
+        <p class="public-page__product">Agent Query Service</p>
+        <h1 id="invitation-heading">Accept your invitation</h1>
+        {token ? (
+          <>
+            <p>Choose the password you will sign in with.</p>
+            <form class="form" onSubmit={(event) => void submit(event)}>
+              <label for="invitation-password">New password</label>
+              <input
+                id="invitation-password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={12}
+                maxLength={256}
+                aria-describedby="invitation-password-hint"
+              />
+              <p id="invitation-password-hint" class="form__hint">
+                At least 12 characters.
+              </p>
+              <label for="invitation-confirm-password">Confirm new password</label>
+              <input
+                id="invitation-confirm-password"
+                name="confirm-password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={12}
+                maxLength={256}
+                onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
+              />
+              <div class="form__actions">
+                <button type="submit" class="button button--primary" disabled={pending.value}>
+                  Set password and sign in
+                </button>
+              </div>
+            </form>
+          </>
+        ) : (
+          <p class="error-notice" role="alert">
+            This address holds no invitation. Open the link from your invitation again, or ask your
+            administrator for a new one.
+          </p>
+        )}
+        {failure.value ? (
+          message ? (
+            <p class="error-notice" role="alert">
+              {message}
+            </p>
+          ) : (
+            <ErrorNotice error={failure.value} />
+          )
+        ) : null}
+        <p>
+          <a href="/sign-in">Go to sign-in</a>
+        </p>
+      </section>
+    </main>
+  );
+}

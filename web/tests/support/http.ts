@@ -1,0 +1,77 @@
+/**
+ * What the specs do over HTTP beside the browser: sign in as a user (a
+ * cookie and the CSRF token, D12) and call the API as them, e.g. an
+ * administrator inviting someone (P65: users are created by a signed-in
+ * admin, never a key).
+ */
+export class ApiSession {
+  private constructor(
+    private readonly base: string,
+    private readonly cookie: string,
+    private readonly csrfToken: string,
+  ) {}
+
+  static async signIn(base: string, email: string, password: string): Promise<ApiSession> {
+    const response = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!response.ok)
+      throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { csrf_token: string };
+    const cookie = response.headers
+      .getSetCookie()
+      .map((header) => header.split(';')[0])
+      .join('; ');
+    return new ApiSession(base, cookie, body.csrf_token);
+  }
+
+  async call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers: {
+        Cookie: this.cookie,
+        'X-CSRF-Token': this.csrfToken,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  /** A user invited now (P61): their invitation token, as the create response returns it once. */
+  async invite(email: string, name: string, role: string): Promise<{ id: string; token: string }> {
+    const created = await this.call<{ id: string; invitation: { token: string } }>(
+      'POST',
+      '/api/v1/users',
+      { email, name, role },
+    );
+    return { id: created.id, token: created.invitation.token };
+  }
+
+  /** A new API key (D11: keys are made by a signed-in admin); each key has rate buckets of its own (D16). */
+  async createKey(name: string): Promise<string> {
+    const created = await this.call<{ key: string }>('POST', '/api/v1/keys', {
+      name,
+      scopes: ['Write', 'Read'],
+    });
+    return created.key;
+  }
+}
+
+/** Creates an agent with the Admin key (agents may be made by keys). */
+export async function createAgentWithKey(base: string, key: string, name: string): Promise<void> {
+  const response = await fetch(`${base}/api/v1/agents`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, data_source_ids: [] }),
+  });
+  if (!response.ok) throw new Error(`create agent: ${response.status} ${await response.text()}`);
+}
