@@ -38,6 +38,7 @@ import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
 import { HttpApi } from './constructs/http-api';
 import { ModelProvider } from './constructs/model-provider';
+import { OriginVerifySecret } from './constructs/origin-verify-secret';
 import { OutboxPublisher } from './constructs/outbox-publisher';
 import { QueueWorker, VISIBILITY_TO_TIMEOUT_RATIO } from './constructs/queue-worker';
 import { SearchDomain } from './constructs/search-domain';
@@ -49,7 +50,6 @@ import {
   SOURCE_MAPS_CONTEXT,
 } from './constructs/service-function';
 import { ServiceNetwork } from './constructs/service-network';
-import { OriginVerifySecret } from './constructs/origin-verify-secret';
 import { SessionSigningSecret } from './constructs/session-signing-secret';
 import { SyncScheduler } from './constructs/sync-scheduler';
 import { WorkQueue } from './constructs/work-queue';

@@ -118,7 +118,9 @@ export class ApiFirewall extends Construct {
             aggregateKeyType: 'IP',
             evaluationWindowSec: 300,
             // Direct callers, and anyone writing the headers without the secret, count by socket.
-            ...(fromConsole ? { scopeDownStatement: { notStatement: { statement: fromConsole } } } : {}),
+            ...(fromConsole
+              ? { scopeDownStatement: { notStatement: { statement: fromConsole } } }
+              : {}),
           },
         },
         action: { block: {} },

@@ -244,7 +244,10 @@ export class ConsoleHosting extends Construct {
           ...(viewerAddress
             ? {
                 functionAssociations: [
-                  { function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
+                  {
+                    function: viewerAddress,
+                    eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+                  },
                 ],
               }
             : {}),

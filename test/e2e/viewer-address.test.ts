@@ -116,7 +116,11 @@ describe('The viewer address behind the console distribution (P242)', () => {
     });
 
     it('holds a console administrator to their own viewer address (P77)', async () => {
-      const locksOut = await setAllowlistFrom(ADMIN, ['127.0.0.1/32'], throughConsole(OFFICE_VIEWER));
+      const locksOut = await setAllowlistFrom(
+        ADMIN,
+        ['127.0.0.1/32'],
+        throughConsole(OFFICE_VIEWER),
+      );
       const keepsIn = await setAllowlistFrom(
         ADMIN,
         ['127.0.0.1/32', '198.51.100.0/24'],
@@ -152,7 +156,11 @@ describe('The viewer address behind the console distribution (P242)', () => {
         expect(response.status).toBe(401);
       }
 
-      const sameViewer = await signInFrom(EDGE, 'one-more@example.com', throughConsole(HOME_VIEWER));
+      const sameViewer = await signInFrom(
+        EDGE,
+        'one-more@example.com',
+        throughConsole(HOME_VIEWER),
+      );
       const otherViewer = await signInFrom(
         EDGE,
         'one-more@example.com',

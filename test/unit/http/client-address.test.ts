@@ -36,7 +36,10 @@ describe('Function: clientAddressOf (P242: the address a request is judged by)',
 
   it('keeps the socket address when the secret is wrong, empty or a prefix of the right one', async () => {
     for (const sent of ['not-the-secret', '', SECRET.slice(0, -1), `${SECRET}x`]) {
-      const event = eventFrom(EDGE, { 'x-svc-origin-verify': sent, 'x-svc-viewer-address': VIEWER });
+      const event = eventFrom(EDGE, {
+        'x-svc-origin-verify': sent,
+        'x-svc-viewer-address': VIEWER,
+      });
 
       await expect(clientAddressOf(event, originSecret)).resolves.toBe(EDGE);
     }
@@ -72,7 +75,10 @@ describe('Function: clientAddressOf (P242: the address a request is judged by)',
   });
 
   it('lets a secret that cannot be read fail the request rather than guess', async () => {
-    const event = eventFrom(EDGE, { 'x-svc-origin-verify': SECRET, 'x-svc-viewer-address': VIEWER });
+    const event = eventFrom(EDGE, {
+      'x-svc-origin-verify': SECRET,
+      'x-svc-viewer-address': VIEWER,
+    });
     const unreadable = async (): Promise<string> => {
       throw new Error('Secrets Manager is unavailable');
     };
@@ -100,10 +106,7 @@ describe('Function: viewerAddressOf (what CloudFront writes)', () => {
     [' 203.0.113.7 ', '203.0.113.7'],
     // CloudFront-Viewer-Address: IPv4 with the source port, IPv6 in full with it.
     ['203.0.113.7:46532', '203.0.113.7'],
-    [
-      '2001:0db8:0000:0000:0000:0000:0000:0007:52325',
-      '2001:0db8:0000:0000:0000:0000:0000:0007',
-    ],
+    ['2001:0db8:0000:0000:0000:0000:0000:0007:52325', '2001:0db8:0000:0000:0000:0000:0000:0007'],
     ['[2001:db8::7]:52325', '2001:db8::7'],
   ])('reads %p as %p', (value, address) => {
     expect(viewerAddressOf(value)).toBe(address);
