@@ -50,6 +50,11 @@ export interface ConsoleSettings {
   readonly domain: ConsoleDomainSettings | undefined;
   /** A CloudFront-scope (global) web ACL made in us-east-1, attached to the distribution (P238). */
   readonly webAclArn: string | undefined;
+  /**
+   * P243: which origin verify secret the distribution, the web ACL and the
+   * functions share (P242); deploying with the next number rotates it.
+   */
+  readonly originSecretGeneration: number;
 }
 
 /**
@@ -281,6 +286,7 @@ const contextSchema = z.object({
       ),
     ),
   ),
+  consoleOriginSecretGeneration: z.optional(wholeNumber(0, 9999)),
   apiGatewayCloudWatchRole: z.optional(flag),
   searchInstanceType: z.optional(searchInstanceType),
   searchInstanceCount: z.optional(wholeNumber(1, 80)),
@@ -433,6 +439,7 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
           ? { domainName: context.consoleDomainName, certificateArn: context.consoleCertificateArn }
           : undefined,
       webAclArn: context.consoleWebAclArn,
+      originSecretGeneration: context.consoleOriginSecretGeneration ?? 0,
     },
     apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole ?? defaults.apiGatewayCloudWatchRole,
     search: {

@@ -38,6 +38,7 @@ import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
 import { HttpApi } from './constructs/http-api';
 import { ModelProvider } from './constructs/model-provider';
+import { OriginVerifySecret } from './constructs/origin-verify-secret';
 import { OutboxPublisher } from './constructs/outbox-publisher';
 import { QueueWorker, VISIBILITY_TO_TIMEOUT_RATIO } from './constructs/queue-worker';
 import { SearchDomain } from './constructs/search-domain';
@@ -288,6 +289,8 @@ type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
 /** P236: the console's origin, on the HTTP families only (their CSRF origin check). */
 type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
+/** P242: the distribution's origin secret, on the HTTP families only (OriginVerifySecret). */
+type OriginVerifyConfigKey = 'ORIGIN_VERIFY_SECRET_ARN' | 'ORIGIN_VERIFY_MAX_AGE_SECONDS';
 /** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
@@ -305,6 +308,7 @@ export type FunctionConfig = {
     | SsoConfigKey
     | ConnectorConfigKey
     | ConsoleConfigKey
+    | OriginVerifyConfigKey
   >]: string;
 };
 
@@ -331,6 +335,8 @@ export class ServiceStack extends Stack {
   readonly search: SearchDomain;
   readonly searchIndexes: SearchIndexBootstrap;
   readonly sessionSecret: SessionSigningSecret;
+  /** P242: proves a request came through the console's distribution, so its viewer address holds. */
+  readonly originVerify: OriginVerifySecret;
   /** The model provider's key (`modelApiKeySecret`, P55); without it the offline models run. */
   readonly models: ModelProvider | undefined;
   /** Issue 12: the connector providers' apps secret, when configured (P150). */
@@ -420,6 +426,11 @@ export class ServiceStack extends Stack {
       removalPolicy: statefulRemoval,
     });
 
+    this.originVerify = new OriginVerifySecret(this, 'OriginVerify', {
+      encryptionKey: key,
+      generation: settings.console.originSecretGeneration,
+    });
+
     const functionEnvironment = this.functionConfig();
     const workerLogs = {
       logRetention: settings.logRetentionDays,
@@ -456,7 +467,12 @@ export class ServiceStack extends Stack {
         ),
       },
     });
-    new ApiFirewall(this, 'Firewall', { stage: this.http.stage, metricPrefix: prefix });
+    new ApiFirewall(this, 'Firewall', {
+      stage: this.http.stage,
+      metricPrefix: prefix,
+      // P242: the console's requests are counted per viewer, not per CloudFront edge.
+      originVerifyHeaderValue: this.originVerify.headerValue,
+    });
     this.console = this.createConsole(props.consoleAssetsDirectory ?? DEFAULT_CONSOLE_DIRECTORY);
 
     // Crawls customer websites (the crawler refuses private addresses, D35)
@@ -612,6 +628,7 @@ export class ServiceStack extends Stack {
         ),
       },
       webAclArn: settings.console.webAclArn,
+      originVerifyHeaderValue: this.originVerify.headerValue,
       serverAccessLogsBucket: this.files.accessLogBucket,
       logRetentionDays: settings.logRetentionDays,
       // As every bucket of the stack: a live one stays, a test one is emptied and goes.
@@ -738,7 +755,8 @@ export class ServiceStack extends Stack {
    * seals model keys and query only opens them (P130); nobody else may use it. The search domain: the retrieval families, the sync
    * worker and the index bootstrap (granted by its construct). The session
    * secret (D12): every HTTP family, since each checks sessions (P63), and
-   * nothing else.
+   * nothing else; the origin verify secret (P242) the same families, since
+   * each judges addresses.
    */
   private grantFunctionAccess(): void {
     const deliveries = this.queues.webhookDeliveries.queue;
@@ -748,6 +766,8 @@ export class ServiceStack extends Stack {
       this.grantItemAccess(fn);
       this.sessionSecret.connect(fn);
       fn.function.addEnvironment('SVC_CONSOLE_ORIGIN', consoleOrigin);
+      // P242: the console's requests are judged by the viewer's address, proven by this secret.
+      this.originVerify.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
       if (SYNC_QUEUE_WRITERS.includes(family))
         this.queues.syncJobs.queue.grantSendMessages(fn.function);

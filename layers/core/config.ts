@@ -109,6 +109,17 @@ export const CLOUD_CONFIG = {
       webOrigin.check(z.startsWith('https://', 'must be an https:// origin')),
     ),
   }),
+  /**
+   * P242: the Secrets Manager secret the console's distribution sends as
+   * `X-Svc-Origin-Verify` (lib/constructs/origin-verify-secret.ts), set by
+   * the stack on every HTTP family; read when a request first carries the
+   * header and trusted this long. Unset: no request is believed to come
+   * through CloudFront, and every one is judged by API Gateway's `sourceIp`.
+   */
+  originVerify: z.object({
+    ORIGIN_VERIFY_SECRET_ARN: z.optional(arn),
+    ORIGIN_VERIFY_MAX_AGE_SECONDS: secretMaxAgeSeconds,
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),

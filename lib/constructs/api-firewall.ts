@@ -1,6 +1,7 @@
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../layers/core/http/client-address';
 
 export interface ApiFirewallProps {
   /** The API Gateway stage the web ACL protects. */
@@ -17,6 +18,16 @@ export interface ApiFirewallProps {
    * @default RATE_LIMIT_PER_ADDRESS
    */
   readonly rateLimitPerAddress?: number;
+  /**
+   * P242: the console distribution's origin secret (a
+   * `{{resolve:secretsmanager:…}}` reference). With it, requests carrying it
+   * in `X-Svc-Origin-Verify` are counted per viewer address
+   * (`X-Svc-Viewer-Address`, `RateLimitPerViewer`) and only the others per
+   * socket address (`RateLimitPerAddress`), so the console's users are not
+   * pooled behind CloudFront's few edge addresses.
+   * @default - one rule, per socket address, for every request
+   */
+  readonly originVerifyHeaderValue?: string;
 }
 
 /**
@@ -46,7 +57,9 @@ export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'CrossSiteScriptin
 
 /**
  * The web ACL in front of the API stage, in order: addresses on Amazon's
- * threat lists, then a per-address rate limit, then request patterns of
+ * threat lists, then a per-address rate limit (with the console's origin
+ * secret, two: per socket address for direct callers, per viewer address
+ * for the console distribution's requests, P242), then request patterns of
  * known exploits, then AWS's common rule set (OWASP-style checks) with the
  * rules in COUNTED_COMMON_RULES counting instead of blocking. Per-key and
  * per-organization limits stay in the functions (D16); the rate rule only
@@ -84,9 +97,19 @@ export class ApiFirewall extends Construct {
       overrideAction: { none: {} },
       visibilityConfig: visibility(name),
     });
-    const rules: Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] = [
-      // Addresses Amazon threat intelligence lists as bots, scanners and worse.
-      managed('AWSManagedRulesAmazonIpReputationList'),
+    // P242: a request through the console's distribution carries its secret; no other can.
+    const fromConsole: wafv2.CfnWebACL.StatementProperty | undefined =
+      props.originVerifyHeaderValue === undefined
+        ? undefined
+        : {
+            byteMatchStatement: {
+              fieldToMatch: { singleHeader: { Name: ORIGIN_VERIFY_HEADER.toLowerCase() } },
+              positionalConstraint: 'EXACTLY',
+              searchString: props.originVerifyHeaderValue,
+              textTransformations: [{ priority: 0, type: 'NONE' }],
+            },
+          };
+    const rateRules: Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] = [
       {
         name: 'RateLimitPerAddress',
         statement: {
@@ -94,11 +117,43 @@ export class ApiFirewall extends Construct {
             limit: rateLimit,
             aggregateKeyType: 'IP',
             evaluationWindowSec: 300,
+            // Direct callers, and anyone writing the headers without the secret, count by socket.
+            ...(fromConsole
+              ? { scopeDownStatement: { notStatement: { statement: fromConsole } } }
+              : {}),
           },
         },
         action: { block: {} },
         visibilityConfig: visibility('RateLimitPerAddress'),
       },
+      ...(fromConsole
+        ? [
+            {
+              name: 'RateLimitPerViewer',
+              statement: {
+                rateBasedStatement: {
+                  limit: rateLimit,
+                  aggregateKeyType: 'FORWARDED_IP',
+                  // CloudFront's function always writes a valid address; were one ever
+                  // unreadable, the request passes on to the functions' own limits.
+                  forwardedIpConfig: {
+                    headerName: VIEWER_ADDRESS_HEADER,
+                    fallbackBehavior: 'NO_MATCH',
+                  },
+                  evaluationWindowSec: 300,
+                  scopeDownStatement: fromConsole,
+                },
+              },
+              action: { block: {} },
+              visibilityConfig: visibility('RateLimitPerViewer'),
+            },
+          ]
+        : []),
+    ];
+    const rules: Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] = [
+      // Addresses Amazon threat intelligence lists as bots, scanners and worse.
+      managed('AWSManagedRulesAmazonIpReputationList'),
+      ...rateRules,
       // Request patterns of known exploits (Log4Shell, Java deserialisation, …).
       managed('AWSManagedRulesKnownBadInputsRuleSet'),
       managed(

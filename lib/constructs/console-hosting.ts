@@ -7,6 +7,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../layers/core/http/client-address';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import { responseHeadersOf } from '../console/cloudfront-headers';
 import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
@@ -48,6 +49,14 @@ export interface ConsoleHostingProps {
    * @default - none; `/api/*` still passes the API stage's regional web ACL
    */
   readonly webAclArn?: string;
+  /**
+   * P242: the origin secret (a `{{resolve:secretsmanager:…}}` reference, never
+   * a literal) sent to API Gateway as `X-Svc-Origin-Verify` on every `/api/*`
+   * request, beside the viewer's address in `X-Svc-Viewer-Address`, so the
+   * functions judge console traffic by the browser's address.
+   * @default - neither header: the functions see CloudFront's addresses
+   */
+  readonly originVerifyHeaderValue?: string;
   /** Receives the console bucket's S3 server access logs (granted by bucket policy). */
   readonly serverAccessLogsBucket: s3.IBucket;
   /**
@@ -80,6 +89,21 @@ export const DEEP_LINK_FUNCTION = `function handler(event) {
   var request = event.request;
   var uri = request.uri;
   if (uri.lastIndexOf('.') <= uri.lastIndexOf('/')) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * P242: on `/api/*`, the viewer's address as CloudFront saw the connection
+ * (`event.viewer.ip`) in X-Svc-Viewer-Address, replacing whatever a viewer
+ * sent under that name; the managed AllViewerExceptHostHeader policy passes
+ * it on with the viewer's own headers (a header a viewer-request function
+ * adds is a viewer header to it). A viewer's own X-Svc-Origin-Verify is
+ * dropped too (the origin custom header would replace it anyway).
+ */
+export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER.toLowerCase()}'] = { value: event.viewer.ip };
+  delete request.headers['${ORIGIN_VERIFY_HEADER.toLowerCase()}'];
   return request;
 }`;
 
@@ -180,7 +204,18 @@ export class ConsoleHosting extends Construct {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       readTimeout: API_ORIGIN_READ_TIMEOUT,
+      // P242: proof that a request came through this distribution; replaces a viewer's header of that name.
+      ...(props.originVerifyHeaderValue
+        ? { customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyHeaderValue } }
+        : {}),
     });
+    const viewerAddress = props.originVerifyHeaderValue
+      ? new cloudfront.Function(this, 'ViewerAddress', {
+          comment: "Agent Query Service API: the viewer's address for the functions (P242)",
+          code: cloudfront.FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION),
+          runtime: cloudfront.FunctionRuntime.JS_2_0,
+        })
+      : undefined;
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Agent Query Service: the web console, and the API on /api/*',
@@ -206,6 +241,16 @@ export class ConsoleHosting extends Construct {
           responseHeadersPolicy: this.apiHeaders,
           // Streamed answers (D19) are passed on as they come.
           compress: false,
+          ...(viewerAddress
+            ? {
+                functionAssociations: [
+                  {
+                    function: viewerAddress,
+                    eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+                  },
+                ],
+              }
+            : {}),
         },
       },
       // P238: a security policy is only ours to choose with a certificate of our own; with

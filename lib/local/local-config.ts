@@ -84,6 +84,15 @@ const localConfigSchema = z
      */
     SVC_CONSOLE_ORIGIN: z.optional(webOrigin),
     /**
+     * P242: the secret a proxy in front (as CloudFront in the cloud) sends
+     * in `X-Svc-Origin-Verify`; a request carrying it is judged by the
+     * address in `X-Svc-Viewer-Address`. Unset (the default): no header
+     * moves the address a request is judged by. At least 22 characters.
+     */
+    SVC_ORIGIN_VERIFY_SECRET: z.optional(
+      z.string().check(z.minLength(22, 'must be at least 22 characters (128 bits of base62)')),
+    ),
+    /**
      * Issue 12 (P150): the Confluence (Atlassian OAuth 2.0 3LO) app's client id
      * and secret (docs/connectors.md); both or neither. Without them,
      * connecting a Confluence source answers 409 and says so.

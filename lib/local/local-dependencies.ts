@@ -77,6 +77,8 @@ export interface LocalWiringOptions {
   readonly publicBaseUrl: () => string;
   /** P236 `SVC_CONSOLE_ORIGIN`: the console's origin behind a proxy, for the CSRF origin check. */
   readonly consoleOrigin?: string;
+  /** P242 `SVC_ORIGIN_VERIFY_SECRET`: the secret a proxy in front sends; none trusts no header. */
+  readonly originSecret?: string;
   /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
   readonly connectorApps?: {
     readonly confluence?: OAuthApp;
@@ -204,6 +206,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.dnsServers ? { dnsServers: options.dnsServers } : {}),
     publicBaseUrl: options.publicBaseUrl,
     ...(options.consoleOrigin ? { consoleOrigin: options.consoleOrigin } : {}),
+    ...(options.originSecret ? { originSecret: options.originSecret } : {}),
     connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
     // P146: its own key, derived inside the signer from the session key.
     oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),

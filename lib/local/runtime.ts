@@ -152,6 +152,7 @@ export async function startLocalRuntime(
       ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
       publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
       ...(config.SVC_CONSOLE_ORIGIN ? { consoleOrigin: config.SVC_CONSOLE_ORIGIN } : {}),
+      ...(config.SVC_ORIGIN_VERIFY_SECRET ? { originSecret: config.SVC_ORIGIN_VERIFY_SECRET } : {}),
       ...localConnectorSettings(config),
       sessionKey: loadOrCreateSessionKey(
         config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),

@@ -24,7 +24,7 @@ describe('Function: readDeploymentSettings', () => {
       ...ENVIRONMENT_DEFAULTS.test,
       alarmEmail: undefined,
       apiDomain: undefined,
-      console: { domain: undefined, webAclArn: undefined },
+      console: { domain: undefined, webAclArn: undefined, originSecretGeneration: 0 },
       modelProvider: undefined,
       functionSourceMaps: false,
     });
@@ -128,11 +128,25 @@ describe('Function: readDeploymentSettings', () => {
     expect(settings.console).toEqual({
       domain: { domainName: 'console.example.com', certificateArn },
       webAclArn,
+      originSecretGeneration: 0,
     });
     expect(settingsFor({ environment: 'test' }).console).toEqual({
       domain: undefined,
       webAclArn: undefined,
+      originSecretGeneration: 0,
     });
+  });
+
+  it('reads which origin verify secret the console uses, 0 by default, a whole number to 9999 (P243)', () => {
+    expect(
+      settingsFor({ environment: 'live', consoleOriginSecretGeneration: '3' }).console
+        .originSecretGeneration,
+    ).toBe(3);
+    for (const wrong of ['-1', '1.5', '10000', 'next']) {
+      expect(() =>
+        settingsFor({ environment: 'live', consoleOriginSecretGeneration: wrong }),
+      ).toThrow(/context "consoleOriginSecretGeneration"/);
+    }
   });
 
   it.each([

@@ -442,6 +442,8 @@ describe('Class: ServiceStack (environment "test", bundled with esbuild)', () =>
           },
           // P64: every family checks sessions.
           SESSION_SECRET_ARN: { Ref: logicalId(stack, stack.sessionSecret.secret) },
+          // P242: every family judges addresses, the console's by the viewer's.
+          ORIGIN_VERIFY_SECRET_ARN: { Ref: logicalId(stack, stack.originVerify.secret) },
           // P54: no --enable-source-maps, it slows every cold start.
           POWERTOOLS_SERVICE_NAME: expect.stringMatching(/^svc-/),
         });

@@ -10,6 +10,7 @@ import type { Dependencies } from '../ports/dependencies.port';
 import { apiBaseUrlOf } from './api-base-url';
 import { deadlineOptions } from './deadline';
 import { authenticate } from './middlewares/authenticate';
+import { clientAddress } from './middlewares/client-address';
 import { errorResponses } from './middlewares/error-responses';
 import { ipAllowlist } from './middlewares/ip-allowlist';
 import { jsonBody } from './middlewares/json-body';
@@ -40,6 +41,7 @@ export type HttpPlatformDependencies = Pick<
   | 'passwordSessionCutoffs'
   | 'groupGrants'
   | 'consoleOrigin'
+  | 'originSecret'
 >;
 
 export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
@@ -63,7 +65,8 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * Builds a family's Lambda handler: the middy chain every endpoint shares
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
- * Order of `before`: request id and route → API key and scope, or session,
+ * Order of `before`: request id and route → the client's address (P242) →
+ * API key and scope, or session,
  * CSRF and role (P63) → the organization's IP allowlist (D15) → rate
  * limits and plan limits (D16; the concurrency
  * lease is released when the response ends) → JSON body → validation →
@@ -124,7 +127,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       params: state.params,
       principal,
       client: {
-        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        sourceIp: state.sourceIp || 'unknown',
         sessionToken: sessionCookieOf(event),
         cookie: (name) => cookieOf(event, name),
         header: (name) => headerValue(event, name),
@@ -157,6 +160,8 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       .use(accessLog)
       .use(responseHeaders())
       .use(errorResponses({ logger }))
+      // P242: the viewer's address behind the console's distribution, proven by its secret.
+      .use(clientAddress({ originSecret: () => options.dependencies().originSecret }))
       .use(
         authenticate({
           apiKeys: () => options.dependencies().apiKeys,

@@ -7,7 +7,10 @@ import type { Route } from './route';
 
 /** Where a request came from, for the operations that sign people in or set the IP allowlist. */
 export interface RequestClient {
-  /** The address API Gateway saw (P62's per-address throttle; P77's own-address check). */
+  /**
+   * The address API Gateway saw, or the viewer's behind the console's
+   * distribution (P242): P62's per-address throttle, P77's own-address check.
+   */
   readonly sourceIp: string;
   /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
   readonly sessionToken: string | undefined;

@@ -11,6 +11,12 @@ export interface RequestState {
   readonly startedAt: number;
   /** D5: which error shape the path family answers in. */
   readonly errorShape: 'nested' | 'flat';
+  /**
+   * The address the request is judged by (D15, P62, P77): API Gateway's
+   * `sourceIp`, or the viewer's behind the console's distribution (P242,
+   * the clientAddress middleware).
+   */
+  sourceIp: string;
   route: Route | null;
   params: Record<string, string>;
   principal: Principal | null;

@@ -141,6 +141,12 @@ export interface Dependencies {
    * whose `Origin` is this one passes the CSRF origin check (D12, P66).
    */
   readonly consoleOrigin: string | undefined;
+  /**
+   * P242: the secret the console's distribution sends in `X-Svc-Origin-Verify`;
+   * a request carrying it is judged by the viewer address CloudFront wrote.
+   * Undefined where no trusted proxy is in front: no header moves an address.
+   */
+  readonly originSecret: (() => Promise<string>) | undefined;
   /** Issue 12: connector sign-ins and grants (on the data source items), the providers' apps and OAuth clients. */
   readonly connections: ConnectionStore;
   readonly connectorApps: ConnectorApps;

@@ -110,6 +110,8 @@ export function buildDependencies(options: {
   readonly publicBaseUrl?: () => string | undefined;
   /** P236: the console's origin when a proxy serves it on another origin than the API's. */
   readonly consoleOrigin?: string;
+  /** P242: the secret a trusted proxy in front sends (`X-Svc-Origin-Verify`); none trusts no header. */
+  readonly originSecret?: string;
   /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
   readonly connectorApps: ConnectorApps;
   readonly oauthState: OAuthStateSigner;
@@ -212,9 +214,15 @@ export function buildDependencies(options: {
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
     consoleOrigin: options.consoleOrigin,
+    originSecret: originSecretOf(options.originSecret),
     connections,
     connectorApps: options.connectorApps,
     oauthClients: builtConnectors.oauth,
     oauthState: options.oauthState,
   };
+}
+
+/** P242: a configured secret as the getter the clientAddress middleware asks; none, nothing trusted. */
+function originSecretOf(secret: string | undefined): (() => Promise<string>) | undefined {
+  return secret ? async () => secret : undefined;
 }

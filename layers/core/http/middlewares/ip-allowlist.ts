@@ -9,7 +9,9 @@ import type { HttpMiddleware, HttpRequest } from '../request-state';
  * inside it, whatever its credential (API key or session). The address is
  * the one API Gateway saw (`requestContext.identity.sourceIp`: the TCP
  * peer of the edge, P76), never a header the client writes such as
- * `X-Forwarded-For`. Runs after authentication (the organization is known)
+ * `X-Forwarded-For`; behind the console's distribution, the viewer's as
+ * CloudFront saw it, believed only with the distribution's secret (P242,
+ * the clientAddress middleware). Runs after authentication (the organization is known)
  * and before any limit is counted, so refused requests spend no tokens.
  * A refusal is `403 forbidden`, logged with the address and counted as
  * `IpAllowlistRefusals` (the address rides along as metadata, not as a
@@ -25,7 +27,7 @@ export function ipAllowlist(options: {
     if (!principal || !state.route || state.route.access === 'public') return;
     const { allowlist } = await options.policies.of(principal);
     if (!allowlist) return;
-    const sourceIp = request.event.requestContext?.identity?.sourceIp ?? '';
+    const sourceIp = state.sourceIp;
     if (allowlist.allows(sourceIp)) return;
     // A refused request does not extend the session it came with.
     state.setCookie = null;

@@ -25,6 +25,8 @@ export function requestContext(options: {
       requestId: newId('request'),
       startedAt: Date.now(),
       errorShape: errorShapeForPath(path),
+      // The socket's peer as API Gateway saw it (P76) until clientAddress says otherwise (P242).
+      sourceIp: event.requestContext?.identity?.sourceIp ?? '',
       route: null,
       params: {},
       principal: null,

@@ -6,12 +6,14 @@ import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../../adapters/dynamodb/
 import { parseCloudConfig } from '../../config';
 import type { HttpPlatformDependencies } from '../../http/http-function';
 import { systemClock } from '../../ports/clock.port';
+import { cloudOriginSecret } from './cloud-origin-secret';
 import { cloudSessions } from './cloud-sessions';
 import { cloudTable } from './cloud-table';
 
 /**
  * What every HTTP family's middlewares use: API keys, sessions (D12), plans
- * and every limit (D16), all in the table, and the console's origin (P236).
+ * and every limit (D16), all in the table, the console's origin (P236) and
+ * its distribution's secret (P242).
  */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
@@ -27,5 +29,7 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     ...cloudSessions(),
     // P236: the console's origin behind CloudFront, for the CSRF origin check.
     consoleOrigin: parseCloudConfig('console').SVC_CONSOLE_ORIGIN,
+    // P242: a request carrying the distribution's secret is judged by the viewer's address.
+    originSecret: cloudOriginSecret(),
   };
 }
