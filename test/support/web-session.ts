@@ -128,7 +128,8 @@ export async function createTestUser(
 /** A browser signed in as `user`. */
 export async function signedIn(service: TestService, user: TestUser): Promise<WebSession> {
   const session = new WebSession(service.url);
-  const response = await session.signIn(user.email, user.password);
+  // P211: the organization is named, so an address used in several organizations signs in to this one.
+  const response = await session.signIn(user.email, user.password, { org_id: user.orgId });
   if (response.status !== 200) {
     throw new Error(`sign-in failed: ${response.status} ${response.text}`);
   }

@@ -80,7 +80,11 @@ describe('Groups and memberships (dynalite, P83)', () => {
     const removed = await users.removeGroup('org_a', ada.id, first);
     const removedAgain = await users.removeGroup('org_a', ada.id, first);
 
-    expect(withGroups).toEqual({ user: ada, groupIds: [first, second].sort() });
+    expect(withGroups).toEqual({
+      user: ada,
+      groupIds: [first, second].sort(),
+      sessionsValidFrom: null,
+    });
     expect(listed).toEqual([ada]);
     expect(removed).toBe(true);
     expect(removedAgain).toBe(false);
