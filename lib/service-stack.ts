@@ -288,6 +288,8 @@ type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
 /** P236: the console's origin, on the HTTP families only (their CSRF origin check). */
 type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
+/** P240: the published delivery addresses, on the webhooks family only, and only with the VPC. */
+type WebhookSourceConfigKey = 'SVC_WEBHOOK_SOURCE_IPS' | 'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT';
 /** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
@@ -305,6 +307,7 @@ export type FunctionConfig = {
     | SsoConfigKey
     | ConnectorConfigKey
     | ConsoleConfigKey
+    | WebhookSourceConfigKey
   >]: string;
 };
 
@@ -409,9 +412,13 @@ export class ServiceStack extends Stack {
             natGateways: settings.natGateways,
             flowLogRetention: settings.logRetentionDays,
             flowLogRemovalPolicy: statefulRemoval,
+            // P239: live keeps the addresses receivers allowlisted even past the stack.
+            egressAddressRemovalPolicy: statefulRemoval,
           })
         : undefined;
     const searchClients: ServiceFunctionNetworkProps = this.network?.functionPlacement ?? {};
+    // P239: whatever connects to a receiver leaves through the NAT gateways' Elastic IPs.
+    const webhookSenders: ServiceFunctionNetworkProps = this.network?.deliveryPlacement ?? {};
 
     this.search = this.createSearchDomain(statefulRemoval);
 
@@ -438,9 +445,11 @@ export class ServiceStack extends Stack {
         ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, RETRIEVAL_TIMEOUT])),
         [QUERY_FAMILY]: QUERY_TIMEOUT,
       },
-      familyNetworks: Object.fromEntries(
-        RETRIEVAL_FAMILIES.map((family) => [family, searchClients]),
-      ),
+      familyNetworks: {
+        ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, searchClients])),
+        // The URL check and the test event connect to the receiver (P239).
+        [WEBHOOK_MANAGER]: webhookSenders,
+      },
       encryptionKey: key,
       throttlingRateLimit: settings.apiThrottleRateLimit,
       throttlingBurstLimit: settings.apiThrottleBurstLimit,
@@ -548,6 +557,7 @@ export class ServiceStack extends Stack {
       timeout: WEBHOOK_DISPATCHER_TIMEOUT,
       concurrency: settings.webhookDispatcherConcurrency,
       ...workerLogs,
+      ...webhookSenders,
     });
 
     this.eventPublisher = new OutboxPublisher(this, 'EventPublisher', {
@@ -771,6 +781,14 @@ export class ServiceStack extends Stack {
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);
+        // P240: published at GET /api/v1/webhooks/source-ips; unset without the VPC, which says so.
+        if (this.network) {
+          fn.function.addEnvironment('SVC_WEBHOOK_SOURCE_IPS', this.network.egressCidrs);
+          fn.function.addEnvironment(
+            'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT',
+            this.network.egressCidrsChangedAt,
+          );
+        }
       }
     }
 
@@ -1023,6 +1041,13 @@ export class ServiceStack extends Stack {
         description: 'KMS key that seals stored secrets (D33)',
       },
     };
+    if (this.network) {
+      outputs.WebhookSourceIps = {
+        value: this.network.egressCidrs,
+        description:
+          "Addresses webhook deliveries come from (CIDR, comma-separated; also GET /api/v1/webhooks/source-ips): the NAT gateways' Elastic IPs, kept across deployments (P239)",
+      };
+    }
     const { domainName } = this.http;
     if (domainName && this.settings.apiDomain) {
       outputs.ApiDomainTarget = {

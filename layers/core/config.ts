@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ENVIRONMENTS } from './domain/environments';
+import { parseCidrList } from './domain/webhook-source-addresses';
 import './zod-english';
 
 const region = z.string().check(z.minLength(1));
@@ -19,6 +20,36 @@ export const webOrigin = z.string().check(
     }
   }, 'must be an origin such as https://console.example.com (scheme and host, no path)'),
 );
+/**
+ * P240: `SVC_WEBHOOK_SOURCE_IPS`, comma-separated CIDR ranges (`/32` or
+ * `/128` for one address), each checked and made canonical; empty is no
+ * fixed addresses, unset is `fallback`. Shared by the cloud and the
+ * one-machine settings.
+ */
+export const webhookSourceIpList = (fallback: string) =>
+  z.pipe(
+    z._default(z.string(), fallback).check(
+      z.refine((text) => parseCidrList(text).ok, {
+        error: (issue) => {
+          const parsed = parseCidrList(String(issue.input));
+          return parsed.ok
+            ? 'must be CIDR ranges'
+            : `must be CIDR ranges, comma-separated (${parsed.problem})`;
+        },
+      }),
+    ),
+    z.transform((text: string) => {
+      const parsed = parseCidrList(text);
+      return parsed.ok ? parsed.cidrs : [];
+    }),
+  );
+
+/** P240: when the list last changed, an ISO 8601 time with its offset. */
+export const webhookSourceIpsChangedAt = z.pipe(
+  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' }),
+  z.transform((text: string) => new Date(text)),
+);
+
 const secretMaxAgeSeconds = z._default(
   z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)),
   300,
@@ -108,6 +139,17 @@ export const CLOUD_CONFIG = {
     SVC_CONSOLE_ORIGIN: z.optional(
       webOrigin.check(z.startsWith('https://', 'must be an https:// origin')),
     ),
+  }),
+  /**
+   * P240: where webhook deliveries come from, for `GET
+   * /api/v1/webhooks/source-ips`: the NAT gateways' Elastic IPs and when
+   * that list last changed (a deploy-time record, P241), set by the stack on
+   * the `webhooks` family when the deployment has its VPC. Unset: no fixed
+   * addresses, and the answer says so.
+   */
+  webhookSources: z.object({
+    SVC_WEBHOOK_SOURCE_IPS: webhookSourceIpList(''),
+    SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
   }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),

@@ -34,6 +34,13 @@ interface RouteBase {
    * its X-CSRF-Token (D12) — so a cross-site navigation cannot.
    */
   readonly changesState?: true;
+  /**
+   * P241: a public route that tells what anyone may know (the addresses
+   * webhooks come from) and signs nobody in: no credential, no sign-in
+   * throttle, nothing read but settings. The stage's per-address firewall
+   * rule and throttle hold it; OpenAPI lists no 401 or 429 of ours for it.
+   */
+  readonly publicInformation?: true;
 }
 
 /** P215: why a session-only route refuses API keys, when it is not D11's "keys never manage keys". */

@@ -44,6 +44,7 @@ import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provi
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
+import type { WebhookSourceAddresses } from '../domain/webhook-source-addresses';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { ConnectorApps, OAuthStateSigner } from '../ports/connector.port';
 import type { Dependencies } from '../ports/dependencies.port';
@@ -110,6 +111,8 @@ export function buildDependencies(options: {
   readonly publicBaseUrl?: () => string | undefined;
   /** P236: the console's origin when a proxy serves it on another origin than the API's. */
   readonly consoleOrigin?: string;
+  /** P240: where webhook deliveries come from (`SVC_WEBHOOK_SOURCE_IPS` on one machine). */
+  readonly webhookSourceAddresses: WebhookSourceAddresses;
   /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
   readonly connectorApps: ConnectorApps;
   readonly oauthState: OAuthStateSigner;
@@ -212,6 +215,7 @@ export function buildDependencies(options: {
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
     consoleOrigin: options.consoleOrigin,
+    webhookSourceAddresses: options.webhookSourceAddresses,
     connections,
     connectorApps: options.connectorApps,
     oauthClients: builtConnectors.oauth,

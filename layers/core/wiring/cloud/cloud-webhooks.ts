@@ -3,7 +3,12 @@ import {
   TlsWebhookUrlVerifier,
 } from '../../adapters/net/http-webhook-transport';
 import { webhookPolicy } from '../../adapters/net/outbound-policy';
+import { parseCloudConfig } from '../../config';
 import { WEBHOOK_TIMEOUT_MS } from '../../domain/webhook';
+import {
+  type WebhookSourceAddresses,
+  webhookSourceAddresses,
+} from '../../domain/webhook-source-addresses';
 import type { WebhookTransport, WebhookUrlVerifier } from '../../ports/webhook-transport.port';
 
 /** D35: private addresses are never allowed in the cloud. */
@@ -23,4 +28,16 @@ export function cloudWebhookTransport(): {
 /** D30: a receiver's URL must resolve publicly and present a valid certificate. */
 export function cloudWebhookUrlVerifier(): WebhookUrlVerifier {
   return new TlsWebhookUrlVerifier(CLOUD_POLICY);
+}
+
+/**
+ * P240: the NAT gateways' Elastic IPs and when they last changed (P241), as
+ * the stack sets them on the webhooks family; none without the VPC.
+ */
+export function cloudWebhookSourceAddresses(): WebhookSourceAddresses {
+  const config = parseCloudConfig('webhookSources');
+  return webhookSourceAddresses(
+    config.SVC_WEBHOOK_SOURCE_IPS,
+    config.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT ?? null,
+  );
 }
