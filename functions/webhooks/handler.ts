@@ -1,6 +1,6 @@
 import { webhookOwnerOf as ownerOf } from '../../layers/core/domain/webhook';
-import { httpFunction } from '../../layers/core/http/http-function';
 import type { WebhookSourceAddresses } from '../../layers/core/domain/webhook-source-addresses';
+import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';

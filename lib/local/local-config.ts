@@ -1,13 +1,10 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
-import {
-  webhookSourceIpList,
-  webhookSourceIpsChangedAt,
-  webOrigin,
-} from '../../layers/core/config';
+import { webhookSourceIpsChangedAt, webOrigin } from '../../layers/core/config';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
+import { parseCidrList } from '../../layers/core/domain/webhook-source-addresses';
 import '../../layers/core/zod-english';
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
@@ -20,6 +17,29 @@ const onOff = z.pipe(
   z._default(z.enum(['true', 'false']), 'false'),
   z.transform((value: 'true' | 'false') => value === 'true'),
 );
+
+/**
+ * P240: `SVC_WEBHOOK_SOURCE_IPS`, comma-separated CIDR ranges (`/32` or
+ * `/128` for one address), each checked and made canonical; empty is no
+ * fixed addresses, unset is `fallback`.
+ */
+const webhookSourceIpList = (fallback: string) =>
+  z.pipe(
+    z._default(z.string(), fallback).check(
+      z.refine((text) => parseCidrList(text).ok, {
+        error: (issue) => {
+          const parsed = parseCidrList(String(issue.input));
+          return parsed.ok
+            ? 'must be CIDR ranges'
+            : `must be CIDR ranges, comma-separated (${parsed.problem})`;
+        },
+      }),
+    ),
+    z.transform((text: string) => {
+      const parsed = parseCidrList(text);
+      return parsed.ok ? parsed.cidrs : [];
+    }),
+  );
 
 /** P240: where a local runtime's deliveries come from by default: this machine's loopback. */
 export const LOCAL_WEBHOOK_SOURCE_IPS = '127.0.0.1/32,::1/128';

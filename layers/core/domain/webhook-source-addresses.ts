@@ -24,7 +24,9 @@ export const NO_FIXED_ADDRESSES_REASON =
 /** A comma-separated list of CIDR ranges, each checked and made canonical, or why not. */
 export function parseCidrList(
   text: string,
-): { readonly ok: true; readonly cidrs: string[] } | { readonly ok: false; readonly problem: string } {
+):
+  | { readonly ok: true; readonly cidrs: string[] }
+  | { readonly ok: false; readonly problem: string } {
   const entries = text
     .split(',')
     .map((entry) => entry.trim())

@@ -62,8 +62,8 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
     const operation = document.paths['/api/v1/webhooks/source-ips']?.get;
     expect(operation.security).toEqual([]);
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '503']);
-    expect(Object.keys(operation.responses[200].content['application/json'].schema.properties)).toEqual(
-      ['fixed', 'cidrs', 'updated_at', 'reason'],
-    );
+    expect(
+      Object.keys(operation.responses[200].content['application/json'].schema.properties),
+    ).toEqual(['fixed', 'cidrs', 'updated_at', 'reason']);
   });
 });

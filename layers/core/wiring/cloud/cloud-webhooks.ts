@@ -6,6 +6,7 @@ import { webhookPolicy } from '../../adapters/net/outbound-policy';
 import { parseCloudConfig } from '../../config';
 import { WEBHOOK_TIMEOUT_MS } from '../../domain/webhook';
 import {
+  parseCidrList,
   type WebhookSourceAddresses,
   webhookSourceAddresses,
 } from '../../domain/webhook-source-addresses';
@@ -34,10 +35,16 @@ export function cloudWebhookUrlVerifier(): WebhookUrlVerifier {
  * P240: the NAT gateways' Elastic IPs and when they last changed (P241), as
  * the stack sets them on the webhooks family; none without the VPC.
  */
-export function cloudWebhookSourceAddresses(): WebhookSourceAddresses {
-  const config = parseCloudConfig('webhookSources');
-  return webhookSourceAddresses(
-    config.SVC_WEBHOOK_SOURCE_IPS,
-    config.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT ?? null,
-  );
+export function cloudWebhookSourceAddresses(
+  env: NodeJS.ProcessEnv = process.env,
+): WebhookSourceAddresses {
+  const config = parseCloudConfig('webhookSources', env);
+  const parsed = parseCidrList(config.SVC_WEBHOOK_SOURCE_IPS ?? '');
+  if (!parsed.ok) {
+    // A cold-start failure naming the variable, as parseCloudConfig's own.
+    throw new Error(
+      `Invalid function configuration (webhookSources): SVC_WEBHOOK_SOURCE_IPS: must be CIDR ranges, comma-separated (${parsed.problem})`,
+    );
+  }
+  return webhookSourceAddresses(parsed.cidrs, config.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT ?? null);
 }

@@ -1,21 +1,33 @@
 import { parseCloudConfig } from '../../../../layers/core/config';
+import { NO_FIXED_ADDRESSES_REASON } from '../../../../layers/core/domain/webhook-source-addresses';
 import { cloudWebhookSourceAddresses } from '../../../../layers/core/wiring/cloud/cloud-webhooks';
 
 describe('Cloud config: webhookSources (P240, P241)', () => {
-  it('reads the Elastic IPs the stack sets, as CIDR ranges, and when they last changed', () => {
+  it('answers the Elastic IPs the stack sets, as canonical CIDR ranges, and when they last changed', () => {
     expect(
-      parseCloudConfig('webhookSources', {
+      cloudWebhookSourceAddresses({
         SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/32,198.51.100.20/32',
         SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: '2026-11-27T17:00:00.123Z',
       }),
     ).toEqual({
-      SVC_WEBHOOK_SOURCE_IPS: ['203.0.113.7/32', '198.51.100.20/32'],
-      SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: new Date('2026-11-27T17:00:00.123Z'),
+      fixed: true,
+      cidrs: ['203.0.113.7/32', '198.51.100.20/32'],
+      changedAt: new Date('2026-11-27T17:00:00.123Z'),
     });
   });
 
-  it('reads nothing set (a deployment without the VPC) as no addresses', () => {
-    expect(parseCloudConfig('webhookSources', {})).toEqual({ SVC_WEBHOOK_SOURCE_IPS: [] });
+  it('answers "not fixed", with the reason, when the stack set nothing (no VPC)', () => {
+    expect(cloudWebhookSourceAddresses({})).toEqual({
+      fixed: false,
+      reason: NO_FIXED_ADDRESSES_REASON,
+    });
+  });
+
+  it('leaves the ranges to the webhooks family: the shared config reads them as text', () => {
+    // Checking them there would bring ipaddr.js into every function's bundle.
+    expect(
+      parseCloudConfig('webhookSources', { SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/32' }),
+    ).toEqual({ SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/32' });
   });
 
   it.each([
@@ -24,42 +36,15 @@ describe('Cloud config: webhookSources (P240, P241)', () => {
       { SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7' },
       'SVC_WEBHOOK_SOURCE_IPS',
     ],
-    [
-      'a range that is not one',
-      { SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/33' },
-      'SVC_WEBHOOK_SOURCE_IPS',
-    ],
+    ['a prefix too long', { SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/33' }, 'SVC_WEBHOOK_SOURCE_IPS'],
     [
       'a time that is not ISO 8601',
-      { SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: 'yesterday' },
+      { SVC_WEBHOOK_SOURCE_IPS: '203.0.113.7/32', SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: 'yesterday' },
       'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT',
     ],
   ])('refuses %s at cold start, naming the variable', (_case, env, name) => {
-    expect(() => parseCloudConfig('webhookSources', env)).toThrow(
+    expect(() => cloudWebhookSourceAddresses(env)).toThrow(
       new RegExp(`Invalid function configuration \\(webhookSources\\): ${name}:`),
     );
-  });
-
-  describe('cloudWebhookSourceAddresses', () => {
-    const saved = { ...process.env };
-    afterEach(() => {
-      process.env = { ...saved };
-    });
-
-    it('answers the addresses and their time from the environment', () => {
-      process.env.SVC_WEBHOOK_SOURCE_IPS = '203.0.113.7/32';
-      process.env.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT = '2026-11-27T17:00:00Z';
-      expect(cloudWebhookSourceAddresses()).toEqual({
-        fixed: true,
-        cidrs: ['203.0.113.7/32'],
-        changedAt: new Date('2026-11-27T17:00:00Z'),
-      });
-    });
-
-    it('answers "not fixed" with the reason when the stack set nothing', () => {
-      delete process.env.SVC_WEBHOOK_SOURCE_IPS;
-      delete process.env.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT;
-      expect(cloudWebhookSourceAddresses()).toMatchObject({ fixed: false });
-    });
   });
 });
