@@ -110,6 +110,10 @@ function errorResponses(route: Route): Record<string, unknown> {
       'service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206)',
     ),
   };
+  // P241: nothing to sign in with, so no 401 or sign-in throttle; a GET, so never cross-site.
+  if (route.publicInformation) {
+    return { 400: common[400], 503: common[503] };
+  }
   if (route.access === 'public') {
     return {
       ...common,

@@ -291,6 +291,8 @@ type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
 type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
 /** P242: the distribution's origin secret, on the HTTP families only (OriginVerifySecret). */
 type OriginVerifyConfigKey = 'ORIGIN_VERIFY_SECRET_ARN' | 'ORIGIN_VERIFY_MAX_AGE_SECONDS';
+/** P240: the published delivery addresses, on the webhooks family only, and only with the VPC. */
+type WebhookSourceConfigKey = 'SVC_WEBHOOK_SOURCE_IPS' | 'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT';
 /** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
@@ -309,6 +311,7 @@ export type FunctionConfig = {
     | ConnectorConfigKey
     | ConsoleConfigKey
     | OriginVerifyConfigKey
+    | WebhookSourceConfigKey
   >]: string;
 };
 
@@ -415,9 +418,13 @@ export class ServiceStack extends Stack {
             natGateways: settings.natGateways,
             flowLogRetention: settings.logRetentionDays,
             flowLogRemovalPolicy: statefulRemoval,
+            // P239: live keeps the addresses receivers allowlisted even past the stack.
+            egressAddressRemovalPolicy: statefulRemoval,
           })
         : undefined;
     const searchClients: ServiceFunctionNetworkProps = this.network?.functionPlacement ?? {};
+    // P239: whatever connects to a receiver leaves through the NAT gateways' Elastic IPs.
+    const webhookSenders: ServiceFunctionNetworkProps = this.network?.deliveryPlacement ?? {};
 
     this.search = this.createSearchDomain(statefulRemoval);
 
@@ -449,9 +456,11 @@ export class ServiceStack extends Stack {
         ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, RETRIEVAL_TIMEOUT])),
         [QUERY_FAMILY]: QUERY_TIMEOUT,
       },
-      familyNetworks: Object.fromEntries(
-        RETRIEVAL_FAMILIES.map((family) => [family, searchClients]),
-      ),
+      familyNetworks: {
+        ...Object.fromEntries(RETRIEVAL_FAMILIES.map((family) => [family, searchClients])),
+        // The URL check and the test event connect to the receiver (P239).
+        [WEBHOOK_MANAGER]: webhookSenders,
+      },
       encryptionKey: key,
       throttlingRateLimit: settings.apiThrottleRateLimit,
       throttlingBurstLimit: settings.apiThrottleBurstLimit,
@@ -564,6 +573,7 @@ export class ServiceStack extends Stack {
       timeout: WEBHOOK_DISPATCHER_TIMEOUT,
       concurrency: settings.webhookDispatcherConcurrency,
       ...workerLogs,
+      ...webhookSenders,
     });
 
     this.eventPublisher = new OutboxPublisher(this, 'EventPublisher', {
@@ -791,6 +801,14 @@ export class ServiceStack extends Stack {
       if (family === WEBHOOK_MANAGER) {
         deliveries.grantSendMessages(fn.function);
         this.secretsKey.grantSealAndOpen(fn.function, WEBHOOK_SECRET_PURPOSE);
+        // P240: published at GET /api/v1/webhooks/source-ips; unset without the VPC, which says so.
+        if (this.network) {
+          fn.function.addEnvironment('SVC_WEBHOOK_SOURCE_IPS', this.network.egressCidrs);
+          fn.function.addEnvironment(
+            'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT',
+            this.network.egressCidrsChangedAt,
+          );
+        }
       }
     }
 
@@ -1043,6 +1061,13 @@ export class ServiceStack extends Stack {
         description: 'KMS key that seals stored secrets (D33)',
       },
     };
+    if (this.network) {
+      outputs.WebhookSourceIps = {
+        value: this.network.egressCidrs,
+        description:
+          "Addresses webhook deliveries come from (CIDR, comma-separated; also GET /api/v1/webhooks/source-ips): the NAT gateways' Elastic IPs, kept across deployments (P239)",
+      };
+    }
     const { domainName } = this.http;
     if (domainName && this.settings.apiDomain) {
       outputs.ApiDomainTarget = {

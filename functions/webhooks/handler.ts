@@ -1,6 +1,7 @@
 import { webhookOwnerOf as ownerOf } from '../../layers/core/domain/webhook';
+import type { WebhookSourceAddresses } from '../../layers/core/domain/webhook-source-addresses';
 import { httpFunction } from '../../layers/core/http/http-function';
-import { operationsWith } from '../../layers/core/http/operation';
+import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import {
@@ -21,6 +22,7 @@ import {
   deliveryResource,
   listDeliveriesQuery,
   listWebhooksQuery,
+  sourceIpsResource,
   testEventResult,
   updateWebhookBody,
   webhookList,
@@ -30,9 +32,48 @@ import {
 import { dependencies, type WebhooksDependencies } from './wiring';
 
 const operation = operationsWith<WebhooksDependencies>();
+const publicOperation = publicOperationsWith<WebhooksDependencies>();
 
-/** Webhooks (D30): `/api/v1/webhooks` and `/api/webhooks`, Admin scope. */
+/**
+ * P241: receivers and their tooling may keep the answer a few minutes; it
+ * changes only with a deployment that changes the addresses.
+ */
+export const SOURCE_IPS_CACHE_CONTROL = 'public, max-age=300';
+
+/** P240: the published shape, every field present whichever the case. */
+function sourceIpsBody(addresses: WebhookSourceAddresses) {
+  return addresses.fixed
+    ? {
+        fixed: true,
+        cidrs: [...addresses.cidrs],
+        updated_at: addresses.changedAt?.toISOString() ?? null,
+        reason: null,
+      }
+    : { fixed: false, cidrs: [], updated_at: null, reason: addresses.reason };
+}
+
+/**
+ * Webhooks (D30): `/api/v1/webhooks` and `/api/webhooks`, Admin scope; and
+ * the public list of addresses deliveries come from (P240).
+ */
 export const operations = {
+  getWebhookSourceIps: publicOperation({
+    summary:
+      'The addresses webhook deliveries come from, to allowlist (no credentials needed; P240)',
+    responses: {
+      200: {
+        description: 'The CIDR ranges and when they last changed, or why there are none',
+        schema: sourceIpsResource,
+      },
+    },
+    async handle({ deps }) {
+      const response = jsonResponse(200, sourceIpsBody(deps.webhookSourceAddresses));
+      return {
+        ...response,
+        headers: { ...response.headers, 'Cache-Control': SOURCE_IPS_CACHE_CONTROL },
+      };
+    },
+  }),
   listWebhooks: operation({
     summary: 'List webhooks',
     query: listWebhooksQuery,

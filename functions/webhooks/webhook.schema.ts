@@ -90,3 +90,35 @@ export const testEventResult = z.object({
   duration_ms: z.int(),
   error: z.nullable(z.string()),
 });
+
+/**
+ * P240: `GET /api/v1/webhooks/source-ips`, the addresses deliveries come
+ * from. Every field is always present, so a client reads one shape whether
+ * or not the deployment sends from fixed addresses.
+ */
+export const sourceIpsResource = z.object({
+  fixed: z
+    .boolean()
+    .check(
+      z.describe(
+        'True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why)',
+      ),
+    ),
+  cidrs: z
+    .array(z.string())
+    .check(
+      z.describe(
+        'CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false',
+      ),
+    ),
+  updated_at: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know',
+      ),
+    ),
+  reason: z
+    .nullable(z.string())
+    .check(z.describe('Why there are no fixed addresses; null when `fixed` is true')),
+});

@@ -5,6 +5,7 @@ import { cloudDeliveryQueue } from '../../layers/core/wiring/cloud/cloud-queues'
 import { cloudSecretSealer } from '../../layers/core/wiring/cloud/cloud-secret-sealer';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import {
+  cloudWebhookSourceAddresses,
   cloudWebhookTransport,
   cloudWebhookUrlVerifier,
 } from '../../layers/core/wiring/cloud/cloud-webhooks';
@@ -13,7 +14,8 @@ import { compositionRoot } from '../../layers/core/wiring/composition-root';
 /**
  * Webhook management (D30): the table, the secrets key (sealing new secrets,
  * opening them for the test event), the deliveries queue (manual retries)
- * and outbound HTTPS (URL checks, the test event).
+ * and outbound HTTPS (URL checks, the test event), and the addresses
+ * deliveries come from (P240).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
@@ -25,6 +27,8 @@ export const dependencies = compositionRoot(() => {
     secretSealer: cloudSecretSealer(),
     webhookUrlVerifier: cloudWebhookUrlVerifier(),
     ...cloudWebhookTransport(),
+    // P240: published at GET /api/v1/webhooks/source-ips.
+    webhookSourceAddresses: cloudWebhookSourceAddresses(),
   };
 });
 

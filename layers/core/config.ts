@@ -19,6 +19,12 @@ export const webOrigin = z.string().check(
     }
   }, 'must be an origin such as https://console.example.com (scheme and host, no path)'),
 );
+/** P240: when the list last changed, an ISO 8601 time with its offset. */
+export const webhookSourceIpsChangedAt = z.pipe(
+  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' }),
+  z.transform((text: string) => new Date(text)),
+);
+
 const secretMaxAgeSeconds = z._default(
   z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)),
   300,
@@ -119,6 +125,19 @@ export const CLOUD_CONFIG = {
   originVerify: z.object({
     ORIGIN_VERIFY_SECRET_ARN: z.optional(arn),
     ORIGIN_VERIFY_MAX_AGE_SECONDS: secretMaxAgeSeconds,
+  }),
+  /**
+   * P240: where webhook deliveries come from, for `GET
+   * /api/v1/webhooks/source-ips`: the NAT gateways' Elastic IPs and when
+   * that list last changed (a deploy-time record, P241), set by the stack on
+   * the `webhooks` family when the deployment has its VPC. Unset: no fixed
+   * addresses, and the answer says so.
+   */
+  webhookSources: z.object({
+    // Its ranges are checked where they are used (cloudWebhookSourceAddresses), with
+    // ipaddr.js, which this module must not pull into every function's bundle.
+    SVC_WEBHOOK_SOURCE_IPS: z.optional(z.string()),
+    SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
   }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),

@@ -1,8 +1,9 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Fn, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ChangeTime } from './change-time';
 import type { ServiceFunctionNetworkProps } from './service-function';
 
 export interface ServiceNetworkProps {
@@ -29,7 +30,25 @@ export interface ServiceNetworkProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly flowLogRemovalPolicy?: RemovalPolicy;
+  /**
+   * What happens to the egress Elastic IPs when they leave the stack (P239):
+   * receivers allowlist them, so a live deployment keeps them allocated even
+   * then, for an operator to reattach by hand.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly egressAddressRemovalPolicy?: RemovalPolicy;
 }
+
+/**
+ * P239: the logical ids of the egress Elastic IPs, one per zone. Fixed
+ * (not derived from construct paths), so no refactoring of the constructs
+ * can make CloudFormation replace them, and with them the addresses
+ * receivers allowlisted. Never change these.
+ */
+export const EGRESS_ADDRESS_LOGICAL_IDS = [
+  'NetworkEgressAddress1',
+  'NetworkEgressAddress2',
+] as const;
 
 /**
  * AWS APIs the functions in the VPC call or are about to, reached through
@@ -60,8 +79,10 @@ const INTERFACE_ENDPOINTS = {
  *                     internet
  *                        │
  *   public subnets   NAT gateway(s) ── internet gateway
- *                        │ (egress only: crawls, model API)
- *   private subnets  λ query, search, sync-worker, ingestion-worker, bootstrap
+ *                    (Elastic IPs: the published egress addresses)
+ *                        │ (egress only: crawls, model API, webhook deliveries)
+ *   private subnets  λ query, search, sync-worker, ingestion-worker, bootstrap,
+ *                      eval-worker; webhook-dispatcher, webhooks (own group)
  *   (with egress)        │ 443 only            └─ DynamoDB, S3 (gateway endpoints)
  *                        │                      └─ SQS, KMS, Secrets Manager, X-Ray (interface endpoints)
  *   isolated subnets OpenSearch domain (no route out)
@@ -69,8 +90,19 @@ const INTERFACE_ENDPOINTS = {
  *
  * Security groups: the functions' group may send anywhere (customer sites
  * are anywhere); the search domain's and the endpoints' groups accept
- * HTTPS from the functions' group only and send nothing. Flow logs of all
- * traffic go to an encrypted log group.
+ * HTTPS from the functions' group only and send nothing. The webhook
+ * functions (dispatcher, webhooks) have a group of their own that may send
+ * anywhere and reach the endpoints, but not the search domain: they connect
+ * to addresses customers give. Flow logs of all traffic go to an encrypted
+ * log group.
+ *
+ * Egress addresses (P239): one Elastic IP per zone, allocated by the stack
+ * with fixed logical ids and retained, given to the NAT gateways, so
+ * everything the functions send to the internet (webhook deliveries above
+ * all, which receivers allowlist) comes from addresses that no redeploy
+ * changes. Both are allocated even with one NAT gateway, so going from one
+ * to two changes nothing a receiver allowlisted. When they last changed is
+ * recorded at deploy time (ChangeTime, P241).
  *
  * @example
  * const network = new ServiceNetwork(this, 'Network', { encryptionKey });
@@ -84,6 +116,14 @@ export class ServiceNetwork extends Construct {
   readonly searchSecurityGroup: ec2.SecurityGroup;
   /** Attached to the interface endpoints: HTTPS from the functions only. */
   readonly endpointsSecurityGroup: ec2.SecurityGroup;
+  /** Attached to the webhook functions: anywhere out, the endpoints but not the search domain. */
+  readonly deliverySecurityGroup: ec2.SecurityGroup;
+  /** P239: the NAT gateways' Elastic IPs, one per zone, retained. */
+  readonly egressAddresses: readonly ec2.CfnEIP[];
+  /** P239: the egress addresses as CIDR ranges, comma-separated (a deploy-time token). */
+  readonly egressCidrs: string;
+  /** P241: when `egressCidrs` last changed, ISO 8601 (a deploy-time token). */
+  readonly egressCidrsChangedAt: string;
   readonly flowLogGroup: logs.LogGroup;
   /** Where functions go: subnets with a route to a NAT gateway. */
   readonly functionSubnets: ec2.SubnetSelection;
@@ -91,6 +131,8 @@ export class ServiceNetwork extends Construct {
   readonly searchSubnets: ec2.SubnetSelection;
   /** Spread into a ServiceFunction's props to run it in this VPC. */
   readonly functionPlacement: Required<ServiceFunctionNetworkProps>;
+  /** The same for the functions that connect to webhook receivers (P239). */
+  readonly deliveryPlacement: Required<ServiceFunctionNetworkProps>;
 
   constructor(scope: Construct, id: string, props: ServiceNetworkProps) {
     super(scope, id);
@@ -106,9 +148,24 @@ export class ServiceNetwork extends Construct {
             ],
     });
 
+    const addressRemoval = props.egressAddressRemovalPolicy ?? RemovalPolicy.RETAIN;
+    this.egressAddresses = Array.from({ length: availabilityZones }, (_, index) => {
+      const address = new ec2.CfnEIP(this, `EgressAddress${index + 1}`, { domain: 'vpc' });
+      const logicalId = EGRESS_ADDRESS_LOGICAL_IDS[index];
+      if (!logicalId) throw new Error(`no fixed logical id for egress address ${index + 1}`);
+      address.overrideLogicalId(logicalId);
+      address.applyRemovalPolicy(addressRemoval);
+      Tags.of(address).add('Name', `${logicalId} (webhook deliveries and all other egress)`);
+      return address;
+    });
+
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: availabilityZones,
       natGateways,
+      // P239: the NAT gateways take the stack's own Elastic IPs, in zone order.
+      natGatewayProvider: ec2.NatProvider.gateway({
+        eipAllocationIds: this.egressAddresses.map((address) => address.attrAllocationId),
+      }),
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
         // Room for many functions' network interfaces as concurrency grows.
@@ -160,6 +217,18 @@ export class ServiceNetwork extends Construct {
       ec2.Port.tcp(443),
       'HTTPS from the functions in the VPC',
     );
+    this.deliverySecurityGroup = new ec2.SecurityGroup(this, 'DeliverySecurityGroup', {
+      vpc: this.vpc,
+      description:
+        'Agent Query Service webhook functions: outbound anywhere (receivers), the endpoints, not the search domain',
+      // Receivers are anywhere, on any port their URL names (D35 refuses private addresses).
+      allowAllOutbound: true,
+    });
+    this.endpointsSecurityGroup.addIngressRule(
+      this.deliverySecurityGroup,
+      ec2.Port.tcp(443),
+      'HTTPS from the webhook functions',
+    );
 
     // Gateway endpoints are free and keep table and bucket traffic off the
     // NAT gateways (which bill per GB) and inside AWS's network.
@@ -188,5 +257,18 @@ export class ServiceNetwork extends Construct {
       vpcSubnets: this.functionSubnets,
       securityGroups: [this.functionsSecurityGroup],
     };
+    this.deliveryPlacement = {
+      vpc: this.vpc,
+      vpcSubnets: this.functionSubnets,
+      securityGroups: [this.deliverySecurityGroup],
+    };
+
+    this.egressCidrs = Fn.join(
+      ',',
+      this.egressAddresses.map((address) => `${address.attrPublicIp}/32`),
+    );
+    this.egressCidrsChangedAt = new ChangeTime(this, 'EgressAddressesChanged', {
+      value: this.egressCidrs,
+    }).time;
   }
 }

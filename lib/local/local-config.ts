@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { webOrigin } from '../../layers/core/config';
+import { webhookSourceIpsChangedAt, webOrigin } from '../../layers/core/config';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
+import { parseCidrList } from '../../layers/core/domain/webhook-source-addresses';
 import '../../layers/core/zod-english';
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
@@ -16,6 +17,32 @@ const onOff = z.pipe(
   z._default(z.enum(['true', 'false']), 'false'),
   z.transform((value: 'true' | 'false') => value === 'true'),
 );
+
+/**
+ * P240: `SVC_WEBHOOK_SOURCE_IPS`, comma-separated CIDR ranges (`/32` or
+ * `/128` for one address), each checked and made canonical; empty is no
+ * fixed addresses, unset is `fallback`.
+ */
+const webhookSourceIpList = (fallback: string) =>
+  z.pipe(
+    z._default(z.string(), fallback).check(
+      z.refine((text) => parseCidrList(text).ok, {
+        error: (issue) => {
+          const parsed = parseCidrList(String(issue.input));
+          return parsed.ok
+            ? 'must be CIDR ranges'
+            : `must be CIDR ranges, comma-separated (${parsed.problem})`;
+        },
+      }),
+    ),
+    z.transform((text: string) => {
+      const parsed = parseCidrList(text);
+      return parsed.ok ? parsed.cidrs : [];
+    }),
+  );
+
+/** P240: where a local runtime's deliveries come from by default: this machine's loopback. */
+export const LOCAL_WEBHOOK_SOURCE_IPS = '127.0.0.1/32,::1/128';
 
 /**
  * D36: the one-machine runtime's settings, all from the environment, all
@@ -63,6 +90,16 @@ const localConfigSchema = z
     SVC_EXTRA_CA_FILE: z.optional(nonEmpty),
     /** D29's 10 s receiver timeout; shorter only for tests. */
     SVC_WEBHOOK_TIMEOUT_MS: milliseconds(100, 10_000, 10_000),
+    /**
+     * P240: the addresses webhook deliveries leave this machine from, as
+     * `GET /api/v1/webhooks/source-ips` publishes them (CIDR ranges,
+     * comma-separated): loopback by default, where the local receivers are;
+     * the machine's public addresses if it delivers across the internet.
+     * Empty: no fixed addresses, and the answer says so.
+     */
+    SVC_WEBHOOK_SOURCE_IPS: webhookSourceIpList(LOCAL_WEBHOOK_SOURCE_IPS),
+    /** P241: when that list last changed (ISO 8601); unset, the answer's `updated_at` is null. */
+    SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
     /** D14: DNS servers for domain verification (`host` or `host:port`, comma-separated); the system's by default. */
     SVC_DNS_SERVERS: z.pipe(
       z.optional(z.string()),

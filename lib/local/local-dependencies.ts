@@ -15,6 +15,10 @@ import {
   EVAL_MAX_RECEIVE_COUNT,
   type EvaluationRunMessage,
 } from '../../layers/core/domain/evaluation';
+import {
+  type WebhookSourceAddresses,
+  webhookSourceAddresses,
+} from '../../layers/core/domain/webhook-source-addresses';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { OAuthApp } from '../../layers/core/ports/connector.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
@@ -24,6 +28,7 @@ import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.po
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
 import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
+import { LOCAL_WEBHOOK_SOURCE_IPS } from './local-config';
 import { type ParsingLimits, ParsingProcess } from './parsing-process/parsing-process';
 
 /** Local queue names; in the cloud these are SQS queues (lib/constructs/work-queue.ts). */
@@ -79,6 +84,8 @@ export interface LocalWiringOptions {
   readonly consoleOrigin?: string;
   /** P242 `SVC_ORIGIN_VERIFY_SECRET`: the secret a proxy in front sends; none trusts no header. */
   readonly originSecret?: string;
+  /** P240 `SVC_WEBHOOK_SOURCE_IPS`: where deliveries come from; loopback when not given. */
+  readonly webhookSourceAddresses?: WebhookSourceAddresses;
   /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
   readonly connectorApps?: {
     readonly confluence?: OAuthApp;
@@ -207,6 +214,9 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     publicBaseUrl: options.publicBaseUrl,
     ...(options.consoleOrigin ? { consoleOrigin: options.consoleOrigin } : {}),
     ...(options.originSecret ? { originSecret: options.originSecret } : {}),
+    webhookSourceAddresses:
+      options.webhookSourceAddresses ??
+      webhookSourceAddresses(LOCAL_WEBHOOK_SOURCE_IPS.split(','), null),
     connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
     // P146: its own key, derived inside the signer from the session key.
     oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),

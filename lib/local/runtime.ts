@@ -7,6 +7,7 @@ import { GOOGLE_ENDPOINTS } from '../../layers/core/adapters/connectors/google-d
 import { MICROSOFT_ENDPOINTS } from '../../layers/core/adapters/connectors/sharepoint/microsoft-oauth';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
+import { webhookSourceAddresses } from '../../layers/core/domain/webhook-source-addresses';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { Invitation } from '../../layers/core/ports/session.port';
@@ -153,6 +154,10 @@ export async function startLocalRuntime(
       publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
       ...(config.SVC_CONSOLE_ORIGIN ? { consoleOrigin: config.SVC_CONSOLE_ORIGIN } : {}),
       ...(config.SVC_ORIGIN_VERIFY_SECRET ? { originSecret: config.SVC_ORIGIN_VERIFY_SECRET } : {}),
+      webhookSourceAddresses: webhookSourceAddresses(
+        config.SVC_WEBHOOK_SOURCE_IPS,
+        config.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT ?? null,
+      ),
       ...localConnectorSettings(config),
       sessionKey: loadOrCreateSessionKey(
         config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),

@@ -2,6 +2,17 @@ import type { Route } from '../../layers/core/http/route';
 
 /** Webhooks and their deliveries: the `webhooks` function's rows of the route table (lib/routes.ts). */
 export const WEBHOOKS_ROUTES: readonly Route[] = [
+  // P240: where deliveries come from, for receivers to allowlist; no credentials (like a
+  // code host's meta endpoint). The literal resource wins over /api/v1/webhooks/{id} (matchRoute).
+  {
+    method: 'GET',
+    path: '/api/v1/webhooks/source-ips',
+    family: 'webhooks',
+    operation: 'getWebhookSourceIps',
+    access: 'public',
+    api: 'v1',
+    publicInformation: true,
+  },
   // Webhooks (v1, D30: Admin scope)
   {
     method: 'GET',

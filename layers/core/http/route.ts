@@ -34,6 +34,13 @@ interface RouteBase {
    * its X-CSRF-Token (D12) — so a cross-site navigation cannot.
    */
   readonly changesState?: true;
+  /**
+   * P241: a public route that tells what anyone may know (the addresses
+   * webhooks come from) and signs nobody in: no credential, no sign-in
+   * throttle, nothing read but settings. The stage's per-address firewall
+   * rule and throttle hold it; OpenAPI lists no 401 or 429 of ours for it.
+   */
+  readonly publicInformation?: true;
 }
 
 /** P215: why a session-only route refuses API keys, when it is not D11's "keys never manage keys". */
@@ -106,9 +113,28 @@ function segmentsMatch(pattern: string, path: string): Record<string, string> | 
 }
 
 /**
+ * True when `pattern` names a more specific resource than `other` for the
+ * same path: at the first segment where they differ, a literal beats a
+ * parameter (`/webhooks/source-ips` over `/webhooks/{id}`), as API Gateway
+ * resolves resources.
+ */
+function moreSpecific(pattern: string, other: string): boolean {
+  const parts = pattern.split('/');
+  const otherParts = other.split('/');
+  for (let i = 0; i < parts.length; i += 1) {
+    const literal = !/^\{\w+\}$/.test(parts[i] ?? '');
+    const otherLiteral = !/^\{\w+\}$/.test(otherParts[i] ?? '');
+    if (literal !== otherLiteral) return literal;
+  }
+  return false;
+}
+
+/**
  * Finds the route for a request path (what API Gateway does before it picks a
- * Lambda). `allowedMethods` lists the methods of a path that exists but does
- * not serve `method`, for 405 answers.
+ * Lambda): first the resource, the most specific pattern the path matches
+ * (a literal segment before a parameter, P240), then the method among that
+ * resource's routes. `allowedMethods` lists the methods of a resource that
+ * exists but does not serve `method`, for 405 answers.
  */
 export function matchRoute(
   routes: readonly Route[],
@@ -116,14 +142,18 @@ export function matchRoute(
   path: string,
 ): { match: RouteMatch | null; allowedMethods: HttpMethod[] } {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  const allowedMethods: HttpMethod[] = [];
+  let resource: { readonly pattern: string; readonly params: Record<string, string> } | null = null;
   for (const route of routes) {
+    if (resource && !moreSpecific(route.path, resource.pattern)) continue;
     const params = segmentsMatch(route.path, trimmed);
-    if (!params) continue;
-    if (route.method === method) return { match: { route, params }, allowedMethods: [] };
-    allowedMethods.push(route.method);
+    if (params) resource = { pattern: route.path, params };
   }
-  return { match: null, allowedMethods };
+  if (!resource) return { match: null, allowedMethods: [] };
+  const { pattern, params } = resource;
+  const served = routes.filter((route) => route.path === pattern);
+  const route = served.find((candidate) => candidate.method === method);
+  if (route) return { match: { route, params }, allowedMethods: [] };
+  return { match: null, allowedMethods: served.map((candidate) => candidate.method) };
 }
 
 /** D5: `/api/v1/…` (and any unknown `/api/vN/…`) answers in the nested shape; legacy `/api/…` flat. */

@@ -1,6 +1,7 @@
 import type { DataSource } from '../domain/data-source';
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
+import type { WebhookSourceAddresses } from '../domain/webhook-source-addresses';
 import type { AgentRepository } from './agent-repository.port';
 import type { Answerer } from './answerer.port';
 import type { ApiKeyRepository } from './api-key-repository.port';
@@ -147,6 +148,12 @@ export interface Dependencies {
    * Undefined where no trusted proxy is in front: no header moves an address.
    */
   readonly originSecret: (() => Promise<string>) | undefined;
+  /**
+   * P240: where webhook deliveries come from, published at `GET
+   * /api/v1/webhooks/source-ips`: the NAT gateways' Elastic IPs in the
+   * cloud, a setting on one machine, or why there are none.
+   */
+  readonly webhookSourceAddresses: WebhookSourceAddresses;
   /** Issue 12: connector sign-ins and grants (on the data source items), the providers' apps and OAuth clients. */
   readonly connections: ConnectionStore;
   readonly connectorApps: ConnectorApps;

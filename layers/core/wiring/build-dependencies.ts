@@ -44,6 +44,7 @@ import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provi
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
+import type { WebhookSourceAddresses } from '../domain/webhook-source-addresses';
 import { type Clock, systemClock } from '../ports/clock.port';
 import type { ConnectorApps, OAuthStateSigner } from '../ports/connector.port';
 import type { Dependencies } from '../ports/dependencies.port';
@@ -112,6 +113,8 @@ export function buildDependencies(options: {
   readonly consoleOrigin?: string;
   /** P242: the secret a trusted proxy in front sends (`X-Svc-Origin-Verify`); none trusts no header. */
   readonly originSecret?: string;
+  /** P240: where webhook deliveries come from (`SVC_WEBHOOK_SOURCE_IPS` on one machine). */
+  readonly webhookSourceAddresses: WebhookSourceAddresses;
   /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
   readonly connectorApps: ConnectorApps;
   readonly oauthState: OAuthStateSigner;
@@ -215,6 +218,7 @@ export function buildDependencies(options: {
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
     consoleOrigin: options.consoleOrigin,
     originSecret: originSecretOf(options.originSecret),
+    webhookSourceAddresses: options.webhookSourceAddresses,
     connections,
     connectorApps: options.connectorApps,
     oauthClients: builtConnectors.oauth,

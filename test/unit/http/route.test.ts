@@ -18,6 +18,23 @@ describe('HTTP: route matching', () => {
     expect(result.allowedMethods.sort()).toEqual(['DELETE', 'GET', 'PUT']);
   });
 
+  it('picks the literal resource over a parameter beside it, whatever the table order, as API Gateway does (P240)', () => {
+    const reversed = [...ROUTES].reverse();
+    for (const routes of [ROUTES, reversed]) {
+      expect(matchRoute(routes, 'GET', '/api/v1/webhooks/source-ips').match?.route.operation).toBe(
+        'getWebhookSourceIps',
+      );
+      // Its other methods are its own (405, Allow: GET), not those of /api/v1/webhooks/{id}.
+      expect(matchRoute(routes, 'PUT', '/api/v1/webhooks/source-ips')).toEqual({
+        match: null,
+        allowedMethods: ['GET'],
+      });
+      expect(matchRoute(routes, 'PUT', '/api/v1/webhooks/wh_abc').match?.route.operation).toBe(
+        'updateWebhook',
+      );
+    }
+  });
+
   it('matches nothing for unknown paths or empty parameters', () => {
     expect(matchRoute(ROUTES, 'GET', '/api/v2/agents')).toEqual({
       match: null,

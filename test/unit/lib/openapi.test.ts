@@ -46,7 +46,9 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
   });
 
   it('documents the sign-in throttle as the only 429 of public routes (P62)', () => {
-    const publicRoutes = ROUTES.filter((route) => route.access === 'public');
+    const publicRoutes = ROUTES.filter(
+      (route) => route.access === 'public' && !route.publicInformation,
+    );
     expect(publicRoutes.length).toBeGreaterThan(0);
     for (const route of publicRoutes) {
       const refusal = document.paths[route.path]?.[route.method.toLowerCase()].responses['429'];
@@ -54,5 +56,14 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
       expect(refusal.description).toContain('login_attempts');
       expect(refusal.description).not.toContain('concurrency');
     }
+  });
+
+  it('gives the public list of webhook source addresses no credential, and no 401 or 429 of ours (P241)', () => {
+    const operation = document.paths['/api/v1/webhooks/source-ips']?.get;
+    expect(operation.security).toEqual([]);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '503']);
+    expect(
+      Object.keys(operation.responses[200].content['application/json'].schema.properties),
+    ).toEqual(['fixed', 'cidrs', 'updated_at', 'reason']);
   });
 });

@@ -273,6 +273,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/source-ips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The addresses webhook deliveries come from, to allowlist (no credentials needed; P240) */
+        get: operations["getWebhookSourceIps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -5060,6 +5077,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlatError"];
+                };
+            };
+        };
+    };
+    getWebhookSourceIps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CIDR ranges and when they last changed, or why there are none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why) */
+                        fixed: boolean;
+                        /** @description CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false */
+                        cidrs: string[];
+                        /** @description When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know */
+                        updated_at: string | null;
+                        /** @description Why there are no fixed addresses; null when `fixed` is true */
+                        reason: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
                 };
             };
         };

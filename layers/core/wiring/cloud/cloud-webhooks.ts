@@ -3,7 +3,13 @@ import {
   TlsWebhookUrlVerifier,
 } from '../../adapters/net/http-webhook-transport';
 import { webhookPolicy } from '../../adapters/net/outbound-policy';
+import { parseCloudConfig } from '../../config';
 import { WEBHOOK_TIMEOUT_MS } from '../../domain/webhook';
+import {
+  parseCidrList,
+  type WebhookSourceAddresses,
+  webhookSourceAddresses,
+} from '../../domain/webhook-source-addresses';
 import type { WebhookTransport, WebhookUrlVerifier } from '../../ports/webhook-transport.port';
 
 /** D35: private addresses are never allowed in the cloud. */
@@ -23,4 +29,22 @@ export function cloudWebhookTransport(): {
 /** D30: a receiver's URL must resolve publicly and present a valid certificate. */
 export function cloudWebhookUrlVerifier(): WebhookUrlVerifier {
   return new TlsWebhookUrlVerifier(CLOUD_POLICY);
+}
+
+/**
+ * P240: the NAT gateways' Elastic IPs and when they last changed (P241), as
+ * the stack sets them on the webhooks family; none without the VPC.
+ */
+export function cloudWebhookSourceAddresses(
+  env: NodeJS.ProcessEnv = process.env,
+): WebhookSourceAddresses {
+  const config = parseCloudConfig('webhookSources', env);
+  const parsed = parseCidrList(config.SVC_WEBHOOK_SOURCE_IPS ?? '');
+  if (!parsed.ok) {
+    // A cold-start failure naming the variable, as parseCloudConfig's own.
+    throw new Error(
+      `Invalid function configuration (webhookSources): SVC_WEBHOOK_SOURCE_IPS: must be CIDR ranges, comma-separated (${parsed.problem})`,
+    );
+  }
+  return webhookSourceAddresses(parsed.cidrs, config.SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT ?? null);
 }
