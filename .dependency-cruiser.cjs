@@ -60,6 +60,22 @@ module.exports = {
       to: { path: ['^lib/local', '^bin/', 'dynalite'] },
     },
     {
+      name: 'runtime-never-imports-infrastructure',
+      comment:
+        'Issue 23 item 3: the arrows point one way. Functions and layers are what Lambda runs; lib/ (the CDK app, the local runtime, the OpenAPI generator) and bin/ build or host them, never the reverse. The route table they share lives in layers/core/http/routes/.',
+      severity: 'error',
+      from: { path: '^(functions|layers)/' },
+      to: { path: '^(lib|bin)/' },
+    },
+    {
+      name: 'layers-never-import-functions',
+      comment:
+        'Issue 23 item 3: the core is shared by every function and knows none of them; a function is a front door over it.',
+      severity: 'error',
+      from: { path: '^layers/' },
+      to: { path: '^functions/' },
+    },
+    {
       name: 'console-stands-alone',
       comment:
         'P227: the web console (web/src) reaches the service over HTTP only, through its one API client typed from docs/openapi.json; it never imports server code.',

@@ -18,7 +18,7 @@ import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
 import type { Route } from '../layers/core/http/route';
-import { ROUTES } from './routes';
+import { ROUTES } from '../layers/core/http/routes/route-table';
 
 const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   agents: agentOperations,
@@ -241,7 +241,7 @@ function legacyTag(path: string): string {
     .join('');
 }
 
-/** The OpenAPI 3.1 document of every route in lib/routes.ts. */
+/** The OpenAPI 3.1 document of every route in layers/core/http/routes/route-table.ts. */
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
@@ -259,7 +259,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Agent Query Service API',
       version: '1.0.0',
       description:
-        "Question-answering agents over an organization's own data. Generated from lib/routes.ts and the zod schemas by `npm run openapi`.",
+        "Question-answering agents over an organization's own data. Generated from layers/core/http/routes/route-table.ts and the zod schemas by `npm run openapi`.",
     },
     servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start (local)' }],
     components: {

@@ -27,6 +27,7 @@ import type { CloudConfigKey } from '../layers/core/config';
 import { connectorTokenContext } from '../layers/core/domain/connector';
 import { EVAL_MAX_RECEIVE_COUNT } from '../layers/core/domain/evaluation';
 import { modelKeySealingContext } from '../layers/core/domain/model-key';
+import { ROUTES } from '../layers/core/http/routes/route-table';
 import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configuration';
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
@@ -59,7 +60,6 @@ import {
   type ModelProviderSettings,
   VPC_AVAILABILITY_ZONES,
 } from './deployment-settings';
-import { ROUTES } from './routes';
 
 export interface ServiceStackProps extends StackProps {
   /** Parsed CDK context (lib/deployment-settings.ts). */

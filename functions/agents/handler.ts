@@ -3,6 +3,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { AGENTS_ROUTES } from '../../layers/core/http/routes/agents';
 import {
   createAgent,
   deleteAgent,
@@ -10,7 +11,6 @@ import {
   listAgents,
   updateAgent,
 } from '../../layers/core/use-cases/agents/agent-use-cases';
-import { AGENTS_ROUTES } from '../../lib/routes/agents';
 import {
   agentList,
   agentResource,

@@ -6,8 +6,8 @@ import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { ANALYTICS_ROUTES } from '../../layers/core/http/routes/analytics';
 import { getAnalytics } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { ANALYTICS_ROUTES } from '../../lib/routes/analytics';
 import { analyticsQuery, analyticsResult, legacyDashboardQuery } from './analytics.schema';
 import { type AnalyticsDependencies, dependencies } from './wiring';
 

@@ -3,12 +3,12 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { CSRF_HEADER } from '../../layers/core/http/middlewares/authenticate';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { AUTH_ROUTES } from '../../layers/core/http/routes/auth';
 import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
 import { sessionBody, withNewSession } from '../../layers/core/http/session-response';
 import { changePassword } from '../../layers/core/use-cases/auth/password-change';
 import { endSession, signIn, startSession } from '../../layers/core/use-cases/auth/sessions';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
-import { AUTH_ROUTES } from '../../lib/routes/auth';
 import {
   acceptInvitationBody,
   changePasswordBody,

@@ -10,13 +10,13 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import type { RequestClient } from '../../layers/core/http/operation';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { CONNECTIONS_ROUTES } from '../../layers/core/http/routes/connections';
 import { sessionCookie } from '../../layers/core/http/session-cookie';
 import {
   completeConnection,
   disconnect,
   startConnection,
 } from '../../layers/core/use-cases/connectors/connections';
-import { CONNECTIONS_ROUTES } from '../../lib/routes/connections';
 import { errorPage } from '../sso/pages';
 import { callbackQuery, disconnection, startedConnection } from './connections.schema';
 import { type ConnectionsDependencies, dependencies } from './wiring';

@@ -2,6 +2,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { DATA_SOURCES_ROUTES } from '../../layers/core/http/routes/data-sources';
 import {
   createDataSource,
   deleteDataSource,
@@ -11,7 +12,6 @@ import {
   requestSync,
   updateDataSource,
 } from '../../layers/core/use-cases/data-sources/data-source-use-cases';
-import { DATA_SOURCES_ROUTES } from '../../lib/routes/data-sources';
 import {
   createDataSourceBody,
   dataSourceList,

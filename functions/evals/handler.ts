@@ -3,9 +3,9 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { EVALS_ROUTES } from '../../layers/core/http/routes/evals';
 import { getEvaluation, listEvaluations } from '../../layers/core/use-cases/evals/read-evaluations';
 import { startEvaluation } from '../../layers/core/use-cases/evals/start-evaluation';
-import { EVALS_ROUTES } from '../../lib/routes/evals';
 import {
   createEvaluationBody,
   evaluationList,

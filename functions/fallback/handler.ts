@@ -5,7 +5,7 @@ import { errorResponses } from '../../layers/core/http/middlewares/error-respons
 import { requestContext } from '../../layers/core/http/middlewares/request-context';
 import { responseHeaders } from '../../layers/core/http/middlewares/response-headers';
 import type { HttpContext } from '../../layers/core/http/request-state';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 
 /**
  * Answers what no endpoint serves: unknown paths (including unknown versions,

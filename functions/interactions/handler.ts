@@ -5,11 +5,11 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { INTERACTIONS_ROUTES } from '../../layers/core/http/routes/interactions';
 import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
-import { INTERACTIONS_ROUTES } from '../../lib/routes/interactions';
 import {
   feedbackBody,
   interactionList,

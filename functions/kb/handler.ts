@@ -2,6 +2,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { KB_ROUTES } from '../../layers/core/http/routes/kb';
 import {
   createKbArticle,
   deleteKbArticle,
@@ -12,7 +13,6 @@ import {
   parseVersionNumber,
   updateKbArticle,
 } from '../../layers/core/use-cases/kb/kb-article-use-cases';
-import { KB_ROUTES } from '../../lib/routes/kb';
 import {
   createKbArticleBody,
   kbArticleList,

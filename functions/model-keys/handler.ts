@@ -2,13 +2,13 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { MODEL_KEYS_ROUTES } from '../../layers/core/http/routes/model-keys';
 import {
   createModelKey,
   deleteModelKey,
   getModelKey,
   listModelKeys,
 } from '../../layers/core/use-cases/model-keys/model-key-management';
-import { MODEL_KEYS_ROUTES } from '../../lib/routes/model-keys';
 import {
   createModelKeyBody,
   listModelKeysQuery,

@@ -4,6 +4,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { ORGANIZATIONS_ROUTES } from '../../layers/core/http/routes/organizations';
 import {
   createApiKeyForDeployment,
   listApiKeys,
@@ -13,7 +14,6 @@ import {
   getOwnOrganization,
   updateOwnOrganization,
 } from '../../layers/core/use-cases/organizations/organization-settings';
-import { ORGANIZATIONS_ROUTES } from '../../lib/routes/organizations';
 import {
   apiKeyList,
   createApiKeyBody,

@@ -4,6 +4,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { errorViewOf } from '../../layers/core/http/middlewares/error-responses';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { QUERY_ROUTES } from '../../layers/core/http/routes/query';
 import { type ServerSentEvent, sseStream } from '../../layers/core/http/sse';
 import { type StreamableResult, streamable } from '../../layers/core/http/streaming';
 import {
@@ -16,7 +17,6 @@ import {
   type QueryEvent,
   type QueryResult,
 } from '../../layers/core/use-cases/query/answer-query';
-import { QUERY_ROUTES } from '../../lib/routes/query';
 import { queryBody, queryResult } from './query.schema';
 import { dependencies, type QueryDependencies } from './wiring';
 

@@ -1,8 +1,8 @@
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
+import { SEARCH_ROUTES } from '../../layers/core/http/routes/search';
 import { semanticSearch } from '../../layers/core/use-cases/retrieval/semantic-search';
-import { SEARCH_ROUTES } from '../../lib/routes/search';
 import { semanticSearchBody, semanticSearchResult } from './search.schema';
 import { dependencies, type SearchDependencies } from './wiring';
 

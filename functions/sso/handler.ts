@@ -13,6 +13,7 @@ import type { RequestClient } from '../../layers/core/http/operation';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { SSO_ROUTES } from '../../layers/core/http/routes/sso';
 import { sessionCookie } from '../../layers/core/http/session-cookie';
 import {
   addSsoDomain,
@@ -31,7 +32,6 @@ import {
   samlTrust,
   startSsoSignIn,
 } from '../../layers/core/use-cases/sso/sso-sign-in';
-import { SSO_ROUTES } from '../../lib/routes/sso';
 import { AUTHENTICATION_FAILED, seeOther, UNAUTHORIZED_DOMAIN } from './pages';
 import {
   addDomainBody,

@@ -5,6 +5,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { USERS_ROUTES } from '../../layers/core/http/routes/users';
 import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
 import { userResource, userView } from '../../layers/core/http/user.schema';
 import type { Invitation } from '../../layers/core/ports/session.port';
@@ -17,7 +18,6 @@ import {
   reinviteUser,
   updateUser,
 } from '../../layers/core/use-cases/users/user-use-cases';
-import { USERS_ROUTES } from '../../lib/routes/users';
 import { groupOperations } from './group-operations';
 import { logPeopleChange } from './people-log';
 import {

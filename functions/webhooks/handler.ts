@@ -4,6 +4,7 @@ import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
 import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
+import { WEBHOOKS_ROUTES } from '../../layers/core/http/routes/webhooks';
 import {
   createWebhook,
   deleteWebhook,
@@ -15,7 +16,6 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../../layers/core/use-cases/webhooks/webhook-management';
-import { WEBHOOKS_ROUTES } from '../../lib/routes/webhooks';
 import {
   createWebhookBody,
   deliveryList,

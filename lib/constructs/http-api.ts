@@ -16,7 +16,7 @@ export interface HttpApiDomain {
 }
 
 export interface HttpApiProps {
-  /** The route table (lib/routes.ts): every row becomes a method on its resource path. */
+  /** The route table (layers/core/http/routes/route-table.ts): every row becomes a method on its resource path. */
   readonly routes: readonly Route[];
   /** Variables every family function gets (the configuration layers/core/config.ts parses). */
   readonly functionEnvironment: Readonly<Record<string, string>>;
@@ -321,7 +321,7 @@ export class HttpApi extends Construct {
 
     this.api = new apigateway.RestApi(this, 'RestApi', {
       restApiName: props.restApiName,
-      description: 'Agent Query Service API (routes from lib/routes.ts)',
+      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
       disableExecuteApiEndpoint: props.domain !== undefined,
       cloudWatchRole: props.cloudWatchRole ?? true,
@@ -458,7 +458,7 @@ export class HttpApi extends Construct {
     // changes with the route table: a changed route is a new deployment.
     const deployment = new apigateway.Deployment(this.api, 'Deployment', {
       api: this.api,
-      description: 'Agent Query Service API (routes from lib/routes.ts)',
+      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
     });
     deployment.addToLogicalId(deploymentFingerprint(props.routes, timeoutOf));
     for (const method of methods) {

@@ -19,11 +19,11 @@ import { operatorUpdateOrganization } from '../../layers/core/use-cases/organiza
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { createUser, listUsers } from '../../layers/core/use-cases/users/user-use-cases';
 import '../../layers/core/zod-english';
+import { INVITATION_ACCEPT_PATH } from '../../layers/core/http/routes/route-table';
 import packageJson from '../../package.json';
 import type { AdminDependencies, AdminTarget } from '../admin-cli/admin-target';
 import { CliError, EnvironmentMismatchError } from '../admin-cli/cli-errors';
 import { helpFor, USAGE } from '../admin-cli/help';
-import { INVITATION_ACCEPT_PATH } from '../routes';
 import type { WebhookListenerOptions } from './webhook-listener';
 
 export { USAGE };

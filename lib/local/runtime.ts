@@ -8,12 +8,12 @@ import { MICROSOFT_ENDPOINTS } from '../../layers/core/adapters/connectors/share
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
 import { webhookSourceAddresses } from '../../layers/core/domain/webhook-source-addresses';
+import { INVITATION_ACCEPT_PATH, ROUTES } from '../../layers/core/http/routes/route-table';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import type { Invitation } from '../../layers/core/ports/session.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { provideDependencies } from '../../layers/core/wiring/composition-root';
-import { INVITATION_ACCEPT_PATH, ROUTES } from '../routes';
 import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './bootstrap';
 import { consoleSite } from './console-site';

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { FAMILIES } from '../../layers/core/http/routes/route-table';
 import {
   LAMBDA_BUNDLING as CONSTRUCT_BUNDLING,
   functionBuildOptions,
   LOADED_ON_FIRST_USE,
   PROVIDED_BY_RUNTIME,
 } from '../../lib/constructs/function-bundle';
-import { FAMILIES } from '../../lib/routes';
 
 /**
  * The stack's bundling (lib/constructs/function-bundle.ts) as esbuild options,

@@ -4,6 +4,7 @@
  * so `run.ts` loads it only after setting the environment.
  */
 import type { Route } from '../../layers/core/http/route';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
 import { createAgent } from '../../layers/core/use-cases/agents/agent-use-cases';
 import { createApiKey } from '../../layers/core/use-cases/api-keys/api-key-use-cases';
@@ -11,7 +12,6 @@ import { createDataSource } from '../../layers/core/use-cases/data-sources/data-
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { lambdaContext, toApiGatewayEvent } from '../../lib/local/apigw-event';
 import { LOCAL_FUNCTIONS } from '../../lib/local/functions';
-import { ROUTES } from '../../lib/routes';
 import { startTestService } from '../support/local-service';
 import { runHttpLoad } from './http-load';
 import {
@@ -68,7 +68,8 @@ export async function measureRequestOverhead(options: OverheadOptions): Promise<
   const route = ROUTES.find(
     (candidate) => candidate.method === 'GET' && candidate.path === TARGET_PATH,
   );
-  if (!route) throw new Error(`No route GET ${TARGET_PATH} in lib/routes.ts`);
+  if (!route)
+    throw new Error(`No route GET ${TARGET_PATH} in layers/core/http/routes/route-table.ts`);
   const service = await startTestService();
   try {
     const setupStarted = performance.now();

@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { DomainEvent } from '../../layers/core/domain/events';
 import type { Route } from '../../layers/core/http/route';
-import { USERS_ROUTES } from '../../lib/routes/users';
+import { USERS_ROUTES } from '../../layers/core/http/routes/users';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
 import { type ApiResponse, api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import {
   anyString,
   encode,

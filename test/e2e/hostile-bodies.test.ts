@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { JSON_BOUNDS } from '../../layers/core/http/json-bounds';
 import { isAuthenticated, type Route } from '../../layers/core/http/route';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
 import { routePath } from '../support/http-arbitraries';
 import { type ApiResponse, api } from '../support/http-client';

@@ -1,5 +1,5 @@
 import { ROLES, type Role } from '../../layers/core/domain/user';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
 import { concretePath } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';

@@ -1,5 +1,5 @@
 import type { Scope } from '../../layers/core/domain/scopes';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
 import { api } from '../support/http-client';
 import { concretePath } from '../support/ids';

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
+import { FAMILIES } from '../../layers/core/http/routes/route-table';
 import { DeploymentSettingsError } from '../../lib/deployment-settings';
-import { FAMILIES } from '../../lib/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { buildServiceStack, EXAMPLE_CERTIFICATE_ARN, templateOf } from './service-stack-fixture';
 

@@ -4,13 +4,13 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { keys, TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { CLOUD_CONFIG, type CloudConfigPart, parseCloudConfig } from '../../layers/core/config';
 import { WEBHOOK_TIMEOUT_MS } from '../../layers/core/domain/webhook';
+import { FAMILIES } from '../../layers/core/http/routes/route-table';
 import { OUTBOX_ATTRIBUTE, OUTBOX_PARTITION_PREFIX } from '../../lib/constructs/outbox-publisher';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import {
   DELIVERY_MAX_RECEIVE_COUNT,
   DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
 } from '../../lib/local/local-dependencies';
-import { FAMILIES } from '../../lib/routes';
 import {
   CONNECTIONS_FAMILY,
   CONNECTOR_TOKEN_PURPOSE,

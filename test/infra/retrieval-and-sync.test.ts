@@ -4,13 +4,13 @@ import {
   DEFAULT_INDEX_PREFIX,
   DEFINITION_VERSION,
 } from '../../layers/core/adapters/opensearch/index-definition';
+import { FAMILIES, ROUTES } from '../../layers/core/http/routes/route-table';
 import { modelProviders } from '../../layers/core/wiring/model-providers';
 import { searchIndexBootstrap } from '../../layers/core/wiring/search-index-bootstrap';
 import { BUFFERED_TIMEOUT_LIMIT } from '../../lib/constructs/http-api';
 import { SEARCH_INDEXES_RESOURCE_TYPE } from '../../lib/constructs/search-index-bootstrap';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { ENVIRONMENT_DEFAULTS } from '../../lib/deployment-settings';
-import { FAMILIES, ROUTES } from '../../lib/routes';
 import {
   QUERY_FAMILY,
   QUERY_TIMEOUT,

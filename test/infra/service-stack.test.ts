@@ -2,7 +2,7 @@ import { type CfnElement, NestedStack, type Stack, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
-import { FAMILIES, ROUTES } from '../../lib/routes';
+import { FAMILIES, ROUTES } from '../../layers/core/http/routes/route-table';
 import { type ServiceStack, SYNC_JOB_VISIBILITY } from '../../lib/service-stack';
 import {
   type ApiMethod,

@@ -1,6 +1,6 @@
 import type { CfnElement } from 'aws-cdk-lib';
+import { FAMILIES } from '../../layers/core/http/routes/route-table';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { FAMILIES } from '../../lib/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { buildServiceStack, templateOf } from './service-stack-fixture';
 

@@ -2,9 +2,9 @@ import * as vm from 'node:vm';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../layers/core/http/client-address';
+import { FAMILIES } from '../../layers/core/http/routes/route-table';
 import { VIEWER_ADDRESS_FUNCTION } from '../../lib/constructs/console-hosting';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { FAMILIES } from '../../lib/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 

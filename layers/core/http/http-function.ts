@@ -48,9 +48,9 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
   /** The function's name, for logs: the folder under functions/. */
   readonly family: string;
   /**
-   * The family's rows of the route table (lib/routes/<family>.ts), for
+   * The family's rows of the route table (layers/core/http/routes/<family>.ts), for
    * routing and for 404 and 405 answers. No path belongs to two families
-   * (test/unit/lib/routes.test.ts), so the family's own rows answer a 405
+   * (test/unit/http/routes/route-table.test.ts), so the family's own rows answer a 405
    * as the whole table would, and the bundle carries no other family's.
    */
   readonly routes: readonly Route[];

@@ -67,7 +67,7 @@ export type RouteAccess =
     }
   | { readonly access: 'public'; readonly scope?: undefined; readonly role?: undefined };
 
-/** One row of the route table (lib/routes.ts), read by the CDK API construct and the local gateway alike. */
+/** One row of the route table (layers/core/http/routes/route-table.ts), read by the CDK API construct and the local gateway alike. */
 export type Route = RouteBase & RouteAccess;
 
 /** A route that takes a credential, with the scope and role it needs. */

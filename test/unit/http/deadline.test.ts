@@ -6,9 +6,9 @@ import { errorResponses } from '../../../layers/core/http/middlewares/error-resp
 import { requestContext } from '../../../layers/core/http/middlewares/request-context';
 import { responseHeaders } from '../../../layers/core/http/middlewares/response-headers';
 import type { HttpContext } from '../../../layers/core/http/request-state';
+import { AGENTS_ROUTES } from '../../../layers/core/http/routes/agents';
+import { ROUTES } from '../../../layers/core/http/routes/route-table';
 import { lambdaContext, toApiGatewayEvent } from '../../../lib/local/apigw-event';
-import { ROUTES } from '../../../lib/routes';
-import { AGENTS_ROUTES } from '../../../lib/routes/agents';
 
 /**
  * The chain every HTTP function starts with (http-function.ts), around a

@@ -1,5 +1,5 @@
 import { errorShapeForPath, matchRoute } from '../../../layers/core/http/route';
-import { ROUTES } from '../../../lib/routes';
+import { ROUTES } from '../../../layers/core/http/routes/route-table';
 
 describe('HTTP: route matching', () => {
   it('matches a parameterised path and decodes its parameters', () => {

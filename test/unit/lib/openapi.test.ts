@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROUTES } from '../../../layers/core/http/routes/route-table';
 import { buildOpenApiDocument } from '../../../lib/openapi';
-import { ROUTES } from '../../../lib/routes';
 
 describe('OpenAPI reference (docs/openapi.json)', () => {
   const document = buildOpenApiDocument() as { paths: Record<string, Record<string, any>> };

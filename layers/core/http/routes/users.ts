@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Users: the `users` function's rows of the route table (lib/routes.ts). */
+/** Users: the `users` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const USERS_ROUTES: readonly Route[] = [
   // Users (D13; P65, P225: an Admin key manages them too, but never gives, takes or touches the admin role)
   {

@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Auth: the `auth` function's rows of the route table (lib/routes.ts). */
+/** Auth: the `auth` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const AUTH_ROUTES: readonly Route[] = [
   // Web sign-in (D12), under /api/v1/auth and D12's own /api/auth (P66: like every unversioned path)
   {

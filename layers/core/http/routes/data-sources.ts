@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Data sources, their sync jobs and uploaded files: the `data-sources` function's rows of the route table (lib/routes.ts). */
+/** Data sources, their sync jobs and uploaded files: the `data-sources` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const DATA_SOURCES_ROUTES: readonly Route[] = [
   // Data sources (v1)
   {

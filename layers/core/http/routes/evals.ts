@@ -1,8 +1,8 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
  * Evaluations (issue 11 item 5): the `evals` function's rows of the route
- * table (lib/routes.ts). Admin scope (D9: every endpoint not named). Roles
+ * table (layers/core/http/routes/route-table.ts). Admin scope (D9: every endpoint not named). Roles
  * (D13, P140): starting a run takes `configure`, who configures the agents
  * being measured, and spends model tokens (D16); reading runs is a view
  * (`readonly`), as analytics is. v1 only: the spec names no legacy path

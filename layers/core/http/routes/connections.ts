@@ -1,8 +1,8 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
  * Connector sign-in (D26, issue 12): the `connections` function's rows of the
- * route table (lib/routes.ts). Starting and removing a connection change the
+ * route table (layers/core/http/routes/route-table.ts). Starting and removing a connection change the
  * data source, so they take `configure` (users), as the data source's own
  * writes do; removing one takes Write from keys too. Starting one is a
  * person's consent at the provider, bound to the browser that started it

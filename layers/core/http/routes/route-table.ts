@@ -1,21 +1,21 @@
-import type { Route } from '../layers/core/http/route';
-import { AGENTS_ROUTES } from './routes/agents';
-import { ANALYTICS_ROUTES } from './routes/analytics';
-import { AUTH_ROUTES } from './routes/auth';
-import { CONNECTIONS_ROUTES } from './routes/connections';
-import { DATA_SOURCES_ROUTES } from './routes/data-sources';
-import { EVALS_ROUTES } from './routes/evals';
-import { INTERACTIONS_ROUTES } from './routes/interactions';
-import { KB_ROUTES } from './routes/kb';
-import { MODEL_KEYS_ROUTES } from './routes/model-keys';
-import { ORGANIZATIONS_ROUTES } from './routes/organizations';
-import { QUERY_ROUTES } from './routes/query';
-import { SEARCH_ROUTES } from './routes/search';
-import { SSO_ROUTES } from './routes/sso';
-import { USERS_ROUTES } from './routes/users';
-import { WEBHOOKS_ROUTES } from './routes/webhooks';
+import type { Route } from '../route';
+import { AGENTS_ROUTES } from './agents';
+import { ANALYTICS_ROUTES } from './analytics';
+import { AUTH_ROUTES } from './auth';
+import { CONNECTIONS_ROUTES } from './connections';
+import { DATA_SOURCES_ROUTES } from './data-sources';
+import { EVALS_ROUTES } from './evals';
+import { INTERACTIONS_ROUTES } from './interactions';
+import { KB_ROUTES } from './kb';
+import { MODEL_KEYS_ROUTES } from './model-keys';
+import { ORGANIZATIONS_ROUTES } from './organizations';
+import { QUERY_ROUTES } from './query';
+import { SEARCH_ROUTES } from './search';
+import { SSO_ROUTES } from './sso';
+import { USERS_ROUTES } from './users';
+import { WEBHOOKS_ROUTES } from './webhooks';
 
-export { INVITATION_ACCEPT_PATH } from '../layers/core/http/auth-paths';
+export { INVITATION_ACCEPT_PATH } from '../auth-paths';
 
 /**
  * THE route table: every endpoint, the Lambda (family) that serves it, what
@@ -25,7 +25,7 @@ export { INVITATION_ACCEPT_PATH } from '../layers/core/http/auth-paths';
  * builds API Gateway from it and the local gateway routes by it, so the two
  * cannot drift. Legacy rows name their v1 successor (D7, D8).
  *
- * Each family's rows live in lib/routes/<family>.ts and its function
+ * Each family's rows live in layers/core/http/routes/<family>.ts and its function
  * imports only those (issue 8: a Lambda bundles its own routes, not every
  * family's); this table is their union, in this order.
  */

@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Agents: the `agents` function's rows of the route table (lib/routes.ts). */
+/** Agents: the `agents` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const AGENTS_ROUTES: readonly Route[] = [
   // Agents (v1)
   {

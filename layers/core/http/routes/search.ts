@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Semantic search: the `search` function's rows of the route table (lib/routes.ts). */
+/** Semantic search: the `search` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const SEARCH_ROUTES: readonly Route[] = [
   // Semantic search (D9: Execute; D8: /api/semantic-search = /api/v1/semantic-search)
   {

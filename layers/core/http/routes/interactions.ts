@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Interactions and feedback: the `interactions` function's rows of the route table (lib/routes.ts). */
+/** Interactions and feedback: the `interactions` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const INTERACTIONS_ROUTES: readonly Route[] = [
   // Interactions and feedback (D9: Read to list, Execute for feedback)
   {

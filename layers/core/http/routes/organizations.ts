@@ -1,8 +1,8 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
  * The organization's settings, the `organizations` function's rows of the
- * route table (lib/routes.ts): the organization itself (D13, D15, P74) and
+ * route table (layers/core/http/routes/route-table.ts): the organization itself (D13, D15, P74) and
  * its API keys (D11, P78).
  */
 export const ORGANIZATIONS_ROUTES: readonly Route[] = [

@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Webhooks and their deliveries: the `webhooks` function's rows of the route table (lib/routes.ts). */
+/** Webhooks and their deliveries: the `webhooks` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const WEBHOOKS_ROUTES: readonly Route[] = [
   // P240: where deliveries come from, for receivers to allowlist; no credentials (like a
   // code host's meta endpoint). The literal resource wins over /api/v1/webhooks/{id} (matchRoute).

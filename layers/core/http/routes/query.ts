@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Query: the `query` function's rows of the route table (lib/routes.ts). */
+/** Query: the `query` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const QUERY_ROUTES: readonly Route[] = [
   // Query (D9: Execute; D8: /api/chat = /api/v1/query)
   {

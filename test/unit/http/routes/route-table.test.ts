@@ -1,12 +1,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Route } from '../../../layers/core/http/route';
-import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from '../../../lib/local/functions';
-import { FAMILIES, INVITATION_ACCEPT_PATH, ROUTES } from '../../../lib/routes';
+import type { Route } from '../../../../layers/core/http/route';
+import {
+  FAMILIES,
+  INVITATION_ACCEPT_PATH,
+  ROUTES,
+} from '../../../../layers/core/http/routes/route-table';
+import { FALLBACK_FUNCTION, LOCAL_FUNCTIONS } from '../../../../lib/local/functions';
 
-const root = join(__dirname, '..', '..', '..');
+const root = join(__dirname, '..', '..', '..', '..');
 
-describe('Route table (lib/routes.ts)', () => {
+describe('Route table (layers/core/http/routes/route-table.ts)', () => {
   it('has no duplicate method and path', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -56,20 +60,19 @@ describe('Route table (lib/routes.ts)', () => {
   });
 
   it.each(FAMILIES)(
-    'keeps the rows of family %s, and only them, in lib/routes/<family>.ts',
+    'keeps the rows of family %s, and only them, in layers/core/http/routes/<family>.ts',
     async (family) => {
-      const module = (await import(join(root, 'lib', 'routes', `${family}.ts`))) as Record<
-        string,
-        readonly Route[]
-      >;
+      const module = (await import(
+        join(root, 'layers', 'core', 'http', 'routes', `${family}.ts`)
+      )) as Record<string, readonly Route[]>;
       const rows = Object.values(module).flat();
       expect(rows).toEqual(ROUTES.filter((route) => route.family === family));
     },
   );
 
-  it('has no other file under lib/routes/ than one per family', () => {
-    const files = readdirSync(join(root, 'lib', 'routes')).sort();
-    expect(files).toEqual(FAMILIES.map((family) => `${family}.ts`).sort());
+  it('has no other file under layers/core/http/routes/ than one per family and the table', () => {
+    const files = readdirSync(join(root, 'layers', 'core', 'http', 'routes')).sort();
+    expect(files).toEqual([...FAMILIES.map((family) => `${family}.ts`), 'route-table.ts'].sort());
   });
 
   it('gives every path to one family, so its function answers 405 from its own rows', () => {

@@ -1,8 +1,8 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
  * Model keys (D33): the `model-keys` function's rows of the route table
- * (lib/routes.ts). Admin scope and the admin role: a key spends the
+ * (layers/core/http/routes/route-table.ts). Admin scope and the admin role: a key spends the
  * organization's money at its provider (P130). v1 only: the spec names no
  * legacy path for them.
  */

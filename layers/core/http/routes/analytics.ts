@@ -1,6 +1,6 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
-/** Analytics: the `analytics` function's rows of the route table (lib/routes.ts). */
+/** Analytics: the `analytics` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const ANALYTICS_ROUTES: readonly Route[] = [
   // Analytics (D9: Admin)
   {

@@ -1,8 +1,8 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
  * Knowledge-base articles (D32): the `kb` function's rows of the route table
- * (lib/routes.ts). Reading takes Read (D9) or `readonly`; writing takes Write
+ * (layers/core/http/routes/route-table.ts). Reading takes Read (D9) or `readonly`; writing takes Write
  * or `train` (D13: "train adds feedback and KB editing").
  */
 export const KB_ROUTES: readonly Route[] = [

@@ -1,7 +1,7 @@
-import type { Route } from '../../layers/core/http/route';
+import type { Route } from '../route';
 
 /**
- * SSO (D14): the `sso` function's rows of the route table (lib/routes.ts).
+ * SSO (D14): the `sso` function's rows of the route table (layers/core/http/routes/route-table.ts).
  * Configuration and domains take a signed-in admin only (D13; P85: keys
  * never manage SSO), under /api/v1/organizations/:id/sso as D14 names it.
  * P85: no unversioned twin — the spec's legacy table lists none, and every
