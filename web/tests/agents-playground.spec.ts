@@ -24,7 +24,9 @@ const ARTICLE = {
 
 /** The SSE body of a stream, as layers/core/http/sse.ts writes it. */
 function sse(events: ReadonlyArray<[string, unknown]>): string {
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  return events
+    .map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join('');
 }
 
 const SOURCE = {
@@ -109,7 +111,10 @@ test.describe('The agent playground and search', () => {
     const rated = await callWithKey<{
       interactions: Array<{ feedback: string | null; feedback_comment: string | null }>;
     }>(service.url, service.adminKey, 'GET', '/api/v1/interactions?feedback=positive');
-    expect(rated.interactions[0]).toMatchObject({ feedback: 'positive', feedback_comment: 'Spot on' });
+    expect(rated.interactions[0]).toMatchObject({
+      feedback: 'positive',
+      feedback_comment: 'Spot on',
+    });
 
     // "New conversation" starts a new session.
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -202,7 +207,11 @@ test.describe('The agent playground and search', () => {
           [
             'error',
             {
-              error: { code: 'service_unavailable', message: 'The provider broke off', details: {} },
+              error: {
+                code: 'service_unavailable',
+                message: 'The provider broke off',
+                details: {},
+              },
               request_id: 'req_broke',
             },
           ],
@@ -252,7 +261,10 @@ test.describe('The agent playground and search', () => {
 
     // A reload keeps the tab; arrow keys move between the tabs.
     await page.reload();
-    await expect(page.getByRole('tab', { name: 'Search' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Search' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await page.getByRole('tab', { name: 'Search' }).focus();
     await page.keyboard.press('ArrowLeft');
     await expect(page.getByRole('tab', { name: 'Playground' })).toBeFocused();

@@ -102,7 +102,7 @@ export function AgentList() {
         <p>No agents yet. An agent answers questions from the data sources it is given.</p>
       ) : null}
       {list && list.total === 0 && search ? (
-        <p role="status">No agent's name contains “{search}”.</p>
+        <p role="status">No agent’s name contains “{search}”.</p>
       ) : null}
       {list && list.agents.length > 0 ? (
         <>
