@@ -5,26 +5,11 @@ import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
-import { agentPermissions } from './agents.state';
+import { agentPermissions, listPath, pageOf } from './agents.state';
 
 const PAGE_SIZE = 20;
 /** Typing pauses this long before the list is asked again. */
 const SEARCH_DELAY_MS = 300;
-
-/** `?page=` as a page number from 1; anything else is the first page. */
-export function pageOf(query: Record<string, string>): number {
-  const page = Number(query.page);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
-
-/** The list's address: the name filter and the page, both kept in it (a reload keeps them). */
-export function listPath(search: string, page: number): string {
-  const params = new URLSearchParams();
-  if (search.trim() !== '') params.set('q', search.trim());
-  if (page > 1) params.set('page', String(page));
-  const query = params.toString();
-  return query ? `/agents?${query}` : '/agents';
-}
 
 /**
  * The organization's agents (the ones this person's groups allow, P81),

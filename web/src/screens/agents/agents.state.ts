@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/api-error';
 import type { operations } from '../../api/schema';
 import type { ServerEvent } from '../../api/server-events';
-import { type Me, roleAtLeast } from '../../state/session';
+import { type Me, roleAtLeast } from '../../state/roles';
 
 export type Agent = operations['getAgent']['responses'][200]['content']['application/json'];
 export type AgentInput = operations['createAgent']['requestBody']['content']['application/json'];
@@ -263,4 +263,19 @@ export function formatCost(usd: number): string {
   if (usd === 0) return '$0';
   if (usd >= 0.01) return `$${usd.toFixed(2)}`;
   return `$${usd.toPrecision(2)}`;
+}
+
+/** `?page=` as a page number from 1; anything else is the first page. */
+export function pageOf(query: Record<string, string>): number {
+  const page = Number(query.page);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** The list's address: the name filter and the page, both kept in it (a reload keeps them). */
+export function listPath(search: string, page: number): string {
+  const params = new URLSearchParams();
+  if (search.trim() !== '') params.set('q', search.trim());
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `/agents?${query}` : '/agents';
 }
