@@ -61,7 +61,7 @@ export const listAgentsQuery = z.strictObject({
         z.trim(),
         z.minLength(1, 'must not be empty'),
         z.maxLength(AGENT_LIMITS.nameMax),
-        z.describe("Only agents whose name contains this text, ignoring case (P244)"),
+        z.describe('Only agents whose name contains this text, ignoring case (P244)'),
       ),
   ),
 });

@@ -224,8 +224,7 @@ describe('Agents API', () => {
   describe('?q= (P244: the name contains it, ignoring case)', () => {
     let tenant: Awaited<ReturnType<typeof createTenant>>;
     const names = ['Billing help', 'Returns desk', 'BILLING disputes', 'Straße info'];
-    const list = (query: string) =>
-      call(`/api/v1/agents?${query}`, 'GET', undefined, tenant.key);
+    const list = (query: string) => call(`/api/v1/agents?${query}`, 'GET', undefined, tenant.key);
 
     beforeAll(async () => {
       tenant = await createTenant(service);
@@ -258,7 +257,12 @@ describe('Agents API', () => {
       expect(json(await list(`q=${encodeURIComponent('ＳＴＲＡßＥ')}`)).agents).toEqual([
         expect.objectContaining({ name: 'Straße info' }),
       ]);
-      expect(json(await list('q=zeppelin'))).toEqual({ agents: [], total: 0, limit: 50, offset: 0 });
+      expect(json(await list('q=zeppelin'))).toEqual({
+        agents: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+      });
     });
 
     it('answers an empty or over-long q, or a repeated one, with 400 (P2)', async () => {
