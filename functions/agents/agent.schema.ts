@@ -48,7 +48,23 @@ export const createAgentBody = z.strictObject({
 /** `PUT /api/v1/agents/:id`: the same fields, all optional. */
 export const updateAgentBody = z.partial(createAgentBody);
 
-export const listAgentsQuery = z.strictObject(paginationQuery);
+/**
+ * P244: `q` keeps the agents whose name contains it, ignoring case (the
+ * console's search box); blank after trimming is 400 like any bad value (P2).
+ */
+export const listAgentsQuery = z.strictObject({
+  ...paginationQuery,
+  q: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(AGENT_LIMITS.nameMax),
+        z.describe('Only agents whose name contains this text, ignoring case (P244)'),
+      ),
+  ),
+});
 
 /** The Agent resource as returned. */
 export const agentResource = z.object({

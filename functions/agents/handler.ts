@@ -27,10 +27,21 @@ export const operations = {
   listAgents: operation({
     summary: 'List agents',
     query: listAgentsQuery,
-    responses: { 200: { description: 'A page of agents, newest first', schema: agentList } },
+    responses: {
+      200: {
+        description: 'A page of agents, newest first; with `q`, those whose name contains it',
+        schema: agentList,
+      },
+    },
     async handle({ query, principal, deps }) {
       const page = pageRequest(query);
-      const result = await listAgents(deps, principal.orgId, page, agentAccessOf(principal));
+      const result = await listAgents(
+        deps,
+        principal.orgId,
+        page,
+        agentAccessOf(principal),
+        query.q === undefined ? {} : { nameContains: query.q },
+      );
       return jsonResponse(200, { agents: result.items, total: result.total, ...page });
     },
   }),

@@ -221,6 +221,58 @@ describe('Agents API', () => {
     expect(seen).toEqual([...created].reverse());
   });
 
+  describe('?q= (P244: the name contains it, ignoring case)', () => {
+    let tenant: Awaited<ReturnType<typeof createTenant>>;
+    const names = ['Billing help', 'Returns desk', 'BILLING disputes', 'Straße info'];
+    const list = (query: string) => call(`/api/v1/agents?${query}`, 'GET', undefined, tenant.key);
+
+    beforeAll(async () => {
+      tenant = await createTenant(service);
+      for (const name of names) {
+        await createAgent(service, tenant.key, { name, data_source_ids: [] });
+        clock.advance(10);
+      }
+    });
+
+    it('keeps only the agents whose name contains the text, newest first, and counts them', async () => {
+      const response = await list('q=billing');
+
+      expect(response.status).toBe(200);
+      const page = json(response);
+      expect(page.agents.map((agent: { name: string }) => agent.name)).toEqual([
+        'BILLING disputes',
+        'Billing help',
+      ]);
+      expect(page.total).toBe(2);
+    });
+
+    it('pages the filtered list, and trims the text', async () => {
+      const page = json(await list('q=%20%20billing%20&limit=1&offset=1'));
+
+      expect(page).toMatchObject({ total: 2, limit: 1, offset: 1 });
+      expect(page.agents.map((agent: { name: string }) => agent.name)).toEqual(['Billing help']);
+    });
+
+    it('matches text written in another Unicode form, and finds nothing for text no name has', async () => {
+      expect(json(await list(`q=${encodeURIComponent('ＳＴＲＡßＥ')}`)).agents).toEqual([
+        expect.objectContaining({ name: 'Straße info' }),
+      ]);
+      expect(json(await list('q=zeppelin'))).toEqual({
+        agents: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+      });
+    });
+
+    it('answers an empty or over-long q, or a repeated one, with 400 (P2)', async () => {
+      expectNestedError(await list('q='), 400, 'invalid_request');
+      expectNestedError(await list('q=%20%20'), 400, 'invalid_request');
+      expectNestedError(await list(`q=${'a'.repeat(201)}`), 400, 'invalid_request');
+      expectNestedError(await list('q=a&q=b'), 400, 'invalid_request');
+    });
+  });
+
   it('uses limit 50 and offset 0 by default', async () => {
     const tenant = await createTenant(service);
 

@@ -111,6 +111,12 @@ describe('Agent access through groups', () => {
 
     expect(list.agents.map((agent: { id: string }) => agent.id)).toEqual([helpAgent]);
     expect(list.total).toBe(1);
+    // P244: a name filter searches only what the groups allow.
+    expect(json(await browser.request('/api/v1/agents?q=BILL'))).toMatchObject({
+      agents: [],
+      total: 0,
+    });
+    expect(json(await browser.request('/api/v1/agents?q=hel')).total).toBe(1);
     const refused = expectNestedError(other, 404, 'not_found');
     const missing = expectNestedError(unknown, 404, 'not_found');
     expect(refused.message.replace(billingAgent, 'ID')).toBe(

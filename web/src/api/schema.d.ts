@@ -1781,6 +1781,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 offset?: string;
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -1788,7 +1789,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of agents, newest first */
+            /** @description A page of agents, newest first; with `q`, those whose name contains it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2380,6 +2381,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 offset?: string;
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -2387,7 +2389,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of agents, newest first */
+            /** @description A page of agents, newest first; with `q`, those whose name contains it */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,17 +2,11 @@ import { batch, computed, signal } from '@preact/signals';
 import { ApiError } from '../api/api-error';
 import { type ApiClient, type ApiClientOptions, unwrap } from '../api/client';
 import type { operations } from '../api/schema';
+import type { Me, Role } from './roles';
 
-export type Me = operations['me']['responses'][200]['content']['application/json'];
-export type Role = Me['access']['role'];
+export { type Me, type Role, roleAtLeast } from './roles';
+
 type Refreshed = operations['refresh']['responses'][200]['content']['application/json'];
-
-const ROLES: readonly Role[] = ['readonly', 'train', 'configure', 'admin'];
-
-/** D13: roles are ordered; each grants what the ones before it grant. */
-export function roleAtLeast(held: Role, required: Role): boolean {
-  return ROLES.indexOf(held) >= ROLES.indexOf(required);
-}
 
 export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
 

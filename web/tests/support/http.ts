@@ -75,3 +75,76 @@ export async function createAgentWithKey(base: string, key: string, name: string
   });
   if (!response.ok) throw new Error(`create agent: ${response.status} ${await response.text()}`);
 }
+
+/** A call with an API key (D11), for data the specs set up beside the browser. */
+export async function callWithKey<T = Record<string, unknown>>(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) {
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  }
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+/**
+ * A published knowledge-base article (D32), indexed: the runtime's sync
+ * worker (every 200 ms under `npm start`) indexes it off the sync queue;
+ * this waits until the built-in `kb` data source holds its chunks. Returns
+ * that data source's id.
+ */
+export async function publishIndexedArticle(
+  base: string,
+  key: string,
+  article: { title: string; content: string },
+): Promise<string> {
+  const kb = await callWithKey<{ data_source_id: string }>(base, key, 'GET', '/api/v1/kb');
+  const before = await callWithKey<{ chunks_indexed: number }>(
+    base,
+    key,
+    'GET',
+    `/api/v1/data-sources/${kb.data_source_id}`,
+  );
+  await callWithKey(base, key, 'POST', '/api/v1/kb', { ...article, status: 'published' });
+  for (const started = Date.now(); Date.now() - started < 20_000; ) {
+    const source = await callWithKey<{ chunks_indexed: number }>(
+      base,
+      key,
+      'GET',
+      `/api/v1/data-sources/${kb.data_source_id}`,
+    );
+    if (source.chunks_indexed > before.chunks_indexed) return kb.data_source_id;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error('the knowledge-base article was not indexed within 20 s');
+}
+
+/** A user who accepted an invitation with `role` (P61), ready to sign in. */
+export async function invitedUser(
+  admin: ApiSession,
+  base: string,
+  role: string,
+  name: string,
+): Promise<{ id: string; email: string; password: string }> {
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@console.test`;
+  const invited = await admin.invite(email, name, role);
+  const password = `a ${role} password`;
+  const accepted = await fetch(`${base}/api/v1/auth/invitations/accept`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: invited.token, password }),
+  });
+  if (!accepted.ok) throw new Error(`accept: ${accepted.status} ${await accepted.text()}`);
+  return { id: invited.id, email, password };
+}

@@ -146,19 +146,40 @@ export async function getAgent(
   return agent;
 }
 
-/** P81: a restricted user's list holds, and counts, only the agents they may use. */
+export interface AgentFilter {
+  /** P244: only agents whose name contains this, ignoring case. */
+  readonly nameContains?: string | undefined;
+}
+
+/**
+ * P81: a restricted user's list holds, and counts, only the agents they may
+ * use; P244: a name filter narrows the list (and its total) before paging.
+ */
 export async function listAgents(
   deps: AgentDependencies,
   orgId: string,
   page: PageRequest,
   access: AgentAccess = ALL_AGENTS,
+  filter: AgentFilter = {},
 ): Promise<Page<Agent>> {
-  if (access.kind === 'all') return deps.agents.list(orgId, page);
+  const { nameContains } = filter;
+  if (access.kind === 'all' && nameContains === undefined) return deps.agents.list(orgId, page);
+  // The repository reads the organization's agents whole anyway (agent-repository.ts), so
+  // filtering here costs no extra reads; DynamoDB's contains() could not ignore case.
   const all = await deps.agents.list(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  const usable = usableBy(access, all.items, (agent) => agent.id);
   return pageOf(
-    usableBy(access, all.items, (agent) => agent.id),
+    nameContains === undefined
+      ? usable
+      : usable.filter((agent) => nameMatches(agent.name, nameContains)),
     page,
   );
+}
+
+/** P244: case-insensitive, and blind to Unicode's ways of writing the same letter (NFKC). */
+export function nameMatches(name: string, text: string): boolean {
+  const fold = (value: string) => value.normalize('NFKC').toLowerCase();
+  return fold(name).includes(fold(text));
 }
 
 /** Concurrent updates of one agent retry this often before giving up with 409. */

@@ -1,0 +1,299 @@
+import { useSignal } from '@preact/signals';
+import { useLocation } from 'preact-iso/router';
+import { ApiError } from '../../api/api-error';
+import { unwrap } from '../../api/client';
+import { useLoad } from '../../api/use-load';
+import { useApp } from '../../app/context';
+import { ErrorNotice } from '../../components/error-notice';
+import { formatNumber } from '../../format/format';
+import {
+  AGENT_FORM_DEFAULTS,
+  type Agent,
+  agentInput,
+  agentPermissions,
+  FIELD_LABELS,
+  STRATEGIES,
+} from './agents.state';
+import { allDataSources, allModelKeys, type DataSource, type ModelKey } from './agents-api';
+
+/**
+ * Creates an agent (`agentId` null) or edits one, every field of the API's
+ * Agent: name, data sources (chosen from the organization's), strategy,
+ * model, temperature, max tokens, system prompt, status, and — for an
+ * administrator, who alone may list them (P130, P246) — the model key.
+ */
+export function AgentForm({ agentId }: { readonly agentId: string | null }) {
+  const { session } = useApp();
+  const may = agentPermissions(session.me.value);
+  const agent = useLoad(
+    (signal) =>
+      agentId
+        ? unwrap(
+            session.api.GET('/api/v1/agents/{id}', { params: { path: { id: agentId } }, signal }),
+          )
+        : Promise.resolve(null),
+    [agentId],
+  );
+  const sources = useLoad((signal) => allDataSources(session.api, signal), []);
+  const keys = useLoad(
+    (signal) => (may.modelKeys ? allModelKeys(session.api, signal) : Promise.resolve(null)),
+    [may.modelKeys],
+  );
+  const allowed = agentId ? may.change : may.create;
+  const title = agentId ? 'Edit agent' : 'New agent';
+
+  if (!allowed) {
+    return (
+      <section class="screen">
+        <h1>{title}</h1>
+        <p>
+          {agentId || !may.change
+            ? 'Your role does not allow changing agents (it needs configure).'
+            : 'Your groups restrict the agents you may use, so you cannot create agents; ask an administrator.'}{' '}
+          <a href={agentId ? `/agents/${agentId}` : '/agents'}>Back</a>
+        </p>
+      </section>
+    );
+  }
+  const loadError = agent.error.value ?? sources.error.value;
+  const ready = !agent.loading.value && !sources.loading.value && !keys.loading.value;
+  return (
+    <section class="screen" aria-labelledby="agent-form-heading">
+      <p class="breadcrumb">
+        <a href="/agents">Agents</a>
+        {agent.data.value ? (
+          <>
+            {' / '}
+            <a href={`/agents/${agent.data.value.id}`}>{agent.data.value.name}</a>
+          </>
+        ) : null}
+      </p>
+      <h1 id="agent-form-heading">{title}</h1>
+      {loadError ? <ErrorNotice error={loadError} /> : null}
+      {!ready && !loadError ? <p role="status">Loading…</p> : null}
+      {ready && !loadError ? (
+        <AgentFields
+          agent={agent.data.value}
+          dataSources={sources.data.value ?? []}
+          modelKeys={keys.data.value}
+          keysError={keys.error.value}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function AgentFields({
+  agent,
+  dataSources,
+  modelKeys,
+  keysError,
+}: {
+  readonly agent: Agent | null;
+  readonly dataSources: readonly DataSource[];
+  /** null: the person may not list model keys (not an admin). */
+  readonly modelKeys: readonly ModelKey[] | null;
+  readonly keysError: unknown;
+}) {
+  const { session } = useApp();
+  const location = useLocation();
+  const pending = useSignal(false);
+  const failure = useSignal<unknown>(null);
+  const chosen = new Set(agent?.data_source_ids ?? []);
+  const withModelKey = modelKeys !== null;
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = agentInput(new FormData(event.currentTarget as HTMLFormElement), withModelKey);
+    pending.value = true;
+    failure.value = null;
+    try {
+      const saved = agent
+        ? await unwrap(
+            session.api.PUT('/api/v1/agents/{id}', {
+              params: { path: { id: agent.id } },
+              body: input,
+            }),
+          )
+        : await unwrap(session.api.POST('/api/v1/agents', { body: input }));
+      location.route(`/agents/${saved.id}`);
+    } catch (error) {
+      failure.value = error;
+      pending.value = false;
+    }
+  };
+  const fields = failure.value instanceof ApiError ? failure.value.fields : [];
+
+  return (
+    <form class="form agent-form" onSubmit={(event) => void submit(event)}>
+      <label for="agent-name">Name</label>
+      <input
+        id="agent-name"
+        name="name"
+        required
+        maxLength={200}
+        defaultValue={agent?.name ?? ''}
+        autoComplete="off"
+      />
+
+      <fieldset class="choices-list">
+        <legend>Data sources</legend>
+        {dataSources.length === 0 ? (
+          <p class="form__hint">
+            The organization has no data sources yet: the agent will answer that it has nothing to
+            answer from until it is given some.
+          </p>
+        ) : (
+          <ul>
+            {dataSources.map((source) => (
+              <li key={source.id}>
+                <label class="choice">
+                  <input
+                    type="checkbox"
+                    name="data_source_ids"
+                    value={source.id}
+                    defaultChecked={chosen.has(source.id)}
+                  />
+                  <span>
+                    {source.name}{' '}
+                    <span class="choice__detail">
+                      ({source.type}, {formatNumber(source.chunks_indexed)}{' '}
+                      {source.chunks_indexed === 1 ? 'chunk' : 'chunks'} indexed)
+                    </span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </fieldset>
+
+      <label for="agent-strategy">Strategy</label>
+      <select
+        id="agent-strategy"
+        name="rag_strategy"
+        defaultValue={agent?.rag_strategy ?? AGENT_FORM_DEFAULTS.rag_strategy}
+      >
+        {STRATEGIES.map((strategy) => (
+          <option key={strategy.value} value={strategy.value}>
+            {strategy.label}
+          </option>
+        ))}
+      </select>
+
+      <label for="agent-model">Model</label>
+      <input
+        id="agent-model"
+        name="model"
+        required
+        maxLength={200}
+        defaultValue={agent?.model ?? AGENT_FORM_DEFAULTS.model}
+        aria-describedby="agent-model-hint"
+        autoComplete="off"
+      />
+      <p id="agent-model-hint" class="form__hint">
+        offline-extractive answers without a model provider; a provider's model (e.g. gpt-4o-mini)
+        needs the service's provider or a model key.
+      </p>
+
+      <div class="form__row">
+        <div class="form__cell">
+          <label for="agent-temperature">Temperature</label>
+          <input
+            id="agent-temperature"
+            name="temperature"
+            type="number"
+            required
+            min={0}
+            max={2}
+            step="any"
+            defaultValue={String(agent?.temperature ?? AGENT_FORM_DEFAULTS.temperature)}
+          />
+        </div>
+        <div class="form__cell">
+          <label for="agent-max-tokens">Max tokens</label>
+          <input
+            id="agent-max-tokens"
+            name="max_tokens"
+            type="number"
+            required
+            min={1}
+            max={32768}
+            step={1}
+            defaultValue={String(agent?.max_tokens ?? AGENT_FORM_DEFAULTS.max_tokens)}
+          />
+        </div>
+      </div>
+
+      <label for="agent-prompt">System prompt</label>
+      <textarea
+        id="agent-prompt"
+        name="system_prompt"
+        rows={6}
+        maxLength={20000}
+        defaultValue={agent?.system_prompt ?? ''}
+        aria-describedby="agent-prompt-hint"
+      />
+      <p id="agent-prompt-hint" class="form__hint">
+        Optional: how the agent should answer (tone, audience, what to refuse).
+      </p>
+
+      {modelKeys !== null ? (
+        <>
+          <label for="agent-model-key">Model key</label>
+          <select
+            id="agent-model-key"
+            name="model_key_id"
+            defaultValue={agent?.model_key_id ?? ''}
+            aria-describedby="agent-model-key-hint"
+          >
+            <option value="">None: the service's model provider</option>
+            {modelKeys.map((key) => (
+              <option key={key.id} value={key.id}>
+                {key.name ?? key.id} ({key.provider}, …{key.last4})
+              </option>
+            ))}
+          </select>
+          <p id="agent-model-key-hint" class="form__hint">
+            The organization's own provider key: the agent's answers are billed to it.
+          </p>
+        </>
+      ) : agent?.model_key_id ? (
+        <p class="form__hint">
+          Answers with the organization's model key <code>{agent.model_key_id}</code>; an
+          administrator can change it.
+        </p>
+      ) : null}
+      {keysError ? <ErrorNotice error={keysError} /> : null}
+
+      <label for="agent-status">Status</label>
+      <select id="agent-status" name="status" defaultValue={agent?.status ?? 'active'}>
+        <option value="active">Active: answers questions</option>
+        <option value="disabled">Disabled: refuses questions</option>
+      </select>
+
+      {failure.value ? (
+        <div class="form__errors">
+          <ErrorNotice error={failure.value} />
+          {fields.length > 0 ? (
+            <ul>
+              {fields.map((field) => (
+                <li key={field.path}>
+                  {FIELD_LABELS[field.path.split('.')[0] ?? ''] ?? field.path}: {field.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      <div class="form__actions">
+        <button type="submit" class="button button--primary" disabled={pending.value}>
+          {agent ? 'Save changes' : 'Create agent'}
+        </button>
+        <a class="button" href={agent ? `/agents/${agent.id}` : '/agents'}>
+          Cancel
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,89 @@
+import { ApiError } from '../../api/api-error';
+import { type ApiClient, unwrap } from '../../api/client';
+import type { operations } from '../../api/schema';
+import { serverEvents } from '../../api/server-events';
+import { applyEvent, askFailure, cutTurn, type Turn } from './agents.state';
+
+export type DataSource =
+  operations['listDataSources']['responses'][200]['content']['application/json']['data_sources'][number];
+export type ModelKey =
+  operations['listModelKeys']['responses'][200]['content']['application/json']['model_keys'][number];
+
+/** D2's largest page: the lists the form chooses from are read whole, a page at a time. */
+const WHOLE_PAGE = 200;
+
+/** Every data source of the organization (an agent chooses up to 100 of them, D17). */
+export async function allDataSources(api: ApiClient, signal: AbortSignal): Promise<DataSource[]> {
+  const all: DataSource[] = [];
+  for (let offset = 0; ; offset += WHOLE_PAGE) {
+    const page = await unwrap(
+      api.GET('/api/v1/data-sources', {
+        params: { query: { limit: String(WHOLE_PAGE), offset: String(offset) } },
+        signal,
+      }),
+    );
+    all.push(...page.data_sources);
+    if (page.data_sources.length < WHOLE_PAGE || all.length >= page.total) return all;
+  }
+}
+
+/** The organization's model keys (D33; admin only, P130). */
+export async function allModelKeys(api: ApiClient, signal: AbortSignal): Promise<ModelKey[]> {
+  const all: ModelKey[] = [];
+  for (let offset = 0; ; offset += WHOLE_PAGE) {
+    const page = await unwrap(
+      api.GET('/api/v1/model-keys', {
+        params: { query: { limit: String(WHOLE_PAGE), offset: String(offset) } },
+        signal,
+      }),
+    );
+    all.push(...page.model_keys);
+    if (page.model_keys.length < WHOLE_PAGE || all.length >= page.total) return all;
+  }
+}
+
+/**
+ * Asks an agent with `stream: true` (D19) and reports the turn after every
+ * event: over `fetch` (CONSOLE.md §6), since `EventSource` cannot POST or
+ * send the CSRF header. A refusal before the stream starts (429, 409, 404)
+ * fails the turn in words; a stream that drops, or ends without `done` or
+ * `error`, leaves the text so far marked as cut off.
+ */
+export async function askStreaming(
+  api: ApiClient,
+  request: { agent_id: string; query: string; session_id?: string },
+  first: Turn,
+  onTurn: (turn: Turn) => void,
+  signal: AbortSignal,
+): Promise<Turn> {
+  let turn = first;
+  const report = (next: Turn) => {
+    turn = next;
+    onTurn(next);
+    return next;
+  };
+  let result: { data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response };
+  try {
+    result = await api.POST('/api/v1/query', {
+      body: { ...request, stream: true },
+      parseAs: 'stream',
+      signal,
+    });
+  } catch (cause) {
+    return report({ ...turn, status: 'failed', error: ApiError.unreachable(cause) });
+  }
+  if (!result.response.ok || !result.data) {
+    const error = ApiError.from(result.error, result.response);
+    return report({ ...turn, status: 'failed', error: askFailure(error) });
+  }
+  try {
+    for await (const event of serverEvents(result.data)) {
+      report(applyEvent(turn, event));
+      if (turn.status !== 'streaming') return turn;
+    }
+  } catch {
+    if (signal.aborted) return turn;
+    return report(cutTurn(turn));
+  }
+  return turn.status === 'streaming' ? report(cutTurn(turn)) : turn;
+}

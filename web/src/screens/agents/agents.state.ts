@@ -1,0 +1,281 @@
+import { ApiError } from '../../api/api-error';
+import type { operations } from '../../api/schema';
+import type { ServerEvent } from '../../api/server-events';
+import { type Me, roleAtLeast } from '../../state/roles';
+
+export type Agent = operations['getAgent']['responses'][200]['content']['application/json'];
+export type AgentInput = operations['createAgent']['requestBody']['content']['application/json'];
+export type QueryResult = operations['query']['responses'][200]['content']['application/json'];
+export type CitedSource = QueryResult['sources'][number];
+export type SearchResult =
+  operations['semanticSearch']['responses'][200]['content']['application/json'];
+export type RagStrategy = Agent['rag_strategy'];
+
+/** D20's strategies, in the order the form offers them, with what each does in a phrase. */
+export const STRATEGIES: ReadonlyArray<{ value: RagStrategy; label: string }> = [
+  { value: 'hybrid', label: 'Hybrid: meaning and keywords, fused (default)' },
+  { value: 'similarity', label: 'Similarity: closest meaning' },
+  { value: 'mmr', label: 'MMR: close, but not repeating each other' },
+  { value: 'rerank', label: 'Rerank: hybrid, then re-ranked' },
+];
+
+/** What the strategy's own score is (P214), for the label beside it. */
+export const SCORE_NAMES: Readonly<Record<RagStrategy, string>> = {
+  similarity: 'cosine similarity',
+  hybrid: 'reciprocal rank fusion',
+  mmr: 'marginal relevance',
+  rerank: 're-ranker score',
+};
+
+/** D18, D20: what a new agent starts with (the form's defaults). */
+export const AGENT_FORM_DEFAULTS = {
+  rag_strategy: 'hybrid',
+  model: 'offline-extractive',
+  temperature: 0.2,
+  max_tokens: 1024,
+} as const;
+
+/** What the signed-in person may do with agents (D13, P63, P80, P81, D33). */
+export interface AgentPermissions {
+  /** configure: create, edit and delete (readonly and train only ask and search). */
+  readonly change: boolean;
+  /** P81: a user whose groups restrict their agents cannot create one. */
+  readonly create: boolean;
+  /** train: thumbs up or down on an answer. */
+  readonly feedback: boolean;
+  /** admin: model keys are listed (and chosen) by administrators only (P130). */
+  readonly modelKeys: boolean;
+}
+
+export function agentPermissions(me: Me | null): AgentPermissions {
+  const role = me?.access.role ?? 'readonly';
+  const change = roleAtLeast(role, 'configure');
+  return {
+    change,
+    create: change && me?.access.agent_ids === null,
+    feedback: roleAtLeast(role, 'train'),
+    modelKeys: role === 'admin',
+  };
+}
+
+/** A piece of an answer: text, or a `[n]` citation of the n-th source. */
+export type AnswerPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'citation'; readonly number: number };
+
+/**
+ * An answer's text with each `[n]` that names one of its `sourceCount`
+ * sources cut out as a citation; a number past the list (or `[0]`) stays text.
+ */
+export function answerParts(text: string, sourceCount: number): AnswerPart[] {
+  const parts: AnswerPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\[(\d{1,3})\]/g)) {
+    const number = Number(match[1]);
+    if (number < 1 || number > sourceCount) continue;
+    if (match.index > last) parts.push({ kind: 'text', text: text.slice(last, match.index) });
+    parts.push({ kind: 'citation', number });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
+  return parts;
+}
+
+/** A source as the playground shows it: the passage always (the stream's `done` omits it). */
+export interface ShownSource extends Omit<CitedSource, 'chunk_text'> {
+  readonly chunk_text: string | null;
+}
+
+/** One question and its answer, as the stream builds it. */
+export interface Turn {
+  readonly key: number;
+  readonly question: string;
+  /** streaming; done; failed (an `error` event or a refusal); cut (the stream ended early). */
+  readonly status: 'streaming' | 'done' | 'failed' | 'cut';
+  readonly text: string;
+  /** While streaming, numbered as the deltas cite them; once done, the cited ones renumbered (P174). */
+  readonly sources: readonly ShownSource[];
+  readonly metadata: QueryResult['metadata'] | null;
+  readonly error: unknown;
+}
+
+export function startTurn(key: number, question: string): Turn {
+  return { key, question, status: 'streaming', text: '', sources: [], metadata: null, error: null };
+}
+
+function parse(data: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The HTTP status an `error` event's code stands for (the stream's own status was 200). */
+const STATUS_OF_CODE: Readonly<Record<string, number>> = {
+  invalid_request: 400,
+  not_found: 404,
+  conflict: 409,
+  model_provider_refused: 424,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+/** An `error` event (D19: the nested error shape) as the error it reports. */
+export function streamError(data: Record<string, unknown> | null): ApiError {
+  const error = data?.error;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : 'internal_error';
+  return ApiError.from(data, { status: STATUS_OF_CODE[code] ?? 502, headers: new Headers() });
+}
+
+/** What a stream that ended before `done` leaves: the text so far, and why it stopped. */
+export function cutTurn(turn: Turn): Turn {
+  return {
+    ...turn,
+    status: 'cut',
+    error: new ApiError(
+      0,
+      'stream_cut',
+      'The answer was cut off: the connection dropped before it finished. Ask again.',
+      '',
+      {},
+      null,
+      null,
+    ),
+  };
+}
+
+/** One event of D19's stream applied to the turn: `sources`, `delta`…, then `done` or `error`. */
+export function applyEvent(turn: Turn, event: ServerEvent): Turn {
+  const data = parse(event.data);
+  switch (event.event) {
+    case 'sources': {
+      const sources = Array.isArray(data?.sources) ? (data.sources as CitedSource[]) : [];
+      return { ...turn, sources };
+    }
+    case 'delta':
+      return typeof data?.text === 'string' ? { ...turn, text: turn.text + data.text } : turn;
+    case 'done': {
+      if (!data) return turn;
+      const result = data as unknown as Omit<QueryResult, 'sources'> & {
+        sources: Array<Omit<CitedSource, 'chunk_text'>>;
+      };
+      // P174: `done` lists the cited sources, renumbered, without their passages: the
+      // `sources` event had them, so each is found again by its chunk.
+      const passages = new Map(turn.sources.map((source) => [source.chunk_id, source.chunk_text]));
+      return {
+        ...turn,
+        status: 'done',
+        text: result.response,
+        sources: result.sources.map((source) => ({
+          ...source,
+          chunk_text: passages.get(source.chunk_id) ?? null,
+        })),
+        metadata: result.metadata,
+      };
+    }
+    case 'error':
+      return { ...turn, status: 'failed', error: streamError(data) };
+    default:
+      return turn;
+  }
+}
+
+/** A refusal of the question itself, in words for the playground. */
+export function askFailure(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.status === 409) {
+    return reworded(
+      error,
+      'This agent is disabled, so it does not answer. Someone who may edit agents can set it to Active.',
+    );
+  }
+  if (error.status === 404) {
+    return reworded(error, 'This agent no longer exists, or your groups do not let you use it.');
+  }
+  return error;
+}
+
+function reworded(error: ApiError, message: string): ApiError {
+  return new ApiError(
+    error.status,
+    error.code,
+    message,
+    error.serverMessage,
+    error.details,
+    error.requestId,
+    error.retryAfter,
+  );
+}
+
+/** The labels the form's fields have, for the 400's `details.fields` paths. */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  name: 'Name',
+  data_source_ids: 'Data sources',
+  rag_strategy: 'Strategy',
+  model: 'Model',
+  temperature: 'Temperature',
+  max_tokens: 'Max tokens',
+  system_prompt: 'System prompt',
+  model_key_id: 'Model key',
+  status: 'Status',
+};
+
+/**
+ * The agent form's values as the API's body: the system prompt blank is
+ * none (`null`); the model key only when the person may choose it (an admin,
+ * D33), so another role's save never detaches the key.
+ */
+export function agentInput(form: FormData, withModelKey: boolean): AgentInput {
+  const text = (name: string) => String(form.get(name) ?? '');
+  const prompt = text('system_prompt').trim();
+  const input: AgentInput = {
+    name: text('name').trim(),
+    data_source_ids: form.getAll('data_source_ids').map(String),
+    rag_strategy: text('rag_strategy') as RagStrategy,
+    model: text('model').trim(),
+    temperature: Number(text('temperature')),
+    max_tokens: Number(text('max_tokens')),
+    system_prompt: prompt === '' ? null : text('system_prompt'),
+    status: text('status') === 'disabled' ? 'disabled' : 'active',
+  };
+  if (withModelKey) {
+    const key = text('model_key_id');
+    return { ...input, model_key_id: key === '' ? null : key };
+  }
+  return input;
+}
+
+/** A score to four significant digits: what tells two ranks apart without noise. */
+export function formatScore(score: number): string {
+  if (!Number.isFinite(score)) return String(score);
+  const fixed = score.toPrecision(4);
+  return fixed.includes('.') && !fixed.includes('e') ? fixed.replace(/\.?0+$/, '') : fixed;
+}
+
+/** A cost in US dollars; fractions of a cent keep their first significant digits. */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`;
+  return `$${usd.toPrecision(2)}`;
+}
+
+/** `?page=` as a page number from 1; anything else is the first page. */
+export function pageOf(query: Record<string, string>): number {
+  const page = Number(query.page);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** The list's address: the name filter and the page, both kept in it (a reload keeps them). */
+export function listPath(search: string, page: number): string {
+  const params = new URLSearchParams();
+  if (search.trim() !== '') params.set('q', search.trim());
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `/agents?${query}` : '/agents';
+}

@@ -1,0 +1,389 @@
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { unwrap } from '../../api/client';
+import { useApp } from '../../app/context';
+import { ErrorNotice } from '../../components/error-notice';
+import { formatNumber } from '../../format/format';
+import {
+  type Agent,
+  agentPermissions,
+  answerParts,
+  formatCost,
+  formatScore,
+  SCORE_NAMES,
+  type ShownSource,
+  startTurn,
+  type Turn,
+} from './agents.state';
+import { askStreaming } from './agents-api';
+import { Dialog } from './dialog';
+
+/** True when "/" typed there is text, not the shortcut. */
+function typingIn(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+  );
+}
+
+/**
+ * Ask the agent (P245): the answer streams in as it is written; each `[n]`
+ * opens its source; follow-ups continue the session (D18) until "New
+ * conversation"; each answer shows latency, tokens, cost, model and
+ * strategy, and people who train (D13) rate it.
+ */
+export function Playground({ agent }: { readonly agent: Agent }) {
+  const { session } = useApp();
+  const turns = useSignal<readonly Turn[]>([]);
+  const sessionId = useSignal<string | null>(null);
+  const asking = useSignal(false);
+  const opened = useSignal<{ turn: number; source: number } | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const controller = useRef<AbortController | null>(null);
+  const nextKey = useRef(1);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (typingIn(event.target) || document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      box.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      controller.current?.abort();
+    };
+  }, []);
+
+  const ask = async (question: string) => {
+    const key = nextKey.current++;
+    const update = (turn: Turn) => {
+      turns.value = turns.value.map((entry) => (entry.key === key ? turn : entry));
+    };
+    turns.value = [...turns.value, startTurn(key, question)];
+    asking.value = true;
+    controller.current = new AbortController();
+    const finished = await askStreaming(
+      session.api,
+      {
+        agent_id: agent.id,
+        query: question,
+        ...(sessionId.value ? { session_id: sessionId.value } : {}),
+      },
+      startTurn(key, question),
+      update,
+      controller.current.signal,
+    );
+    if (finished.metadata) sessionId.value = finished.metadata.session_id;
+    asking.value = false;
+  };
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const question = box.current?.value.trim() ?? '';
+    if (!question || asking.value) return;
+    if (box.current) box.current.value = '';
+    void ask(question);
+  };
+  const newConversation = () => {
+    controller.current?.abort();
+    asking.value = false;
+    turns.value = [];
+    sessionId.value = null;
+    box.current?.focus();
+  };
+  const openTurn = turns.value.find((turn) => turn.key === opened.value?.turn);
+  const openSource = opened.value ? openTurn?.sources[opened.value.source - 1] : undefined;
+
+  return (
+    <div class="playground">
+      {turns.value.length === 0 ? (
+        <p class="playground__empty">
+          Ask {agent.name} a question: the answer cites its sources as [1], [2]…, and a follow-up
+          continues the conversation. Press “/” to go to the question box.
+        </p>
+      ) : (
+        <ol class="conversation" aria-label="Conversation">
+          {turns.value.map((turn) => (
+            <TurnView
+              key={turn.key}
+              turn={turn}
+              onCite={(number) => {
+                opened.value = { turn: turn.key, source: number };
+              }}
+            />
+          ))}
+        </ol>
+      )}
+      <form class="form ask-form" onSubmit={submit}>
+        <label for="playground-question">Question</label>
+        <textarea
+          id="playground-question"
+          ref={box}
+          name="question"
+          rows={3}
+          maxLength={4000}
+          required
+          aria-keyshortcuts="/"
+          onKeyDown={(event) => {
+            // Enter asks; Shift+Enter is a new line.
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <div class="form__actions">
+          <button type="submit" class="button button--primary" disabled={asking.value}>
+            Ask
+          </button>
+          {turns.value.length > 0 ? (
+            <button type="button" class="button" onClick={newConversation}>
+              New conversation
+            </button>
+          ) : null}
+        </div>
+        <p class="form__hint">
+          {sessionId.value
+            ? 'Follow-ups continue this conversation.'
+            : 'Enter asks; Shift+Enter starts a new line.'}
+        </p>
+      </form>
+      <Dialog
+        open={openSource !== undefined}
+        labelledBy="source-heading"
+        class="source-dialog"
+        onClose={() => {
+          opened.value = null;
+        }}
+      >
+        {openSource && opened.value ? (
+          <SourcePanel
+            number={opened.value.source}
+            source={openSource}
+            strategy={openTurn?.metadata?.rag_strategy ?? agent.rag_strategy}
+            onClose={() => {
+              opened.value = null;
+            }}
+          />
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+function TurnView({
+  turn,
+  onCite,
+}: {
+  readonly turn: Turn;
+  readonly onCite: (number: number) => void;
+}) {
+  const parts = answerParts(turn.text, turn.sources.length);
+  return (
+    <li class="turn">
+      <p class="turn__question">
+        <span class="visually-hidden">You asked: </span>
+        {turn.question}
+      </p>
+      <div class="turn__answer" aria-busy={turn.status === 'streaming'}>
+        {turn.text ? (
+          <p class="turn__text">
+            {parts.map((part, index) =>
+              part.kind === 'text' ? (
+                part.text
+              ) : (
+                <button
+                  key={index}
+                  type="button"
+                  class="citation"
+                  aria-haspopup="dialog"
+                  onClick={() => onCite(part.number)}
+                >
+                  [{part.number}]
+                </button>
+              ),
+            )}
+            {turn.status === 'cut' ? <span class="turn__cut"> (incomplete)</span> : null}
+          </p>
+        ) : null}
+        <p role="status" class="turn__status">
+          {turn.status === 'streaming' ? 'Answering…' : ''}
+        </p>
+        {turn.error ? <ErrorNotice error={turn.error} /> : null}
+        {turn.status === 'done' && turn.sources.length === 0 ? (
+          <p class="form__hint">
+            No source supports this answer: the agent's data sources have nothing indexed that
+            matches, or nothing yet.
+          </p>
+        ) : null}
+        {turn.metadata ? <AnswerFacts turn={turn} /> : null}
+        {turn.metadata ? <Feedback interactionId={turn.metadata.interaction_id} /> : null}
+      </div>
+    </li>
+  );
+}
+
+function AnswerFacts({ turn }: { readonly turn: Turn }) {
+  const meta = turn.metadata;
+  if (!meta) return null;
+  return (
+    <dl class="answer-facts" aria-label="About this answer">
+      <div>
+        <dt>Latency</dt>
+        <dd>{formatNumber(meta.latency_ms)} ms</dd>
+      </div>
+      <div>
+        <dt>Tokens</dt>
+        <dd>
+          {formatNumber(meta.tokens_input)} in, {formatNumber(meta.tokens_output)} out
+        </dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>{formatCost(meta.cost_usd)}</dd>
+      </div>
+      <div>
+        <dt>Model</dt>
+        <dd>{meta.model}</dd>
+      </div>
+      <div>
+        <dt>Strategy</dt>
+        <dd>{meta.rag_strategy}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function SourcePanel({
+  number,
+  source,
+  strategy,
+  onClose,
+}: {
+  readonly number: number;
+  readonly source: ShownSource;
+  readonly strategy: string;
+  readonly onClose: () => void;
+}) {
+  const scoreName = SCORE_NAMES[strategy as keyof typeof SCORE_NAMES] ?? 'score';
+  return (
+    <div class="source-panel">
+      <h2 id="source-heading">
+        Source [{number}]: {source.document_title}
+      </h2>
+      <dl class="facts">
+        <dt>Link</dt>
+        <dd>
+          {source.document_url ? (
+            <a href={source.document_url} target="_blank" rel="noopener noreferrer">
+              {source.document_url}
+            </a>
+          ) : (
+            'None (the document has no address)'
+          )}
+        </dd>
+        <dt>Rank</dt>
+        <dd>
+          {source.rank} in the {strategy} ranking
+        </dd>
+        <dt>Score ({scoreName})</dt>
+        <dd>{formatScore(source.score)}</dd>
+        <dt>Cosine similarity</dt>
+        <dd>{formatScore(source.similarity_score)}</dd>
+      </dl>
+      <h3>Passage</h3>
+      {source.chunk_text ? (
+        <blockquote class="passage">{source.chunk_text}</blockquote>
+      ) : (
+        <p>The passage is not available.</p>
+      )}
+      <div class="form__actions">
+        <button type="button" class="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** D13: only people who train see this; thumbs up or down, then an optional comment. */
+function Feedback({ interactionId }: { readonly interactionId: string }) {
+  const { session } = useApp();
+  const may = agentPermissions(session.me.value);
+  const choice = useSignal<'positive' | 'negative' | null>(null);
+  const sent = useSignal(false);
+  const pending = useSignal(false);
+  const failure = useSignal<unknown>(null);
+  if (!may.feedback) return null;
+  const send = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!choice.value) return;
+    const comment = String(
+      new FormData(event.currentTarget as HTMLFormElement).get('comment') ?? '',
+    ).trim();
+    pending.value = true;
+    failure.value = null;
+    try {
+      await unwrap(
+        session.api.POST('/api/v1/interactions/{id}/feedback', {
+          params: { path: { id: interactionId } },
+          body: { feedback: choice.value, ...(comment ? { comment } : {}) },
+        }),
+      );
+      sent.value = true;
+    } catch (error) {
+      failure.value = error;
+    } finally {
+      pending.value = false;
+    }
+  };
+  if (sent.value) {
+    return (
+      <p role="status" class="feedback__sent">
+        Thank you: your feedback is recorded.
+      </p>
+    );
+  }
+  const commentId = `feedback-comment-${interactionId}`;
+  return (
+    <form class="feedback" onSubmit={(event) => void send(event)}>
+      <fieldset class="feedback__choices">
+        <legend>Was this answer helpful?</legend>
+        <button
+          type="button"
+          class="button button--small"
+          aria-pressed={choice.value === 'positive'}
+          onClick={() => {
+            choice.value = 'positive';
+          }}
+        >
+          <span aria-hidden="true">👍 </span>Helpful
+        </button>
+        <button
+          type="button"
+          class="button button--small"
+          aria-pressed={choice.value === 'negative'}
+          onClick={() => {
+            choice.value = 'negative';
+          }}
+        >
+          <span aria-hidden="true">👎 </span>Not helpful
+        </button>
+      </fieldset>
+      {choice.value ? (
+        <div class="form feedback__comment">
+          <label for={commentId}>Comment (optional)</label>
+          <textarea id={commentId} name="comment" rows={2} maxLength={2000} />
+          <div class="form__actions">
+            <button type="submit" class="button button--primary" disabled={pending.value}>
+              Send feedback
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {failure.value ? <ErrorNotice error={failure.value} /> : null}
+    </form>
+  );
+}
