@@ -15388,6 +15388,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 status?: "draft" | "published";
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -15751,6 +15752,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    expected_version?: number;
                 };
             };
         };
@@ -16190,6 +16192,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 status?: "draft" | "published";
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -16441,6 +16444,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    expected_version?: number;
                 };
             };
         };
