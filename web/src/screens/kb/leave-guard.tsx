@@ -5,10 +5,10 @@ import { useLocation } from 'preact-iso/router';
 /**
  * P255: while the editor holds changes that are not saved, leaving asks
  * first. Closing or reloading the tab gets the browser's own question
- * (`beforeunload`); a link inside the console or the browser's Back and
- * Forward get this dialog, "Stay" or "Leave without saving". Links are
- * caught before the router sees them (a capturing listener), and a history
- * step is undone at once and replayed only if the person chooses to leave.
+ * (`beforeunload`); a link inside the console (the navigation, "All
+ * articles", …) gets this dialog, "Stay" or "Leave without saving", caught
+ * by a capturing listener before the router sees the click. The browser's
+ * Back button is not caught: preact-iso has no way to refuse a history step.
  */
 export function LeaveGuard({ dirty }: { readonly dirty: boolean }) {
   const location = useLocation();
@@ -42,21 +42,11 @@ export function LeaveGuard({ dirty }: { readonly dirty: boolean }) {
       event.stopPropagation();
       pending.value = url;
     };
-    const onPopState = (event: PopStateEvent) => {
-      if (!guarding.current) return;
-      // Registered capturing, so it runs before the router's own listener on window.
-      event.stopImmediatePropagation();
-      const url = `${window.location.pathname}${window.location.search}`;
-      history.pushState(null, '', here.current);
-      pending.value = url;
-    };
     window.addEventListener('beforeunload', onBeforeUnload);
     document.addEventListener('click', onClick, true);
-    window.addEventListener('popstate', onPopState, true);
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload);
       document.removeEventListener('click', onClick, true);
-      window.removeEventListener('popstate', onPopState, true);
     };
   }, []);
 
