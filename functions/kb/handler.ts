@@ -37,7 +37,10 @@ export const operations = {
     },
     async handle({ query, principal, deps }) {
       const page = pageRequest(query);
-      const filter = query.status ? { status: query.status } : {};
+      const filter = {
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.tag ? { tag: query.tag } : {}),
+      };
       const result = await listKbArticles(deps, principal.orgId, filter, page);
       return jsonResponse(200, {
         articles: result.items,

@@ -27,11 +27,20 @@ export const updateKbArticleBody = z.strictObject({
   content: z.optional(content),
   tags: z.optional(tags),
   status: z.optional(status),
+  /**
+   * P253: the version the change was made from; when the article has moved on
+   * since, nothing is written and the answer is `409` (`details.reason:
+   * version_conflict`, `current_version`), so an editor never overwrites a
+   * version it has not seen.
+   */
+  expected_version: z.optional(z.int().check(z.minimum(1))),
 });
 
 export const listKbArticlesQuery = z.strictObject({
   ...paginationQuery,
   status: z.optional(status),
+  /** P252: articles carrying this tag (exactly, one tag). */
+  tag: z.optional(tag),
 });
 
 export const listKbVersionsQuery = z.strictObject({ ...paginationQuery });

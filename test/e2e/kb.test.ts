@@ -336,6 +336,63 @@ describe('Knowledge-base articles (D32)', () => {
       );
     });
 
+    it('writes a PUT with expected_version only while the article is still at that version (P253)', async () => {
+      const article = await create({ title: 'Hours', content: 'Open 9 to 5.', tags: ['store'] });
+      const saved = await send(`/api/v1/kb/${article.id}`, {
+        method: 'PUT',
+        body: { content: 'Open 9 to 6.', expected_version: 1 },
+      });
+      expect(json(saved)).toMatchObject({ version: 2, content: 'Open 9 to 6.' });
+
+      // A second editor who started from version 1 is refused, and nothing is recorded.
+      const stale = await send(`/api/v1/kb/${article.id}`, {
+        method: 'PUT',
+        body: { content: 'Open 8 to 5.', expected_version: 1 },
+      });
+      expect(expectNestedError(stale, 409, 'invalid_request').details).toEqual({
+        reason: 'version_conflict',
+        current_version: 2,
+      });
+      expect(json(await send(`/api/v1/kb/${article.id}`))).toMatchObject({
+        version: 2,
+        content: 'Open 9 to 6.',
+      });
+      expect(json(await send(`/api/v1/kb/${article.id}/versions`)).total).toBe(2);
+
+      const legacy = await send(`/api/kb/${article.id}`, {
+        method: 'PUT',
+        body: { title: 'Opening hours', expected_version: 1 },
+      });
+      expect(expectFlatError(legacy, 409).details).toEqual({
+        reason: 'version_conflict',
+        current_version: 2,
+      });
+      for (const bad of [0, -1, 1.5, '2']) {
+        const response = await send(`/api/v1/kb/${article.id}`, {
+          method: 'PUT',
+          body: { expected_version: bad },
+        });
+        expect(fieldPaths(expectNestedError(response, 400, 'invalid_request'))).toEqual([
+          'expected_version',
+        ]);
+      }
+    });
+
+    it('refuses all but one of concurrent PUTs made from the same version (P253)', async () => {
+      const article = await create({ title: 'Contested', content: 'v1' });
+      const responses = await Promise.all(
+        ['a', 'b', 'c'].map((text) =>
+          send(`/api/v1/kb/${article.id}`, {
+            method: 'PUT',
+            body: { content: text, expected_version: 1 },
+          }),
+        ),
+      );
+
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409]);
+      expect(json(await send(`/api/v1/kb/${article.id}/versions`)).total).toBe(2);
+    });
+
     it('deletes an article with its versions', async () => {
       const article = await create({ title: 'Temporary', content: 'gone soon' });
       await send(`/api/v1/kb/${article.id}`, { method: 'PUT', body: { title: 'Temporary 2' } });
@@ -412,6 +469,40 @@ describe('Knowledge-base articles (D32)', () => {
       expect(json(await as('/api/v1/kb?offset=5')).articles).toEqual([]);
     });
 
+    it('filters by one tag, matched whole, alone or with the status (P252)', async () => {
+      const tenant = await createTenant(service, { name: 'Tags org' });
+      const as = (path: string, body?: unknown) =>
+        api(service.url, path, { key: tenant.key, ...(body ? { method: 'POST', body } : {}) });
+      for (const [title, tags, status] of [
+        ['Refunds', ['billing', 'policy'], 'published'],
+        ['Invoices', ['billing'], 'draft'],
+        ['Billing cycles', ['billing-cycle'], 'published'],
+        ['Privacy', ['policy'], 'published'],
+      ] as const) {
+        clock.advance(10);
+        expect((await as('/api/v1/kb', { title, content: title, tags, status })).status).toBe(201);
+      }
+      const titles = async (query: string) => {
+        const response = await as(`/api/v1/kb?${query}`);
+        expect(response.status).toBe(200);
+        return json(response).articles.map((a: { title: string }) => a.title);
+      };
+
+      expect(await titles('tag=billing')).toEqual(['Invoices', 'Refunds']);
+      expect(await titles('tag=billing&status=published')).toEqual(['Refunds']);
+      expect(await titles('tag=%20policy%20')).toEqual(['Privacy', 'Refunds']);
+      expect(await titles('tag=bill')).toEqual([]);
+      expect(await titles('tag=Billing')).toEqual([]);
+      expect(json(await as('/api/v1/kb?tag=billing&limit=1'))).toMatchObject({
+        total: 2,
+        articles: [expect.objectContaining({ title: 'Invoices' })],
+      });
+      for (const bad of ['tag=', `tag=${'x'.repeat(101)}`]) {
+        const response = await as(`/api/v1/kb?${bad}`);
+        expect(fieldPaths(expectNestedError(response, 400, 'invalid_request'))).toContain('tag');
+      }
+    });
+
     it.each([
       ['status=archived', 'status'],
       ['limit=0', 'limit'],
@@ -424,7 +515,7 @@ describe('Knowledge-base articles (D32)', () => {
     });
 
     it('refuses unknown query parameters (P2)', async () => {
-      expectNestedError(await send('/api/v1/kb?tag=x'), 400, 'invalid_request');
+      expectNestedError(await send('/api/v1/kb?label=x'), 400, 'invalid_request');
     });
   });
 

@@ -8,6 +8,8 @@ import type {
 
 export interface KbArticleFilter {
   readonly status?: KbArticleStatus;
+  /** P252: only articles whose tags include this one (exact). */
+  readonly tag?: string;
 }
 
 /**

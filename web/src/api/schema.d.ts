@@ -15390,6 +15390,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 status?: "draft" | "published";
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -15753,6 +15754,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    expected_version?: number;
                 };
             };
         };
@@ -16192,6 +16194,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 status?: "draft" | "published";
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -16443,6 +16446,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    expected_version?: number;
                 };
             };
         };

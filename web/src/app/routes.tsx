@@ -26,6 +26,12 @@ export const SCREENS: readonly ScreenRoute[] = [
     component: lazy(() => import('../screens/agents')),
   },
   {
+    path: '/kb',
+    label: 'Knowledge base',
+    role: 'readonly',
+    component: lazy(() => import('../screens/kb')),
+  },
+  {
     path: '/settings',
     label: 'Settings',
     role: 'readonly',

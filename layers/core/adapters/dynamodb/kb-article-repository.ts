@@ -134,19 +134,26 @@ export class DynamoDbKbArticleRepository implements KbArticleRepository {
   }
 
   async list(orgId: string, filter: KbArticleFilter): Promise<KbArticleSummary[]> {
+    // P252: a tag is one element of the `tags` list, matched whole by `contains`.
+    const conditions = [
+      ...(filter.status ? ['#status = :status'] : []),
+      ...(filter.tag ? ['contains(#tags, :tag)'] : []),
+    ];
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ...(filter.status ? { FilterExpression: '#status = :status' } : {}),
+      ...(conditions.length > 0 ? { FilterExpression: conditions.join(' AND ') } : {}),
       ProjectionExpression: SUMMARY_PROJECTION.ProjectionExpression,
       ExpressionAttributeNames: {
         ...SUMMARY_PROJECTION.names,
         ...(filter.status ? { '#status': 'status' } : {}),
+        ...(filter.tag ? { '#tags': 'tags' } : {}),
       },
       ExpressionAttributeValues: {
         ':pk': keys.orgPartition(orgId),
         ':prefix': keys.kbArticlePrefix,
         ...(filter.status ? { ':status': filter.status } : {}),
+        ...(filter.tag ? { ':tag': filter.tag } : {}),
       },
       // P1: newest first (ids are ULIDs).
       ScanIndexForward: false,

@@ -30,7 +30,10 @@ export interface CreateKbArticleInput {
   readonly status?: KbArticleStatus | undefined;
 }
 
-export type UpdateKbArticleInput = Partial<CreateKbArticleInput>;
+export type UpdateKbArticleInput = Partial<CreateKbArticleInput> & {
+  /** P253: write only if the article is still at this version. */
+  readonly expected_version?: number | undefined;
+};
 
 /** P21's bound on optimistic retries before a `409`. */
 const UPDATE_TRIES = 3;
@@ -123,8 +126,9 @@ export async function listKbArticles(
  * carried over from version n (P116: `status` too, so publishing and
  * unpublishing are versions like any edit). Concurrent updates each get
  * their own version number (a conditional write on the version; P21's three
- * tries, then `409`). A change that leaves or enters `published` is sent
- * to the index (P119).
+ * tries, then `409`). With `expected_version` (P253) the article must still
+ * be at that version, else `409` and nothing is written. A change that leaves
+ * or enters `published` is sent to the index (P119).
  */
 export async function updateKbArticle(
   deps: KbDependencies,
@@ -134,6 +138,13 @@ export async function updateKbArticle(
 ): Promise<KbArticle> {
   for (let attempt = 1; attempt <= UPDATE_TRIES; attempt += 1) {
     const current = await getKbArticle(deps, orgId, id);
+    // P253: checked on every try, so a write that lost its race to another is refused, not merged.
+    if (input.expected_version !== undefined && input.expected_version !== current.version) {
+      throw new ConflictError(
+        `Knowledge-base article ${id} is at version ${current.version}, not ${input.expected_version}: someone saved it since`,
+        { reason: 'version_conflict', current_version: current.version },
+      );
+    }
     const fields: KbArticleFields = {
       title: input.title ?? current.title,
       content: input.content ?? current.content,
