@@ -3022,6 +3022,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -3034,6 +3039,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         }[];
@@ -3180,6 +3190,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3192,6 +3207,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3323,6 +3343,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3335,6 +3360,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3479,6 +3509,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3491,6 +3526,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3704,6 +3744,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         };
                         data_source: {
@@ -3734,6 +3779,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -3746,6 +3796,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };
@@ -3861,6 +3916,11 @@ export interface operations {
                         estimated_completion: string | null;
                         documents_total: number | null;
                         documents_processed: number;
+                        documents_skipped: number;
+                        skipped: {
+                            key: string;
+                            reason: string;
+                        }[];
                         started_at: string | null;
                         finished_at: string | null;
                         error: string | null;
@@ -4499,6 +4559,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -4511,6 +4576,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         }[];
@@ -4657,6 +4727,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -4669,6 +4744,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -4951,6 +5031,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         };
                         data_source: {
@@ -4981,6 +5066,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -4993,6 +5083,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };
@@ -15188,6 +15283,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -15200,6 +15300,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };
