@@ -224,13 +224,12 @@ export function FilesPanel({
   );
 }
 
-/** Drop files here, or choose them: the input is the keyboard's and screen reader's way in. */
+/** Drop files here (a pointer's way), or choose them (the keyboard's and screen reader's). */
 function DropZone({ onFiles }: { readonly onFiles: (files: readonly File[]) => void }) {
   const over = useSignal(false);
   const input = useRef<HTMLInputElement>(null);
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the drop target for a pointer; its input is the accessible way in.
-    <div
+    <fieldset
       class="drop-zone"
       data-over={over.value ? 'true' : undefined}
       onDragOver={(event) => {
@@ -246,6 +245,7 @@ function DropZone({ onFiles }: { readonly onFiles: (files: readonly File[]) => v
         onFiles([...(event.dataTransfer?.files ?? [])]);
       }}
     >
+      <legend>Add files</legend>
       <p>Drop files here, or</p>
       <label class="button" for="file-input">
         Choose files
@@ -267,7 +267,7 @@ function DropZone({ onFiles }: { readonly onFiles: (files: readonly File[]) => v
         PDF, DOCX, HTML, Markdown, plain text or CSV, up to 50 MiB each; up to 100 at a time in one
         request, more in several.
       </p>
-    </div>
+    </fieldset>
   );
 }
 

@@ -8,9 +8,10 @@ export type SyncStatus =
 /**
  * How often a running sync's status is read (P250): soon after it starts,
  * then less often while nothing changes (×1.5 a time, at most every 10 s),
- * back to the start as soon as something moved; a 429 waits what it says.
+ * back to the start as soon as something moved; a failed read is tried
+ * again after 3 s, or after what a 429 says.
  */
-export const POLL = { firstMs: 1_000, maxMs: 10_000, factor: 1.5 } as const;
+export const POLL = { firstMs: 1_000, maxMs: 10_000, factor: 1.5, retryMs: 3_000 } as const;
 
 /** A job that has not ended: the status is read again. */
 export function isSyncRunning(status: Pick<SyncStatus, 'job_status'> | null): boolean {
@@ -34,12 +35,12 @@ export function nextPollDelay(previousMs: number | null, moved: boolean): number
   return Math.min(POLL.maxMs, Math.round(previousMs * POLL.factor));
 }
 
-/** The wait after a read that failed: what a 429 or 503 says, else the longest wait. */
+/** The wait after a read that failed: what a 429 or 503 says, else a few seconds. */
 export function retryDelay(error: unknown): number {
   if (error instanceof ApiError && error.retryAfter !== null) {
     return Math.max(POLL.firstMs, error.retryAfter * 1000);
   }
-  return POLL.maxMs;
+  return POLL.retryMs;
 }
 
 /**
