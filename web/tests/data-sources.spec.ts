@@ -369,18 +369,19 @@ test.describe('Data sources', () => {
     await expect(refusal).toContainText('(it needs configure)');
     await expect(refusal).toContainText('Reference: req_403');
 
-    // A dropped connection while the status is read: said, then read again.
+    // A dropped connection while the sync's status is read: said, then read again (P250).
     await page.unrouteAll();
     let dropped = 0;
     await page.route('**/api/v1/data-sources/*/status', (route) => {
       dropped += 1;
       return dropped === 1 ? route.abort('connectionreset') : route.fallback();
     });
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'cannot be reached' })).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: 'cannot be reached' })).toHaveCount(0, {
-      timeout: 15_000,
-    });
+    await page.goto(`/data-sources/${source.id}`);
+    const unreachable = page.getByRole('alert').filter({ hasText: 'cannot be reached' });
+    await expect(unreachable).toBeVisible();
+    await expect(unreachable).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByText('This data source has not been synced yet.')).toBeVisible();
+    expect(dropped).toBe(2);
 
     // 429 on the list: how long to wait, and the reference.
     await page.unrouteAll();

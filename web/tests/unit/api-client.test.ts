@@ -75,7 +75,7 @@ describe('the API client', () => {
     await unwrap(api.DELETE('/api/v1/auth/logout'));
   });
 
-  it("sends the CSRF token with oauth/start, a GET that changes state (P216)", async () => {
+  it('sends the CSRF token with oauth/start, a GET that changes state (P216)', async () => {
     const { api, signIn } = client();
     await signIn();
     const source = await unwrap(

@@ -35,7 +35,7 @@ export function SyncPanel({
   const readError = useSignal<unknown>(null);
   const syncError = useSignal<unknown>(null);
   const pending = useSignal(false);
-  /** Bumped to start reading again (after "Sync now"). */
+  /** Bumped to start reading again (after "Sync now"). `onFinished` also runs when a job is first seen running. */
   const watch = useSignal(0);
   const finished = useRef(onFinished);
   finished.current = onFinished;
@@ -61,6 +61,8 @@ export function SyncPanel({
           if (sawRunning) finished.current();
           return;
         }
+        // The source's own status (Syncing) is read again once, as the job is seen to run.
+        if (!sawRunning) finished.current();
         sawRunning = true;
         const nextMark = progressMark(next);
         delay = nextPollDelay(delay, nextMark !== mark);
