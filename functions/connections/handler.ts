@@ -6,6 +6,7 @@ import {
   ProviderUnavailableError,
 } from '../../layers/core/domain/connector';
 import { principalId } from '../../layers/core/domain/principal';
+import { consoleOrigin } from '../../layers/core/http/console-url';
 import { httpFunction } from '../../layers/core/http/http-function';
 import type { RequestClient } from '../../layers/core/http/operation';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
@@ -17,7 +18,7 @@ import {
   disconnect,
   startConnection,
 } from '../../layers/core/use-cases/connectors/connections';
-import { errorPage } from '../sso/pages';
+import { errorPage, type PageLink } from '../sso/pages';
 import { callbackQuery, disconnection, startedConnection } from './connections.schema';
 import { type ConnectionsDependencies, dependencies } from './wiring';
 
@@ -120,6 +121,15 @@ export const operations = {
       502: { description: 'The provider could not be reached' },
     },
     async handle({ query, deps, client }) {
+      // P237: the callback is on the console's origin; P249: its pages lead back there.
+      const consoleAt = consoleOrigin({
+        publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
+        apiBaseUrl: client.apiBaseUrl,
+      });
+      const dataSources: PageLink = {
+        href: `${consoleAt}/data-sources`,
+        text: 'Back to data sources',
+      };
       try {
         const source = await completeConnection(deps, {
           state: query.state,
@@ -128,18 +138,24 @@ export const operations = {
           browserSecret: client.cookie(FLOW_COOKIE),
           baseUrl: baseUrl(deps, client),
         });
-        return page(
-          200,
-          'Connected',
-          `${source.name} is connected. Its next sync reads it; you can close this window.`,
-        );
+        // P249: back to the source in the console, which says it is connected.
+        return page(200, 'Connected', `${source.name} is connected. Its next sync reads it.`, {
+          href: `${consoleAt}/data-sources/${encodeURIComponent(source.id)}?connected=1`,
+          text: `Back to ${source.name}`,
+          goNow: true,
+        });
       } catch (error) {
         if (error instanceof ConnectionCallbackError) {
           logger.warn('Connector sign-in failed', {
             reason: error.message,
             ...(error.details.reason ? { detail: error.details.reason } : {}),
           });
-          return page(400, 'Connection failed', `${error.message}. Start connecting again.`);
+          return page(
+            400,
+            'Connection failed',
+            `${error.message}. Start connecting again.`,
+            dataSources,
+          );
         }
         if (error instanceof ProviderUnavailableError) {
           logger.warn('Connector sign-in failed: provider unavailable', { reason: error.message });
@@ -147,6 +163,7 @@ export const operations = {
             502,
             'Connection failed',
             'The provider could not be reached. Start connecting again.',
+            dataSources,
           );
         }
         throw error;
@@ -160,8 +177,13 @@ export const operations = {
  * never the provider's text. Every callback ends the browser's sign-in, so
  * its flow cookie is cleared (P215).
  */
-function page(statusCode: number, title: string, text: string): APIGatewayProxyResult {
-  const result = errorPage(statusCode, title, text);
+function page(
+  statusCode: number,
+  title: string,
+  text: string,
+  onward: PageLink,
+): APIGatewayProxyResult {
+  const result = errorPage(statusCode, title, text, onward);
   return {
     ...result,
     headers: { ...result.headers, 'Cache-Control': 'no-store' },

@@ -33,6 +33,9 @@ export const listDataSourcesQuery = z.strictObject({
   status: z.optional(z.enum(DATA_SOURCE_STATUSES)),
 });
 
+/** P248: a document a sync did not index, and why. */
+export const skippedDocument = z.object({ key: z.string(), reason: z.string() });
+
 export const syncJobResource = z.object({
   id: z.string(),
   status: z.enum(SYNC_JOB_STATUSES),
@@ -42,6 +45,9 @@ export const syncJobResource = z.object({
   documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
   chunks_indexed: z.int(),
+  /** P248: how many documents the job skipped so far, and the first 20 with their reasons. */
+  documents_skipped: z.int(),
+  skipped: z.array(skippedDocument),
   error: z.nullable(z.string()),
 });
 
@@ -86,6 +92,9 @@ export const syncStatusResource = z.object({
   estimated_completion: z.nullable(z.string()),
   documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
+  /** P248: as the job's, while it runs and after. */
+  documents_skipped: z.int(),
+  skipped: z.array(skippedDocument),
   started_at: z.nullable(z.string()),
   finished_at: z.nullable(z.string()),
   error: z.nullable(z.string()),

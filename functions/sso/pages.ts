@@ -9,6 +9,13 @@ const ESCAPES: Record<string, string> = {
 };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 
+/** Where a page leads next: a link, which the browser follows at once when `goNow`. */
+export interface PageLink {
+  readonly href: string;
+  readonly text: string;
+  readonly goNow?: boolean;
+}
+
 /**
  * D14's error pages for browsers coming back from an identity provider: a
  * small HTML document with a fixed title and explanation, never the reason
@@ -18,12 +25,20 @@ export function errorPage(
   statusCode: number,
   title: string,
   explanation: string,
+  onward?: PageLink,
 ): APIGatewayProxyResult {
+  const link = onward
+    ? `<p><a href="${escapeHtml(onward.href)}">${escapeHtml(onward.text)}</a></p>`
+    : '';
+  // P249: a refresh of 0 s moves the browser on at once (no timing to miss, WCAG F41); the link stays for anyone it does not move.
+  const refresh = onward?.goNow
+    ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(onward.href)}">`
+    : '';
   const body = [
     '<!doctype html>',
     '<html lang="en">',
-    `<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
-    `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p></body>`,
+    `<head><meta charset="utf-8">${refresh}<title>${escapeHtml(title)}</title></head>`,
+    `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>${link}</body>`,
     '</html>',
   ].join('\n');
   return { statusCode, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body };

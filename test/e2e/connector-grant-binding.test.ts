@@ -87,6 +87,10 @@ describe('Connector sign-in bound to the starting browser (issue 20)', () => {
     const page = await consentAndCallback(started.location ?? '', started.browser);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Connected');
+    // P249: the page sends the browser back to the source in the console, and links there.
+    const back = `${service.url}/data-sources/${source.id}?connected=1`;
+    expect(page.text).toContain(`<meta http-equiv="refresh" content="0; url=${back}">`);
+    expect(page.text).toContain(`<a href="${back}">Back to Wiki</a>`);
     expect(page.setCookie.map(parseSetCookie)).toContainEqual(
       expect.objectContaining({
         name: FLOW_COOKIE,
@@ -108,6 +112,12 @@ describe('Connector sign-in bound to the starting browser (issue 20)', () => {
 
     expect(tampered.status).toBe(400);
     expect({ status: elsewhere.status, text: elsewhere.text }).toEqual(tampered);
+    // P249: a failure keeps its words and links to the console's data sources, without moving on by itself.
+    expect(tampered.text).toContain('<h1>Connection failed</h1>');
+    expect(tampered.text).toContain(
+      `<a href="${service.url}/data-sources">Back to data sources</a>`,
+    );
+    expect(tampered.text).not.toContain('http-equiv');
     expect(codeExchanges()).toBe(exchanges);
     expect((await sourceOf(source.id)).connection_status).toBe('Disconnected');
     // As SSO's (P90): a flow tried in another browser is spent; its starter begins again.

@@ -50,10 +50,14 @@ describe('Syncs that fail', () => {
       estimated_completion: null,
       documents_total: 0,
       documents_processed: 0,
+      // P248: the refused address, when one was tried, is named with its reason.
+      documents_skipped: expect.any(Number),
+      skipped: expect.any(Array),
       started_at: expect.stringMatching(ISO_MS),
       finished_at: expect.stringMatching(ISO_MS),
       error: expect.stringMatching(error),
     });
+    expect(status.skipped).toHaveLength(status.documents_skipped);
   }
 
   it.each([

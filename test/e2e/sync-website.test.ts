@@ -165,11 +165,19 @@ describe('Website sync', () => {
       estimated_completion: null,
       documents_total: INDEXED_PATHS.length,
       documents_processed: INDEXED_PATHS.length,
+      // P248: each skipped page by its address, with the reason.
+      documents_skipped: 4,
+      skipped: expect.arrayContaining([
+        { key: site.url('/files/catalogue.pdf'), reason: expect.any(String) },
+        { key: site.url('/export'), reason: expect.stringMatching(/image\/png|content type/i) },
+        { key: site.url('/huge'), reason: expect.any(String) },
+      ]),
       started_at: expect.stringMatching(ISO_MS),
       finished_at: expect.stringMatching(ISO_MS),
       // D22: active even with some skipped pages; the error says which.
       error: expect.stringMatching(/^4 document\(s\) skipped, e.g. /),
     });
+    expect(status.skipped).toHaveLength(4);
     expect(status.chunks_indexed).toBeGreaterThanOrEqual(INDEXED_PATHS.length);
     expect(Date.parse(status.finished_at)).toBeGreaterThanOrEqual(Date.parse(status.started_at));
     // Only one job ran for the two requests.

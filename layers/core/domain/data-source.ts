@@ -86,6 +86,16 @@ export const DATA_SOURCE_DEFAULTS = {
 export const SYNC_JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type SyncJobStatus = (typeof SYNC_JOB_STATUSES)[number];
 
+/** P248: how many skipped documents a job names with their reasons (the rest are only counted). */
+export const SYNC_SKIPPED_KEPT = 20;
+
+/** P248: a document a sync did not index, and why (the reader's or the chunker's words). */
+export interface SkippedDocument {
+  /** What the reader calls it: a page's address, a file's name, an item's id. */
+  readonly key: string;
+  readonly reason: string;
+}
+
 /** One sync run of a data source (D22, D24). */
 export interface SyncJob {
   readonly id: string;
@@ -96,6 +106,10 @@ export interface SyncJob {
   readonly documents_total: number | null;
   readonly documents_processed: number;
   readonly chunks_indexed: number;
+  /** P248: documents this job did not index (unreadable, refused, gone), counted as it goes. */
+  readonly documents_skipped: number;
+  /** P248: the first `SYNC_SKIPPED_KEPT` of them, each with its reason. */
+  readonly skipped: readonly SkippedDocument[];
   readonly error: string | null;
 }
 
@@ -138,6 +152,8 @@ export function newSyncJob(id: string, requestedAt: string): SyncJob {
     documents_total: null,
     documents_processed: 0,
     chunks_indexed: 0,
+    documents_skipped: 0,
+    skipped: [],
     error: null,
   };
 }
@@ -152,6 +168,9 @@ export interface SyncStatus {
   readonly estimated_completion: string | null;
   readonly documents_total: number | null;
   readonly documents_processed: number;
+  /** P248: as the job's, so a person sees what was skipped, and why, while it runs. */
+  readonly documents_skipped: number;
+  readonly skipped: readonly SkippedDocument[];
   readonly started_at: string | null;
   readonly finished_at: string | null;
   readonly error: string | null;
@@ -188,6 +207,8 @@ export function syncStatusOf(source: DataSource, now: Date): SyncStatus {
     estimated_completion: estimatedCompletion,
     documents_total: total,
     documents_processed: processed,
+    documents_skipped: job?.documents_skipped ?? 0,
+    skipped: job?.skipped ?? [],
     started_at: job?.started_at ?? null,
     finished_at: job?.finished_at ?? null,
     error: job?.error ?? null,

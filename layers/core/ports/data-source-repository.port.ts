@@ -97,7 +97,10 @@ export interface DataSourceRepository {
     orgId: string,
     id: string,
     jobId: string,
-    progress: Pick<SyncJob, 'documents_total' | 'documents_processed' | 'chunks_indexed'>,
+    progress: Pick<
+      SyncJob,
+      'documents_total' | 'documents_processed' | 'chunks_indexed' | 'documents_skipped' | 'skipped'
+    >,
   ): Promise<void>;
   /**
    * Ends job `jobId`: it becomes `last_job`, the source `active` or `failed`

@@ -55,6 +55,29 @@ describe('Domain: sync status (D24)', () => {
     expect(status.estimated_completion).toBe('2026-11-21T10:25:00.000Z');
   });
 
+  it('names the documents a running job skipped, with their reasons (P248)', () => {
+    const job = {
+      ...newSyncJob('job_01jf3000000000000000000000', '2026-11-21T10:04:00.000Z'),
+      status: 'running' as const,
+      started_at: '2026-11-21T10:05:00.000Z',
+      documents_total: 10,
+      documents_processed: 3,
+      documents_skipped: 2,
+      skipped: [
+        { key: 'https://example.com/a.pdf', reason: 'not an HTML page' },
+        { key: 'https://example.com/gone', reason: 'HTTP 404' },
+      ],
+    };
+
+    const status = syncStatusOf({ ...base, status: 'processing', current_job: job }, now);
+
+    expect(status).toMatchObject({ documents_skipped: 2, skipped: job.skipped });
+  });
+
+  it('says a source that never synced skipped nothing', () => {
+    expect(syncStatusOf(base, now)).toMatchObject({ documents_skipped: 0, skipped: [] });
+  });
+
   it('reports a finished job as complete with no estimate', () => {
     const job = {
       ...newSyncJob('job_01jf3000000000000000000000', '2026-11-21T10:00:00.000Z'),

@@ -8,6 +8,8 @@ export type ApiClient = Client<ApiPaths>;
 
 /** D12, P66: a cookie-authenticated change must carry the session's CSRF token. */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** P216: GETs that change state (starting a connector sign-in) and so take the token too. */
+const STATE_CHANGING_GETS = new Set(['/api/v1/data-sources/{id}/oauth/start']);
 /** Where a 401 is an answer for the page to show (wrong password, no session yet), not a session that ended. */
 const SIGN_IN_PATHS = new Set([
   '/api/v1/auth/login',
@@ -38,8 +40,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   client.use({
-    onRequest({ request }) {
-      if (!UNSAFE_METHODS.has(request.method)) return undefined;
+    onRequest({ request, schemaPath }) {
+      const changes =
+        UNSAFE_METHODS.has(request.method) ||
+        (request.method === 'GET' && STATE_CHANGING_GETS.has(schemaPath));
+      if (!changes) return undefined;
       const token = options.csrfToken();
       if (token) request.headers.set('X-CSRF-Token', token);
       return request;

@@ -3024,6 +3024,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -3036,6 +3041,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         }[];
@@ -3182,6 +3192,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3194,6 +3209,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3325,6 +3345,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3337,6 +3362,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3481,6 +3511,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -3493,6 +3528,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -3706,6 +3746,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         };
                         data_source: {
@@ -3736,6 +3781,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -3748,6 +3798,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };
@@ -3863,6 +3918,11 @@ export interface operations {
                         estimated_completion: string | null;
                         documents_total: number | null;
                         documents_processed: number;
+                        documents_skipped: number;
+                        skipped: {
+                            key: string;
+                            reason: string;
+                        }[];
                         started_at: string | null;
                         finished_at: string | null;
                         error: string | null;
@@ -4501,6 +4561,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -4513,6 +4578,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         }[];
@@ -4659,6 +4729,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                         last_job: {
@@ -4671,6 +4746,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         } | null;
                     };
@@ -4953,6 +5033,11 @@ export interface operations {
                             documents_total: number | null;
                             documents_processed: number;
                             chunks_indexed: number;
+                            documents_skipped: number;
+                            skipped: {
+                                key: string;
+                                reason: string;
+                            }[];
                             error: string | null;
                         };
                         data_source: {
@@ -4983,6 +5068,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -4995,6 +5085,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };
@@ -15190,6 +15285,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                             last_job: {
@@ -15202,6 +15302,11 @@ export interface operations {
                                 documents_total: number | null;
                                 documents_processed: number;
                                 chunks_indexed: number;
+                                documents_skipped: number;
+                                skipped: {
+                                    key: string;
+                                    reason: string;
+                                }[];
                                 error: string | null;
                             } | null;
                         };

@@ -26,6 +26,12 @@ export const SCREENS: readonly ScreenRoute[] = [
     component: lazy(() => import('../screens/agents')),
   },
   {
+    path: '/data-sources',
+    label: 'Data sources',
+    role: 'readonly',
+    component: lazy(() => import('../screens/data-sources')),
+  },
+  {
     path: '/kb',
     label: 'Knowledge base',
     role: 'readonly',

@@ -10,6 +10,8 @@ export const ADMIN = { email: 'admin@console.test', password: 'a long enough pas
 interface WorkerFixtures {
   /** false: a runtime nobody can sign in to yet (the first administrator's page). */
   readonly withAdmin: boolean;
+  /** Settings the runtime starts with (a spec may point connectors at loopback stand-ins). */
+  readonly serviceEnv: Readonly<Record<string, string>>;
   readonly service: LocalService;
 }
 
@@ -20,9 +22,13 @@ interface TestFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   withAdmin: [true, { option: true, scope: 'worker' }],
+  serviceEnv: [{}, { option: true, scope: 'worker' }],
   service: [
-    async ({ withAdmin }, use) => {
-      const service = await startLocalService(withAdmin ? { admin: ADMIN } : {});
+    async ({ withAdmin, serviceEnv }, use) => {
+      const service = await startLocalService({
+        ...(withAdmin ? { admin: ADMIN } : {}),
+        env: serviceEnv,
+      });
       await use(service);
       await service.stop();
     },

@@ -75,6 +75,33 @@ describe('the API client', () => {
     await unwrap(api.DELETE('/api/v1/auth/logout'));
   });
 
+  it('sends the CSRF token with oauth/start, a GET that changes state (P216)', async () => {
+    const { api, signIn } = client();
+    await signIn();
+    const source = await unwrap(
+      api.POST('/api/v1/data-sources', {
+        body: {
+          type: 'confluence',
+          name: 'Wiki',
+          config: { base_url: 'https://acme.atlassian.net', space_keys: ['ENG'] },
+        },
+      }),
+    );
+
+    const refused = await refusal(
+      unwrap(
+        api.GET('/api/v1/data-sources/{id}/oauth/start', {
+          params: { path: { id: source.id } },
+          headers: { Accept: 'application/json' },
+        }),
+      ),
+    );
+
+    // Past the CSRF check (a 403 csrf_token_missing without the token), to the missing app's 409.
+    expect(refused.status).toBe(409);
+    expect(refused.serverMessage).toMatch(/not configured|SVC_CONFLUENCE_CLIENT_ID/);
+  });
+
   it('without the CSRF token a change is refused, with the reason', async () => {
     const { api, signIn } = client({ csrf: false });
     await signIn();

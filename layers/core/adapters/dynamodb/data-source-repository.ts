@@ -45,9 +45,25 @@ export function scheduleIndexKeys(
   };
 }
 
-/** Items written before schedules existed have no `next_sync_at`; they read as unscheduled. */
+/** P248: jobs written before skipped documents were kept read as having skipped none. */
+function withSkipped(job: SyncJob | null | undefined): SyncJob | null {
+  if (!job) return null;
+  return job.skipped === undefined || job.documents_skipped === undefined
+    ? { ...job, documents_skipped: job.documents_skipped ?? 0, skipped: job.skipped ?? [] }
+    : job;
+}
+
+/**
+ * Items written before schedules existed have no `next_sync_at`; they read
+ * as unscheduled. Their jobs read as P248 shapes them.
+ */
 function withSchedule(source: DataSource): DataSource {
-  return source.next_sync_at === undefined ? { ...source, next_sync_at: null } : source;
+  return {
+    ...source,
+    next_sync_at: source.next_sync_at ?? null,
+    current_job: withSkipped(source.current_job),
+    last_job: withSkipped(source.last_job),
+  };
 }
 
 const SCHEDULED_FREQUENCIES = SYNC_FREQUENCIES.filter(isScheduled);
@@ -236,16 +252,21 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     orgId: string,
     id: string,
     jobId: string,
-    progress: Pick<SyncJob, 'documents_total' | 'documents_processed' | 'chunks_indexed'>,
+    progress: Pick<
+      SyncJob,
+      'documents_total' | 'documents_processed' | 'chunks_indexed' | 'documents_skipped' | 'skipped'
+    >,
   ): Promise<void> {
     await this.items.updateIf(orgId, id, {
       expression:
-        'SET current_job.documents_total = :total, current_job.documents_processed = :processed, current_job.chunks_indexed = :chunks',
+        'SET current_job.documents_total = :total, current_job.documents_processed = :processed, current_job.chunks_indexed = :chunks, current_job.documents_skipped = :skippedCount, current_job.skipped = :skipped',
       condition: 'current_job.id = :job',
       values: {
         ':total': progress.documents_total,
         ':processed': progress.documents_processed,
         ':chunks': progress.chunks_indexed,
+        ':skippedCount': progress.documents_skipped,
+        ':skipped': progress.skipped,
         ':job': jobId,
       },
     });

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ConnectionLostError, NotConnectedError } from '../../domain/connector';
-import type { DataSource, SyncJob } from '../../domain/data-source';
+import {
+  type DataSource,
+  type SkippedDocument,
+  SYNC_SKIPPED_KEPT,
+  type SyncJob,
+} from '../../domain/data-source';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import { type DocumentChunker, DocumentRefusedError } from '../../ports/document-chunker.port';
@@ -81,6 +86,13 @@ export async function runSyncJob(
   const cursor = await deps.dataSources.syncCursor(orgId, dataSourceId);
   const seen = new Set<string>();
   const skipped: string[] = [];
+  /** P248: the first skipped documents with their reasons, for the status while the job runs. */
+  const skippedKept: SkippedDocument[] = [];
+  const skip = (key: string, reason: string) => {
+    if (skipped.length < SKIP_EXAMPLES) skipped.push(`${key}: ${reason}`);
+    else skipped.push('');
+    if (skippedKept.length < SYNC_SKIPPED_KEPT) skippedKept.push({ key, reason });
+  };
   /** P151: what an incremental reader says exists now; `null` for readers that yield everything. */
   let inventory: Set<string> | null = null;
   let processed = 0;
@@ -96,6 +108,8 @@ export async function runSyncJob(
       documents_total: expected === null ? null : Math.max(expected, processed),
       documents_processed: processed,
       chunks_indexed: await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] }),
+      documents_skipped: skipped.length,
+      skipped: skippedKept,
     });
   };
 
@@ -151,8 +165,7 @@ export async function runSyncJob(
             } catch (error) {
               // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
               if (!(error instanceof DocumentRefusedError)) throw error;
-              if (skipped.length < SKIP_EXAMPLES) skipped.push(`${key}: ${error.message}`);
-              else skipped.push('');
+              skip(key, error.message);
             }
           });
         }
@@ -162,8 +175,7 @@ export async function runSyncJob(
           await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
           indexed.delete(documentId);
         }
-        if (skipped.length < SKIP_EXAMPLES) skipped.push(`${item.key}: ${refusal}`);
-        else skipped.push('');
+        skip(item.key, refusal ?? item.reason);
       }
       const now = deps.clock.now().getTime();
       if (now - lastProgress >= PROGRESS_EVERY_MS) {
@@ -231,6 +243,8 @@ export async function runSyncJob(
     documents_total: inventory === null ? processed : Math.max(inventory.size, processed),
     documents_processed: processed,
     chunks_indexed: chunksIndexed,
+    documents_skipped: skippedCount,
+    skipped: skippedKept,
     error,
   };
   const stats = {

@@ -1,0 +1,111 @@
+import { useSignal } from '@preact/signals';
+import { unwrap } from '../../api/client';
+import { useApp } from '../../app/context';
+import { ErrorNotice } from '../../components/error-notice';
+import { type DataSource, TYPE_NAMES } from './words';
+
+/**
+ * A connector's account (D26, P215, P216): "Connect" asks the service for
+ * the provider's sign-in address (a GET with the CSRF token, answered as
+ * JSON) and goes there; the provider returns to the service's callback,
+ * whose page leads back here (P249). "Disconnect" deletes the tokens and
+ * revokes them at the provider, and says when the provider did not confirm.
+ */
+export function ConnectionPanel({
+  source,
+  canChange,
+  onChanged,
+}: {
+  readonly source: DataSource;
+  readonly canChange: boolean;
+  readonly onChanged: () => void;
+}) {
+  const { session } = useApp();
+  const pending = useSignal(false);
+  const error = useSignal<unknown>(null);
+  const revocationNote = useSignal<string | null>(null);
+  const provider = TYPE_NAMES[source.type];
+  const status = source.connection_status ?? 'Disconnected';
+
+  const connect = async () => {
+    pending.value = true;
+    error.value = null;
+    try {
+      const started = await unwrap(
+        session.api.GET('/api/v1/data-sources/{id}/oauth/start', {
+          params: { path: { id: source.id } },
+          headers: { Accept: 'application/json' },
+        }),
+      );
+      window.location.assign(started.authorization_url);
+    } catch (failure) {
+      error.value = failure;
+      pending.value = false;
+    }
+  };
+  const disconnect = async () => {
+    pending.value = true;
+    error.value = null;
+    revocationNote.value = null;
+    try {
+      const result = await unwrap(
+        session.api.DELETE('/api/v1/data-sources/{id}/connection', {
+          params: { path: { id: source.id } },
+        }),
+      );
+      revocationNote.value = result.revoked_at_provider
+        ? `Disconnected: ${provider} confirmed the access is revoked.`
+        : `Disconnected here. ${provider} did not confirm the revocation: ${
+            result.revocation_error ?? 'remove the app in your account there'
+          }`;
+      onChanged();
+    } catch (failure) {
+      error.value = failure;
+    } finally {
+      pending.value = false;
+    }
+  };
+
+  return (
+    <section class="panel" aria-labelledby="connection-heading">
+      <h2 id="connection-heading">Connection</h2>
+      <p>
+        {provider} account:{' '}
+        <strong class="connection" data-connection={status}>
+          {status}
+        </strong>
+      </p>
+      {status === 'Connection failed' ? (
+        <p>{provider} refused the access this source had. Connect again to resume its syncs.</p>
+      ) : null}
+      {canChange ? (
+        <div class="form__actions">
+          <button
+            type="button"
+            class="button button--primary"
+            disabled={pending.value}
+            onClick={() => void connect()}
+          >
+            {status === 'Connected' ? 'Connect again' : 'Connect'}
+          </button>
+          {status !== 'Disconnected' ? (
+            <button
+              type="button"
+              class="button"
+              disabled={pending.value}
+              onClick={() => void disconnect()}
+            >
+              Disconnect
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {revocationNote.value ? (
+        <p class="notice" role="status">
+          {revocationNote.value}
+        </p>
+      ) : null}
+      {error.value ? <ErrorNotice error={error.value} /> : null}
+    </section>
+  );
+}
