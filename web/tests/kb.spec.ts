@@ -109,7 +109,9 @@ test.describe('Knowledge base', () => {
     await expect(page.getByRole('table')).toContainText('1 article, tagged “billing”');
     await expect(page.getByRole('rowheader')).toHaveText(['Returns policy']);
     await page.getByRole('link', { name: 'Clear filters' }).click();
-    await expect(page.getByRole('rowheader')).toHaveText(['Returns policy', 'Shipping times']);
+    // Other specs of this worker may have written articles to the same runtime: ours are both back.
+    await expect(page.getByRole('rowheader', { name: 'Returns policy' })).toBeVisible();
+    await expect(page.getByRole('rowheader', { name: 'Shipping times' })).toBeVisible();
     await expectAccessible(makeAxeBuilder);
     await documentScreenshot(page, 'kb-list-light');
 
