@@ -122,6 +122,7 @@ function options(
   width: number,
   formatValue: (value: number) => string,
 ): uPlot.Options {
+  const bars = series.some((one) => one.kind === 'bars');
   const axis = {
     stroke: colours.axis,
     grid: { stroke: colours.grid, width: 1 },
@@ -135,7 +136,18 @@ function options(
     legend: { show: false },
     cursor: { show: false },
     scales: {
-      x: { time: true },
+      // Bars stand centred on their bucket's start: half a bucket more on each side keeps the
+      // first and last whole.
+      x: bars
+        ? {
+            time: true,
+            range: (chart, min, max) => {
+              const xs = chart.data[0];
+              const step = xs.length > 1 ? (xs[1] ?? 0) - (xs[0] ?? 0) : 3600;
+              return [min - step / 2, max + step / 2];
+            },
+          }
+        : { time: true },
       y: { range: (_chart, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
     axes: [

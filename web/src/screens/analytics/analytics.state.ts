@@ -128,18 +128,23 @@ export function viewProblem(view: AnalyticsView): string | null {
   return null;
 }
 
-/** The series as uPlot takes them: x in Unix seconds, then one array per series. */
+/**
+ * The series as uPlot takes them: x in Unix seconds, then one array per
+ * series. A bucket nobody asked in has no latency (null: a gap in the
+ * line), not a latency of 0.
+ */
 export function chartData(series: AnalyticsResult['time_series']): {
   readonly queries: [number[], number[]];
-  readonly latency: [number[], number[], number[]];
+  readonly latency: [number[], Array<number | null>, Array<number | null>];
 } {
   const x = series.map((point) => Date.parse(point.timestamp) / 1000);
+  const measured = (value: number, queries: number) => (queries > 0 ? value : null);
   return {
     queries: [x, series.map((point) => point.queries)],
     latency: [
       x,
-      series.map((point) => point.latency_p50),
-      series.map((point) => point.latency_p95),
+      series.map((point) => measured(point.latency_p50, point.queries)),
+      series.map((point) => measured(point.latency_p95, point.queries)),
     ],
   };
 }

@@ -106,45 +106,49 @@ function Figures({
   const unit = view.granularity;
   return (
     <>
-      <dl class="metrics" aria-label="Totals for the range">
-        <Metric label="Queries" value={formatNumber(metrics.total_queries)} />
-        <Metric label="Unique users" value={formatNumber(metrics.unique_users)} />
-        <Metric
-          label="Average latency"
-          value={metrics.total_queries > 0 ? formatLatency(metrics.avg_latency_ms) : '—'}
-        />
-        <Metric
-          label="Accuracy"
-          value={metrics.accuracy_rate === null ? '—' : formatPercent(metrics.accuracy_rate)}
-          hint={
-            metrics.accuracy_rate === null
-              ? 'No feedback in this range'
-              : 'Positive share of rated answers'
-          }
-        />
-        <Metric
-          label="Citation rate"
-          value={metrics.citation_rate === null ? '—' : formatPercent(metrics.citation_rate)}
-          hint={
-            metrics.citation_rate === null ? 'No answers in this range' : 'Answers citing a source'
-          }
-        />
-        <Metric
-          label="Cost"
-          value={formatUsd(metrics.total_cost_usd)}
-          hint="Billed to the service"
-        />
-        <Metric
-          label="Model-key cost"
-          value={formatUsd(metrics.model_key_cost_usd)}
-          hint={`${formatNumber(metrics.model_key_queries)} ${metrics.model_key_queries === 1 ? 'answer' : 'answers'} on your own model keys, at list price`}
-        />
-        <Metric
-          label="Tokens"
-          value={formatNumber(metrics.total_tokens_input + metrics.total_tokens_output)}
-          hint={`${formatNumber(metrics.total_tokens_input)} in, ${formatNumber(metrics.total_tokens_output)} out`}
-        />
-      </dl>
+      <section aria-label="Totals for the range">
+        <dl class="metrics">
+          <Metric label="Queries" value={formatNumber(metrics.total_queries)} />
+          <Metric label="Unique users" value={formatNumber(metrics.unique_users)} />
+          <Metric
+            label="Average latency"
+            value={metrics.total_queries > 0 ? formatLatency(metrics.avg_latency_ms) : '—'}
+          />
+          <Metric
+            label="Accuracy"
+            value={metrics.accuracy_rate === null ? '—' : formatPercent(metrics.accuracy_rate)}
+            hint={
+              metrics.accuracy_rate === null
+                ? 'No feedback in this range'
+                : 'Positive share of rated answers'
+            }
+          />
+          <Metric
+            label="Citation rate"
+            value={metrics.citation_rate === null ? '—' : formatPercent(metrics.citation_rate)}
+            hint={
+              metrics.citation_rate === null
+                ? 'No answers in this range'
+                : 'Answers citing a source'
+            }
+          />
+          <Metric
+            label="Cost"
+            value={formatUsd(metrics.total_cost_usd)}
+            hint="Billed to the service"
+          />
+          <Metric
+            label="Model-key cost"
+            value={formatUsd(metrics.model_key_cost_usd)}
+            hint={`${formatNumber(metrics.model_key_queries)} ${metrics.model_key_queries === 1 ? 'answer' : 'answers'} on your own model keys, at list price`}
+          />
+          <Metric
+            label="Tokens"
+            value={formatNumber(metrics.total_tokens_input + metrics.total_tokens_output)}
+            hint={`${formatNumber(metrics.total_tokens_input)} in, ${formatNumber(metrics.total_tokens_output)} out`}
+          />
+        </dl>
+      </section>
       {metrics.total_queries === 0 ? (
         <p class="empty">
           No questions were asked in this range{view.agentId ? ' of this agent' : ''}. Pick a longer

@@ -97,7 +97,12 @@ export default function Interactions() {
             <table class="table interactions-table">
               <caption>
                 {formatNumber(page.total)} {page.total === 1 ? 'interaction' : 'interactions'}
-                {hasFilters(filters) ? ' match the filters' : ''}, newest first
+                {hasFilters(filters)
+                  ? page.total === 1
+                    ? ' matches the filters'
+                    : ' match the filters'
+                  : ''}
+                , newest first
               </caption>
               <thead>
                 <tr>
