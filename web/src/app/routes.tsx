@@ -38,6 +38,18 @@ export const SCREENS: readonly ScreenRoute[] = [
     component: lazy(() => import('../screens/kb')),
   },
   {
+    path: '/interactions',
+    label: 'Interactions',
+    role: 'readonly',
+    component: lazy(() => import('../screens/interactions')),
+  },
+  {
+    path: '/analytics',
+    label: 'Analytics',
+    role: 'readonly',
+    component: lazy(() => import('../screens/analytics')),
+  },
+  {
     path: '/settings',
     label: 'Settings',
     role: 'readonly',
