@@ -305,7 +305,8 @@ async function ask(
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    const blocks = (buffer += value).split('\n\n');
+    buffer += value;
+    const blocks = buffer.split('\n\n');
     buffer = blocks.pop() ?? '';
     const now = performance.now() - started;
     for (const block of blocks) {

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
-import { safeReturnPath } from '../../app/routes';
+import { safeReturnPath } from '../../app/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
 import {
