@@ -7,7 +7,7 @@ import {
 } from '../../layers/core/domain/errors';
 import type { Principal } from '../../layers/core/domain/principal';
 import type { SsoConfiguration } from '../../layers/core/domain/sso';
-import { SSO_LIMITS, SSO_START_PATH } from '../../layers/core/domain/sso';
+import { SSO_DEFAULT_RETURN_PATH, SSO_LIMITS, SSO_START_PATH } from '../../layers/core/domain/sso';
 import { httpFunction } from '../../layers/core/http/http-function';
 import type { RequestClient } from '../../layers/core/http/operation';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
@@ -28,6 +28,7 @@ import {
   completeOidcSignIn,
   completeSamlSignIn,
   OIDC_CALLBACK_PATH,
+  type SsoSignedIn,
   samlPath,
   samlTrust,
   startSsoSignIn,
@@ -53,8 +54,14 @@ const logger = new Logger({ serviceName: 'svc-sso' });
 /** P90: the cookie binding a sign-in to the browser that started it, sent back only to the SSO paths. */
 const FLOW_COOKIE = 'svc_sso_flow';
 const FLOW_COOKIE_PATH = '/api/v1/sso';
-/** P90: where a signed-in browser lands: the session as `me` shows it (the CSRF token the web application needs). */
-const SIGNED_IN_PATH = '/api/v1/auth/me';
+/**
+ * P262 (amends P90): where a signed-in browser lands: the `next` its start
+ * named (a path on this origin, checked by the schema and kept in the flow),
+ * else the console's start page. A client that wants the session as JSON
+ * names `next=/api/v1/auth/me`.
+ */
+const landing = (base: string, signedIn: SsoSignedIn) =>
+  `${base}${signedIn.returnTo ?? SSO_DEFAULT_RETURN_PATH}`;
 
 /**
  * OIDC comes back by a top-level GET, which carries `SameSite=Lax` cookies;
@@ -201,7 +208,8 @@ export const operations = {
     },
   }),
   startSsoSignIn: publicOperation({
-    summary: "Sign in with SSO: redirects to the organization's identity provider",
+    summary:
+      "Sign in with SSO: redirects to the organization's identity provider; `next` is where to land afterwards",
     query: startQuery,
     responses: {
       303: { description: 'To the identity provider' },
@@ -212,6 +220,7 @@ export const operations = {
         const started = await startSsoSignIn(deps, {
           orgId: query.org_id,
           email: query.email,
+          returnTo: query.next,
           baseUrl: baseUrl(deps, client),
         });
         return seeOther(started.location, [
@@ -223,7 +232,10 @@ export const operations = {
     summary: "The identity provider's redirect back: signs in and sets svc_session",
     query: oidcCallbackQuery,
     responses: {
-      303: { description: 'Signed in: svc_session is set, on to the session (`me`)' },
+      303: {
+        description:
+          'Signed in: svc_session is set, on to the `next` the start named, else the console (`/`)',
+      },
       401: { description: "The 'Authentication failed' page" },
       403: { description: "The 'Unauthorized domain' page" },
     },
@@ -237,7 +249,7 @@ export const operations = {
           baseUrl: baseUrl(deps, client),
         });
         const { claims, token } = signedIn.session;
-        return seeOther(`${baseUrl(deps, client)}${SIGNED_IN_PATH}`, [
+        return seeOther(landing(baseUrl(deps, client), signedIn), [
           sessionCookie(token, claims.exp, claims.iat),
           flowCookie('', 0),
         ]);
@@ -268,7 +280,10 @@ export const operations = {
     pathIds: { org_id: 'organization' },
     body: samlPostBody,
     responses: {
-      303: { description: 'Signed in: svc_session is set, on to the session (`me`)' },
+      303: {
+        description:
+          'Signed in: svc_session is set, on to the `next` the start named, else the console (`/`)',
+      },
       401: { description: "The 'Authentication failed' page" },
       403: { description: "The 'Unauthorized domain' page" },
     },
@@ -282,7 +297,7 @@ export const operations = {
           baseUrl: baseUrl(deps, client),
         });
         const { claims, token } = signedIn.session;
-        return seeOther(`${baseUrl(deps, client)}${SIGNED_IN_PATH}`, [
+        return seeOther(landing(baseUrl(deps, client), signedIn), [
           sessionCookie(token, claims.exp, claims.iat),
           flowCookie('', 0, 'saml'),
         ]);

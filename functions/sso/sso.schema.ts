@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { OIDC_PRESETS, SSO_LIMITS } from '../../layers/core/domain/sso';
+import { OIDC_PRESETS, SSO_LIMITS, SSO_RETURN_PATH_PATTERN } from '../../layers/core/domain/sso';
 import { ROLES } from '../../layers/core/domain/user';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
@@ -77,10 +77,23 @@ export const addDomainBody = z.strictObject({
 
 export const listDomainsQuery = z.strictObject(paginationQuery);
 
-/** `GET /api/v1/sso/start`: the organization, or an email whose verified domain names it. */
+/**
+ * `GET /api/v1/sso/start`: the organization, or an email whose verified
+ * domain names it; `next`, where to land once signed in (P262).
+ */
 export const startQuery = z.strictObject({
   org_id: z.optional(z.string().check(z.maxLength(100))),
   email: z.optional(z.string().check(z.maxLength(254))),
+  next: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          SSO_RETURN_PATH_PATTERN,
+          'must be a path on this service (one leading /, no backslash), at most 500 characters',
+        ),
+      ),
+  ),
 });
 
 /** The provider's redirect back (OAuth 2.0 §4.1.2): a code or an error, and our state. */

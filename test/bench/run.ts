@@ -10,7 +10,8 @@
  * `npm run bench -- --quick`: a short run that prints and writes nothing.
  * `npm run bench -- --only webhooks` (or `foundation`, `semantic-search`, `embedded-index`
  * (with `--sizes 100000,1000000` to choose its sizes),
- * `ingestion-and-streaming`, `adversarial-ingestion`, `parsing-memory`, `cold-start`, `mixed-load`): one section only.
+ * `ingestion-and-streaming`, `adversarial-ingestion`, `parsing-memory`, `cold-start`, `mixed-load`,
+ * `console`): one section only.
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -81,6 +82,7 @@ const SECTIONS = [
   'parsing-memory',
   'cold-start',
   'mixed-load',
+  'console',
 ] as const;
 
 /** `--only <section>`: run one section; by default all of them. */
@@ -144,6 +146,10 @@ async function main(): Promise<void> {
   if (sections.includes('mixed-load')) {
     const { runMixedLoadBench } = await import('./mixed-load');
     await runMixedLoadBench({ quick, only: sections.length === 1, document: DOCUMENT });
+  }
+  if (sections.includes('console')) {
+    const { runConsoleBench } = await import('./console');
+    await runConsoleBench({ quick, only: sections.length === 1, document: DOCUMENT });
   }
 }
 

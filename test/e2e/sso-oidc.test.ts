@@ -56,9 +56,13 @@ describe('OIDC sign-in (D14)', () => {
     return new URL(location, last.url).href;
   }
 
-  /** A full sign-in: the callback followed to the session (`me`). */
+  /** A full sign-in as an API client makes it: `next` names the session (`me`, P262), followed there. */
   async function signInWithSso(browser: Browser, email: string): Promise<Page> {
-    const callback = await throughProvider(browser, email);
+    const callback = await throughProvider(
+      browser,
+      email,
+      `/api/v1/sso/start?org_id=${orgId}&next=${encodeURIComponent('/api/v1/auth/me')}`,
+    );
     return browser.navigate(callback);
   }
 
@@ -120,13 +124,14 @@ describe('OIDC sign-in (D14)', () => {
 
       const callback = await throughProvider(browser, member.email.toUpperCase());
       const landed = await browser.request(callback);
-      const me = await browser.navigate(landed.headers.get('location') ?? '');
+      const me = await browser.request(`${service.url}/api/v1/auth/me`);
 
       const params = new URL(callback).searchParams;
       expect(params.get('code')).toEqual(expect.any(String));
       expect(params.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(landed.status).toBe(303);
-      expect(landed.headers.get('location')).toBe(`${service.url}/api/v1/auth/me`);
+      // P262: a start that names no `next` lands on the console's start page.
+      expect(landed.headers.get('location')).toBe(`${service.url}/`);
       const cookies = landed.headers.getSetCookie();
       expect(cookies.find((c) => c.startsWith('svc_session='))).toMatch(
         /; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
@@ -138,6 +143,51 @@ describe('OIDC sign-in (D14)', () => {
       const agents = await browser.request(`${service.url}/api/v1/agents`);
       expect(agents.status).toBe(200);
     });
+
+    it('lands where the start said (`next`, P262): a console page, or the session for an API client', async () => {
+      const member = await createTestUser(service, {
+        orgId,
+        role: 'train',
+        email: `next-${Date.now()}@${domain}`,
+      });
+      const landings: (string | null)[] = [];
+
+      for (const next of ['/agents?page=2#top', '/api/v1/auth/me']) {
+        const browser = new Browser();
+        const start = `/api/v1/sso/start?org_id=${orgId}&next=${encodeURIComponent(next)}`;
+        const landed = await browser.request(await throughProvider(browser, member.email, start));
+        landings.push(landed.headers.get('location'));
+      }
+      const me = await signInWithSso(new Browser(), member.email);
+
+      expect(landings).toEqual([
+        `${service.url}/agents?page=2#top`,
+        `${service.url}/api/v1/auth/me`,
+      ]);
+      expect(JSON.parse(me.text).user).toMatchObject({ id: member.id });
+    });
+
+    it.each([
+      ['another origin', 'https://elsewhere.example/'],
+      ['a scheme-relative address', '//elsewhere.example/x'],
+      ['a backslash (read as another host)', '/\\elsewhere.example'],
+      ['a relative path', 'agents'],
+      ['a space', '/a b'],
+      ['more than 500 characters', `/${'a'.repeat(500)}`],
+    ])(
+      'refuses a `next` that is %s with a 400 naming it, before leaving (P262)',
+      async (_, next) => {
+        const browser = new Browser();
+
+        const refused = await browser.request(
+          `${service.url}/api/v1/sso/start?org_id=${orgId}&next=${encodeURIComponent(next)}`,
+        );
+
+        expect(refused.status).toBe(400);
+        expect(JSON.stringify(JSON.parse(refused.text).error.details)).toContain('next');
+        expect(refused.headers.getSetCookie()).toEqual([]);
+      },
+    );
 
     it('sent the provider PKCE (S256), state and nonce, and a redirect URI at the service', async () => {
       const browser = new Browser();

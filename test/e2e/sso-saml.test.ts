@@ -54,8 +54,10 @@ describe('SAML sign-in (D14, P92)', () => {
   }
 
   /** Leaves for the IdP: what it receives. */
-  async function leave(browser: Browser): Promise<AuthnRequestSeen> {
-    const response = await browser.request(`${service.url}/api/v1/sso/start?org_id=${orgId}`);
+  async function leave(browser: Browser, query = ''): Promise<AuthnRequestSeen> {
+    const response = await browser.request(
+      `${service.url}/api/v1/sso/start?org_id=${orgId}${query}`,
+    );
     expect(response.status).toBe(303);
     const location = response.headers.get('location') ?? '';
     expect(location.startsWith(`${IDP_SSO_URL}?SAMLRequest=`)).toBe(true);
@@ -131,13 +133,25 @@ describe('SAML sign-in (D14, P92)', () => {
 
     const request = await leave(browser);
     const landed = await post(browser, samlResponse(answer(request)), request.relayState);
-    const me = await browser.navigate(landed.headers.get('location') ?? '');
+    const me = await browser.request(`${service.url}/api/v1/auth/me`);
 
     expect(request).toMatchObject({ issuer: acsUrl, acsUrl, id: expect.stringMatching(/^_/) });
     expect(landed.status).toBe(303);
-    expect(landed.headers.get('location')).toBe(`${service.url}/api/v1/auth/me`);
+    // P262: no `next`, so the console's start page.
+    expect(landed.headers.get('location')).toBe(`${service.url}/`);
     expect(me.status).toBe(200);
     expect(JSON.parse(me.text).user).toMatchObject({ id: member.id, role: 'train' });
+  });
+
+  it('lands on the `next` the start named, kept with the flow across the IdP (P262)', async () => {
+    const browser = new Browser();
+
+    const request = await leave(browser, `&next=${encodeURIComponent('/api/v1/auth/me')}`);
+    const landed = await post(browser, samlResponse(answer(request)), request.relayState);
+    const me = await browser.navigate(landed.headers.get('location') ?? '');
+
+    expect(landed.headers.get('location')).toBe(`${service.url}/api/v1/auth/me`);
+    expect(JSON.parse(me.text).user).toMatchObject({ id: member.id });
   });
 
   it('serves our SP metadata at the entity id', async () => {

@@ -123,3 +123,17 @@ export function verificationRecord(domain: string, token: string) {
 
 /** Where a browser starts an SSO sign-in (`?org_id=` or `?email=`). */
 export const SSO_START_PATH = '/api/v1/sso/start';
+
+/**
+ * P262: where a browser lands after signing in through SSO when the start
+ * named nowhere: the console's start page, on the origin SSO runs on (P237).
+ */
+export const SSO_DEFAULT_RETURN_PATH = '/';
+
+/**
+ * P262: a `next` the start may name: a path on the service's own origin
+ * (one leading `/`, never `//` or a backslash, which browsers read as another
+ * host), printable ASCII, at most 500 characters. Anything else is refused,
+ * so the sign-in can never become an open redirect.
+ */
+export const SSO_RETURN_PATH_PATTERN = /^\/(?!\/)[\x21-\x5B\x5D-\x7E]{0,499}$/;

@@ -88,6 +88,8 @@ export interface SsoFlow {
   readonly request_id: string | null;
   /** Epoch seconds after which the flow is void (and its item expires, TTL). */
   readonly expires_at: number;
+  /** P262: the same-origin path to land on once signed in; absent on flows stored before it. */
+  readonly return_to?: string | null;
 }
 
 /** Sign-ins in progress (DynamoDB items with a TTL): each can be finished once. */

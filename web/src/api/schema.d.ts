@@ -1426,7 +1426,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sign in with SSO: redirects to the organization's identity provider */
+        /** Sign in with SSO: redirects to the organization's identity provider; `next` is where to land afterwards */
         get: operations["startSsoSignIn"];
         put?: never;
         post?: never;
@@ -14775,6 +14775,7 @@ export interface operations {
             query?: {
                 org_id?: string;
                 email?: string;
+                next?: string;
             };
             header?: never;
             path?: never;
@@ -14868,7 +14869,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in: svc_session is set, on to the session (`me`) */
+            /** @description Signed in: svc_session is set, on to the `next` the start named, else the console (`/`) */
             303: {
                 headers: {
                     [name: string]: unknown;
@@ -15043,7 +15044,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in: svc_session is set, on to the session (`me`) */
+            /** @description Signed in: svc_session is set, on to the `next` the start named, else the console (`/`) */
             303: {
                 headers: {
                     [name: string]: unknown;

@@ -123,9 +123,28 @@ export function createSession(
     notice,
     load,
     refresh,
-    async signIn(email: string, password: string): Promise<void> {
-      await unwrap(api.POST('/api/v1/auth/login', { body: { email, password } }));
+    /** P211: `orgId` names the organization; without it the email's default account signs in. */
+    async signIn(email: string, password: string, orgId?: string): Promise<void> {
+      const body = orgId ? { email, password, org_id: orgId } : { email, password };
+      await unwrap(api.POST('/api/v1/auth/login', { body }));
       await load();
+    },
+    /**
+     * P224: every earlier session ends, this one too; the answer is a new
+     * session (its cookie is set), whose CSRF token replaces the old one.
+     */
+    async changePassword(currentPassword: string, newPassword: string): Promise<void> {
+      const changed = await unwrap(
+        api.PUT('/api/v1/auth/password', {
+          body: { current_password: currentPassword, new_password: newPassword },
+        }),
+      );
+      const current = me.value;
+      batch(() => {
+        csrfToken.value = changed.csrf_token;
+        if (current) me.value = { ...current, ...changed };
+      });
+      scheduleRefresh(changed.refresh_after);
     },
     async acceptInvitation(token: string, password: string): Promise<void> {
       await unwrap(api.POST('/api/v1/auth/invitations/accept', { body: { token, password } }));

@@ -11,6 +11,9 @@ export interface LocalService {
   /** The bootstrap organization's Admin API key, printed on first start. */
   readonly adminKey: string;
   readonly orgId: string;
+  /** Its data directory and DynamoDB port, for `npx svc` (the operator CLI) to reach it. */
+  readonly dataDir: string;
+  readonly dynamoDbPort: number;
   /** Everything the service printed, for a failing test to show. */
   output(): string;
   stop(): Promise<void>;
@@ -63,31 +66,35 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const started = await new Promise<{ url: string; adminKey: string; orgId: string }>(
-      (done, fail) => {
-        const timeout = setTimeout(
-          () => fail(new Error(`the service did not start:\n${output}`)),
-          60_000,
-        );
-        const read = (chunk: Buffer) => {
-          output += chunk.toString('utf8');
-          const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-          const adminKey = /\b(svcsk_test_\w+)/.exec(output)?.[1];
-          const orgId = /organization: (org_\w+)/.exec(output)?.[1];
-          if (url && adminKey && orgId && output.includes('Press Ctrl-C to stop.')) {
-            clearTimeout(timeout);
-            done({ url, adminKey, orgId });
-          }
-        };
-        child.stdout?.on('data', read);
-        child.stderr?.on('data', read);
-        child.once('exit', (code) => {
+    const started = await new Promise<{
+      url: string;
+      adminKey: string;
+      orgId: string;
+      dynamoDbPort: number;
+    }>((done, fail) => {
+      const timeout = setTimeout(
+        () => fail(new Error(`the service did not start:\n${output}`)),
+        60_000,
+      );
+      const read = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        const adminKey = /\b(svcsk_test_\w+)/.exec(output)?.[1];
+        const orgId = /organization: (org_\w+)/.exec(output)?.[1];
+        const dynamoDbPort = Number(/DynamoDB \(dynalite\): \S+:(\d+)/.exec(output)?.[1]);
+        if (url && adminKey && orgId && output.includes('Press Ctrl-C to stop.')) {
           clearTimeout(timeout);
-          fail(new Error(`the service exited with ${code}:\n${output}`));
-        });
-      },
-    );
-    return { ...started, output: () => output, stop };
+          done({ url, adminKey, orgId, dynamoDbPort });
+        }
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+      child.once('exit', (code) => {
+        clearTimeout(timeout);
+        fail(new Error(`the service exited with ${code}:\n${output}`));
+      });
+    });
+    return { ...started, dataDir, output: () => output, stop };
   } catch (error) {
     await stop();
     throw error;

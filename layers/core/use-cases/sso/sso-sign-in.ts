@@ -122,6 +122,8 @@ export async function startSsoSignIn(
   input: {
     readonly orgId?: string | undefined;
     readonly email?: string | undefined;
+    /** P262: where to land once signed in (a path checked at the edge); null: the console's start. */
+    readonly returnTo?: string | undefined;
     readonly baseUrl: string;
   },
 ): Promise<StartedSignIn> {
@@ -133,6 +135,7 @@ export async function startSsoSignIn(
     org_id: orgId,
     browser_hash: sha256(browserSecret),
     expires_at: nowSeconds + SSO_LIMITS.flowSeconds,
+    return_to: input.returnTo ?? null,
   };
   if (configuration.protocol === 'saml') {
     // P220: checked when configured; again here for what was stored before that rule.
@@ -185,6 +188,8 @@ export interface SsoSignedIn {
   readonly orgId: string;
   readonly user: User;
   readonly session: IssuedSession;
+  /** P262: the path the start named, kept in the flow (null: none). */
+  readonly returnTo: string | null;
 }
 
 function sameHash(secret: string | undefined, expected: string): boolean {
@@ -244,7 +249,7 @@ export async function completeOidcSignIn(
   if (typeof email !== 'string' || email === '') throw failed('The ID token carries no email');
   // An address the provider says it has not verified proves nothing about the domain.
   if (claims.email_verified === false) throw failed('The provider has not verified this email');
-  return signInByEmail(deps, configuration, email);
+  return { ...(await signInByEmail(deps, configuration, email)), returnTo: flow.return_to ?? null };
 }
 
 /**
@@ -288,7 +293,7 @@ export async function completeSamlSignIn(
   const value = mapped === 'nameID' ? identity.nameId : identity.attributes[mapped];
   const email = Array.isArray(value) ? value[0] : value;
   if (typeof email !== 'string' || email === '') throw failed('The assertion carries no email');
-  return signInByEmail(deps, configuration, email);
+  return { ...(await signInByEmail(deps, configuration, email)), returnTo: flow.return_to ?? null };
 }
 
 /**
@@ -301,7 +306,7 @@ async function signInByEmail(
   deps: SsoSignInDependencies,
   configuration: StoredSsoConfiguration,
   providedEmail: string,
-): Promise<SsoSignedIn> {
+): Promise<Omit<SsoSignedIn, 'returnTo'>> {
   const orgId = configuration.org_id;
   // P213: an address with control or invisible characters is refused; look-alikes fold into one.
   const email = displayEmail(providedEmail);

@@ -1,3 +1,4 @@
+import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
@@ -5,7 +6,11 @@ import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime } from '../../format/format';
 import { roleAtLeast } from '../../state/session';
 import type { ThemeChoice } from '../../state/theme';
+import { ChangePassword } from './change-password';
 import './settings.css';
+
+/** P224: the person's own password, a page under Settings. */
+export const CHANGE_PASSWORD_PATH = '/settings/password';
 
 const THEME_CHOICES: ReadonlyArray<readonly [ThemeChoice, string]> = [
   ['system', 'Follow the system'],
@@ -16,8 +21,10 @@ const THEME_CHOICES: ReadonlyArray<readonly [ThemeChoice, string]> = [
 /** The signed-in person's account and appearance; the organization for administrators (D13). */
 export default function Settings() {
   const { session, theme } = useApp();
+  const location = useLocation();
   const me = session.me.value;
   if (!me) return null;
+  if (location.path === CHANGE_PASSWORD_PATH) return <ChangePassword />;
   return (
     <section class="screen" aria-labelledby="settings-heading">
       <h1 id="settings-heading">Settings</h1>
@@ -40,6 +47,9 @@ export default function Settings() {
           <dt>Signed in until</dt>
           <dd>{formatDateTime(me.session_expires_at)} at the latest</dd>
         </dl>
+        <p class="panel__actions">
+          <a href={CHANGE_PASSWORD_PATH}>Change password</a>
+        </p>
       </section>
       <section class="panel" aria-labelledby="appearance-heading">
         <h2 id="appearance-heading">Appearance</h2>

@@ -1,20 +1,42 @@
 import { useSignal } from '@preact/signals';
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
+import { safeReturnPath } from '../../app/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
+import {
+  browserStorage,
+  ORGANIZATION_ID_PATTERN,
+  rememberedOrganization,
+  rememberOrganization,
+} from './remembered-organization';
 import './sign-in.css';
 
-/** Where "Sign in with SSO" goes: the service finds the organization from the email's verified domain (D14). */
-export function ssoStartUrl(email: string): string {
-  return `/api/v1/sso/start?email=${encodeURIComponent(email)}`;
+/**
+ * Where "Sign in with SSO" goes: the organization named, else the one whose
+ * verified domain the email is in (D14); `next` is where the service sends
+ * the browser once signed in (P262), the console's start page without it.
+ */
+export function ssoStartUrl(
+  who: { readonly email: string; readonly orgId?: string | null },
+  next?: string | null,
+): string {
+  const query = new URLSearchParams(who.orgId ? { org_id: who.orgId } : { email: who.email });
+  if (next) query.set('next', next);
+  return `/api/v1/sso/start?${query.toString()}`;
 }
 
 /** What a refused sign-in tells the person, in words they can act on. */
-export function signInMessage(error: unknown): string | null {
+export function signInMessage(error: unknown, namedOrganization = false): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.status === 401) return 'Wrong email or password.';
+  if (error.status === 401) {
+    // P211: the same 401 for every refusal; with an id sent, the id may be what is wrong.
+    return namedOrganization
+      ? 'Wrong email, password or organization ID.'
+      : 'Wrong email or password.';
+  }
   if (error.status === 429) {
     const wait = error.retryAfter === null ? 'a few minutes' : formatWait(error.retryAfter);
     return `Too many sign-in attempts. Try again in ${wait}.`;
@@ -27,17 +49,43 @@ export function signInMessage(error: unknown): string | null {
 
 export default function SignIn() {
   const { session } = useApp();
+  const location = useLocation();
   const pending = useSignal(false);
   const failure = useSignal<unknown>(null);
+  /** The organization ID was sent with the refused sign-in. */
+  const namedOrganization = useSignal(false);
+  /** "Sign in to another organization" is open (P261). */
+  const otherOrganization = useSignal(false);
+  /** The ID in the field came from this browser's memory of the email, not from the person. */
+  const fromMemory = useSignal(false);
   const email = useRef<HTMLInputElement>(null);
+  const organization = useRef<HTMLInputElement>(null);
+
+  /** P261: the organization this email last signed in to here fills the field, and opens it. */
+  const recall = () => {
+    const field = organization.current;
+    const address = email.current?.value ?? '';
+    if (!field || (field.value && !fromMemory.value)) return; // never overwrite what was typed
+    const remembered = rememberedOrganization(browserStorage(), address);
+    field.value = remembered ?? '';
+    fromMemory.value = remembered !== null;
+    if (remembered) otherOrganization.value = true;
+  };
+  // A browser that filled the email in (autofill, back navigation) gets its organization too.
+  useEffect(recall, []);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
+    const address = String(form.get('email'));
+    const orgId = String(form.get('org_id') ?? '').trim();
     pending.value = true;
     failure.value = null;
+    namedOrganization.value = orgId !== '';
     try {
-      await session.signIn(String(form.get('email')), String(form.get('password')));
+      await session.signIn(address, String(form.get('password')), orgId || undefined);
+      const signedInTo = session.me.value?.organization.id;
+      if (signedInTo) rememberOrganization(browserStorage(), address, signedInTo);
     } catch (error) {
       failure.value = error;
     } finally {
@@ -46,17 +94,26 @@ export default function SignIn() {
   };
   const startSso = () => {
     const input = email.current;
+    const orgField = organization.current;
     if (!input) return;
-    if (!input.value || !input.checkValidity()) {
+    const orgId = orgField?.value.trim() ?? '';
+    if (orgId) {
+      if (orgField && !orgField.checkValidity()) {
+        orgField.reportValidity();
+        orgField.focus();
+        return;
+      }
+    } else if (!input.value || !input.checkValidity()) {
       input.reportValidity();
       input.focus();
       return;
     }
-    window.location.assign(ssoStartUrl(input.value));
+    const next = safeReturnPath(location.query.next);
+    window.location.assign(ssoStartUrl({ email: input.value, orgId }, next));
   };
 
   const error = failure.value;
-  const message = signInMessage(error);
+  const message = signInMessage(error, namedOrganization.value);
   const ssoUrl =
     error instanceof ApiError && typeof error.details.sso_start_url === 'string'
       ? error.details.sso_start_url
@@ -81,6 +138,7 @@ export default function SignIn() {
             required
             maxLength={254}
             ref={email}
+            onChange={recall}
           />
           <label for="sign-in-password">Password</label>
           <input
@@ -91,6 +149,36 @@ export default function SignIn() {
             required
             maxLength={256}
           />
+          <details
+            class="sign-in__organization"
+            open={otherOrganization.value}
+            onToggle={(event) => {
+              otherOrganization.value = (event.currentTarget as HTMLDetailsElement).open;
+            }}
+          >
+            <summary>Sign in to another organization</summary>
+            <label for="sign-in-organization">Organization ID</label>
+            <input
+              id="sign-in-organization"
+              name="org_id"
+              type="text"
+              autoComplete="off"
+              spellcheck={false}
+              pattern={ORGANIZATION_ID_PATTERN}
+              maxLength={30}
+              placeholder="org_…"
+              aria-describedby="sign-in-organization-hint"
+              ref={organization}
+              onInput={() => {
+                fromMemory.value = false;
+              }}
+            />
+            <p id="sign-in-organization-hint" class="form__hint">
+              {fromMemory.value
+                ? 'The organization you last signed in to with this email on this browser. Clear it for your usual one.'
+                : 'For an email with accounts in several organizations: the ID starts with org_, and an administrator of that organization finds it under Settings. Leave it empty for your usual organization.'}
+            </p>
+          </details>
           <div class="form__actions">
             <button type="submit" class="button button--primary" disabled={pending.value}>
               Sign in
