@@ -7,7 +7,7 @@ import {
   signedIn,
   test,
 } from './support/fixtures';
-import { ApiSession } from './support/http';
+import { ApiSession, patientFetch } from './support/http';
 import type { LocalService } from './support/local-service';
 
 interface Article {
@@ -22,7 +22,7 @@ async function withKey(
   path: string,
   body: unknown,
 ): Promise<Article> {
-  const response = await fetch(`${service.url}${path}`, {
+  const response = await patientFetch(`${service.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${service.adminKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),

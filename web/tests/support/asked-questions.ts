@@ -5,6 +5,8 @@
  * through POST /api/v1/query and feedback given on some (D9: one Admin key).
  */
 
+import { patientFetch } from './http';
+
 const HELP_PAGE = `# Nimbus Lamp help
 
 ## Returns
@@ -27,7 +29,7 @@ async function call<T>(
   path: string,
   body?: unknown,
 ): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
+  const response = await patientFetch(`${base}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${key}`,

@@ -11,7 +11,7 @@
  * Only the specs' own setup goes through this; what a screen shows for a 429
  * is tested with faked answers.
  */
-async function patientFetch(url: string, init: RequestInit): Promise<Response> {
+export async function patientFetch(url: string, init: RequestInit): Promise<Response> {
   for (let attempt = 1; ; attempt += 1) {
     const response = await fetch(url, init);
     if (response.status !== 429 || attempt === 6) return response;
