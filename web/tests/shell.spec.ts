@@ -129,6 +129,13 @@ test.describe('The shell', () => {
     await signedIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole('heading', { name: 'Agents' }).waitFor();
 
+    // Start from the top of the document, as a person arriving at the page does (the screen may
+    // have moved the focus into its content, and the shared runtime's lists grow with other specs).
+    await page.evaluate(() => {
+      document.body.tabIndex = -1;
+      document.body.focus();
+      document.body.removeAttribute('tabindex');
+    });
     const expected = ['Skip to content', 'Dark theme', 'Administrator', ...NAV_LINKS];
     const reached: string[] = [];
     // Until every control of the shell has had the focus (the screen's own controls may come between).

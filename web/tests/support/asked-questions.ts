@@ -5,7 +5,7 @@
  * through POST /api/v1/query and feedback given on some (D9: one Admin key).
  */
 
-import { patientFetch } from './http';
+import { callWithKey } from './http';
 
 const HELP_PAGE = `# Nimbus Lamp help
 
@@ -22,25 +22,7 @@ Hold the power button for five seconds until the light pulses blue, then open th
 The lamp works with 2.4 GHz Wi-Fi networks only.
 `;
 
-async function call<T>(
-  base: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await patientFetch(`${base}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = callWithKey;
 
 /** An agent answering from an indexed help page; resolves once the page is indexed. */
 export async function agentWithHelpPage(
