@@ -483,6 +483,14 @@ export class ServiceStack extends Stack {
       originVerifyHeaderValue: this.originVerify.headerValue,
     });
     this.console = this.createConsole(props.consoleAssetsDirectory ?? DEFAULT_CONSOLE_DIRECTORY);
+    // P251: the console uploads files straight to the bucket with the presigned POSTs the API
+    // hands out (D25); the browser sends them from the console's origin, so S3 must allow it.
+    this.files.bucket.addCorsRule({
+      allowedOrigins: [this.console.origin],
+      allowedMethods: [s3.HttpMethods.POST],
+      allowedHeaders: ['*'],
+      maxAge: 3600,
+    });
 
     // Crawls customer websites (the crawler refuses private addresses, D35)
     // and indexes into the search domain: in the VPC with it, out through NAT.

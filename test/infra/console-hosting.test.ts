@@ -337,6 +337,31 @@ describe('Class: ConsoleHosting (issue 21, P235–P238)', () => {
       });
       expect(template.findOutputs('ConsoleDomainTarget')).toEqual({});
     });
+
+    it('lets the console upload files to the file bucket from its origin, and nothing else (P251)', () => {
+      const files = template.findResources('AWS::S3::Bucket')[logicalIdOf(stack.files.bucket)];
+
+      expect(files?.Properties.CorsConfiguration).toEqual({
+        CorsRules: [
+          {
+            AllowedOrigins: [
+              {
+                'Fn::Join': [
+                  '',
+                  [
+                    'https://',
+                    { 'Fn::GetAtt': [logicalIdOf(stack.console.distribution), 'DomainName'] },
+                  ],
+                ],
+              },
+            ],
+            AllowedMethods: ['POST'],
+            AllowedHeaders: ['*'],
+            MaxAge: 3600,
+          },
+        ],
+      });
+    });
   });
 
   describe('in the service stack, environment "live" with custom domains and a web ACL', () => {
