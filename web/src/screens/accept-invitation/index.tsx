@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
+import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 
 /**
@@ -42,14 +43,11 @@ export default function AcceptInvitation() {
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!token) return;
-    const formElement = event.currentTarget as HTMLFormElement;
-    const form = new FormData(formElement);
-    const password = String(form.get('password'));
-    const confirmation = formElement.elements.namedItem('confirm-password') as HTMLInputElement;
-    confirmation.setCustomValidity(
-      password === String(form.get('confirm-password')) ? '' : 'The passwords differ.',
-    );
-    if (!confirmation.reportValidity()) return;
+    const password = confirmedPassword(event.currentTarget as HTMLFormElement, {
+      password: 'password',
+      repeat: 'confirm-password',
+    });
+    if (password === null) return;
     pending.value = true;
     failure.value = null;
     try {

@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
+import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 
 /**
@@ -17,12 +18,11 @@ export default function FirstAdministrator() {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
-    const password = String(form.get('password'));
-    const confirmation = formElement.elements.namedItem('confirm-password') as HTMLInputElement;
-    confirmation.setCustomValidity(
-      password === String(form.get('confirm-password')) ? '' : 'The passwords differ.',
-    );
-    if (!confirmation.reportValidity()) return;
+    const password = confirmedPassword(formElement, {
+      password: 'password',
+      repeat: 'confirm-password',
+    });
+    if (password === null) return;
     pending.value = true;
     failure.value = null;
     try {

@@ -2,6 +2,7 @@ import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
+import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
 
@@ -63,12 +64,12 @@ export function ChangePassword() {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
-    const newPassword = String(form.get('new_password'));
-    const confirmation = formElement.elements.namedItem('confirm_password') as HTMLInputElement;
-    confirmation.setCustomValidity(
-      newPassword === String(form.get('confirm_password')) ? '' : 'The new passwords differ.',
+    const newPassword = confirmedPassword(
+      formElement,
+      { password: 'new_password', repeat: 'confirm_password' },
+      'The new passwords differ.',
     );
-    if (!confirmation.reportValidity()) return;
+    if (newPassword === null) return;
     pending.value = true;
     failure.value = null;
     changed.value = false;
