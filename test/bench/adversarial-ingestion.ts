@@ -15,7 +15,7 @@ import { type ApiResponse, api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { table } from '../support/markdown-table';
 import { sendUpload, type UploadTicket } from '../support/uploads';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 
 const KiB = 1024;
@@ -217,7 +217,7 @@ export async function runAdversarialIngestionBench(options: {
   const section = renderAdversarialIngestionSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only adversarial-ingestion' : ''}`,
+    command: benchCommand('adversarial-ingestion', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     rows,

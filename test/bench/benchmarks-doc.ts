@@ -35,3 +35,14 @@ export function writeSection(file: string, name: string, body: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, replaceSection(current, name, body));
 }
+
+/** The command that reproduces a section, as the section names it (`--quick`, `--only <name>`). */
+export function benchCommand(
+  section: string,
+  options: { readonly quick: boolean; readonly only: boolean },
+): string {
+  const flags = [options.quick ? '--quick' : '', options.only ? `--only ${section}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return flags ? `npm run bench -- ${flags}` : 'npm run bench';
+}

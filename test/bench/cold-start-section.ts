@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { functionNames } from './bundle-size';
 import {
   bundleHandler,
@@ -183,7 +183,7 @@ export async function runColdStartBench(options: {
   const section = renderColdStartSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only cold-start' : ''}`,
+    command: benchCommand('cold-start', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     bundlingSeconds,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },

@@ -21,7 +21,7 @@ import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type LocalService, startLocalService } from '../../web/tests/support/local-service';
 import { table } from '../support/markdown-table';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 import { type LatencySummary, percentile, summarize } from './stats';
 
@@ -524,7 +524,7 @@ export async function runConsoleBench(options: {
   const section = renderConsoleSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only console' : ''}`,
+    command: benchCommand('console', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     settings,

@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { table } from '../support/markdown-table';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 import { measurePersistedSync, type PersistedSyncResult } from './persisted-sync';
 import { type LatencySummary, summarize } from './stats';
@@ -556,7 +556,7 @@ export async function runIngestionStreamingBench(options: {
   const section = renderIngestionStreamingSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only ingestion-and-streaming' : ''}`,
+    command: benchCommand('ingestion-and-streaming', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBeforeInMemory, after: loadavg()[0] ?? 0 },
     settings,

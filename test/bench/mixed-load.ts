@@ -30,7 +30,7 @@ import {
   runMixedLoad,
   tally,
 } from '../support/mixed-load';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 
 interface OrganizationSpec {
@@ -237,7 +237,7 @@ export async function runMixedLoadBench(options: {
   const section = renderMixedLoadSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only mixed-load' : ''}`,
+    command: benchCommand('mixed-load', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     specs,

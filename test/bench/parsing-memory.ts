@@ -18,7 +18,7 @@ import { type ApiResponse, api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import { table } from '../support/markdown-table';
 import { sendUpload, type UploadTicket } from '../support/uploads';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 
 const MiB = 1024 * 1024;
@@ -315,7 +315,7 @@ export async function runParsingMemoryBench(options: {
   const section = renderParsingMemorySection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only parsing-memory' : ''}`,
+    command: benchCommand('parsing-memory', { quick, only }),
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     rows,
   });

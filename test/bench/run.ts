@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PLAN_LIMITS } from '../../layers/core/domain/plans';
 import { SCOPE_RATE_LIMITS } from '../../layers/core/domain/scopes';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import type { FoundationSettings } from './foundation-report';
 import type { WebhookBenchSettings } from './webhook-delivery';
 
@@ -216,7 +216,7 @@ async function webhooks(quick: boolean, only: boolean): Promise<void> {
   const section = renderWebhooksSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only webhooks' : ''}`,
+    command: benchCommand('webhooks', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     settings,

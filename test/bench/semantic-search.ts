@@ -21,7 +21,7 @@ import {
 } from '../../layers/core/domain/retrieval/fusion';
 import type { IndexedChunk, SearchFilter } from '../../layers/core/ports/retrieval-index.port';
 import { table } from '../support/markdown-table';
-import { writeSection } from './benchmarks-doc';
+import { benchCommand, writeSection } from './benchmarks-doc';
 import { describeMachine, type Machine } from './machine';
 import { type LatencySummary, summarize } from './stats';
 
@@ -336,7 +336,7 @@ export async function runSemanticSearchBench(options: {
   const section = renderSemanticSearchSection({
     date: new Date().toISOString().slice(0, 10),
     machine: describeMachine(),
-    command: `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ' --only semantic-search' : ''}`,
+    command: benchCommand('semantic-search', { quick, only }),
     durationSeconds: (performance.now() - started) / 1000,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     settings,
