@@ -41,6 +41,10 @@ test.describe('The shell', () => {
 
     await nav.getByRole('link', { name: 'Settings', exact: true }).click();
     await expect(page).toHaveURL(/\/settings$/);
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('link', { name: 'Organization' })
+      .click();
     await expect(page.getByRole('heading', { name: 'Organization' })).toBeVisible();
     await expect(page.getByText('enterprise')).toBeVisible();
     await expectAccessible(makeAxeBuilder);

@@ -139,7 +139,7 @@ test.describe('Signing in', () => {
     page,
     context,
   }) => {
-    await page.goto('/settings');
+    await page.goto('/settings/organization');
     await signIn(page, ADMIN.email, ADMIN.password);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     // Every answer re-issues the cookie (D12): the page's last call must be in before it is dropped.

@@ -4,10 +4,10 @@ import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
+import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
 import { type Agent, agentPermissions, STRATEGIES } from './agents.state';
-import { Dialog } from './dialog';
 import { Playground } from './playground';
 import { SearchTab } from './search-tab';
 

@@ -2,6 +2,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
 import { useApp } from '../../app/context';
+import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
 import {
@@ -16,7 +17,6 @@ import {
   type Turn,
 } from './agents.state';
 import { askStreaming } from './agents-api';
-import { Dialog } from './dialog';
 
 /** True when "/" typed there is text, not the shortcut. */
 function typingIn(target: EventTarget | null): boolean {

@@ -88,13 +88,13 @@ export function ChangePassword() {
 
   const refusal = changePasswordMessage(failure.value);
   return (
-    <section class="screen" aria-labelledby="password-heading">
+    <section class="settings-section" aria-labelledby="password-heading">
       <nav aria-label="Breadcrumb" class="breadcrumb">
-        <a href="/settings">Settings</a>
+        <a href="/settings">Profile</a>
       </nav>
-      <h1 id="password-heading">Change password</h1>
+      <h2 id="password-heading">Change password</h2>
       <section class="panel" aria-labelledby="password-account-heading">
-        <h2 id="password-account-heading">Your account</h2>
+        <h3 id="password-account-heading">Your account</h3>
         <dl class="facts">
           <dt>Name</dt>
           <dd>{me.user.name}</dd>
@@ -103,7 +103,7 @@ export function ChangePassword() {
         </dl>
       </section>
       <section class="panel" aria-labelledby="password-form-heading">
-        <h2 id="password-form-heading">Choose a new password</h2>
+        <h3 id="password-form-heading">Choose a new password</h3>
         <p>
           Changing your password signs you out everywhere else: other browsers and devices must sign
           in again with the new one. This browser stays signed in.

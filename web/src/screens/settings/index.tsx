@@ -1,103 +1,52 @@
 import { useLocation } from 'preact-iso/router';
-import { unwrap } from '../../api/client';
-import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
-import { ErrorNotice } from '../../components/error-notice';
-import { formatDateTime } from '../../format/format';
 import { roleAtLeast } from '../../state/session';
-import type { ThemeChoice } from '../../state/theme';
-import { ChangePassword } from './change-password';
+import { SETTINGS_PAGES, settingsPageFor } from './pages';
 import './settings.css';
 
-/** P224: the person's own password, a page under Settings. */
-export const CHANGE_PASSWORD_PATH = '/settings/password';
-
-const THEME_CHOICES: ReadonlyArray<readonly [ThemeChoice, string]> = [
-  ['system', 'Follow the system'],
-  ['light', 'Light'],
-  ['dark', 'Dark'],
-];
-
-/** The signed-in person's account and appearance; the organization for administrators (D13). */
+/**
+ * Settings: a sub-navigation of the pages this person's role opens (D13;
+ * the others are not shown) beside the page the address names. A page the
+ * role does not open, reached by a typed or shared link, says whose it is.
+ */
 export default function Settings() {
-  const { session, theme } = useApp();
+  const { session } = useApp();
   const location = useLocation();
   const me = session.me.value;
   if (!me) return null;
-  if (location.path === CHANGE_PASSWORD_PATH) return <ChangePassword />;
+  const role = me.access.role;
+  const visible = SETTINGS_PAGES.filter((page) => roleAtLeast(role, page.role));
+  const page = settingsPageFor(location.path, SETTINGS_PAGES);
+  const Page = page && roleAtLeast(role, page.role) ? page.component : null;
   return (
-    <section class="screen" aria-labelledby="settings-heading">
-      <h1 id="settings-heading">Settings</h1>
-      <section class="panel" aria-labelledby="account-heading">
-        <h2 id="account-heading">Your account</h2>
-        <dl class="facts">
-          <dt>Name</dt>
-          <dd>{me.user.name}</dd>
-          <dt>Email</dt>
-          <dd>{me.user.email}</dd>
-          <dt>Role</dt>
-          <dd>
-            {me.access.role}
-            {me.access.role !== me.user.role
-              ? ` (your own: ${me.user.role}; a group grants more)`
-              : ''}
-          </dd>
-          <dt>Groups</dt>
-          <dd>{me.access.group_ids.length === 0 ? 'None' : me.access.group_ids.length}</dd>
-          <dt>Signed in until</dt>
-          <dd>{formatDateTime(me.session_expires_at)} at the latest</dd>
-        </dl>
-        <p class="panel__actions">
-          <a href={CHANGE_PASSWORD_PATH}>Change password</a>
-        </p>
-      </section>
-      <section class="panel" aria-labelledby="appearance-heading">
-        <h2 id="appearance-heading">Appearance</h2>
-        <fieldset class="choices">
-          <legend>Theme</legend>
-          {THEME_CHOICES.map(([value, label]) => (
-            <label key={value} class="choice">
-              <input
-                type="radio"
-                name="theme"
-                value={value}
-                checked={theme.choice.value === value}
-                onChange={() => theme.choose(value)}
-              />
-              {label}
-            </label>
+    <div class="settings">
+      <h1 class="settings__heading">Settings</h1>
+      <nav class="settings__nav" aria-label="Settings">
+        <ul>
+          {visible.map((entry) => (
+            <li key={entry.path}>
+              <a href={entry.path} aria-current={entry === page ? 'page' : undefined}>
+                {entry.label}
+              </a>
+            </li>
           ))}
-        </fieldset>
-      </section>
-      {roleAtLeast(me.access.role, 'admin') ? <Organization id={me.organization.id} /> : null}
-    </section>
-  );
-}
-
-function Organization({ id }: { readonly id: string }) {
-  const { session } = useApp();
-  const organization = useLoad(
-    (signal) =>
-      unwrap(session.api.GET('/api/v1/organizations/{id}', { params: { path: { id } }, signal })),
-    [id],
-  );
-  const loaded = organization.data.value;
-  return (
-    <section class="panel" aria-labelledby="organization-heading">
-      <h2 id="organization-heading">Organization</h2>
-      {organization.error.value ? <ErrorNotice error={organization.error.value} /> : null}
-      {loaded ? (
-        <dl class="facts">
-          <dt>Name</dt>
-          <dd>{loaded.name}</dd>
-          <dt>Plan</dt>
-          <dd>{loaded.plan}</dd>
-          <dt>Identifier</dt>
-          <dd>
-            <code>{loaded.id}</code>
-          </dd>
-        </dl>
-      ) : null}
-    </section>
+        </ul>
+      </nav>
+      <div class="settings__page">
+        {Page ? (
+          <Page />
+        ) : page ? (
+          <p class="notice" role="status">
+            {page.label} is for people with the {page.role} role; yours is {role}. Ask an
+            administrator if you need it.
+          </p>
+        ) : (
+          <p class="notice" role="status">
+            There is no such settings page. <a href={SETTINGS_PAGES[0]?.path}>Go to your profile</a>
+            .
+          </p>
+        )}
+      </div>
+    </div>
   );
 }

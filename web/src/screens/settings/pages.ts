@@ -1,0 +1,29 @@
+import lazy from 'preact-iso/lazy';
+import type { SettingsPage } from './page-match';
+
+export type { SettingsPage } from './page-match';
+export { settingsPageFor } from './page-match';
+
+export const SETTINGS_PATH = '/settings';
+
+/**
+ * Settings' pages, in the sub-navigation's order (issue 22: "Organization",
+ * "Users", "Groups", "API keys", "Model keys", "Webhooks", "Single sign-on",
+ * after everyone's own "Profile"). A page is one module here and one row;
+ * it loads on first use. P299: a row is shown only to the roles the API
+ * lets use it (D13), and a page that is not built has no row (P231).
+ */
+export const SETTINGS_PAGES: readonly SettingsPage[] = [
+  {
+    path: SETTINGS_PATH,
+    label: 'Profile',
+    role: 'readonly',
+    component: lazy(() => import('./profile')),
+  },
+  {
+    path: `${SETTINGS_PATH}/organization`,
+    label: 'Organization',
+    role: 'admin',
+    component: lazy(() => import('./organization')),
+  },
+];
