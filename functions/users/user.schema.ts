@@ -35,6 +35,11 @@ export const invitationResource = z.object({
   accept_path: z.string(),
   /** Issue 21: the console's page that accepts it, the token in the URL fragment: pass this on. */
   invitation_url: z.string(),
+  /**
+   * P264: whether it went out by mail to the user's address (false: no mail
+   * service is configured, or it refused; pass the link on by hand).
+   */
+  mailed: z.boolean(),
 });
 
 export const createdUserResource = z.extend(userResource, { invitation: invitationResource });
