@@ -1,10 +1,5 @@
 import { createTransport, type Transporter } from 'nodemailer';
-import type {
-  Mailer,
-  MailFailureLog,
-  MailMessage,
-  MailOutcome,
-} from '../../ports/mailer.port';
+import type { Mailer, MailFailureLog, MailMessage, MailOutcome } from '../../ports/mailer.port';
 
 /**
  * P265: mail through an SMTP server (`SVC_SMTP_URL`, e.g.

@@ -21,8 +21,10 @@ export function escapeHtml(text: string): string {
  * injection's line breaks among them) become spaces, runs of space one.
  */
 function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `2026-01-31 12:00 UTC`: unambiguous wherever the reader is. */
