@@ -27,7 +27,7 @@ export const updateUserBody = z.extend(z.partial(createUserBody), {
 
 export const listUsersQuery = z.strictObject(paginationQuery);
 
-/** P61: the invitation, shown once to the administrator who asked for it (no mail is sent). */
+/** P61: the invitation, shown once to the administrator who asked for it (and mailed, P264). */
 export const invitationResource = z.object({
   token: z.string(),
   expires_at: z.string(),
