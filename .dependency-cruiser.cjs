@@ -60,6 +60,17 @@ module.exports = {
       to: { path: ['^lib/local', '^bin/', 'dynalite'] },
     },
     {
+      name: 'smtp-is-one-machine-only',
+      comment:
+        'P265: mail goes through SES in the cloud; SMTP (nodemailer) is chosen by the local runtime alone (lib/local/runtime.ts) and never reaches a Lambda bundle.',
+      severity: 'error',
+      from: {
+        path: '^(functions|layers)/',
+        pathNot: '^layers/core/adapters/mail/smtp-mailer\\.ts$',
+      },
+      to: { path: ['node_modules/nodemailer', '^layers/core/adapters/mail/smtp-mailer'] },
+    },
+    {
       name: 'runtime-never-imports-infrastructure',
       comment:
         'Issue 23 item 3: the arrows point one way. Functions and layers are what Lambda runs; lib/ (the CDK app, the local runtime, the OpenAPI generator) and bin/ build or host them, never the reverse. The route table they share lives in layers/core/http/routes/.',

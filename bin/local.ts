@@ -31,18 +31,13 @@ async function main(): Promise<void> {
     // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
     announce: (started) =>
       printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir, consoleBuild),
-    // P61: no mail can be sent from one machine; the invitation is printed instead.
-    onInvitation: (invitation, acceptUrl) => {
+    // P61, P265: without SVC_SMTP_URL no mail is sent; its link is printed instead.
+    onUnsentMail: (about) => {
+      const what = about.kind === 'invitation' ? 'Invitation' : 'Password reset';
       console.log(
-        `\nInvitation for ${invitation.email} (${invitation.orgId}), valid until ${invitation.expiresAt}. To accept it, set a password:`,
+        `\n${what} for user ${about.userId} (${about.orgId}), not mailed (SVC_SMTP_URL is unset), valid until ${about.expiresAt}:`,
       );
-      console.log(
-        `  curl -s -c cookies.txt -X POST ${acceptUrl} -H 'Content-Type: application/json' -d '{"token":"${invitation.token}","password":"<at least 12 characters>"}'\n`,
-      );
-      if (consoleBuild.built) {
-        const origin = new URL(acceptUrl).origin;
-        console.log(`  or open ${origin}/invitations/accept#token=${invitation.token}\n`);
-      }
+      console.log(`  open ${about.link}\n`);
     },
   });
   if (config.SVC_ALLOW_PRIVATE_URLS) {

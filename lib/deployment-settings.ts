@@ -68,6 +68,17 @@ export interface ModelProviderSettings {
   readonly baseUrl: string | undefined;
 }
 
+/**
+ * P265: mail (invitations, password resets) through Amazon SES, from an
+ * identity the operator verified in SES in the stack's region.
+ */
+export interface MailSettings {
+  /** A domain (`example.com`) or an address (`no-reply@example.com`). */
+  readonly sesIdentity: string;
+  /** The From address, within the identity. @default the identity's address, or `no-reply@` its domain */
+  readonly from: string | undefined;
+}
+
 /** Everything a deployment can be told through CDK context, parsed and defaulted. */
 export interface DeploymentSettings {
   /** D10: which kind of API key the deployment accepts; also picks the defaults below. */
@@ -126,6 +137,11 @@ export interface DeploymentSettings {
    * can be connected (connecting answers 409 and says so).
    */
   readonly connectorAppsSecret: string | undefined;
+  /**
+   * P265: mail through SES (context `sesIdentity`, `mailFrom`); without it
+   * no mail is sent (each is logged by kind and ids, never its link).
+   */
+  readonly mail: MailSettings | undefined;
 }
 
 type EnvironmentDefaults = Omit<
@@ -137,6 +153,7 @@ type EnvironmentDefaults = Omit<
   | 'modelProvider'
   | 'functionSourceMaps'
   | 'connectorAppsSecret'
+  | 'mail'
 >;
 
 /**
@@ -230,6 +247,21 @@ const searchInstanceType = z.string().check(
     error: 'must be an OpenSearch instance type such as t3.small.search',
   }),
 );
+
+const DNS_NAME = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** P265: the address of a From (`Name <address>` or the bare address). */
+function fromAddress(from: string): string {
+  return (/<([^>]+)>$/.exec(from)?.[1] ?? from).toLowerCase();
+}
+
+/** P265: SES sends from an address of the identity: itself, or within its domain. */
+function fromFitsIdentity(from: string, identity: string): boolean {
+  const address = fromAddress(from);
+  if (identity.includes('@')) return address === identity.toLowerCase();
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  return domain === identity || domain.endsWith(`.${identity}`);
+}
 
 const contextSchema = z.object({
   environment: z.enum(ENVIRONMENTS, {
@@ -343,6 +375,20 @@ const contextSchema = z.object({
   ),
   modelBaseUrl: z.optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL' })),
   functionSourceMaps: z.optional(flag),
+  sesIdentity: z.optional(
+    z.union([z.email(), z.string().check(z.regex(DNS_NAME))], {
+      error:
+        'must be an SES identity: a lower-case domain such as example.com or an address such as no-reply@example.com',
+    }),
+  ),
+  mailFrom: z.optional(
+    z.string().check(
+      z.regex(/^([^<>\r\n]{1,100} <[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+        error:
+          'must be an address, or a name and an address such as "Agent Query Service <no-reply@example.com>"',
+      }),
+    ),
+  ),
 });
 
 type ContextKey = keyof typeof contextSchema.shape;
@@ -407,6 +453,21 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     );
   }
 
+  if (context.mailFrom !== undefined && context.sesIdentity === undefined) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "mailFrom" needs "sesIdentity" (the SES identity it sends from).',
+    );
+  }
+  if (
+    context.mailFrom !== undefined &&
+    context.sesIdentity !== undefined &&
+    !fromFitsIdentity(context.mailFrom, context.sesIdentity)
+  ) {
+    throw new DeploymentSettingsError(
+      `Invalid CDK context: "mailFrom" must be an address of the SES identity "${context.sesIdentity}" (SES sends from no other).`,
+    );
+  }
+
   const searchNetwork = context.searchNetwork ?? defaults.searchNetwork;
   const searchAvailabilityZones =
     context.searchAvailabilityZones ?? defaults.search.availabilityZoneCount;
@@ -463,5 +524,9 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
         : { apiKeySecret: context.modelApiKeySecret, baseUrl: context.modelBaseUrl },
     functionSourceMaps: context.functionSourceMaps ?? false,
     connectorAppsSecret: context.connectorAppsSecret,
+    mail:
+      context.sesIdentity === undefined
+        ? undefined
+        : { sesIdentity: context.sesIdentity, from: context.mailFrom },
   };
 }

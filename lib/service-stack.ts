@@ -38,6 +38,7 @@ import { DataStore } from './constructs/data-store';
 import { EncryptionKey } from './constructs/encryption-key';
 import { FileStore } from './constructs/file-store';
 import { HttpApi } from './constructs/http-api';
+import { MailSender } from './constructs/mail-sender';
 import { ModelProvider } from './constructs/model-provider';
 import { OriginVerifySecret } from './constructs/origin-verify-secret';
 import { OutboxPublisher } from './constructs/outbox-publisher';
@@ -170,6 +171,9 @@ export const QUERY_TIMEOUT = Duration.seconds(60);
  */
 export const RETRIEVAL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
+/** P264, P265: the families that send mail: users (invitations) and auth (password resets). */
+export const MAIL_FAMILIES: readonly string[] = ['users', 'auth'];
+
 /**
  * The buffered retrieval families' timeout: an OpenSearch request may take
  * 10 s and is retried once (layers/core/wiring/cloud/cloud-retrieval.ts), so the
@@ -293,6 +297,8 @@ type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
 type OriginVerifyConfigKey = 'ORIGIN_VERIFY_SECRET_ARN' | 'ORIGIN_VERIFY_MAX_AGE_SECONDS';
 /** P240: the published delivery addresses, on the webhooks family only, and only with the VPC. */
 type WebhookSourceConfigKey = 'SVC_WEBHOOK_SOURCE_IPS' | 'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT';
+/** P265: the SES identity and From address, on the families that mail only (MailSender). */
+type MailConfigKey = 'SVC_SES_IDENTITY_ARN' | 'SVC_MAIL_FROM';
 /** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
@@ -312,6 +318,7 @@ export type FunctionConfig = {
     | ConsoleConfigKey
     | OriginVerifyConfigKey
     | WebhookSourceConfigKey
+    | MailConfigKey
   >]: string;
 };
 
@@ -344,6 +351,8 @@ export class ServiceStack extends Stack {
   readonly models: ModelProvider | undefined;
   /** Issue 12: the connector providers' apps secret, when configured (P150). */
   readonly connectorApps: ConnectorApps | undefined;
+  /** P265: the SES identity invitations and password resets are mailed from (`sesIdentity`). */
+  readonly mail: MailSender | undefined;
   readonly http: HttpApi;
   /** Issue 21: the web console and, on `/api/*` of its origin, the API (P235). */
   readonly console: ConsoleHosting;
@@ -607,6 +616,12 @@ export class ServiceStack extends Stack {
       settings.connectorAppsSecret === undefined
         ? undefined
         : new ConnectorApps(this, 'ConnectorApps', { secret: settings.connectorAppsSecret });
+    this.mail =
+      settings.mail &&
+      new MailSender(this, 'Mail', {
+        sesIdentity: settings.mail.sesIdentity,
+        from: settings.mail.from,
+      });
     this.grantFunctionAccess();
 
     // A nested stack of their own (P94): the API's methods and resources grow with every
@@ -787,6 +802,8 @@ export class ServiceStack extends Stack {
       // P242: the console's requests are judged by the viewer's address, proven by this secret.
       this.originVerify.connect(fn);
       if (RETRIEVAL_FAMILIES.includes(family)) this.search.grantReadWrite(fn.role);
+      // P265: ses:SendEmail for the deployment's identity, to the families that mail, when set.
+      if (MAIL_FAMILIES.includes(family)) this.mail?.connect(fn);
       if (SYNC_QUEUE_WRITERS.includes(family))
         this.queues.syncJobs.queue.grantSendMessages(fn.function);
       if (family === SSO_FAMILY) {

@@ -25,6 +25,29 @@ export const acceptInvitationBody = z.strictObject({
     .check(z.minLength(PASSWORD_POLICY.minLength), z.maxLength(PASSWORD_POLICY.maxLength)),
 });
 
+/**
+ * P267 `POST /api/v1/auth/password-reset`: the email (not checked for shape:
+ * any string gets the same answer, as sign-in's 401, P62) and, for an email
+ * with accounts in several organizations, which one (P211).
+ */
+export const passwordResetBody = z.strictObject({
+  email: z.string().check(z.minLength(1), z.maxLength(USER_LIMITS.emailMax)),
+  org_id: z.optional(
+    z.string().check(z.refine((value) => isId('organization', value), 'must be an org_ id')),
+  ),
+});
+
+/** P267: the one answer to every reset request. */
+export const passwordResetAccepted = z.object({ message: z.string() });
+
+/** P266 `POST /api/v1/auth/password-reset/confirm`: the token from the mailed link, and the new password (P62). */
+export const confirmPasswordResetBody = z.strictObject({
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
+  new_password: z
+    .string()
+    .check(z.minLength(PASSWORD_POLICY.minLength), z.maxLength(PASSWORD_POLICY.maxLength)),
+});
+
 /** P224 `PUT /api/v1/auth/password`: the current password, and the new one (P62). */
 export const changePasswordBody = z.strictObject({
   current_password: z.string().check(z.minLength(1), z.maxLength(PASSWORD_POLICY.maxLength)),

@@ -1,4 +1,5 @@
 import type { Principal, SessionPrincipal } from '../../layers/core/domain/principal';
+import { consoleOrigin } from '../../layers/core/http/console-url';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { CSRF_HEADER } from '../../layers/core/http/middlewares/authenticate';
 import { operationsWith, publicOperationsWith } from '../../layers/core/http/operation';
@@ -7,13 +8,20 @@ import { AUTH_ROUTES } from '../../layers/core/http/routes/auth';
 import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
 import { sessionBody, withNewSession } from '../../layers/core/http/session-response';
 import { changePassword } from '../../layers/core/use-cases/auth/password-change';
+import {
+  confirmPasswordReset,
+  requestPasswordReset,
+} from '../../layers/core/use-cases/auth/password-reset';
 import { endSession, signIn, startSession } from '../../layers/core/use-cases/auth/sessions';
 import { acceptInvitation, getUser } from '../../layers/core/use-cases/users/user-use-cases';
 import {
   acceptInvitationBody,
   changePasswordBody,
+  confirmPasswordResetBody,
   loginBody,
   meResource,
+  passwordResetAccepted,
+  passwordResetBody,
   sessionResource,
 } from './auth.schema';
 import { type AuthDependencies, dependencies } from './wiring';
@@ -35,6 +43,10 @@ function sessionOf(principal: Principal): SessionPrincipal {
   if (principal.kind !== 'session') throw new Error('a session route reached with an API key');
   return principal;
 }
+
+/** P267: what every password reset request is told, account or none. */
+const PASSWORD_RESET_ANSWER =
+  'If an account with this email can sign in with a password, a link to choose a new one is on its way. It works once, for an hour.';
 
 /** Web sign-in (D12): `/api/v1/auth/…` and D12's `/api/auth/…`. */
 export const operations = {
@@ -68,6 +80,41 @@ export const operations = {
       const accepted = await acceptInvitation(deps, body);
       const session = await startSession(deps, accepted.orgId, accepted.user.id);
       return withNewSession(accepted.orgId, accepted.user, session);
+    },
+  }),
+  requestPasswordReset: publicOperation({
+    summary:
+      'Ask for a password reset link by mail (the same answer whether or not the account exists)',
+    body: passwordResetBody,
+    responses: {
+      202: {
+        description:
+          'Always this answer: if the account can sign in with a password, a single-use link valid one hour was mailed to it',
+        schema: passwordResetAccepted,
+      },
+    },
+    async handle({ body, client, deps }) {
+      await requestPasswordReset(deps, {
+        email: body.email,
+        orgId: body.org_id,
+        sourceIp: client.sourceIp,
+        consoleOrigin: consoleOrigin({
+          publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
+          apiBaseUrl: client.apiBaseUrl,
+        }),
+      });
+      return jsonResponse(202, { message: PASSWORD_RESET_ANSWER });
+    },
+  }),
+  confirmPasswordReset: publicOperation({
+    summary: "Set a new password from a reset link: the user's sessions end; sign in afterwards",
+    body: confirmPasswordResetBody,
+    responses: {
+      204: { description: 'The password is set and every session of the user has ended' },
+    },
+    async handle({ body, deps }) {
+      await confirmPasswordReset(deps, { token: body.token, newPassword: body.new_password });
+      return emptyResponse(204);
     },
   }),
   refresh: operation({

@@ -8,13 +8,13 @@ import { emptyResponse, jsonResponse } from '../../layers/core/http/responses';
 import { USERS_ROUTES } from '../../layers/core/http/routes/users';
 import { clearedSessionCookie } from '../../layers/core/http/session-cookie';
 import { userResource, userView } from '../../layers/core/http/user.schema';
-import type { Invitation } from '../../layers/core/ports/session.port';
 import {
   createUser,
   deactivateUser,
   endUserSessions,
   getUser,
   listUsers,
+  type MailedInvitation,
   reinviteUser,
   updateUser,
 } from '../../layers/core/use-cases/users/user-use-cases';
@@ -33,13 +33,14 @@ import { dependencies, type UsersDependencies } from './wiring';
 
 const operation = operationsWith<UsersDependencies>();
 
-/** P61: the invitation, with the console's link that accepts it (issue 21). */
-function invitationView(invitation: Invitation, origin: string) {
+/** P61: the invitation, with the console's link that accepts it (issue 21) and whether it was mailed (P264). */
+function invitationView(invitation: MailedInvitation, origin: string) {
   return {
     token: invitation.token,
     expires_at: invitation.expiresAt,
     accept_path: INVITATION_ACCEPT_PATH,
     invitation_url: invitationUrl(origin, invitation.token),
+    mailed: invitation.mailed,
   };
 }
 
@@ -67,19 +68,22 @@ export const operations = {
     body: createUserBody,
     responses: {
       201: {
-        description: 'The new user (invited) and their single-use invitation, shown once',
+        description:
+          'The new user (invited) and their single-use invitation, shown once (and mailed to them when mail is configured)',
         schema: createdUserResource,
       },
       403: adminRoleRefusal,
     },
     async handle({ body, principal, client, deps, requestId }) {
       const actor = actorOf(principal);
-      const created = await createUser(deps, principal.orgId, body, actor);
-      logPeopleChange('createUser', { principal, requestId }, { user_id: created.user.id });
       const origin = consoleOrigin({
         publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
         apiBaseUrl: client.apiBaseUrl,
       });
+      const created = await createUser(deps, principal.orgId, body, actor, {
+        consoleOrigin: origin,
+      });
+      logPeopleChange('createUser', { principal, requestId }, { user_id: created.user.id });
       return jsonResponse(201, {
         ...userView(principal.orgId, created.user),
         ...(created.invitation ? { invitation: invitationView(created.invitation, origin) } : {}),
@@ -130,12 +134,14 @@ export const operations = {
     },
     async handle({ params, principal, client, deps, requestId }) {
       const actor = actorOf(principal);
-      const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '', actor);
-      logPeopleChange('reinviteUser', { principal, requestId }, { user_id: invitation.userId });
       const origin = consoleOrigin({
         publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
         apiBaseUrl: client.apiBaseUrl,
       });
+      const invitation = await reinviteUser(deps, principal.orgId, params.id ?? '', actor, {
+        consoleOrigin: origin,
+      });
+      logPeopleChange('reinviteUser', { principal, requestId }, { user_id: invitation.userId });
       return jsonResponse(201, invitationView(invitation, origin));
     },
   }),

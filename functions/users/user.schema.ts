@@ -27,7 +27,7 @@ export const updateUserBody = z.extend(z.partial(createUserBody), {
 
 export const listUsersQuery = z.strictObject(paginationQuery);
 
-/** P61: the invitation, shown once to the administrator who asked for it (no mail is sent). */
+/** P61: the invitation, shown once to the administrator who asked for it (and mailed, P264). */
 export const invitationResource = z.object({
   token: z.string(),
   expires_at: z.string(),
@@ -35,6 +35,11 @@ export const invitationResource = z.object({
   accept_path: z.string(),
   /** Issue 21: the console's page that accepts it, the token in the URL fragment: pass this on. */
   invitation_url: z.string(),
+  /**
+   * P264: whether it went out by mail to the user's address (false: no mail
+   * service is configured, or it refused; pass the link on by hand).
+   */
+  mailed: z.boolean(),
 });
 
 export const createdUserResource = z.extend(userResource, { invitation: invitationResource });

@@ -139,6 +139,18 @@ export const CLOUD_CONFIG = {
     SVC_WEBHOOK_SOURCE_IPS: z.optional(z.string()),
     SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
   }),
+  /**
+   * P265: Amazon SES, set by the stack (context `sesIdentity`, `mailFrom`)
+   * on the families that mail (users: invitations; auth: password resets):
+   * the verified identity's ARN, which the function may `ses:SendEmail`
+   * for and nothing else, and the From address. Unset: mail is not sent but
+   * logged by kind and ids (never its link).
+   */
+  mail: z.object({
+    SVC_SES_IDENTITY_ARN: z.optional(arn.check(z.includes(':identity/'))),
+    SVC_MAIL_FROM: z.optional(z.string().check(z.minLength(3), z.maxLength(320))),
+    AWS_REGION: region,
+  }),
   models: z.object({
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),

@@ -21,8 +21,8 @@ export function adminDependencies(
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
     users: new DynamoDbUserRepository(client, tableName),
-    // The CLI prints the invitation itself (P61): nothing is sent.
-    invitationSender: { send: async () => {} },
+    // The CLI prints the invitation itself (P61) and passes no link origin, so nothing is mailed (P264).
+    mailer: { send: async () => 'not_sent' },
     listOrganizations: () => directory.listAll(),
   };
 }

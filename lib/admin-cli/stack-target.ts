@@ -31,7 +31,7 @@ export async function connectToStack(options: {
   }
   const stack = await describeServiceStack({ stackName: options.stackName, region, credentials });
   const client = createDocumentClient({ region });
-  const { organizations, apiKeys, users, invitationSender, listOrganizations } = adminDependencies(
+  const { organizations, apiKeys, users, mailer, listOrganizations } = adminDependencies(
     client,
     stack.tableName,
   );
@@ -53,7 +53,7 @@ export async function connectToStack(options: {
       revoke: (orgId, keyId) => guard(apiKeys.revoke(orgId, keyId), on('Query, DeleteItem')),
     },
     users: guardedUsers(users, on('GetItem, PutItem, Query, UpdateItem, DeleteItem')),
-    invitationSender,
+    mailer,
     listOrganizations: () => guard(listOrganizations(), on('Scan')),
   };
   return { deps, environment: stack.environment, close: async () => client.destroy() };

@@ -121,6 +121,20 @@ const localConfigSchema = z
      */
     SVC_CONSOLE_ORIGIN: z.optional(webOrigin),
     /**
+     * P265: the SMTP server invitations and password resets are mailed
+     * through (`smtp://host:port`, `smtps://user:password@host:465`; nodemailer
+     * reads its options from the URL). Unset: no mail is sent, and the
+     * terminal shows each mail's link (P61).
+     */
+    SVC_SMTP_URL: z.optional(
+      z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }),
+    ),
+    /** P265: the From address of that mail (`Name <address>` allowed). */
+    SVC_MAIL_FROM: z._default(
+      z.string().check(z.minLength(3), z.maxLength(320)),
+      'Agent Query Service <no-reply@localhost>',
+    ),
+    /**
      * P242: the secret a proxy in front (as CloudFront in the cloud) sends
      * in `X-Svc-Origin-Verify`; a request carrying it is judged by the
      * address in `X-Svc-Viewer-Address`. Unset (the default): no header

@@ -22,8 +22,8 @@ import {
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { OAuthApp } from '../../layers/core/ports/connector.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
+import type { Mailer } from '../../layers/core/ports/mailer.port';
 import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.port';
-import type { Invitation } from '../../layers/core/ports/session.port';
 import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
@@ -70,8 +70,8 @@ export interface LocalWiringOptions {
   readonly uploadUrl: () => string;
   /** D12: the key session JWTs are signed with (`<data dir>/session.key`). */
   readonly sessionKey: Buffer;
-  /** P61: what becomes of a new user's invitation (no mail is sent: the runtime prints it). */
-  readonly onInvitation?: (invitation: Invitation) => void;
+  /** P264, P265: SMTP when `SVC_SMTP_URL` is set, else the terminal shows each mail's link (P61). */
+  readonly mailer: Mailer;
   /** P69: limits of the process that parses files and chunks documents. */
   readonly parsing: ParsingLimits;
   /** P98 `SVC_CRAWL_MAX_MB`, `SVC_CRAWL_TIME_LIMIT_SECONDS`: one sync's crawl budget. */
@@ -202,9 +202,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.providerUrls ? { providerUrls: options.providerUrls } : {}),
     fileStorage,
     sessionTokens: new JoseSessionTokens(async () => options.sessionKey),
-    invitationSender: {
-      send: async (invitation) => options.onInvitation?.(invitation),
-    },
+    mailer: options.mailer,
     documentWork: {
       fileParser: parsingProcess.fileParser,
       chunker: parsingProcess.chunker,

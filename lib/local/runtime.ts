@@ -7,11 +7,13 @@ import { GOOGLE_ENDPOINTS } from '../../layers/core/adapters/connectors/google-d
 import { MICROSOFT_ENDPOINTS } from '../../layers/core/adapters/connectors/sharepoint/microsoft-oauth';
 import { createDocumentClient } from '../../layers/core/adapters/dynamodb/document-client';
 import type { LocalQueue } from '../../layers/core/adapters/local/local-queue';
+import { SmtpMailer } from '../../layers/core/adapters/mail/smtp-mailer';
+import { UnsentMail } from '../../layers/core/adapters/mail/unsent-mail';
 import { webhookSourceAddresses } from '../../layers/core/domain/webhook-source-addresses';
-import { INVITATION_ACCEPT_PATH, ROUTES } from '../../layers/core/http/routes/route-table';
+import { ROUTES } from '../../layers/core/http/routes/route-table';
 import { type Clock, systemClock } from '../../layers/core/ports/clock.port';
 import type { Dependencies } from '../../layers/core/ports/dependencies.port';
-import type { Invitation } from '../../layers/core/ports/session.port';
+import type { Mailer, MailMessage } from '../../layers/core/ports/mailer.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { provideDependencies } from '../../layers/core/wiring/composition-root';
 import { BackgroundWorkers } from './background-workers';
@@ -69,11 +71,12 @@ export async function startLocalRuntime(
      */
     readonly announce?: (runtime: LocalRuntime) => void;
     /**
-     * P61: a new user's invitation, with the address to accept it at; no
-     * mail is sent, so `npm start` prints it. Without it, invitations reach
-     * only the administrator who created the user (in the response).
+     * P61, P265: a mail that was not sent because `SVC_SMTP_URL` is unset
+     * (an invitation, a password reset), with its link; `npm start` prints
+     * it. Without it, invitations reach only the administrator who created
+     * the user (in the response).
      */
-    readonly onInvitation?: (invitation: Invitation, acceptUrl: string) => void;
+    readonly onUnsentMail?: (about: MailMessage['about']) => void;
     /** P227: the built web console (web/dist) to serve at `/`; without it, `/` is a 404 as in API Gateway. */
     readonly consoleDirectory?: string;
   } = {},
@@ -162,12 +165,7 @@ export async function startLocalRuntime(
       sessionKey: loadOrCreateSessionKey(
         config.SVC_IN_MEMORY ? null : join(config.dataDir, 'session.key'),
       ),
-      ...(options.onInvitation
-        ? {
-            onInvitation: (invitation: Invitation) =>
-              options.onInvitation?.(invitation, `${gatewayUrl}${INVITATION_ACCEPT_PATH}`),
-          }
-        : {}),
+      mailer: localMailer(config, options.onUnsentMail, stops),
     });
     stops.push(() => parsingProcess.close());
     provideDependencies(dependencies);
@@ -329,4 +327,23 @@ function localConnectorSettings(config: LocalConfig) {
     },
     ...(endpoints ? { connectorEndpoints: endpoints } : {}),
   };
+}
+
+/**
+ * P265: mail on one machine: SMTP through `SVC_SMTP_URL` (closed when the
+ * runtime ends), else each mail's link handed to `onUnsentMail` (P61).
+ */
+function localMailer(
+  config: LocalConfig,
+  onUnsentMail: ((about: MailMessage['about']) => void) | undefined,
+  stops: Array<() => Promise<void>>,
+): Mailer {
+  if (!config.SVC_SMTP_URL) return new UnsentMail((about) => onUnsentMail?.(about));
+  const smtp = new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM, (failure) =>
+    console.error(
+      `Mail not sent (${failure.kind} for ${failure.user_id} of ${failure.org_id}): ${failure.error}`,
+    ),
+  );
+  stops.push(async () => smtp.close());
+  return smtp;
 }

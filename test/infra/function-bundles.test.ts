@@ -51,12 +51,15 @@ const HEAVY_MODULES = {
   // Issue 11 item 5: answering (retrieval, answerers) is query's and the eval worker's; the
   // evals function only queues runs.
   'query pipeline': /layers\/core\/use-cases\/query\//,
+  // P265: SMTP is the one-machine runtime's; the cloud mails through SES.
+  'SMTP client': /node_modules\/nodemailer\/|layers\/core\/adapters\/mail\/smtp-mailer\.ts$/,
 } as const;
 type Heavy = keyof typeof HEAVY_MODULES;
 
 const EVERYTHING: Heavy[] = Object.keys(HEAVY_MODULES) as Heavy[];
 /** What no function carries, whatever it does. */
 const NEVER: Heavy[] = [
+  'SMTP client',
   'local runtime or dynalite',
   'CDK',
   'AWS Encryption SDK',
@@ -114,6 +117,9 @@ const FORBIDDEN: Record<string, Heavy[]> = {
     ...NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK'),
   ],
 };
+
+/** P264, P265: the families that mail (invitations, password resets), the only ones with the SES client. */
+const SES_SENDERS = ['auth', 'users'];
 
 /** P53: the X-Ray SDK's patcher for the AWS SDK v2, the one module that requires semver. */
 const SEMVER_IMPORTER = 'node_modules/aws-xray-sdk-core/dist/lib/patchers/aws_p.js';
@@ -192,6 +198,20 @@ const inputsOf = (built: FunctionBundle): string[] => metafilesOf(built).flatMap
  */
 describe('Function bundles (issue 8: each Lambda carries only its family)', () => {
   const names = functionNames(ROOT);
+
+  it.each(names)(
+    'lets %s import the SES client only if its family mails (P265)',
+    async (name) => {
+      const built = await bundle(name);
+      const importsSes = metafilesOf(built).some((metafile) =>
+        Object.values(metafile.inputs).some((input) =>
+          input.imports.some((imported) => imported.path === '@aws-sdk/client-sesv2'),
+        ),
+      );
+      expect({ name, importsSes }).toEqual({ name, importsSes: SES_SENDERS.includes(name) });
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
 
   it.each(names)(
     'bundles %s without the modules its family never calls',

@@ -1,5 +1,9 @@
-/** Issue 21: the console's page that accepts an invitation (web/), the token in its fragment. */
-export const INVITATION_PAGE_PATH = '/invitations/accept';
+export {
+  INVITATION_PAGE_PATH,
+  invitationUrl,
+  PASSWORD_RESET_PAGE_PATH,
+  passwordResetUrl,
+} from '../domain/console-links';
 
 /**
  * The console's origin, the one place that says where it is: behind
@@ -13,12 +17,4 @@ export function consoleOrigin(where: {
   readonly apiBaseUrl: string | undefined;
 }): string {
   return (where.publicBaseUrl ?? where.apiBaseUrl ?? '').replace(/\/+$/, '');
-}
-
-/**
- * P61: the link an invited user opens. The token rides in the fragment,
- * which browsers never send: it stays out of server logs and `Referer`.
- */
-export function invitationUrl(origin: string, token: string): string {
-  return `${origin}${INVITATION_PAGE_PATH}#token=${encodeURIComponent(token)}`;
 }

@@ -31,6 +31,7 @@ import type {
   SessionHistory,
 } from './interaction-repository.port';
 import type { KbArticleRepository } from './kb-article-repository.port';
+import type { Mailer } from './mailer.port';
 import type {
   ModelKeyAnswererFactory,
   ModelKeyRepository,
@@ -38,14 +39,10 @@ import type {
 } from './model-key.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { Outbox } from './outbox.port';
+import type { PasswordResetRepository } from './password-reset.port';
 import type { ConcurrencyLeases, DailyUsage, PlanQuota, RateLimiter } from './rate-limiter.port';
 import type { RetrievalIndex } from './retrieval-index.port';
-import type {
-  InvitationSender,
-  PasswordSessionCutoffs,
-  SessionRevocations,
-  SessionTokens,
-} from './session.port';
+import type { PasswordSessionCutoffs, SessionRevocations, SessionTokens } from './session.port';
 import type { SourceReader } from './source-reader.port';
 import type { SamlAssertionLedger, SsoFlowStore, SsoRepository, TxtResolver } from './sso.port';
 import type { MessageQueue, SyncJobQueue } from './sync-job-queue.port';
@@ -76,8 +73,10 @@ export interface Dependencies {
   /** Issue 9 item 5: groups, and (every HTTP family, P83) the grants a session check reads. */
   readonly groups: GroupRepository;
   readonly groupGrants: GroupGrants;
-  /** P61: how a new user's invitation reaches them. */
-  readonly invitationSender: InvitationSender;
+  /** P264: invitations and password resets go out by mail (SES, SMTP, or logged, P265). */
+  readonly mailer: Mailer;
+  /** P266: password resets issued and not yet used. */
+  readonly passwordResets: PasswordResetRepository;
   readonly agents: AgentRepository;
   readonly dataSources: DataSourceRepository;
   readonly rateLimiter: RateLimiter;

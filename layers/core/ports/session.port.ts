@@ -40,7 +40,7 @@ export interface PasswordSessionCutoffs {
   validFrom(orgId: string, domain: string | null): Promise<PasswordSessionCutoff[]>;
 }
 
-/** What a new user needs to set a password (P61): sent to them, or shown to whoever created them. */
+/** What a new user needs to set a password (P61): mailed to them (P264) and shown to whoever created them. */
 export interface Invitation {
   readonly orgId: string;
   readonly userId: string;
@@ -48,13 +48,4 @@ export interface Invitation {
   readonly token: string;
   /** ISO 8601. */
   readonly expiresAt: string;
-}
-
-/**
- * Hands an invitation to its recipient. No mail is sent by this service
- * (P61): locally the invitation is printed on the console; in the cloud the
- * creating administrator receives it in the response and passes it on.
- */
-export interface InvitationSender {
-  send(invitation: Invitation): Promise<void>;
 }

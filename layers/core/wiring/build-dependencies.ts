@@ -22,6 +22,7 @@ import { DynamoDbKbArticleRepository } from '../adapters/dynamodb/kb-article-rep
 import { DynamoDbModelKeyRepository } from '../adapters/dynamodb/model-key-repository';
 import { DynamoDbOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoDbOutbox } from '../adapters/dynamodb/outbox';
+import { DynamoDbPasswordResetRepository } from '../adapters/dynamodb/password-reset-repository';
 import { DynamoDbPasswordSessionCutoffs } from '../adapters/dynamodb/password-session-cutoffs';
 import { DynamoDbPlanQuota, DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { DynamoDbSessionRevocations } from '../adapters/dynamodb/session-revocations';
@@ -52,8 +53,9 @@ import type { Dependencies } from '../ports/dependencies.port';
 import type { DocumentChunker } from '../ports/document-chunker.port';
 import type { FileParser } from '../ports/file-parser.port';
 import type { FileStorage } from '../ports/file-storage.port';
+import type { Mailer } from '../ports/mailer.port';
 import type { RetrievalIndex } from '../ports/retrieval-index.port';
-import type { InvitationSender, SessionTokens } from '../ports/session.port';
+import type { SessionTokens } from '../ports/session.port';
 import type { MessageQueue, SyncJobQueue } from '../ports/sync-job-queue.port';
 import type {
   DeliveryMessage,
@@ -95,8 +97,8 @@ export function buildDependencies(options: {
   readonly fileStorage: FileStorage;
   /** D12: session JWTs under the runtime's signing key. */
   readonly sessionTokens: SessionTokens;
-  /** P61: how invitations reach new users (the console, on one machine). */
-  readonly invitationSender: InvitationSender;
+  /** P264, P265: how invitations and password resets are mailed (SMTP, or printed, on one machine). */
+  readonly mailer: Mailer;
   /**
    * Where files and crawled pages are parsed and documents chunked: in this
    * process unless given (the local runtime gives its parsing process, P69, P201).
@@ -150,7 +152,8 @@ export function buildDependencies(options: {
     passwordSessionCutoffs: new DynamoDbPasswordSessionCutoffs(client, tableName, clock),
     groups,
     groupGrants: groups,
-    invitationSender: options.invitationSender,
+    mailer: options.mailer,
+    passwordResets: new DynamoDbPasswordResetRepository(client, tableName),
     agents: new DynamoDbAgentRepository(client, tableName),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
     rateLimiter: new DynamoDbRateLimiter(client, tableName),

@@ -32,7 +32,7 @@ describe('The first web administrator (D36, P67) and `svc users`', () => {
   it('creates the bootstrap administrator on start, who can sign in', async () => {
     const invitations: string[] = [];
     const runtime = await startLocalRuntime(parseLocalConfig({ ...env, ...withAdmin }), {
-      onInvitation: (invitation) => invitations.push(invitation.token),
+      onUnsentMail: (about) => invitations.push(about.link),
     });
     try {
       const browser = new WebSession(runtime.url);
@@ -45,12 +45,13 @@ describe('The first web administrator (D36, P67) and `svc users`', () => {
         org_id: runtime.bootstrap.organization.id,
       });
 
-      // P61: a user created over the API gets an invitation, which the runtime hands to onInvitation.
+      // P61, P265: without SVC_SMTP_URL, the invitation mail is not sent; its link goes to onUnsentMail.
       const invited = await browser.request('/api/v1/users', {
         method: 'POST',
         body: { email: 'colleague@example.com', name: 'Colleague', role: 'train' },
       });
-      expect(invitations).toEqual([json(invited).invitation.token]);
+      expect(invitations).toEqual([json(invited).invitation.invitation_url]);
+      expect(json(invited).invitation.mailed).toBe(false);
     } finally {
       await runtime.end();
     }

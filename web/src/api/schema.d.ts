@@ -1243,6 +1243,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password reset link by mail (the same answer whether or not the account exists) */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password from a reset link: the user's sessions end; sign in afterwards */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -8870,7 +8904,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new user (invited) and their single-use invitation, shown once */
+            /** @description The new user (invited) and their single-use invitation, shown once (and mailed to them when mail is configured) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8893,6 +8927,7 @@ export interface operations {
                             expires_at: string;
                             accept_path: string;
                             invitation_url: string;
+                            mailed: boolean;
                         };
                     };
                 };
@@ -9336,6 +9371,7 @@ export interface operations {
                         expires_at: string;
                         accept_path: string;
                         invitation_url: string;
+                        mailed: boolean;
                     };
                 };
             };
@@ -9656,7 +9692,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new user (invited) and their single-use invitation, shown once */
+            /** @description The new user (invited) and their single-use invitation, shown once (and mailed to them when mail is configured) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9679,6 +9715,7 @@ export interface operations {
                             expires_at: string;
                             accept_path: string;
                             invitation_url: string;
+                            mailed: boolean;
                         };
                     };
                 };
@@ -13287,6 +13324,188 @@ export interface operations {
                         refresh_after: string;
                     };
                 };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: a cross-site request (D12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    org_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Always this answer: if the account can sign in with a password, a single-use link valid one hour was mailed to it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: a cross-site request (D12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set and every session of the user has ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
             400: {

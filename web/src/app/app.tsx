@@ -4,7 +4,9 @@ import { ScreenBoundary } from '../components/screen-boundary';
 import { roleAtLeast } from '../state/session';
 import { AppContext, type AppServices, useApp } from './context';
 import {
+  FORGOT_PASSWORD_PATH,
   INVITATION_PATH,
+  PASSWORD_RESET_PATH,
   PUBLIC_SCREENS,
   SCREENS,
   SETUP_PATH,
@@ -24,7 +26,8 @@ export function App({ services }: { readonly services: AppServices }) {
 }
 
 /**
- * Who sees what: an invitation link opens its page whoever is signed in;
+ * Who sees what: an invitation link opens its page whoever is signed in,
+ * and so do "Forgot password?" and a password reset link (P270);
  * someone not signed in gets the first administrator's page while it is
  * offered (P228), else sign-in, which remembers the page they wanted
  * (`?next=`) and returns there; someone signed in gets the shell.
@@ -38,6 +41,20 @@ function Gate() {
     return (
       <ScreenBoundary>
         <PUBLIC_SCREENS.acceptInvitation />
+      </ScreenBoundary>
+    );
+  }
+  if (location.path === FORGOT_PASSWORD_PATH) {
+    return (
+      <ScreenBoundary>
+        <PUBLIC_SCREENS.forgotPassword />
+      </ScreenBoundary>
+    );
+  }
+  if (location.path === PASSWORD_RESET_PATH) {
+    return (
+      <ScreenBoundary>
+        <PUBLIC_SCREENS.passwordReset />
       </ScreenBoundary>
     );
   }

@@ -3,6 +3,19 @@ export const SIGN_IN_PATH = '/sign-in';
 export const SETUP_PATH = '/setup';
 /** Where an invitation link opens (`invitation_url`: `<origin>/invitations/accept#token=svcinv_…`). */
 export const INVITATION_PATH = '/invitations/accept';
+/** P270: "Forgot password?" asks for the email here. */
+export const FORGOT_PASSWORD_PATH = '/forgot-password';
+/** Where a password reset mail's link opens (`<origin>/password-reset#token=svcpwr_…`, P266). */
+export const PASSWORD_RESET_PATH = '/password-reset';
+
+/** Pages that are never returned to after signing in (they are for people not signed in). */
+const NOT_RETURNED_TO = [
+  SIGN_IN_PATH,
+  SETUP_PATH,
+  INVITATION_PATH,
+  FORGOT_PASSWORD_PATH,
+  PASSWORD_RESET_PATH,
+];
 
 /** A same-origin path to return to after signing in; anything else (another origin, `//host`) is refused. */
 export function safeReturnPath(candidate: string | undefined): string | null {
@@ -10,7 +23,5 @@ export function safeReturnPath(candidate: string | undefined): string | null {
     return null;
   }
   const path = candidate.split(/[?#]/)[0] ?? '';
-  return path === SIGN_IN_PATH || path === SETUP_PATH || path === INVITATION_PATH
-    ? null
-    : candidate;
+  return NOT_RETURNED_TO.includes(path) ? null : candidate;
 }

@@ -62,7 +62,16 @@ export const PUBLIC_SCREENS = {
   signIn: lazy(() => import('../screens/sign-in')),
   firstAdministrator: lazy(() => import('../screens/first-administrator')),
   acceptInvitation: lazy(() => import('../screens/accept-invitation')),
+  forgotPassword: lazy(() => import('../screens/forgot-password')),
+  passwordReset: lazy(() => import('../screens/password-reset')),
 };
 
 // The pages' own paths and the return-path rule live apart, so screens can read them without a cycle.
-export { INVITATION_PATH, SETUP_PATH, SIGN_IN_PATH, safeReturnPath } from './return-path';
+export {
+  FORGOT_PASSWORD_PATH,
+  INVITATION_PATH,
+  PASSWORD_RESET_PATH,
+  SETUP_PATH,
+  SIGN_IN_PATH,
+  safeReturnPath,
+} from './return-path';

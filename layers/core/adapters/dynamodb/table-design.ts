@@ -23,6 +23,7 @@
  * | group            | ORG#<org>                  | GROUP#<grp>     |             |                |
  * | email claim      | USEREMAIL#<email>          | ORG#<org>       |             |                |
  * | invitation       | INVITE#<sha256>            | META            |             |                |
+ * | password reset   | PWDRESET#<sha256>          | META            |             |                |
  * | revoked session  | SESSION#<sess>             | REVOKED         |             |                |
  * | password cutoff  | PWDCUTOFF#ORG#<org>        | CUTOFF          |             |                |
  * | password cutoff  | PWDCUTOFF#DOM#<dom>        | CUTOFF          |             |                |
@@ -116,6 +117,8 @@ export const keys = {
   userEmailPartition: (normalizedEmail: string) => `USEREMAIL#${normalizedEmail}`,
   /** P61: an invitation, found by its token's hash. */
   invitation: (tokenHash: string) => ({ PK: `INVITE#${tokenHash}`, SK: 'META' }),
+  /** P266: a password reset waiting to be used, found by its token's hash. */
+  passwordReset: (tokenHash: string) => ({ PK: `PWDRESET#${tokenHash}`, SK: 'META' }),
   /** D12: a session revoked before its tokens expire. */
   revokedSession: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'REVOKED' }),
   /** P223: since when an organization's users' password sessions count (`enforce_sso`). */

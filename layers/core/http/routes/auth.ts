@@ -59,6 +59,23 @@ export const AUTH_ROUTES: readonly Route[] = [
     access: 'public',
     api: 'v1',
   },
+  // P266, P267: a forgotten password, by mail (v1 only: D12's paths predate it)
+  {
+    method: 'POST',
+    path: '/api/v1/auth/password-reset',
+    family: 'auth',
+    operation: 'requestPasswordReset',
+    access: 'public',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/password-reset/confirm',
+    family: 'auth',
+    operation: 'confirmPasswordReset',
+    access: 'public',
+    api: 'v1',
+  },
   {
     method: 'POST',
     path: '/api/auth/login',

@@ -230,8 +230,11 @@ const earliestCreated = (a: UserWithCredentials, b: UserWithCredentials) =>
  * a domain they cannot verify, so they never move the owner's sign-in, and no
  * answer depends on a password of an account that was not chosen.
  */
-async function accountToCheck(
-  deps: SignInDependencies,
+export async function accountToCheck(
+  deps: {
+    readonly users: Pick<UserRepository, 'findByEmail'>;
+    readonly ssoRepository: Pick<SsoEnforcementReader, 'domainOwner'>;
+  },
   email: string,
   orgId: string | undefined,
 ): Promise<UserWithCredentials | null> {
@@ -253,16 +256,23 @@ const hashed = (value: string) => createHash('sha256').update(value).digest('hex
  * account from anywhere. An account is the chosen user (so one
  * organization's guesses never slow another organization's user of the same
  * email); an email with no account is counted by its hash, exactly alike.
+ * `kind` keeps sign-ins and password reset requests (P267) in buckets of
+ * their own, with the same policies.
  */
-function throttleBuckets(account: UserWithCredentials | null, email: string, sourceIp: string) {
+export function throttleBuckets(
+  account: UserWithCredentials | null,
+  email: string,
+  sourceIp: string,
+  kind: 'login' | 'reset' = 'login',
+) {
   const accountKey = account ? hashed(`${account.orgId}\u0000${account.user.id}`) : hashed(email);
   return [
-    { id: `login-address#${sourceIp}`, policy: LOGIN_THROTTLE.address },
+    { id: `${kind}-address#${sourceIp}`, policy: LOGIN_THROTTLE.address },
     {
-      id: `login-account-address#${accountKey}#${sourceIp}`,
+      id: `${kind}-account-address#${accountKey}#${sourceIp}`,
       policy: LOGIN_THROTTLE.accountAddress,
     },
-    { id: `login-account#${accountKey}`, policy: LOGIN_THROTTLE.account },
+    { id: `${kind}-account#${accountKey}`, policy: LOGIN_THROTTLE.account },
   ] as const;
 }
 
@@ -271,8 +281,8 @@ function throttleBuckets(account: UserWithCredentials | null, email: string, sou
  * giving back what it took. Taking before checking the password makes
  * simultaneous guesses count too.
  */
-async function takeAttempt(
-  deps: SignInDependencies,
+export async function takeAttempt(
+  deps: { readonly rateLimiter: RateLimiter },
   buckets: ReadonlyArray<{ id: string; policy: BucketPolicy }>,
   now: number,
 ): Promise<void> {

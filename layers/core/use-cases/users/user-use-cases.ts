@@ -1,4 +1,5 @@
 import type { Actor } from '../../domain/actor';
+import { invitationUrl } from '../../domain/console-links';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import {
@@ -11,10 +12,12 @@ import type { Page, PageRequest } from '../../domain/pagination';
 import { hashPassword, PASSWORD_POLICY } from '../../domain/password';
 import { displayEmail, type Role, type User, type UserChanges } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
+import type { Mailer } from '../../ports/mailer.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
-import type { Invitation, InvitationSender } from '../../ports/session.port';
+import type { Invitation } from '../../ports/session.port';
 import type { UserRepository } from '../../ports/user-repository.port';
 import { changedFields, userCreated, userUpdated } from '../events/domain-events';
+import { invitationMail } from '../mail/mail-messages';
 import {
   enforcingOrganization,
   type SsoEnforcementReader,
@@ -29,8 +32,17 @@ import {
 export interface UserDependencies {
   readonly users: UserRepository;
   readonly organizations: Pick<OrganizationRepository, 'get'>;
-  readonly invitationSender: InvitationSender;
+  /** P264: invitations go out by mail. */
+  readonly mailer: Mailer;
   readonly clock: Clock;
+}
+
+/**
+ * P264: where a mailed invitation's link points (the console, P61). Without
+ * it nothing is mailed: the operator's CLI shows the invitation itself.
+ */
+export interface InvitationMailing {
+  readonly consoleOrigin: string;
 }
 
 /**
@@ -55,7 +67,32 @@ export interface CreateUserInput {
 export interface CreatedUser {
   readonly user: User;
   /** P61: the invitation to set a password (absent when a password was given). */
-  readonly invitation: Invitation | null;
+  readonly invitation: MailedInvitation | null;
+}
+
+/** An invitation, and whether it went out by mail (P264). */
+export type MailedInvitation = Invitation & { readonly mailed: boolean };
+
+/** P264: mails the invitation when a link origin is given; `mailed` says whether it went. */
+async function mailInvitation(
+  deps: Pick<UserDependencies, 'mailer'>,
+  invitation: Invitation,
+  to: { readonly name: string; readonly organizationName: string },
+  mailing: InvitationMailing | undefined,
+): Promise<MailedInvitation> {
+  if (!mailing) return { ...invitation, mailed: false };
+  const outcome = await deps.mailer.send(
+    invitationMail({
+      to: invitation.email,
+      inviteeName: to.name,
+      organizationName: to.organizationName,
+      orgId: invitation.orgId,
+      userId: invitation.userId,
+      link: invitationUrl(mailing.consoleOrigin, invitation.token),
+      expiresAt: invitation.expiresAt,
+    }),
+  );
+  return { ...invitation, mailed: outcome === 'sent' };
 }
 
 function emailTaken(email: string): ConflictError {
@@ -94,8 +131,8 @@ function newInvitation(now: number) {
 /**
  * D13 `POST /api/v1/users`: a user of the organization with a role. Unless a
  * password is given, the user is `invited` and gets a single-use invitation
- * to set one (P61), handed to the invitation sender and returned once to
- * the caller. Emails are unique per organization, case-insensitively (409,
+ * to set one (P61), mailed to them (P264, given `mailing`) and returned
+ * once to the caller. Emails are unique per organization, case-insensitively (409,
  * P60). Stores `user.created` with the user (no secret in it) and who
  * created them: `actor` is `null` for the operator (CLI, bootstrap). An API
  * key cannot create an `admin` (P225).
@@ -105,9 +142,11 @@ export async function createUser(
   orgId: string,
   input: CreateUserInput,
   actor: Actor | null = null,
+  mailing?: InvitationMailing,
 ): Promise<CreatedUser> {
   refuseAdminRoleFromKey(actor, input.role, 'give');
-  if (!(await deps.organizations.get(orgId))) throw new NotFoundError(`No organization ${orgId}`);
+  const organization = await deps.organizations.get(orgId);
+  if (!organization) throw new NotFoundError(`No organization ${orgId}`);
   if (input.password !== undefined) assertPasswordPolicy(input.password);
   const now = deps.clock.now();
   const user: User = {
@@ -136,8 +175,13 @@ export async function createUser(
     token: invitation.token,
     expiresAt: new Date(invitation.record.expiresAt).toISOString(),
   };
-  await deps.invitationSender.send(sent);
-  return { user, invitation: sent };
+  const mailed = await mailInvitation(
+    deps,
+    sent,
+    { name: user.name, organizationName: organization.name },
+    mailing,
+  );
+  return { user, invitation: mailed };
 }
 
 export async function getUser(
@@ -240,7 +284,7 @@ export function deactivateUser(
 
 /**
  * P61 `POST /api/v1/users/:id/invitation`: a new invitation for a user who
- * has not accepted one yet (the old one stops working). Not for an API key
+ * has not accepted one yet (the old one stops working), mailed as the first (P264). Not for an API key
  * when the user is an effective administrator (P225): whoever holds the
  * invitation becomes them.
  */
@@ -249,7 +293,8 @@ export async function reinviteUser(
   orgId: string,
   id: string,
   actor: Actor,
-): Promise<Invitation> {
+  mailing?: InvitationMailing,
+): Promise<MailedInvitation> {
   await refuseAdministratorFromKey(deps, orgId, actor, id);
   const current = await deps.users.getWithCredentials(orgId, id);
   if (!current) throw new NotFoundError(`No user ${id}`);
@@ -282,8 +327,13 @@ export async function reinviteUser(
     token: invitation.token,
     expiresAt: new Date(invitation.record.expiresAt).toISOString(),
   };
-  await deps.invitationSender.send(sent);
-  return sent;
+  const organization = await deps.organizations.get(orgId);
+  return mailInvitation(
+    deps,
+    sent,
+    { name: current.user.name, organizationName: organization?.name ?? orgId },
+    mailing,
+  );
 }
 
 /**

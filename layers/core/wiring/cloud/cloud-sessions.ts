@@ -69,11 +69,3 @@ export function cloudSessionSigningKey(): () => Promise<Uint8Array> {
     return new TextEncoder().encode(secret);
   };
 }
-
-/**
- * P61: the cloud sends no mail; the administrator who creates a user
- * receives the invitation in the response and passes it on.
- */
-export function cloudInvitationSender(): Pick<Dependencies, 'invitationSender'> {
-  return { invitationSender: { send: async () => {} } };
-}

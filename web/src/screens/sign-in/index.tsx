@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
-import { safeReturnPath } from '../../app/return-path';
+import { FORGOT_PASSWORD_PATH, safeReturnPath } from '../../app/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
 import {
@@ -149,6 +149,9 @@ export default function SignIn() {
             required
             maxLength={256}
           />
+          <p class="sign-in__forgot">
+            <a href={FORGOT_PASSWORD_PATH}>Forgot password?</a>
+          </p>
           <details
             class="sign-in__organization"
             open={otherOrganization.value}

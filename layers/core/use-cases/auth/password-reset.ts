@@ -1,0 +1,193 @@
+import { passwordResetUrl } from '../../domain/console-links';
+import { ConflictError, InvalidRequestError } from '../../domain/errors';
+import { hashPassword } from '../../domain/password';
+import {
+  generatePasswordResetToken,
+  hashPasswordResetToken,
+  isPasswordResetToken,
+  PASSWORD_RESET_TTL_MS,
+  passwordFingerprint,
+} from '../../domain/password-reset';
+import { normalizeEmail } from '../../domain/user';
+import type { Clock } from '../../ports/clock.port';
+import type { Mailer } from '../../ports/mailer.port';
+import type { OrganizationRepository } from '../../ports/organization-repository.port';
+import type { PasswordResetRepository } from '../../ports/password-reset.port';
+import type { RateLimiter } from '../../ports/rate-limiter.port';
+import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
+import { passwordResetMail } from '../mail/mail-messages';
+import {
+  enforcingOrganization,
+  type SsoEnforcementReader,
+  ssoRequired,
+} from '../sso/sso-enforcement';
+import { assertPasswordPolicy } from '../users/user-use-cases';
+import { accountToCheck, takeAttempt, throttleBuckets } from './sessions';
+
+export interface PasswordResetDependencies {
+  readonly users: Pick<UserRepository, 'findByEmail' | 'getWithCredentials' | 'update'>;
+  readonly organizations: Pick<OrganizationRepository, 'get'>;
+  readonly passwordResets: PasswordResetRepository;
+  readonly rateLimiter: RateLimiter;
+  readonly ssoRepository: SsoEnforcementReader;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+}
+
+/**
+ * P267: every request answers no sooner than this after it arrived, mail
+ * or no mail, so the mail service's time does not tell whether the
+ * address has an account. Above SES's and a nearby SMTP server's usual
+ * answer; a slower one shows (and is logged when it fails).
+ */
+export const RESET_ANSWER_FLOOR_MS = 500;
+
+const waitUntil = (deadline: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+
+export interface PasswordResetRequest {
+  readonly email: string;
+  /** Which organization's account (P211); without it, the one sign-in would check. */
+  readonly orgId?: string | undefined;
+  readonly sourceIp: string;
+  /** Where the console is, for the link (as invitations', P61). */
+  readonly consoleOrigin: string;
+}
+
+/**
+ * P266, P267 `POST /api/v1/auth/password-reset`: mails a single-use link,
+ * valid one hour, to the account sign-in would check for this email (P211)
+ * when it can sign in with a password: active, with a password, and not
+ * held to SSO by `enforce_sso` (P268: such a user gets no mail). Whether
+ * or not a mail goes, the caller learns nothing: the answer is the same,
+ * and comes no sooner than `RESET_ANSWER_FLOOR_MS`. Requests are throttled
+ * as sign-ins are (P212's three buckets and policies, buckets of their
+ * own), taken whether or not there is an account, and never given back.
+ */
+export async function requestPasswordReset(
+  deps: PasswordResetDependencies,
+  input: PasswordResetRequest,
+): Promise<void> {
+  const deadline = Date.now() + RESET_ANSWER_FLOOR_MS;
+  const email = normalizeEmail(input.email);
+  const account = await accountToCheck(deps, email, input.orgId);
+  await takeAttempt(
+    deps,
+    throttleBuckets(account, email, input.sourceIp, 'reset'),
+    deps.clock.now().getTime(),
+  );
+  try {
+    if (account) await mailReset(deps, account, input.consoleOrigin);
+  } finally {
+    await waitUntil(deadline);
+  }
+}
+
+async function mailReset(
+  deps: PasswordResetDependencies,
+  account: UserWithCredentials,
+  consoleOrigin: string,
+): Promise<void> {
+  const passwordHash = account.credentials.passwordHash;
+  // accountToCheck chose an active user with a password; held to SSO, they get no mail (P268).
+  if (passwordHash === null) return;
+  if (await enforcingOrganization(deps.ssoRepository, account.orgId, account.user.email)) return;
+  const organization = await deps.organizations.get(account.orgId);
+  if (!organization) return;
+  const token = generatePasswordResetToken();
+  const expiresAt = deps.clock.now().getTime() + PASSWORD_RESET_TTL_MS;
+  await deps.passwordResets.put({
+    tokenHash: hashPasswordResetToken(token),
+    orgId: account.orgId,
+    userId: account.user.id,
+    expiresAt,
+    passwordFingerprint: passwordFingerprint(passwordHash),
+  });
+  await deps.mailer.send(
+    passwordResetMail({
+      to: account.user.email,
+      organizationName: organization.name,
+      orgId: account.orgId,
+      userId: account.user.id,
+      link: passwordResetUrl(consoleOrigin, token),
+      expiresAt: new Date(expiresAt).toISOString(),
+    }),
+  );
+}
+
+function invalidReset(): InvalidRequestError {
+  return new InvalidRequestError(
+    'This password reset link is invalid, used or expired: ask for a new one',
+    { fields: [{ path: 'token', message: 'invalid, used or expired' }] },
+  );
+}
+
+/** Concurrent changes of the user retry this often before giving up with 409 (P21). */
+const UPDATE_ATTEMPTS = 3;
+
+/** The user the reset was issued for, if it still applies: active, same password as then. */
+function stillApplies(
+  found: UserWithCredentials | null,
+  fingerprint: string,
+): found is UserWithCredentials {
+  const hash = found?.credentials.passwordHash;
+  return (
+    found?.user.status === 'active' &&
+    typeof hash === 'string' &&
+    passwordFingerprint(hash) === fingerprint
+  );
+}
+
+/**
+ * P266 `POST /api/v1/auth/password-reset/confirm`: sets a new password
+ * (P62) from a reset link. Single use (the reset is consumed atomically
+ * before the write), an hour at most, and only while the password it
+ * replaces is still the user's and they are active; any failure is the same
+ * 400 naming `token`. The write sets the user's session cutoff (P222), so
+ * every session they have ends; nobody is signed in (P269): the person signs
+ * in with the new password. A user `enforce_sso` holds to SSO meanwhile gets
+ * P89's 403 `sso_required`, the link left unused.
+ */
+export async function confirmPasswordReset(
+  deps: Omit<PasswordResetDependencies, 'mailer' | 'organizations' | 'rateLimiter'>,
+  input: { readonly token: string; readonly newPassword: string },
+): Promise<void> {
+  if (!isPasswordResetToken(input.token)) throw invalidReset();
+  assertPasswordPolicy(input.newPassword, 'new_password');
+  const tokenHash = hashPasswordResetToken(input.token);
+  const reset = await deps.passwordResets.find(tokenHash);
+  if (!reset || reset.expiresAt <= deps.clock.now().getTime()) throw invalidReset();
+  let current = await deps.users.getWithCredentials(reset.orgId, reset.userId);
+  if (!stillApplies(current, reset.passwordFingerprint)) throw invalidReset();
+  const enforcing = await enforcingOrganization(
+    deps.ssoRepository,
+    reset.orgId,
+    current.user.email,
+  );
+  if (enforcing) throw ssoRequired(enforcing);
+  if (!(await deps.passwordResets.consume(tokenHash))) throw invalidReset();
+
+  const passwordHash = await hashPassword(input.newPassword);
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+    const now = deps.clock.now();
+    const updated = await deps.users.update(
+      reset.orgId,
+      reset.userId,
+      { updated_at: now.toISOString() },
+      {
+        expectedVersion: current.version,
+        // No event: the password is no field of the user (as P224's change).
+        events: [],
+        credentials: { passwordHash },
+        // P222: every session of the user from before the new password ends.
+        sessionsValidFrom: now.getTime(),
+        now: now.getTime(),
+      },
+    );
+    if (updated && updated !== 'email_taken') return;
+    const again = await deps.users.getWithCredentials(reset.orgId, reset.userId);
+    if (!stillApplies(again, reset.passwordFingerprint)) throw invalidReset();
+    current = again;
+  }
+  throw new ConflictError(`User ${reset.userId} is being changed concurrently; retry`);
+}

@@ -1,0 +1,83 @@
+import { useSignal } from '@preact/signals';
+import { unwrap } from '../../api/client';
+import { useApp } from '../../app/context';
+import { SIGN_IN_PATH } from '../../app/return-path';
+import { ErrorNotice } from '../../components/error-notice';
+import { RESET_REQUESTED, requestMessage } from '../password-reset/password-reset-words';
+
+/**
+ * "Forgot password?" (issue 22 item 9, P270): asks for the email and
+ * always answers the same words (P267: the service tells nobody which
+ * addresses have an account); the mail holds the link to the reset page.
+ */
+export default function ForgotPassword() {
+  const { session } = useApp();
+  const pending = useSignal(false);
+  const sent = useSignal(false);
+  const failure = useSignal<unknown>(null);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget as HTMLFormElement).get('email'));
+    pending.value = true;
+    failure.value = null;
+    try {
+      await unwrap(session.api.POST('/api/v1/auth/password-reset', { body: { email } }));
+      sent.value = true;
+    } catch (error) {
+      failure.value = error;
+    } finally {
+      pending.value = false;
+    }
+  };
+
+  const message = requestMessage(failure.value);
+  return (
+    <main class="public-page" id="main">
+      <section class="public-page__card" aria-labelledby="forgot-heading">
+        <p class="public-page__product">Agent Query Service</p>
+        <h1 id="forgot-heading">Reset your password</h1>
+        {sent.value ? (
+          <p class="notice" role="status">
+            {RESET_REQUESTED}
+          </p>
+        ) : (
+          <>
+            <p>
+              Enter the email you sign in with, and we will mail you a link to choose a new
+              password.
+            </p>
+            <form class="form" onSubmit={(event) => void submit(event)}>
+              <label for="forgot-email">Email</label>
+              <input
+                id="forgot-email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                maxLength={254}
+              />
+              <div class="form__actions">
+                <button type="submit" class="button button--primary" disabled={pending.value}>
+                  Send reset link
+                </button>
+              </div>
+            </form>
+          </>
+        )}
+        {failure.value ? (
+          message ? (
+            <p class="error-notice" role="alert">
+              {message}
+            </p>
+          ) : (
+            <ErrorNotice error={failure.value} />
+          )
+        ) : null}
+        <p>
+          <a href={SIGN_IN_PATH}>Back to sign-in</a>
+        </p>
+      </section>
+    </main>
+  );
+}

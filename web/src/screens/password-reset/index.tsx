@@ -1,0 +1,123 @@
+import { useSignal } from '@preact/signals';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { unwrap } from '../../api/client';
+import { useApp } from '../../app/context';
+import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../app/return-path';
+import { confirmedPassword } from '../../components/confirmed-password';
+import { ErrorNotice } from '../../components/error-notice';
+import { passwordResetToken, resetMessage } from './password-reset-words';
+
+/**
+ * Where a password reset mail's link opens (P266, P270): a new password,
+ * asked twice; then every session of the person has ended (this browser's
+ * too) and they sign in with it (P269: the reset signs nobody in).
+ */
+export default function PasswordReset() {
+  const { session } = useApp();
+  const location = useLocation();
+  const [token] = useState(() => {
+    const found = passwordResetToken(window.location.hash);
+    if (window.location.hash) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+    return found;
+  });
+  const pending = useSignal(false);
+  const failure = useSignal<unknown>(null);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!token) return;
+    const password = confirmedPassword(event.currentTarget as HTMLFormElement, {
+      password: 'password',
+      repeat: 'confirm-password',
+    });
+    if (password === null) return;
+    pending.value = true;
+    failure.value = null;
+    try {
+      await unwrap(
+        session.api.POST('/api/v1/auth/password-reset/confirm', {
+          body: { token, new_password: password },
+        }),
+      );
+    } catch (error) {
+      failure.value = error;
+      pending.value = false;
+      return;
+    }
+    // A session this browser had has ended with the reset (P222): forget it here too.
+    if (session.status.value === 'signed-in') await session.signOut().catch(() => undefined);
+    session.notice.value =
+      'Your new password is set, and you are signed out everywhere. Sign in with it.';
+    location.route(SIGN_IN_PATH, true);
+  };
+
+  const message = resetMessage(failure.value);
+  return (
+    <main class="public-page" id="main">
+      <section class="public-page__card" aria-labelledby="reset-heading">
+        <p class="public-page__product">Agent Query Service</p>
+        <h1 id="reset-heading">Choose a new password</h1>
+        {token ? (
+          <>
+            <p>Setting it signs you out everywhere; then you sign in with the new password.</p>
+            <form class="form" onSubmit={(event) => void submit(event)}>
+              <label for="reset-password">New password</label>
+              <input
+                id="reset-password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={12}
+                maxLength={256}
+                aria-describedby="reset-password-hint"
+              />
+              <p id="reset-password-hint" class="form__hint">
+                At least 12 characters.
+              </p>
+              <label for="reset-confirm-password">Confirm new password</label>
+              <input
+                id="reset-confirm-password"
+                name="confirm-password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={12}
+                maxLength={256}
+                onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
+              />
+              <div class="form__actions">
+                <button type="submit" class="button button--primary" disabled={pending.value}>
+                  Set new password
+                </button>
+              </div>
+            </form>
+          </>
+        ) : (
+          <p class="error-notice" role="alert">
+            This address holds no reset link. Open the link from your mail again, or ask for a new
+            one.
+          </p>
+        )}
+        {failure.value ? (
+          message ? (
+            <div class="error-notice" role="alert">
+              <p>{message}</p>
+              <p>
+                <a href={FORGOT_PASSWORD_PATH}>Ask for a new link</a>
+              </p>
+            </div>
+          ) : (
+            <ErrorNotice error={failure.value} />
+          )
+        ) : null}
+        <p>
+          <a href={SIGN_IN_PATH}>Go to sign-in</a>
+        </p>
+      </section>
+    </main>
+  );
+}
