@@ -27,7 +27,10 @@ export const createModelKeyBody = z.strictObject({
 
 export const listModelKeysQuery = z.strictObject(paginationQuery);
 
-/** A model key as returned: never the key, only its last four characters. */
+/**
+ * A model key as returned: never the key, only its last four characters,
+ * and the agents that answer with it (P282), by name.
+ */
 export const modelKeyResource = z.object({
   id: z.string(),
   name: z.nullable(z.string()),
@@ -35,6 +38,7 @@ export const modelKeyResource = z.object({
   endpoint: z.nullable(z.string()),
   last4: z.string(),
   created_at: z.string(),
+  agents: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 
 export const modelKeyList = z.object({

@@ -39,6 +39,11 @@ export const createdApiKeyResource = z.extend(apiKeyResource, { key: z.string() 
 
 export const apiKeyList = z.object({
   keys: z.array(apiKeyResource),
+  /**
+   * P282: the deployment's environment, which every key made here carries
+   * (D10, P78), so the web application can say so before a key is made.
+   */
+  environment: z.enum(ENVIRONMENTS),
   total: z.int(),
   limit: z.int(),
   offset: z.int(),

@@ -80,7 +80,8 @@ export const operations = {
     },
   }),
   listApiKeys: operation({
-    summary: "List the organization's API keys (never their values)",
+    summary:
+      "List the organization's API keys (never their values) and the environment new keys get (P282)",
     query: listApiKeysQuery,
     responses: { 200: { description: 'A page of keys, newest first', schema: apiKeyList } },
     async handle({ query, principal, deps }) {
@@ -88,6 +89,7 @@ export const operations = {
       const keys = await listApiKeys(deps, principal.orgId);
       return jsonResponse(200, {
         keys: keys.slice(page.offset, page.offset + page.limit).map(apiKeyView),
+        environment: deps.environment,
         total: keys.length,
         ...page,
       });

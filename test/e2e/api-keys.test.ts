@@ -109,6 +109,15 @@ describe('API key management (D10, D11, P75, P78)', () => {
     expect(fieldPaths(expectNestedError(live, 400, 'invalid_request'))).toEqual(['environment']);
   });
 
+  it('says in the list which environment a new key will carry (P282)', async () => {
+    const list = json(await admin.request('/api/v1/keys?limit=1'));
+
+    expect(list.environment).toBe('test');
+    expect(json(await createKey({ name: 'as said', scopes: ['Read'] })).environment).toBe(
+      list.environment,
+    );
+  });
+
   it('refuses bad bodies with 400 naming the field', async () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ scopes: ['Read'] }, ['name']],

@@ -107,6 +107,7 @@ describe('Model keys (D33)', () => {
         endpoint: null,
         last4: OPENAI_KEY.slice(-4),
         created_at: expect.any(String),
+        agents: [],
       });
       // P132: one cheap call, GET /models, with the key.
       const calls = providers.requests.slice(before);
@@ -548,6 +549,57 @@ describe('Model keys (D33)', () => {
         { org_id: other.orgId, secret_id: foreign.id, purpose: 'model-key' },
       );
       await expect(opened).rejects.toThrow(/encryption context/);
+    });
+  });
+
+  describe('the agents of a key (P282)', () => {
+    it('lists each key with the agents that answer with it, by name, and no others', async () => {
+      const used = await registered({ provider: 'openai', key: OPENAI_KEY });
+      const unused = await registered({ provider: 'anthropic', key: ANTHROPIC_KEY });
+      const billing = await createAgent(service, service.adminKey, {
+        name: 'Billing bot',
+        data_source_ids: [sourceId],
+        model: 'gpt-4o-mini',
+        model_key_id: used.id,
+      });
+      const returns = await createAgent(service, service.adminKey, {
+        name: 'Returns helper',
+        data_source_ids: [sourceId],
+        model: 'gpt-4o-mini',
+        model_key_id: used.id,
+      });
+      // On the service's model: not a user of any key.
+      await createAgent(service, service.adminKey, {
+        name: 'Plain',
+        data_source_ids: [sourceId],
+      });
+
+      const list = json(
+        await api(service.url, '/api/v1/model-keys?limit=100', {
+          key: service.adminKey,
+        }),
+      ).model_keys as Array<{ id: string; agents: unknown }>;
+      const got = json(
+        await api(service.url, `/api/v1/model-keys/${used.id}`, { key: service.adminKey }),
+      );
+
+      const expected = [
+        { id: billing.id, name: 'Billing bot' },
+        { id: returns.id, name: 'Returns helper' },
+      ];
+      expect(list.find((key) => key.id === used.id)?.agents).toEqual(expected);
+      expect(list.find((key) => key.id === unused.id)?.agents).toEqual([]);
+      expect(got.agents).toEqual(expected);
+
+      // A refused delete names them (P135 ids, P282 names).
+      const refused = await api(service.url, `/api/v1/model-keys/${used.id}`, {
+        method: 'DELETE',
+        key: service.adminKey,
+      });
+      const error = expectNestedError(refused, 409, 'invalid_request');
+      expect(error.details.agents).toEqual(expected);
+      expect(error.details.agent_ids).toEqual([billing.id, returns.id]);
+      expect(error.message).toContain('Billing bot and Returns helper');
     });
   });
 

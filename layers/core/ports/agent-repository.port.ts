@@ -2,6 +2,13 @@ import type { Agent, AgentChanges } from '../domain/agent';
 import type { DomainEvent } from '../domain/events';
 import type { Page, PageRequest } from '../domain/pagination';
 
+/** An agent that answers with an organization's model key: enough to name and link it. */
+export interface ModelKeyUser {
+  readonly id: string;
+  readonly name: string;
+  readonly model_key_id: string;
+}
+
 /** An entity with the version its next conditional write must match. */
 export interface Versioned<T> {
   readonly entity: T;
@@ -31,6 +38,10 @@ export interface AgentRepository {
   delete(orgId: string, id: string, events: readonly DomainEvent[]): Promise<boolean>;
   /** Ids of the organization's agents that list `dataSourceId`. */
   idsReferencing(orgId: string, dataSourceId: string): Promise<string[]>;
-  /** Ids of the organization's agents that answer with model key `modelKeyId` (D33). */
-  idsUsingModelKey(orgId: string, modelKeyId: string): Promise<string[]>;
+  /**
+   * The organization's agents that answer with a model key (D33), by name;
+   * with `modelKeyId`, only that key's (P282: model keys list them, a refused
+   * delete names them).
+   */
+  modelKeyUsers(orgId: string, modelKeyId?: string): Promise<ModelKeyUser[]>;
 }

@@ -1040,7 +1040,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's API keys (never their values) */
+        /** List the organization's API keys (never their values) and the environment new keys get (P282) */
         get: operations["listApiKeys"];
         put?: never;
         /** Create an API key (its value is shown in this answer only) */
@@ -1102,7 +1102,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the organization's API keys (never their values)
+         * List the organization's API keys (never their values) and the environment new keys get (P282)
          * @deprecated
          * @description Legacy path (D7, D8); use /api/v1/keys. Accepts camelCase synonyms.
          */
@@ -1681,7 +1681,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's model keys (never the keys: last4 only) */
+        /** List the organization's model keys (never the keys: last4 only), each with the agents that use it (P282) */
         get: operations["listModelKeys"];
         put?: never;
         /** Register a model key: checked with one call to the provider (400 with the provider's reason when refused), stored sealed */
@@ -1699,11 +1699,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a model key (last4 only) */
+        /** Get a model key (last4 only) and the agents that use it (P282) */
         get: operations["getModelKey"];
         put?: never;
         post?: never;
-        /** Delete a model key (409 naming the agents that still use it, P135) */
+        /** Delete a model key (409 naming the agents that still use it, by id and name: P135, P282) */
         delete: operations["deleteModelKey"];
         options?: never;
         head?: never;
@@ -11839,6 +11839,8 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                         }[];
+                        /** @enum {string} */
+                        environment: "live" | "test";
                         total: number;
                         limit: number;
                         offset: number;
@@ -12404,6 +12406,8 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                         }[];
+                        /** @enum {string} */
+                        environment: "live" | "test";
                         total: number;
                         limit: number;
                         offset: number;
@@ -16921,6 +16925,10 @@ export interface operations {
                             endpoint: string | null;
                             last4: string;
                             created_at: string;
+                            agents: {
+                                id: string;
+                                name: string;
+                            }[];
                         }[];
                         total: number;
                         limit: number;
@@ -17042,6 +17050,10 @@ export interface operations {
                         endpoint: string | null;
                         last4: string;
                         created_at: string;
+                        agents: {
+                            id: string;
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -17151,6 +17163,10 @@ export interface operations {
                         endpoint: string | null;
                         last4: string;
                         created_at: string;
+                        agents: {
+                            id: string;
+                            name: string;
+                        }[];
                     };
                 };
             };

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Agent, AgentChanges } from '../../domain/agent';
 import type { DomainEvent } from '../../domain/events';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
-import type { AgentRepository, Versioned } from '../../ports/agent-repository.port';
+import type { AgentRepository, ModelKeyUser, Versioned } from '../../ports/agent-repository.port';
 import { OrgPartitionItems } from './org-partition-items';
 import { keys } from './table-design';
 
@@ -58,12 +58,19 @@ export class DynamoDbAgentRepository implements AgentRepository {
     return agents.map((agent) => agent.id);
   }
 
-  async idsUsingModelKey(orgId: string, modelKeyId: string): Promise<string[]> {
+  async modelKeyUsers(orgId: string, modelKeyId?: string): Promise<ModelKeyUser[]> {
+    // An agent on the service's model has `model_key_id` null (or none, before D33).
     const agents = await this.items.queryAll(orgId, {
-      filterExpression: 'model_key_id = :key',
-      projection: 'id',
-      values: { ':key': modelKeyId },
+      filterExpression:
+        modelKeyId === undefined ? 'attribute_type(model_key_id, :string)' : 'model_key_id = :key',
+      projection: 'id, #name, model_key_id',
+      names: { '#name': 'name' },
+      values: modelKeyId === undefined ? { ':string': 'S' } : { ':key': modelKeyId },
     });
-    return agents.map((agent) => agent.id);
+    return agents.map((agent) => ({
+      id: agent.id,
+      name: agent.name,
+      model_key_id: agent.model_key_id ?? '',
+    }));
   }
 }

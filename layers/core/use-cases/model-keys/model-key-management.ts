@@ -12,7 +12,7 @@ import {
   modelKeySealingContext,
 } from '../../domain/model-key';
 import type { Page, PageRequest } from '../../domain/pagination';
-import type { AgentRepository } from '../../ports/agent-repository.port';
+import type { AgentRepository, ModelKeyUser } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { ModelKeyRepository, ModelKeyVerifier } from '../../ports/model-key.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
@@ -21,8 +21,38 @@ export interface ModelKeyManagementDependencies {
   readonly modelKeys: ModelKeyRepository;
   readonly modelKeyVerifier: ModelKeyVerifier;
   readonly secretSealer: SecretSealer;
-  readonly agents: Pick<AgentRepository, 'idsUsingModelKey'>;
+  readonly agents: Pick<AgentRepository, 'modelKeyUsers'>;
   readonly clock: Clock;
+}
+
+/** An agent as a model key names it: enough to show and link it (P282). */
+export interface AgentRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * A model key as the API returns it (P282): the entity and the agents that
+ * answer with it, so an administrator sees what a key is for and what a
+ * delete would touch before trying it.
+ */
+export interface ModelKeyView extends ModelKey {
+  readonly agents: readonly AgentRef[];
+}
+
+/** The agents of `users` that use key `id`, by name (then id, for equal names). */
+function agentsOf(users: readonly ModelKeyUser[], id: string): AgentRef[] {
+  return users
+    .filter((user) => user.model_key_id === id)
+    .map((user) => ({ id: user.id, name: user.name }))
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+}
+
+/** "A", "A and B", "A, B and C". */
+function namesInWords(agents: readonly AgentRef[]): string {
+  const names = agents.map((agent) => agent.name);
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 export interface CreateModelKeyInput {
@@ -43,7 +73,7 @@ export async function createModelKey(
   deps: ModelKeyManagementDependencies,
   orgId: string,
   input: CreateModelKeyInput,
-): Promise<ModelKey> {
+): Promise<ModelKeyView> {
   const endpoint = input.endpoint ?? null;
   if (input.provider === 'custom' && endpoint === null) {
     throw new InvalidRequestError('A custom provider needs its OpenAI-compatible endpoint', {
@@ -100,10 +130,11 @@ export async function createModelKey(
   };
   const sealed = await deps.secretSealer.seal(input.key, modelKeySealingContext(orgId, id));
   await deps.modelKeys.create(orgId, modelKey, sealed);
-  return modelKey;
+  // A new key has no agents yet: nothing can have named its id.
+  return { ...modelKey, agents: [] };
 }
 
-export async function getModelKey(
+async function findModelKey(
   deps: Pick<ModelKeyManagementDependencies, 'modelKeys'>,
   orgId: string,
   id: string,
@@ -113,30 +144,45 @@ export async function getModelKey(
   return found;
 }
 
-export function listModelKeys(
-  deps: Pick<ModelKeyManagementDependencies, 'modelKeys'>,
+export async function getModelKey(
+  deps: Pick<ModelKeyManagementDependencies, 'modelKeys' | 'agents'>,
+  orgId: string,
+  id: string,
+): Promise<ModelKeyView> {
+  const found = await findModelKey(deps, orgId, id);
+  const users = await deps.agents.modelKeyUsers(orgId, id);
+  return { ...found, agents: agentsOf(users, id) };
+}
+
+/** A page of keys, each with its agents: one read of the organization's agents for the page (P282). */
+export async function listModelKeys(
+  deps: Pick<ModelKeyManagementDependencies, 'modelKeys' | 'agents'>,
   orgId: string,
   page: PageRequest,
-): Promise<Page<ModelKey>> {
-  return deps.modelKeys.list(orgId, page);
+): Promise<Page<ModelKeyView>> {
+  const keys = await deps.modelKeys.list(orgId, page);
+  const users = keys.items.length > 0 ? await deps.agents.modelKeyUsers(orgId) : [];
+  return { ...keys, items: keys.items.map((key) => ({ ...key, agents: agentsOf(users, key.id) })) };
 }
 
 /**
  * P135: a key that agents use is not deleted (409 naming them): deleting it
  * would silently move their answers onto the service's account, or break
  * them. Detach it from the agents (`model_key_id: null`) or delete them first.
+ * P282: the refusal names them by name too (`details.agents`), so a person
+ * is told which agents to change, not a list of ids.
  */
 export async function deleteModelKey(
   deps: Pick<ModelKeyManagementDependencies, 'modelKeys' | 'agents'>,
   orgId: string,
   id: string,
 ): Promise<void> {
-  await getModelKey(deps, orgId, id);
-  const users = await deps.agents.idsUsingModelKey(orgId, id);
+  await findModelKey(deps, orgId, id);
+  const users = agentsOf(await deps.agents.modelKeyUsers(orgId, id), id);
   if (users.length > 0) {
     throw new ConflictError(
-      `Model key ${id} is used by ${users.length} agent(s); set their model_key_id to null or delete them first`,
-      { agent_ids: users },
+      `Model key ${id} is used by ${namesInWords(users)}; set their model_key_id to null (or another key) or delete them first`,
+      { agent_ids: users.map((agent) => agent.id), agents: users },
     );
   }
   const deleted = await deps.modelKeys.delete(orgId, id);

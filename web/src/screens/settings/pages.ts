@@ -26,4 +26,16 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     role: 'admin',
     component: lazy(() => import('./organization')),
   },
+  {
+    path: `${SETTINGS_PATH}/api-keys`,
+    label: 'API keys',
+    role: 'admin',
+    component: lazy(() => import('./api-keys')),
+  },
+  {
+    path: `${SETTINGS_PATH}/model-keys`,
+    label: 'Model keys',
+    role: 'admin',
+    component: lazy(() => import('./model-keys')),
+  },
 ];
