@@ -67,6 +67,18 @@ export function isRunning(run: Pick<Evaluation, 'status'>): boolean {
   return run.status === 'queued' || run.status === 'running';
 }
 
+/**
+ * How often a running run is read: soon at first, then less often while
+ * it does not move (×1.5, at most every 5 s), back to soon when a question
+ * is done; a failed read waits what a 429 says, or 3 s.
+ */
+export const RUN_POLL = { firstMs: 1_000, maxMs: 5_000, factor: 1.5, retryMs: 3_000 } as const;
+
+export function nextRunPoll(previousMs: number | null, moved: boolean): number {
+  if (previousMs === null || moved) return RUN_POLL.firstMs;
+  return Math.min(RUN_POLL.maxMs, Math.round(previousMs * RUN_POLL.factor));
+}
+
 /** "3 of 20 questions" (or "Waiting to start" before the worker takes it). */
 export function progressSentence(
   run: Pick<Evaluation, 'status' | 'completed_count' | 'question_count'>,

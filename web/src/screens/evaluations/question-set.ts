@@ -18,7 +18,7 @@ export const QUESTION_LIMITS = {
 export interface SetQuestion {
   readonly question: string;
   readonly expected_answer?: string;
-  readonly expected_sources?: readonly string[];
+  readonly expected_sources?: string[];
 }
 
 export interface LineProblem {
@@ -73,7 +73,7 @@ export function setProblem(questions: number): string | null {
   return null;
 }
 
-function withOptional(question: string, answer: string, sources: readonly string[]): SetQuestion {
+function withOptional(question: string, answer: string, sources: string[]): SetQuestion {
   return {
     question,
     ...(answer ? { expected_answer: answer } : {}),
