@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { agentWithHelpPage } from './support/asked-questions';
+import { agentWithHelpPage, ask, giveFeedback } from './support/asked-questions';
 import {
   ADMIN,
   documentScreenshot,
@@ -299,6 +299,31 @@ test.describe('Evaluations', () => {
     await expect(page.getByRole('alert')).toContainText('Too many requests: try again in 45 s.');
     await expect(page.getByRole('alert')).toContainText('Reference: req_429');
     await page.unrouteAll();
+  });
+
+  test('a run from rated interactions: a helpful answer becomes the expected one (P141)', async ({
+    page,
+    service,
+  }) => {
+    const asked = await ask(
+      service.url,
+      service.adminKey,
+      agent.id,
+      'Which Wi-Fi does the lamp need?',
+    );
+    await giveFeedback(service.url, service.adminKey, asked, 'positive');
+    await signedIn(page, configurer.email, configurer.password, '/evaluations/new');
+    const form = page.getByRole('form', { name: 'New evaluation' });
+    await form.getByLabel('Agent').selectOption({ label: agent.name });
+    await form.getByRole('radio', { name: 'Rated interactions' }).check();
+    await form.getByLabel('Rating').selectOption({ label: 'Rated helpful' });
+    await form.getByLabel('At most').fill('1');
+    await form.getByRole('button', { name: 'Start evaluation' }).click();
+    const results = page.getByRole('region', { name: 'Results per question' });
+    const wifi = results.getByRole('article', { name: 'Which Wi-Fi does the lamp need?' });
+    await expect(wifi).toContainText('Expected answer:', { timeout: 15_000 });
+    await expect(wifi).toContainText('Expected sources: Nimbus Lamp help');
+    await expect(page.getByText('The newest interaction rated helpful')).toBeVisible();
   });
 
   test("the service's 403 on starting, in words", async ({ page }) => {

@@ -6,6 +6,7 @@ import {
   failureSentence,
   listHref,
   listQueryOf,
+  nextRunPoll,
   pageAt,
   pairQuestions,
   pairsSummary,
@@ -198,6 +199,13 @@ describe('a run in words', () => {
     expect(progressSentence({ status: 'queued', completed_count: 0, question_count: 1 })).toBe(
       'Waiting to start: 0 of 1 question',
     );
+  });
+
+  it('is read again soon while it moves, less often while it does not (at most every 5 s)', () => {
+    expect(nextRunPoll(null, false)).toBe(1_000);
+    expect(nextRunPoll(1_000, false)).toBe(1_500);
+    expect(nextRunPoll(4_000, false)).toBe(5_000);
+    expect(nextRunPoll(5_000, true)).toBe(1_000);
   });
 
   it('explains why a run failed', () => {

@@ -23,11 +23,14 @@ export function sourceSentence(source: Evaluation['source']): string {
   if (source.type === 'questions') return 'Questions given when it was started';
   const rated =
     source.feedback === 'any'
-      ? 'rated'
+      ? 'with a rating'
       : source.feedback === 'positive'
         ? 'rated helpful'
         : 'rated not helpful';
-  return `The newest ${source.limit} ${rated} interactions${source.since ? ` since ${formatDateTime(source.since)}` : ''}`;
+  const since = source.since ? ` since ${formatDateTime(source.since)}` : '';
+  return source.limit === 1
+    ? `The newest interaction ${rated}${since}`
+    : `Up to ${source.limit} of the newest interactions ${rated}${since}`;
 }
 
 export function StatusBadge({ status }: { readonly status: Evaluation['status'] }) {
