@@ -221,8 +221,7 @@ function ComparisonTables({
     <>
       <section aria-labelledby="compare-totals-heading">
         <h2 id="compare-totals-heading">Totals</h2>
-        {/* Focusable, so a keyboard can scroll it sideways on a phone. */}
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Totals of the two runs">
+        <div class="table-scroll">
           <table class="table eval-compare-totals">
             <caption>
               {runTitle(first)} (first) and {runTitle(second)} (second); the change reads from the

@@ -109,8 +109,7 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
       ) : null}
       {page && page.total > 0 ? (
         <>
-          {/* Focusable, so a keyboard can scroll it sideways on a phone. */}
-          <div class="table-scroll" tabIndex={0} role="region" aria-label="Runs">
+          <div class="table-scroll">
             <table class="table">
               <caption>
                 {page.total} {page.total === 1 ? 'run' : 'runs'}, newest first
