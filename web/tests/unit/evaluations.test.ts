@@ -291,7 +291,14 @@ describe('comparing two runs', () => {
     expect(byLabel.get('Latency p95')).toBe('same');
     expect(byLabel.get('Tokens')).toBe('changed');
     expect(byLabel.get('Answer F1')).toBe('same');
+    expect(byLabel.get('Answered')).toBe('same');
     expect(changeOf(null, 0.5, 'higher')).toBe('not-comparable');
+    const bigger = totalRows(totals({}), totals({ questions: 4, answered: 4 }));
+    const answered = bigger.find((row) => row.label === 'Answered');
+    expect(answered && changeOf(answered.a, answered.b, answered.better)).toBe('changed');
+    const fewerFailed = totalRows(totals({ answered: 2, failed: 1 }), totals({}));
+    const failed = fewerFailed.find((row) => row.label === 'Failed');
+    expect(failed && changeOf(failed.a, failed.b, failed.better)).toBe('better');
   });
 
   it('pairs questions by their text, nth copy with nth copy, and says what moved', () => {

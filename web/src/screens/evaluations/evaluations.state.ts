@@ -130,11 +130,13 @@ export function totalRows(a: Totals | null, b: Totals | null): TotalRow[] {
     kind: TotalRow['kind'],
     better: TotalRow['better'],
   ): TotalRow => ({ label, a: a ? read(a) : null, b: b ? read(b) : null, kind, better });
+  // Counts of two sets of different sizes say nothing better or worse: only that they changed.
+  const sameSize = a !== null && b !== null && a.questions === b.questions;
   return [
     row('Questions', (t) => t.questions, 'count', 'none'),
-    row('Answered', (t) => t.answered, 'count', 'higher'),
-    row('No answer', (t) => t.no_answer, 'count', 'lower'),
-    row('Failed', (t) => t.failed, 'count', 'lower'),
+    row('Answered', (t) => t.answered, 'count', sameSize ? 'higher' : 'none'),
+    row('No answer', (t) => t.no_answer, 'count', sameSize ? 'lower' : 'none'),
+    row('Failed', (t) => t.failed, 'count', sameSize ? 'lower' : 'none'),
     row('Answer support', (t) => t.answer_support, 'ratio', 'higher'),
     row('Answer F1', (t) => t.answer_f1, 'ratio', 'higher'),
     row('Retrieval recall', (t) => t.retrieval_recall, 'ratio', 'higher'),
