@@ -109,7 +109,11 @@ export const createEvaluationBody = z
     }),
   );
 
-export const listEvaluationsQuery = z.strictObject(paginationQuery);
+/** P294: `agent_id` keeps one agent's runs (the console compares two of them). */
+export const listEvaluationsQuery = z.strictObject({
+  ...paginationQuery,
+  agent_id: z.optional(agentId),
+});
 
 /** P144: `limit` and `offset` page the run's per-question results (D2). */
 export const getEvaluationQuery = z.strictObject(paginationQuery);

@@ -26,12 +26,15 @@ const operation = operationsWith<EvalsDependencies>();
  */
 export const operations = {
   listEvaluations: operation({
-    summary: "List the organization's evaluation runs (newest first, without their questions)",
+    summary:
+      "List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id, P294)",
     query: listEvaluationsQuery,
     responses: { 200: { description: 'A page of evaluation runs', schema: evaluationList } },
     async handle({ query, principal, deps }) {
       const page = pageRequest(query);
-      const result = await listEvaluations(deps, principal.orgId, page, agentAccessOf(principal));
+      const result = await listEvaluations(deps, principal.orgId, page, agentAccessOf(principal), {
+        agentId: query.agent_id ?? null,
+      });
       return jsonResponse(200, { evals: result.items, total: result.total, ...page });
     },
   }),

@@ -321,6 +321,35 @@ describe('Evaluations', () => {
       expect(second.evals.map((e: Record<string, any>) => e.id)).toEqual([all.evals[1].id]);
       expectNestedError(await send('/api/v1/evals?limit=201'), 400, 'invalid_request');
     });
+
+    it("lists one agent's runs with agent_id, paged after the filter (P294)", async () => {
+      const other = (
+        await createAgent(service, service.adminKey, {
+          name: 'Help, second opinion',
+          data_source_ids: [sourceId],
+        })
+      ).id;
+      const first = await start({ agent_id: other, questions: [{ question: 'Shipping?' }] });
+      const second = await start({ agent_id: other, questions: [{ question: 'Returns?' }] });
+      await service.runtime.workers.stepEvaluations();
+      await service.runtime.workers.stepEvaluations();
+
+      const theirs = json(await send(`/api/v1/evals?agent_id=${other}`));
+      expect(theirs.evals.map((e: Record<string, any>) => e.id)).toEqual([second.id, first.id]);
+      expect(theirs).toMatchObject({ total: 2, limit: 50, offset: 0 });
+      const paged = json(await send(`/api/v1/evals?agent_id=${other}&limit=1&offset=1`));
+      expect(paged).toMatchObject({ total: 2, evals: [{ id: first.id }] });
+      const ours = json(await send(`/api/v1/evals?agent_id=${agentId}`));
+      expect(ours.evals.every((e: Record<string, any>) => e.agent_id === agentId)).toBe(true);
+      expect(ours.total).toBe(json(await send('/api/v1/evals')).total - 2);
+      expect(json(await send('/api/v1/evals?agent_id=agt_01m866ppy1drc0wzkkx93pgznf')).total).toBe(
+        0,
+      );
+      expect(
+        expectNestedError(await send('/api/v1/evals?agent_id=eval_x'), 400, 'invalid_request')
+          .details,
+      ).toMatchObject({ fields: [{ path: 'agent_id' }] });
+    });
   });
 
   describe('refusals', () => {

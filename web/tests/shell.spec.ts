@@ -11,7 +11,8 @@ import { ApiSession } from './support/http';
 /**
  * The screens that exist today, in the navigation's order (P231: a link is
  * shown only for a screen that is built; issue 21 names the full list:
- * Agents, Data sources, Knowledge base, Interactions, Analytics, Settings).
+ * Agents, Data sources, Knowledge base, Interactions, Analytics, Settings; issue 22
+ * adds Evaluations after Analytics).
  */
 const NAV_LINKS = [
   'Agents',
@@ -19,6 +20,7 @@ const NAV_LINKS = [
   'Knowledge base',
   'Interactions',
   'Analytics',
+  'Evaluations',
   'Settings',
 ];
 

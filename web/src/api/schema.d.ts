@@ -1717,7 +1717,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's evaluation runs (newest first, without their questions) */
+        /** List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id, P294) */
         get: operations["listEvaluations"];
         put?: never;
         /** Run an agent over a question set (given, or built from its rated interactions) as a background job; eval.completed fires when it ends */
@@ -17355,6 +17355,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 offset?: string;
+                agent_id?: string;
             };
             header?: never;
             path?: never;

@@ -50,6 +50,12 @@ export const SCREENS: readonly ScreenRoute[] = [
     component: lazy(() => import('../screens/analytics')),
   },
   {
+    path: '/evaluations',
+    label: 'Evaluations',
+    role: 'readonly',
+    component: lazy(() => import('../screens/evaluations')),
+  },
+  {
     path: '/settings',
     label: 'Settings',
     role: 'readonly',

@@ -37,24 +37,30 @@ export function useAgentChoices(): Loaded<readonly AgentChoice[]> {
   }, []);
 }
 
-/** A labelled `<select name="agent_id">`: "All agents", then each agent by name. */
+/**
+ * A labelled `<select name="agent_id">`: "All agents", then each agent by
+ * name. With `choose` (a run must name one agent) the first option is that
+ * prompt instead and the browser requires a choice.
+ */
 export function AgentSelect({
   id,
   agents,
   value,
+  choose,
 }: {
   readonly id: string;
   readonly agents: readonly AgentChoice[] | null;
   readonly value: string;
+  readonly choose?: string;
 }) {
   const known = agents ?? [];
   const missing = value && !known.some((agent) => agent.id === value);
   return (
     <>
       <label for={id}>Agent</label>
-      <select id={id} name="agent_id" key={`${value}:${known.length}`}>
+      <select id={id} name="agent_id" key={`${value}:${known.length}`} required={!!choose}>
         <option value="" selected={!value}>
-          All agents
+          {choose ?? 'All agents'}
         </option>
         {known.map((agent) => (
           <option key={agent.id} value={agent.id} selected={agent.id === value}>

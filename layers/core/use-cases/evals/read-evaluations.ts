@@ -8,21 +8,32 @@ export interface ReadEvaluationDependencies {
   readonly evaluations: Pick<EvaluationRepository, 'get' | 'list' | 'items'>;
 }
 
+export interface EvaluationFilter {
+  /** P294: one agent's runs only; `null`: every agent's. */
+  readonly agentId: string | null;
+}
+
 /**
  * `GET /api/v1/evals`: the organization's runs, newest first, without their
- * questions; a user whose groups restrict their agents sees the runs of
- * those agents only (P81).
+ * questions, all or one agent's (P294); a user whose groups restrict their
+ * agents sees the runs of those agents only (P81), so naming another agent
+ * lists nothing, as the interactions' filter does.
  */
 export async function listEvaluations(
   deps: ReadEvaluationDependencies,
   orgId: string,
   page: PageRequest,
   access: AgentAccess,
+  filter: EvaluationFilter = { agentId: null },
 ): Promise<Page<Evaluation>> {
-  if (access.kind === 'all') return deps.evaluations.list(orgId, page);
+  if (access.kind === 'all' && filter.agentId === null) return deps.evaluations.list(orgId, page);
+  // The repository reads every run of the organization for a page anyway (runs are few and small).
   const all = await deps.evaluations.list(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  const usable = usableBy(access, all.items, (evaluation) => evaluation.agent_id);
   return pageOf(
-    usableBy(access, all.items, (evaluation) => evaluation.agent_id),
+    filter.agentId === null
+      ? usable
+      : usable.filter((evaluation) => evaluation.agent_id === filter.agentId),
     page,
   );
 }
