@@ -26,4 +26,10 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     role: 'admin',
     component: lazy(() => import('./organization')),
   },
+  {
+    path: `${SETTINGS_PATH}/sso`,
+    label: 'Single sign-on',
+    role: 'admin',
+    component: lazy(() => import('./sso')),
+  },
 ];
