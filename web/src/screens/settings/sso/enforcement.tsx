@@ -52,7 +52,7 @@ export function TestSignIn({
 }
 
 /**
- * Step 4 (D14, P89, P223): enforcing SSO refuses password sign-in and ends
+ * Step 4 (D14, P89, P223, P291): enforcing SSO refuses password sign-in and ends
  * password sessions, for the organization and for its verified domains'
  * addresses everywhere, but not the session turning it on. Asked in a
  * dialog that says exactly who is signed out.

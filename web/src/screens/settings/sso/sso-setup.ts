@@ -157,7 +157,7 @@ export function configurationBody(
 }
 
 /**
- * The saved configuration as a `PUT` body with enforcement changed: every
+ * P291: the saved configuration as a `PUT` body with enforcement changed: every
  * other setting as it is (the client secret is kept by leaving it out).
  */
 export function withEnforcement(saved: SsoConfiguration, enforce: boolean): SsoConfigurationBody {
