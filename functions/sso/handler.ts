@@ -33,7 +33,7 @@ import {
   samlTrust,
   startSsoSignIn,
 } from '../../layers/core/use-cases/sso/sso-sign-in';
-import { AUTHENTICATION_FAILED, seeOther, UNAUTHORIZED_DOMAIN } from './pages';
+import { AUTHENTICATION_FAILED, postFormPage, seeOther, UNAUTHORIZED_DOMAIN } from './pages';
 import {
   addDomainBody,
   listDomainsQuery,
@@ -212,6 +212,9 @@ export const operations = {
       "Sign in with SSO: redirects to the organization's identity provider; `next` is where to land afterwards",
     query: startQuery,
     responses: {
+      200: {
+        description: 'P273: a form to post to an identity provider that takes HTTP-POST only',
+      },
       303: { description: 'To the identity provider' },
       401: { description: "The 'Authentication failed' page" },
     },
@@ -223,9 +226,12 @@ export const operations = {
           returnTo: query.next,
           baseUrl: baseUrl(deps, client),
         });
-        return seeOther(started.location, [
+        const cookies = [
           flowCookie(started.browserSecret, SSO_LIMITS.flowSeconds, started.protocol),
-        ]);
+        ];
+        return started.form
+          ? postFormPage(started.form, cookies)
+          : seeOther(started.location ?? '', cookies);
       }),
   }),
   completeOidcSignIn: publicOperation({

@@ -58,6 +58,40 @@ export const UNAUTHORIZED_DOMAIN = (): APIGatewayProxyResult =>
     "Your email address is outside your organization's verified domains. Ask your administrator.",
   );
 
+/**
+ * P273: an identity provider that takes the AuthnRequest by HTTP-POST only
+ * (SAML Bindings §3.5). The browser must post a form to it; without a
+ * script (the service's pages run none) the person presses the one button,
+ * which has the focus. Values are escaped; the request holds no secret.
+ */
+export function postFormPage(
+  form: { readonly action: string; readonly fields: Readonly<Record<string, string>> },
+  cookies: readonly string[] = [],
+): APIGatewayProxyResult {
+  const inputs = Object.entries(form.fields)
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('');
+  const body = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head><meta charset="utf-8"><title>Continue to your identity provider</title></head>',
+    '<body><h1>Continue to your identity provider</h1>',
+    '<p>Your organization signs in with its identity provider. Continue to sign in there.</p>',
+    `<form method="post" action="${escapeHtml(form.action)}">${inputs}<button type="submit" autofocus>Continue</button></form>`,
+    '</body>',
+    '</html>',
+  ].join('\n');
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+    multiValueHeaders: cookies.length > 0 ? { 'Set-Cookie': [...cookies] } : {},
+    body,
+  };
+}
+
 /** A redirect that a browser follows with GET (303). */
 export function seeOther(location: string, cookies: readonly string[] = []): APIGatewayProxyResult {
   return {

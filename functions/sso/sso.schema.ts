@@ -1,5 +1,10 @@
 import * as z from 'zod/mini';
-import { OIDC_PRESETS, SSO_LIMITS, SSO_RETURN_PATH_PATTERN } from '../../layers/core/domain/sso';
+import {
+  OIDC_PRESETS,
+  SAML_METADATA_LIMITS,
+  SSO_LIMITS,
+  SSO_RETURN_PATH_PATTERN,
+} from '../../layers/core/domain/sso';
 import { ROLES } from '../../layers/core/domain/user';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
@@ -39,19 +44,32 @@ const oidcConfigurationBody = z.strictObject({
 });
 
 /**
- * D14 SAML 2.0 (P92): the IdP's entity id, its single sign-on URL
- * (HTTP-Redirect binding) and the certificate(s) it signs with. The email
- * is the NameID unless `attribute_mapping.email` names an attribute.
+ * D14 SAML 2.0 (P92, P272): the IdP's entity id, its single sign-on URL and
+ * the certificate(s) it signs with, given by hand; or its metadata, pasted
+ * (`metadata_xml`) or where to fetch it (`metadata_url`), which those are
+ * read from. Exactly one of the three ways (the use case says which fields
+ * clash). `metadata_signing_certificate`: the metadata must be signed with
+ * it. The email is the NameID unless `attribute_mapping.email` names an
+ * attribute.
  */
 const samlConfigurationBody = z.strictObject({
   protocol: z.literal('saml'),
   enforce_sso: z._default(z.boolean(), false),
   saml: z.strictObject({
-    idp_entity_id: z.string().check(z.minLength(1), z.maxLength(500)),
-    sso_url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)),
-    idp_certificates: z
-      .array(z.string().check(z.minLength(1), z.maxLength(10_000)))
-      .check(z.minLength(1), z.maxLength(SSO_LIMITS.certificatesMax)),
+    idp_entity_id: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+    sso_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
+    /** P273: the binding `sso_url` takes when given by hand (default redirect). */
+    sso_binding: z.optional(z.enum(['redirect', 'post'])),
+    idp_certificates: z.optional(
+      z
+        .array(z.string().check(z.minLength(1), z.maxLength(10_000)))
+        .check(z.minLength(1), z.maxLength(SSO_LIMITS.certificatesMax)),
+    ),
+    metadata_xml: z.optional(
+      z.string().check(z.minLength(1), z.maxLength(SAML_METADATA_LIMITS.maxBytes)),
+    ),
+    metadata_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
+    metadata_signing_certificate: z.optional(z.string().check(z.minLength(1), z.maxLength(10_000))),
   }),
   attribute_mapping: z.optional(
     z.strictObject({ email: z.string().check(z.minLength(1), z.maxLength(200)) }),
@@ -122,6 +140,7 @@ export const ssoConfigurationResource = z.object({
       idp_entity_id: z.string(),
       sso_url: z.string(),
       idp_certificates: z.array(z.string()),
+      sso_binding: z.enum(['redirect', 'post']),
       metadata_url: z.nullable(z.string()),
     }),
   ),

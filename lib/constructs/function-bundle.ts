@@ -11,7 +11,10 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
  * P209: packages the code imports only with `import()`, at their first use,
  * and too large to parse at every cold start: the AWS Encryption SDK (D33,
  * P70, about 345 KB), the Anthropic SDK (P136, about 430 KB) and node-saml
- * with its XML stack (P93, about 600 KB). They are left out of `index.js`
+ * with its XML stack (P93, about 600 KB), the XML parser and signature
+ * library that read an IdP's SAML metadata (P272), and mammoth, which reads
+ * DOCX files with that same XML parser (P272: loaded at the first DOCX, so
+ * no bundle imports the parser statically). They are left out of `index.js`
  * and shipped beside it, each bundled alone into
  * `node_modules/<package>/index.js`, where Node.js finds the `require()`
  * esbuild writes for the `import()`. A function's `index.js`, what init
@@ -21,6 +24,9 @@ export const LOADED_ON_FIRST_USE = [
   '@aws-crypto/client-node',
   '@anthropic-ai/sdk',
   '@node-saml/node-saml',
+  '@xmldom/xmldom',
+  'xml-crypto',
+  'mammoth',
 ] as const;
 export type FirstUsePackage = (typeof LOADED_ON_FIRST_USE)[number];
 

@@ -17,8 +17,9 @@ import {
   coldStartTarget,
   PROVIDER_SIGN_IN_FAMILIES,
 } from '../bench/cold-start-targets';
+import { minimalDocx } from '../support/hostile-files';
 import { type ModelProviders, startModelProviders } from '../support/model-providers';
-import { IDP_CERT } from '../support/saml-idp';
+import { IDP_CERT, IDP_KEY, idpMetadata } from '../support/saml-idp';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -139,10 +140,16 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   '@anthropic-ai/sdk': ['eval-worker', 'query'],
   // P93: SAML sign-in only.
   '@node-saml/node-saml': ['sso'],
+  // P272: reading an IdP's SAML metadata, and checking its signature, when SSO is configured.
+  '@xmldom/xmldom': ['sso'],
+  'xml-crypto': ['sso'],
+  // P272: DOCX files, in the workers that parse them.
+  mammoth: ['ingestion-worker', 'sync-worker'],
 };
 
 /** The packages loaded on first use (their scopes: the Encryption SDK is many @aws-crypto packages). */
-const FIRST_USE_CODE = /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml)\//;
+const FIRST_USE_CODE =
+  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth)\//;
 
 /** A worker bundle with PDF.js takes a while on a busy 2-core machine. */
 const BUNDLE_TIMEOUT_MS = 120_000;
@@ -324,6 +331,12 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
             NODE_PATH: runtimeModules,
             PROBE_ANTHROPIC_URL: providers.anthropicUrl,
             PROBE_IDP_CERT: IDP_CERT,
+            PROBE_DOCX: minimalDocx(['Read on first use']).toString('base64'),
+            PROBE_IDP_METADATA: idpMetadata({
+              entityId: 'https://idp.example',
+              sso: { redirect: 'https://idp.example/sso' },
+              signedWith: { key: IDP_KEY, cert: IDP_CERT },
+            }),
           },
           encoding: 'utf8',
           timeout: 60_000,
@@ -334,6 +347,8 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
           opened: 'sealed on first use',
           answered: expect.stringMatching(/^claude-/),
           authorizationUrl: 'https://idp.example',
+          metadataEntityId: 'https://idp.example',
+          docxText: 'Read on first use',
         });
       },
       BUNDLE_TIMEOUT_MS,

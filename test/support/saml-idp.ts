@@ -9,6 +9,9 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'saml');
 /** The test IdP's signing key and certificate (test/fixtures/saml, made with openssl for tests only). */
 export const IDP_KEY = readFileSync(join(FIXTURES, 'idp-key.pem'), 'utf8');
 export const IDP_CERT = readFileSync(join(FIXTURES, 'idp-cert.pem'), 'utf8');
+/** A second pair, as an IdP rolls its signing key over (same origin, tests only). */
+export const IDP_NEXT_KEY = readFileSync(join(FIXTURES, 'idp-next-key.pem'), 'utf8');
+export const IDP_NEXT_CERT = readFileSync(join(FIXTURES, 'idp-next-cert.pem'), 'utf8');
 
 export interface AuthnRequestSeen {
   readonly id: string;
@@ -106,3 +109,69 @@ export function samlResponse(options: ResponseOptions): string {
 }
 
 export const base64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
+
+export interface MetadataOptions {
+  readonly entityId: string;
+  /** The SingleSignOnService endpoints offered: binding (`redirect` or `post`) to location. */
+  readonly sso: Partial<Record<'redirect' | 'post', string>>;
+  /** PEM certificates for signing (several during a rollover). @default [IDP_CERT] */
+  readonly certificates?: readonly string[];
+  /** Sign the EntityDescriptor (enveloped, over the whole document) with this key; unsigned when absent. */
+  readonly signedWith?: { readonly key: string; readonly cert: string };
+  /** `validUntil` on the EntityDescriptor. */
+  readonly validUntil?: string;
+}
+
+const BINDING_URN = {
+  redirect: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
+  post: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+} as const;
+
+const base64Der = (pem: string) =>
+  pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+
+/** An IdP's SAML 2.0 metadata as IdPs publish it (md: and ds: prefixes, one KeyDescriptor per certificate). */
+export function idpMetadata(options: MetadataOptions): string {
+  const keys = (options.certificates ?? [IDP_CERT])
+    .map(
+      (pem) =>
+        `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${base64Der(pem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+    )
+    .join('');
+  const services = (['redirect', 'post'] as const)
+    .filter((binding) => options.sso[binding] !== undefined)
+    .map(
+      (binding) =>
+        `<md:SingleSignOnService Binding="${BINDING_URN[binding]}" Location="${options.sso[binding]}"/>`,
+    )
+    .join('');
+  const validUntil = options.validUntil ? ` validUntil="${options.validUntil}"` : '';
+  const xml = [
+    `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" ID="_m${randomBytes(8).toString('hex')}" entityID="${options.entityId}"${validUntil}>`,
+    '<md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">',
+    keys,
+    '<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>',
+    services,
+    '</md:IDPSSODescriptor>',
+    '</md:EntityDescriptor>',
+  ].join('');
+  if (!options.signedWith) return xml;
+  const signature = new SignedXml({
+    privateKey: options.signedWith.key,
+    publicCert: options.signedWith.cert,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+  });
+  signature.addReference({
+    xpath: "/*[local-name(.)='EntityDescriptor']",
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    transforms: [
+      'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+      'http://www.w3.org/2001/10/xml-exc-c14n#',
+    ],
+  });
+  signature.computeSignature(xml, {
+    location: { reference: "/*[local-name(.)='EntityDescriptor']", action: 'prepend' },
+  });
+  return signature.getSignedXml();
+}

@@ -35,6 +35,9 @@ export interface SamlSettings {
   readonly sso_url: string;
   /** PEM (or bare base64) signing certificates of the IdP; any one may sign. */
   readonly idp_certificates: readonly string[];
+  /** P273: the binding `sso_url` takes; absent on configurations stored before it was recorded (redirect). */
+  readonly sso_binding?: 'redirect' | 'post';
+  /** P272: where the settings were read from, when the administrator gave a metadata URL. */
   readonly metadata_url: string | null;
 }
 
@@ -137,3 +140,6 @@ export const SSO_DEFAULT_RETURN_PATH = '/';
  * so the sign-in can never become an open redirect.
  */
 export const SSO_RETURN_PATH_PATTERN = /^\/(?!\/)[\x21-\x5B\x5D-\x7E]{0,499}$/;
+
+/** P272: one IdP's metadata is a few KB; a federation's aggregate is not what an organization pastes or names. */
+export const SAML_METADATA_LIMITS = { maxBytes: 256 * 1024, fetchTimeoutMs: 5000 } as const;

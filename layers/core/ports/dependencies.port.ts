@@ -22,6 +22,7 @@ import type { GroupGrants, GroupRepository } from './group-repository.port';
 import type {
   IdentityProviderUrlRule,
   OidcRelyingParty,
+  SamlMetadataReader,
   SamlServiceProvider,
 } from './identity-provider.port';
 import type {
@@ -129,6 +130,8 @@ export interface Dependencies {
   readonly identityProviderUrls: IdentityProviderUrlRule;
   /** D14 SAML 2.0: the service provider, and the assertions already accepted (replays). */
   readonly samlServiceProvider: SamlServiceProvider;
+  /** P272: reads an IdP's SAML metadata, pasted or fetched under D35. */
+  readonly samlMetadata: SamlMetadataReader;
   readonly samlAssertions: SamlAssertionLedger;
   /**
    * The API's public address for links back to it (SSO callbacks, P91):

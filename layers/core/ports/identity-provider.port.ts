@@ -47,7 +47,51 @@ export interface SamlTrust {
   readonly acsUrl: string;
   readonly idpEntityId: string;
   readonly idpSsoUrl: string;
+  /** P273: how the AuthnRequest travels to `idpSsoUrl`: a redirect, or a form the browser posts. */
+  readonly idpSsoBinding: SamlBinding;
   readonly idpCertificates: readonly string[];
+}
+
+/** SAML Bindings §3.4 (HTTP-Redirect) and §3.5 (HTTP-POST), the two a browser sign-in uses. */
+export type SamlBinding = 'redirect' | 'post';
+
+/** An AuthnRequest as the browser carries it: a URL to follow, or a form to post (P273). */
+export type SamlAuthorization =
+  | { readonly binding: 'redirect'; readonly location: string }
+  | {
+      readonly binding: 'post';
+      readonly action: string;
+      readonly fields: Readonly<Record<string, string>>;
+    };
+
+/** What an identity provider's SAML metadata says about it (D14, P272). */
+export interface SamlIdentityProviderMetadata {
+  readonly entityId: string;
+  readonly ssoUrl: string;
+  readonly ssoBinding: SamlBinding;
+  /** Every signing certificate, base64 DER as metadata carries them (several during a rollover). */
+  readonly certificates: readonly string[];
+}
+
+/** Why metadata was refused, in words for the administrator (P272); nothing of it is trusted. */
+export class SamlMetadataError extends Error {
+  override readonly name = 'SamlMetadataError';
+}
+
+/**
+ * Reads an IdP's SAML 2.0 metadata (D14: "a metadata URL or XML file")
+ * with a maintained XML parser. Throws SamlMetadataError for anything it
+ * cannot use: malformed or oversized XML, no identity provider, no usable
+ * binding, expired, or unsigned (or wrongly signed) when a signing
+ * certificate is required.
+ */
+export interface SamlMetadataReader {
+  read(
+    xml: string,
+    options: { readonly signingCertificate?: string | undefined; readonly now: Date },
+  ): Promise<SamlIdentityProviderMetadata>;
+  /** The document at `url`, fetched under D35 (bounded in time and size); throws SamlMetadataError. */
+  fetch(url: string): Promise<string>;
 }
 
 /** A SAML assertion that passed every check: signature, audience, recipient, time, InResponseTo. */
@@ -64,8 +108,12 @@ export interface SamlIdentity {
 
 /** SAML 2.0 SP-initiated sign-in (D14), through a maintained SAML library. */
 export interface SamlServiceProvider {
-  /** The IdP's SSO URL with a signed-over-nothing AuthnRequest (HTTP-Redirect binding) of id `requestId`. */
-  authorizationUrl(trust: SamlTrust, requestId: string, relayState: string): Promise<string>;
+  /** An unsigned AuthnRequest of id `requestId` for the trust's binding: a redirect URL or a form to post. */
+  authorization(
+    trust: SamlTrust,
+    requestId: string,
+    relayState: string,
+  ): Promise<SamlAuthorization>;
   /** Validates a posted `SAMLResponse`; throws SsoAuthenticationFailedError for anything not proven. */
   validateResponse(
     trust: SamlTrust,

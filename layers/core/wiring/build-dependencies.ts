@@ -41,6 +41,7 @@ import { uploadedFileParser } from '../adapters/parsing/file-parser';
 import { inProcessChunker } from '../adapters/parsing/in-process-chunker';
 import { JoseOidcRelyingParty } from '../adapters/sso/jose-oidc-relying-party';
 import { NodeSamlServiceProvider } from '../adapters/sso/node-saml-service-provider';
+import { XmlSamlMetadataReader } from '../adapters/sso/xml-saml-metadata-reader';
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhook';
@@ -214,6 +215,7 @@ export function buildDependencies(options: {
     oidcRelyingParty: new JoseOidcRelyingParty(options.outboundPolicy, clock),
     identityProviderUrls: identityProviderUrlRule(options.outboundPolicy),
     samlServiceProvider: new NodeSamlServiceProvider(),
+    samlMetadata: new XmlSamlMetadataReader(options.outboundPolicy),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: options.publicBaseUrl ?? (() => undefined),
     consoleOrigin: options.consoleOrigin,

@@ -9,7 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { AnthropicAnswerer } from '../../../layers/core/adapters/ai/anthropic-answerer';
 import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
+import { webhookPolicy } from '../../../layers/core/adapters/net/outbound-policy';
+import { parseFile } from '../../../layers/core/adapters/parsing/file-parsers';
 import { NodeSamlServiceProvider } from '../../../layers/core/adapters/sso/node-saml-service-provider';
+import { XmlSamlMetadataReader } from '../../../layers/core/adapters/sso/xml-saml-metadata-reader';
 
 async function main(): Promise<void> {
   const sealer = new EnvelopeSecretSealer({ localMasterKey: randomBytes(32) });
@@ -34,20 +37,40 @@ async function main(): Promise<void> {
   }
 
   const saml = new NodeSamlServiceProvider();
-  const authorizationUrl = await saml.authorizationUrl(
+  const authorization = await saml.authorization(
     {
       spEntityId: 'https://svc.example/saml/org_probe',
       acsUrl: 'https://svc.example/api/v1/auth/sso/saml/acs',
       idpEntityId: 'https://idp.example',
       idpSsoUrl: 'https://idp.example/sso',
+      idpSsoBinding: 'redirect',
       idpCertificates: [process.env.PROBE_IDP_CERT ?? ''],
     },
     'id_probe_request',
     'relay-probe',
   );
 
+  const authorizationUrl =
+    authorization.binding === 'redirect' ? new URL(authorization.location).origin : '';
+
+  // P272: xmldom parses, xml-crypto checks the signature.
+  const metadata = await new XmlSamlMetadataReader(
+    webhookPolicy({ allowPrivateAddresses: false }),
+  ).read(process.env.PROBE_IDP_METADATA ?? '', {
+    now: new Date(),
+    signingCertificate: process.env.PROBE_IDP_CERT ?? '',
+  });
+
+  const docx = await parseFile(Buffer.from(process.env.PROBE_DOCX ?? '', 'base64'), 'probe.docx');
+
   process.stdout.write(
-    `${JSON.stringify({ opened, answered, authorizationUrl: new URL(authorizationUrl).origin })}\n`,
+    `${JSON.stringify({
+      opened,
+      answered,
+      authorizationUrl,
+      metadataEntityId: metadata.entityId,
+      docxText: docx.sections[0]?.paragraphs[0] ?? '',
+    })}\n`,
   );
 }
 

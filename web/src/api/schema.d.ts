@@ -13947,6 +13947,8 @@ export interface operations {
                             idp_entity_id: string;
                             sso_url: string;
                             idp_certificates: string[];
+                            /** @enum {string} */
+                            sso_binding: "redirect" | "post";
                             metadata_url: string | null;
                         } | null;
                         attribute_mapping: {
@@ -14081,10 +14083,16 @@ export interface operations {
                     /** @default false */
                     enforce_sso?: boolean;
                     saml: {
-                        idp_entity_id: string;
+                        idp_entity_id?: string;
                         /** Format: uri */
-                        sso_url: string;
-                        idp_certificates: string[];
+                        sso_url?: string;
+                        /** @enum {string} */
+                        sso_binding?: "redirect" | "post";
+                        idp_certificates?: string[];
+                        metadata_xml?: string;
+                        /** Format: uri */
+                        metadata_url?: string;
+                        metadata_signing_certificate?: string;
                     };
                     attribute_mapping?: {
                         email: string;
@@ -14116,6 +14124,8 @@ export interface operations {
                             idp_entity_id: string;
                             sso_url: string;
                             idp_certificates: string[];
+                            /** @enum {string} */
+                            sso_binding: "redirect" | "post";
                             metadata_url: string | null;
                         } | null;
                         attribute_mapping: {
@@ -14783,6 +14793,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description P273: a form to post to an identity provider that takes HTTP-POST only */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description To the identity provider */
             303: {
                 headers: {

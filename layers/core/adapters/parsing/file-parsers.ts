@@ -14,7 +14,6 @@
  *   BOMs, ragged rows).
  */
 import { parse as parseCsv } from 'csv-parse';
-import mammoth from 'mammoth';
 import MarkdownIt from 'markdown-it';
 import { getDocumentProxy } from 'unpdf';
 import { detectFileType, type FileType } from '../../domain/file-types';
@@ -292,7 +291,16 @@ function joinLines(before: string, after: string): string {
  */
 const DOCX_STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];
 
+/**
+ * P209/P272: mammoth (and the XML parser it brings) loads at the first DOCX,
+ * shipped beside the workers' `index.js`, so the XML parser can be a package
+ * the SSO function loads on first use too.
+ */
+let mammothLibrary: Promise<typeof import('mammoth')> | undefined;
+
 async function docxToDocument(bytes: Buffer, filename: string): Promise<ParsedDocument> {
+  mammothLibrary ??= import('mammoth');
+  const mammoth = await mammothLibrary;
   let html: string;
   try {
     const result = await mammoth.convertToHtml(

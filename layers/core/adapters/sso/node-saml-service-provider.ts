@@ -1,6 +1,7 @@
 import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import { SsoAuthenticationFailedError } from '../../domain/errors';
 import type {
+  SamlAuthorization,
   SamlIdentity,
   SamlServiceProvider,
   SamlTrust,
@@ -43,9 +44,25 @@ const REQUEST_LIFETIME_MS = 10 * 60 * 1000;
 export class NodeSamlServiceProvider implements SamlServiceProvider {
   #library: Promise<NodeSaml> | undefined;
 
-  async authorizationUrl(trust: SamlTrust, requestId: string, relayState: string): Promise<string> {
+  async authorization(
+    trust: SamlTrust,
+    requestId: string,
+    relayState: string,
+  ): Promise<SamlAuthorization> {
     const saml = await this.#saml(trust, { generateUniqueId: () => requestId });
-    return saml.getAuthorizeUrlAsync(relayState, undefined, {});
+    if (trust.idpSsoBinding === 'redirect') {
+      return {
+        binding: 'redirect',
+        location: await saml.getAuthorizeUrlAsync(relayState, undefined, {}),
+      };
+    }
+    // SAML Bindings §3.5: the request base64-encoded (not deflated) in a form field; the page is ours (P273).
+    const message = await saml.getAuthorizeMessageAsync(relayState, undefined, {});
+    const fields: Record<string, string> = {};
+    for (const [name, value] of Object.entries(message)) {
+      if (typeof value === 'string') fields[name] = value;
+    }
+    return { binding: 'post', action: trust.idpSsoUrl, fields };
   }
 
   async validateResponse(
@@ -131,6 +148,9 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
     return new Saml({
       callbackUrl: trust.acsUrl,
       entryPoint: trust.idpSsoUrl,
+      authnRequestBinding: trust.idpSsoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect',
+      // SAML Bindings §3.5.4: a posted message is base64 of the XML itself; only the redirect deflates it.
+      skipRequestCompression: trust.idpSsoBinding === 'post',
       issuer: trust.spEntityId,
       audience: trust.spEntityId,
       idpIssuer: trust.idpEntityId,

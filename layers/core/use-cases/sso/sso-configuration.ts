@@ -13,6 +13,7 @@ import {
   normalizeDomain,
   OIDC_PRESETS,
   type OidcPreset,
+  type SamlSettings,
   SSO_LIMITS,
   type SsoConfiguration,
   type SsoDomain,
@@ -20,7 +21,12 @@ import {
 } from '../../domain/sso';
 import type { Role } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
-import type { IdentityProviderUrlRule } from '../../ports/identity-provider.port';
+import {
+  type IdentityProviderUrlRule,
+  type SamlBinding,
+  SamlMetadataError,
+  type SamlMetadataReader,
+} from '../../ports/identity-provider.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
 import type { PasswordSessionCutoffs } from '../../ports/session.port';
 import type { SsoRepository, StoredSsoConfiguration, TxtResolver } from '../../ports/sso.port';
@@ -36,6 +42,8 @@ export interface SsoConfigurationDependencies {
     'endForOrganization' | 'endForDomain'
   >;
   readonly identityProviderUrls: IdentityProviderUrlRule;
+  /** P272: an IdP's metadata, pasted or fetched, read into the settings. */
+  readonly samlMetadata: SamlMetadataReader;
   readonly clock: Clock;
 }
 
@@ -88,7 +96,8 @@ export function configurationView(stored: StoredSsoConfiguration): SsoConfigurat
       ...stored.oidc,
       client_secret_set: stored.client_secret_sealed !== null,
     },
-    saml: stored.saml,
+    // P273: stored before bindings were recorded, the SSO URL was a redirect's.
+    saml: stored.saml && { ...stored.saml, sso_binding: stored.saml.sso_binding ?? 'redirect' },
     attribute_mapping: stored.attribute_mapping,
     provision_role: stored.provision_role,
     created_at: stored.created_at,
@@ -118,12 +127,19 @@ export interface OidcInput {
   readonly scopes?: readonly string[] | undefined;
 }
 
+/** D14/P272: the IdP by hand (the first four), or its metadata pasted or at a URL: one of the three. */
 export interface SamlInput {
-  readonly idp_entity_id: string;
-  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
-  readonly sso_url: string;
+  readonly idp_entity_id?: string | undefined;
+  /** The IdP's single sign-on URL. */
+  readonly sso_url?: string | undefined;
+  /** P273: how `sso_url` takes the AuthnRequest (default redirect). */
+  readonly sso_binding?: SamlBinding | undefined;
   /** PEM certificate(s) the IdP signs assertions with. */
-  readonly idp_certificates: readonly string[];
+  readonly idp_certificates?: readonly string[] | undefined;
+  readonly metadata_xml?: string | undefined;
+  readonly metadata_url?: string | undefined;
+  /** When given, the metadata must be signed with this certificate. */
+  readonly metadata_signing_certificate?: string | undefined;
 }
 
 interface CommonInput {
@@ -140,7 +156,10 @@ export type SsoConfigurationInput =
 const DEFAULT_EMAIL_ATTRIBUTE = { oidc: 'email', saml: 'nameID' } as const;
 
 /** Each certificate must parse as X.509 (400 naming the field otherwise); kept as PEM. */
-function parseCertificates(certificates: readonly string[]): string[] {
+function parseCertificates(
+  certificates: readonly string[],
+  field = 'saml.idp_certificates',
+): string[] {
   return certificates.map((certificate, index) => {
     const pem = certificate.includes('-----BEGIN')
       ? certificate.trim()
@@ -149,7 +168,12 @@ function parseCertificates(certificates: readonly string[]): string[] {
       new X509Certificate(pem);
     } catch {
       throw new InvalidRequestError('An IdP certificate is not an X.509 certificate', {
-        fields: [{ path: `saml.idp_certificates.${index}`, message: 'must be a PEM certificate' }],
+        fields: [
+          {
+            path: field === 'saml.idp_certificates' ? `${field}.${index}` : field,
+            message: 'must be a PEM certificate',
+          },
+        ],
       });
     }
     return pem;
@@ -187,6 +211,99 @@ function issuerOf(input: OidcInput): string {
     });
   }
   return issuer;
+}
+
+const BY_HAND_FIELDS = ['idp_entity_id', 'sso_url', 'sso_binding', 'idp_certificates'] as const;
+
+/**
+ * P272: the IdP's settings from exactly one of the three ways D14 allows.
+ * Metadata is read with the service's XML reader (fetched under D35 when
+ * named by URL) and its SSO URL and certificates go through the same checks
+ * as typed ones; a refusal is a 400 naming the field it came from.
+ */
+async function samlSettings(
+  deps: Pick<SsoConfigurationDependencies, 'samlMetadata' | 'identityProviderUrls' | 'clock'>,
+  input: SamlInput,
+): Promise<SamlSettings> {
+  const byHand = BY_HAND_FIELDS.filter((field) => input[field] !== undefined);
+  const ways = [
+    ...(byHand.length > 0 ? [`saml.${byHand[0]}`] : []),
+    ...(input.metadata_xml !== undefined ? ['saml.metadata_xml'] : []),
+    ...(input.metadata_url !== undefined ? ['saml.metadata_url'] : []),
+  ];
+  if (ways.length !== 1) {
+    const message =
+      'give the IdP by hand (idp_entity_id, sso_url, idp_certificates), or its metadata_xml, or its metadata_url: exactly one';
+    throw new InvalidRequestError(`SAML: ${message}`, {
+      fields: (ways.length === 0 ? ['saml.metadata_xml'] : ways).map((path) => ({ path, message })),
+    });
+  }
+  if (byHand.length > 0) {
+    if (input.metadata_signing_certificate !== undefined) {
+      throw new InvalidRequestError('A metadata signing certificate needs metadata', {
+        fields: [
+          {
+            path: 'saml.metadata_signing_certificate',
+            message: 'only with metadata_xml or metadata_url',
+          },
+        ],
+      });
+    }
+    const missing = (['idp_entity_id', 'sso_url', 'idp_certificates'] as const).filter(
+      (field) => input[field] === undefined,
+    );
+    if (missing.length > 0) {
+      throw new InvalidRequestError(`SAML by hand needs ${missing.join(', ')}`, {
+        fields: missing.map((field) => ({ path: `saml.${field}`, message: 'required' })),
+      });
+    }
+    return {
+      idp_entity_id: input.idp_entity_id ?? '',
+      sso_url: checkProviderUrl(deps.identityProviderUrls, input.sso_url ?? '', 'saml.sso_url'),
+      sso_binding: input.sso_binding ?? 'redirect',
+      idp_certificates: parseCertificates(input.idp_certificates ?? []),
+      metadata_url: null,
+    };
+  }
+  const field = input.metadata_url !== undefined ? 'saml.metadata_url' : 'saml.metadata_xml';
+  const signingCertificate =
+    input.metadata_signing_certificate === undefined
+      ? undefined
+      : parseCertificates(
+          [input.metadata_signing_certificate],
+          'saml.metadata_signing_certificate',
+        )[0];
+  let metadata: Awaited<ReturnType<SamlMetadataReader['read']>>;
+  try {
+    const xml =
+      input.metadata_url !== undefined
+        ? await deps.samlMetadata.fetch(
+            checkProviderUrl(deps.identityProviderUrls, input.metadata_url, field),
+          )
+        : (input.metadata_xml ?? '');
+    metadata = await deps.samlMetadata.read(xml, {
+      signingCertificate,
+      now: deps.clock.now(),
+    });
+  } catch (error) {
+    if (!(error instanceof SamlMetadataError)) throw error;
+    throw new InvalidRequestError(`The IdP metadata was refused: ${error.message}`, {
+      fields: [{ path: field, message: error.message }],
+    });
+  }
+  if (metadata.certificates.length > SSO_LIMITS.certificatesMax) {
+    const message = `names ${metadata.certificates.length} signing certificates; at most ${SSO_LIMITS.certificatesMax} are kept`;
+    throw new InvalidRequestError(`The IdP metadata ${message}`, {
+      fields: [{ path: field, message }],
+    });
+  }
+  return {
+    idp_entity_id: metadata.entityId,
+    sso_url: checkProviderUrl(deps.identityProviderUrls, metadata.ssoUrl, field),
+    sso_binding: metadata.ssoBinding,
+    idp_certificates: parseCertificates(metadata.certificates, field),
+    metadata_url: input.metadata_url ?? null,
+  };
 }
 
 /**
@@ -235,12 +352,7 @@ export async function putSsoConfiguration(
       protocol: 'saml',
       oidc: null,
       client_secret_sealed: null,
-      saml: {
-        idp_entity_id: input.saml.idp_entity_id,
-        sso_url: checkProviderUrl(deps.identityProviderUrls, input.saml.sso_url, 'saml.sso_url'),
-        idp_certificates: parseCertificates(input.saml.idp_certificates),
-        metadata_url: null,
-      },
+      saml: await samlSettings(deps, input.saml),
     };
   } else {
     const issuer = checkProviderUrl(deps.identityProviderUrls, issuerOf(input.oidc), 'oidc.issuer');

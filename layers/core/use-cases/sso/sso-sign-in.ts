@@ -58,6 +58,8 @@ export function samlTrust(configuration: StoredSsoConfiguration, baseUrl: string
     acsUrl: endpoint,
     idpEntityId: configuration.saml.idp_entity_id,
     idpSsoUrl: configuration.saml.sso_url,
+    // P273: configured before bindings were recorded, the SSO URL was a redirect's.
+    idpSsoBinding: configuration.saml.sso_binding ?? 'redirect',
     idpCertificates: configuration.saml.idp_certificates,
   };
 }
@@ -67,8 +69,13 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 const failed = (message: string) => new SsoAuthenticationFailedError(message);
 
 export interface StartedSignIn {
-  /** Where to send the browser (the identity provider). */
-  readonly location: string;
+  /** Where to send the browser (the identity provider); null when it must post `form` instead. */
+  readonly location: string | null;
+  /** P273: a SAML IdP that takes the HTTP-POST binding only: the form the browser posts to it. */
+  readonly form: {
+    readonly action: string;
+    readonly fields: Readonly<Record<string, string>>;
+  } | null;
   /** P90: the secret the browser keeps in a cookie, so only it can finish this sign-in. */
   readonly browserSecret: string;
   /** SAML comes back by a cross-site POST, which needs a `SameSite=None` cookie. */
@@ -153,12 +160,14 @@ export async function startSsoSignIn(
       code_verifier: null,
       request_id: requestId,
     });
-    const location = await deps.samlServiceProvider.authorizationUrl(
+    const authorization = await deps.samlServiceProvider.authorization(
       samlTrust(configuration, input.baseUrl),
       requestId,
       relayState,
     );
-    return { location, browserSecret, protocol: 'saml' };
+    return authorization.binding === 'redirect'
+      ? { location: authorization.location, form: null, browserSecret, protocol: 'saml' }
+      : { location: null, form: authorization, browserSecret, protocol: 'saml' };
   }
   const oidc = oidcOf(configuration);
   const state = randomToken();
@@ -181,7 +190,7 @@ export async function startSsoSignIn(
     },
     { state, nonce, codeChallenge: sha256(codeVerifier) },
   );
-  return { location, browserSecret, protocol: 'oidc' };
+  return { location, form: null, browserSecret, protocol: 'oidc' };
 }
 
 export interface SsoSignedIn {

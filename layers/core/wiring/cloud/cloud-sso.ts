@@ -8,6 +8,7 @@ import { identityProviderUrlRule } from '../../adapters/net/identity-provider-ur
 import { webhookPolicy } from '../../adapters/net/outbound-policy';
 import { JoseOidcRelyingParty } from '../../adapters/sso/jose-oidc-relying-party';
 import { NodeSamlServiceProvider } from '../../adapters/sso/node-saml-service-provider';
+import { XmlSamlMetadataReader } from '../../adapters/sso/xml-saml-metadata-reader';
 import { parseCloudConfig } from '../../config';
 import { systemClock } from '../../ports/clock.port';
 import type { Dependencies } from '../../ports/dependencies.port';
@@ -27,6 +28,7 @@ export function cloudSso(): Pick<
   | 'oidcRelyingParty'
   | 'identityProviderUrls'
   | 'samlServiceProvider'
+  | 'samlMetadata'
   | 'samlAssertions'
   | 'publicBaseUrl'
 > {
@@ -41,6 +43,7 @@ export function cloudSso(): Pick<
     oidcRelyingParty: new JoseOidcRelyingParty(policy, systemClock),
     identityProviderUrls: identityProviderUrlRule(policy),
     samlServiceProvider: new NodeSamlServiceProvider(),
+    samlMetadata: new XmlSamlMetadataReader(policy),
     samlAssertions: new DynamoDbSamlAssertionLedger(client, tableName),
     publicBaseUrl: () => config.SVC_PUBLIC_URL,
   };
