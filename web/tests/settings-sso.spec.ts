@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { TestDnsServer } from '../../test/support/dns-server';
 import { TestOidcProvider } from '../../test/support/oidc-provider';
-import { IDP_CERT, readAuthnRequest, samlResponse } from '../../test/support/saml-idp';
+import { idpMetadata, readAuthnRequest, samlResponse } from '../../test/support/saml-idp';
 import {
   test as base,
   documentScreenshot,
@@ -26,14 +26,24 @@ const IDP_ENTITY_ID = 'https://idp.console.test/saml';
  */
 interface SamlIdpSite {
   readonly ssoUrl: string;
+  /** Its metadata (test/support/saml-idp.ts), naming the SSO URL with the HTTP-Redirect binding. */
+  readonly metadataUrl: string;
   email: string;
   close(): Promise<void>;
 }
+
+const metadataOf = (ssoUrl: string) =>
+  idpMetadata({ entityId: IDP_ENTITY_ID, sso: { redirect: ssoUrl } });
 
 async function startSamlIdpSite(): Promise<SamlIdpSite> {
   const site = { email: '' };
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/metadata') {
+      response.writeHead(200, { 'Content-Type': 'application/samlmetadata+xml' });
+      response.end(metadataOf(`http://127.0.0.1:${port}/sso`));
+      return;
+    }
     if (url.pathname !== '/sso' || !url.searchParams.has('SAMLRequest')) {
       response.writeHead(404).end();
       return;
@@ -52,10 +62,12 @@ async function startSamlIdpSite(): Promise<SamlIdpSite> {
       `<!doctype html><html lang="en"><title>Test IdP</title><h1>Test IdP</h1><form method="post" action="${attr(seen.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${attr(Buffer.from(xml).toString('base64'))}"><input type="hidden" name="RelayState" value="${attr(seen.relayState)}"><button>Continue as ${attr(site.email)}</button></form>`,
     );
   });
+  let port = 0;
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   return Object.assign(site, {
     ssoUrl: `http://127.0.0.1:${port}/sso`,
+    metadataUrl: `http://127.0.0.1:${port}/metadata`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   });
 }
@@ -197,7 +209,7 @@ test.describe('Settings › Single sign-on (D14)', () => {
     );
   });
 
-  test('SAML by hand: the values for the IdP, a certificate refused by name, then a sign-in through the IdP', async ({
+  test('SAML three ways: by hand (a certificate refused by name), metadata XML from a file, its URL; then a sign-in through the IdP', async ({
     page,
     service,
     dns,
@@ -219,12 +231,15 @@ test.describe('Settings › Single sign-on (D14)', () => {
       await expect(provider.getByRole('button', { name: copy })).toBeVisible();
     }
     await expect(provider.getByRole('definition').filter({ hasText: sp })).toHaveCount(3);
+    const save = provider.getByRole('button', { name: 'Save SSO settings' });
+    const corrections = provider.getByRole('list', { name: 'What to correct' });
 
+    await provider.getByRole('radio', { name: 'By hand' }).check();
     await provider.getByLabel('IdP entity ID').fill(IDP_ENTITY_ID);
     await provider.getByLabel('SSO URL').fill(samlIdp.ssoUrl);
     await provider.getByLabel('Signing certificates').fill('not a certificate');
-    await provider.getByRole('button', { name: 'Save SSO settings' }).click();
-    await expect(provider.getByRole('list', { name: 'What to correct' })).toHaveText(
+    await save.click();
+    await expect(corrections).toHaveText(
       'Signing certificates (certificate 1): must be a PEM certificate',
     );
     await expect(provider.getByLabel('Signing certificates')).toHaveAttribute(
@@ -232,10 +247,35 @@ test.describe('Settings › Single sign-on (D14)', () => {
       'true',
     );
 
-    await provider.getByLabel('Signing certificates').fill(IDP_CERT);
-    await provider.getByRole('button', { name: 'Save SSO settings' }).click();
+    // P272: pasted metadata that is not XML is refused by name; a file's is read and saved.
+    await provider.getByRole('radio', { name: 'From its metadata XML' }).check();
+    await provider.getByRole('textbox', { name: 'Metadata XML' }).fill('<md:EntityDescriptor');
+    await save.click();
+    await expect(corrections).toContainText('Metadata XML: ');
+    await expect(provider.getByRole('textbox', { name: 'Metadata XML' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    await provider.getByLabel('Read the XML from a file').setInputFiles({
+      name: 'idp-metadata.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(metadataOf(samlIdp.ssoUrl)),
+    });
+    await expect(provider.getByRole('textbox', { name: 'Metadata XML' })).toHaveValue(
+      /^<md:EntityDescriptor /,
+    );
+    await save.click();
     await expect(provider.getByRole('status')).toContainText('Saved.');
+    const inUse = provider.getByRole('definition');
+    await expect(inUse.filter({ hasText: IDP_ENTITY_ID })).toHaveCount(1);
+    await expect(inUse.filter({ hasText: samlIdp.ssoUrl })).toHaveCount(1);
     await expect(page.getByText('SAML 2.0 is set up; password sign-in still works.')).toBeVisible();
+
+    await provider.getByRole('radio', { name: 'From its metadata URL' }).check();
+    await provider.getByRole('textbox', { name: 'Metadata URL' }).fill(samlIdp.metadataUrl);
+    await save.click();
+    await expect(inUse.filter({ hasText: samlIdp.metadataUrl })).toHaveCount(1);
+    await documentScreenshot(page, 'settings-sso-saml-light');
 
     samlIdp.email = admin.email;
     await page.getByRole('link', { name: 'Test sign-in' }).click();

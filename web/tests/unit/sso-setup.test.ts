@@ -9,6 +9,7 @@ import {
   presetIssuer,
   providerOf,
   type SsoConfiguration,
+  samlSourceOf,
   serviceProviderValues,
   splitCertificates,
   tenantOf,
@@ -23,8 +24,13 @@ const FORM: ProviderFormValues = {
   issuer: '',
   clientId: ' client-1 ',
   clientSecret: '',
+  samlSource: 'manual',
+  metadataUrl: '',
+  metadataXml: '',
+  metadataSigningCertificate: '',
   idpEntityId: '',
   ssoUrl: '',
+  ssoBinding: 'redirect',
   certificates: '',
   emailAttribute: '',
   provisionRole: '',
@@ -151,7 +157,44 @@ describe('the SSO setup page', () => {
       saml: {
         idp_entity_id: 'urn:idp',
         sso_url: 'https://idp.example/sso',
+        sso_binding: 'redirect',
         idp_certificates: [PEM('AAA')],
+      },
+    });
+  });
+
+  it('gives a SAML IdP by its metadata, pasted or at a URL, with the optional signing certificate (P272)', () => {
+    const saml = { ...FORM, protocol: 'saml' as const };
+    expect(
+      configurationBody(
+        {
+          ...saml,
+          samlSource: 'xml',
+          metadataXml: '<md:EntityDescriptor/>',
+          idpEntityId: 'ignored',
+        },
+        null,
+      ),
+    ).toEqual({
+      protocol: 'saml',
+      enforce_sso: false,
+      provision_role: null,
+      saml: { metadata_xml: '<md:EntityDescriptor/>' },
+    });
+    expect(
+      configurationBody(
+        {
+          ...saml,
+          samlSource: 'url',
+          metadataUrl: ' https://idp.example/metadata ',
+          metadataSigningCertificate: ` ${PEM('SIG')} `,
+        },
+        null,
+      ),
+    ).toMatchObject({
+      saml: {
+        metadata_url: 'https://idp.example/metadata',
+        metadata_signing_certificate: PEM('SIG'),
       },
     });
   });
@@ -177,14 +220,26 @@ describe('the SSO setup page', () => {
         idp_entity_id: 'urn:idp',
         sso_url: 'https://idp.example/sso',
         idp_certificates: [PEM('AAA')],
-        metadata_url: null,
+        sso_binding: 'post',
+        metadata_url: 'https://idp.example/metadata',
       },
     };
+    // P292: the settings in use are sent back, not the metadata URL (which would read it again).
     expect(withEnforcement(saml, true)).toMatchObject({
       protocol: 'saml',
       enforce_sso: true,
-      saml: { idp_entity_id: 'urn:idp', sso_url: 'https://idp.example/sso' },
+      saml: {
+        idp_entity_id: 'urn:idp',
+        sso_url: 'https://idp.example/sso',
+        sso_binding: 'post',
+        idp_certificates: [PEM('AAA')],
+      },
     });
+    expect(samlSourceOf(saml)).toBe('url');
+    expect(samlSourceOf({ ...saml, saml: { ...(saml.saml ?? fail()), metadata_url: null } })).toBe(
+      'manual',
+    );
+    expect(samlSourceOf(null)).toBe('url');
     expect(providerOf(SAVED)).toBe('microsoft');
     expect(providerOf(null)).toBe('google');
     const oidc = SAVED.oidc ?? fail('the fixture has OIDC settings');
@@ -197,6 +252,8 @@ describe('the SSO setup page', () => {
     expect(fieldLabel('something.else')).toBe('something.else');
     expect(fieldInputName('saml.idp_certificates.0')).toBe('certificates');
     expect(fieldInputName('oidc.issuer')).toBe('issuer');
+    expect(fieldLabel('saml.metadata_xml')).toBe('Metadata XML');
+    expect(fieldInputName('saml.metadata_url')).toBe('metadata_url');
     expect(fieldInputName('provision_role')).toBeNull();
   });
 

@@ -95,6 +95,24 @@ export function splitCertificates(text: string): string[] {
   return trimmed ? [trimmed] : [];
 }
 
+/**
+ * P272, P292: the three ways to give a SAML IdP: its metadata's URL (kept,
+ * read once), its metadata pasted or read from a file, or by hand.
+ */
+export type SamlSource = 'url' | 'xml' | 'manual';
+
+export const SAML_SOURCE_NAMES: Readonly<Record<SamlSource, string>> = {
+  url: 'From its metadata URL',
+  xml: 'From its metadata XML',
+  manual: 'By hand',
+};
+
+/** The way a saved SAML configuration was given: by its metadata URL when one is kept, else by hand. */
+export function samlSourceOf(saved: SsoConfiguration | null): SamlSource {
+  if (!saved?.saml) return 'url';
+  return saved.saml.metadata_url ? 'url' : 'manual';
+}
+
 /** The form's values, read from its FormData (empty optional fields are ''). */
 export interface ProviderFormValues {
   readonly protocol: 'oidc' | 'saml';
@@ -103,8 +121,14 @@ export interface ProviderFormValues {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  readonly samlSource: SamlSource;
+  readonly metadataUrl: string;
+  readonly metadataXml: string;
+  /** Optional: the metadata must be signed with it (P272). */
+  readonly metadataSigningCertificate: string;
   readonly idpEntityId: string;
   readonly ssoUrl: string;
+  readonly ssoBinding: 'redirect' | 'post';
   readonly certificates: string;
   readonly emailAttribute: string;
   /** '' refuses people without an account (P88's null). */
@@ -128,15 +152,7 @@ export function configurationBody(
       : {}),
   };
   if (values.protocol === 'saml') {
-    return {
-      protocol: 'saml',
-      ...common,
-      saml: {
-        idp_entity_id: values.idpEntityId.trim(),
-        sso_url: values.ssoUrl.trim(),
-        idp_certificates: splitCertificates(values.certificates),
-      },
-    };
+    return { protocol: 'saml', ...common, saml: samlBody(values) };
   }
   const provider =
     values.oidcProvider === 'other'
@@ -156,6 +172,25 @@ export function configurationBody(
   };
 }
 
+/** P272: exactly one way to give the IdP; a metadata signing certificate only with metadata. */
+function samlBody(values: ProviderFormValues) {
+  if (values.samlSource === 'manual') {
+    return {
+      idp_entity_id: values.idpEntityId.trim(),
+      sso_url: values.ssoUrl.trim(),
+      sso_binding: values.ssoBinding,
+      idp_certificates: splitCertificates(values.certificates),
+    };
+  }
+  const signing = values.metadataSigningCertificate.trim();
+  return {
+    ...(values.samlSource === 'url'
+      ? { metadata_url: values.metadataUrl.trim() }
+      : { metadata_xml: values.metadataXml }),
+    ...(signing ? { metadata_signing_certificate: signing } : {}),
+  };
+}
+
 /**
  * P291: the saved configuration as a `PUT` body with enforcement changed: every
  * other setting as it is (the client secret is kept by leaving it out).
@@ -170,9 +205,11 @@ export function withEnforcement(saved: SsoConfiguration, enforce: boolean): SsoC
     return {
       protocol: 'saml',
       ...common,
+      // P292: the settings as read, not the metadata again (nothing changes but enforcement).
       saml: {
         idp_entity_id: saved.saml.idp_entity_id,
         sso_url: saved.saml.sso_url,
+        sso_binding: saved.saml.sso_binding,
         idp_certificates: saved.saml.idp_certificates,
       },
     };
@@ -207,6 +244,10 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   'saml.idp_entity_id': 'IdP entity ID',
   'saml.sso_url': 'SSO URL',
   'saml.idp_certificates': 'Signing certificates',
+  'saml.sso_binding': 'Binding',
+  'saml.metadata_url': 'Metadata URL',
+  'saml.metadata_xml': 'Metadata XML',
+  'saml.metadata_signing_certificate': 'Metadata signing certificate',
   'attribute_mapping.email': 'Email attribute',
   provision_role: 'New people',
 };
@@ -228,6 +269,9 @@ export function fieldInputName(path: string): string | null {
     'oidc.client_secret': 'client_secret',
     'saml.idp_entity_id': 'idp_entity_id',
     'saml.sso_url': 'sso_url',
+    'saml.metadata_url': 'metadata_url',
+    'saml.metadata_xml': 'metadata_xml',
+    'saml.metadata_signing_certificate': 'metadata_signing_certificate',
     'attribute_mapping.email': 'email_attribute',
   };
   return names[path] ?? null;
