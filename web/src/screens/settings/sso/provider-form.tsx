@@ -172,7 +172,7 @@ export function ProviderForm({
         <p class="form__hint">
           {protocol.value === 'oidc'
             ? 'Register a web application with this redirect URI; the provider then gives you a client ID and secret.'
-            : 'Most identity providers can read all of these from the SP metadata URL. Sign-in requests use the HTTP-Redirect binding; responses come back by HTTP-POST and must be signed.'}
+            : 'Most identity providers read all of these from the SP metadata URL. Their responses come back to the ACS URL by HTTP-POST, with the assertion signed.'}
         </p>
 
         <h3>Your identity provider’s values</h3>
