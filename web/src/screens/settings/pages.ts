@@ -38,4 +38,10 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     role: 'admin',
     component: lazy(() => import('./model-keys')),
   },
+  {
+    path: `${SETTINGS_PATH}/sso`,
+    label: 'Single sign-on',
+    role: 'admin',
+    component: lazy(() => import('./sso')),
+  },
 ];
