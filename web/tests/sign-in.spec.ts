@@ -82,10 +82,13 @@ test.describe('Signing in', () => {
 
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Your organization signs in with SSO');
-    await expect(alert.getByRole('link', { name: 'Continue with SSO' })).toHaveAttribute(
-      'href',
-      '/api/v1/sso/start?org_id=org_x',
-    );
+    const link = alert.getByRole('link', { name: 'Continue with SSO' });
+    await expect(link).toHaveAttribute('href', '/api/v1/sso/start?org_id=org_x');
+
+    // The link leaves the console for the service's own page (the router does not catch /api/ links).
+    await link.click();
+    await expect(page).toHaveURL(/\/api\/v1\/sso\/start\?org_id=org_x$/);
+    await expect(page).toHaveTitle('Authentication failed');
   });
 
   test('"Sign in with SSO" starts SSO for the email typed', async ({ page }) => {

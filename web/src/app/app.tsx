@@ -4,6 +4,7 @@ import { ScreenBoundary } from '../components/screen-boundary';
 import { roleAtLeast } from '../state/session';
 import { AppContext, type AppServices, useApp } from './context';
 import {
+  CONSOLE_LINKS,
   FORGOT_PASSWORD_PATH,
   INVITATION_PATH,
   PASSWORD_RESET_PATH,
@@ -18,7 +19,7 @@ import { Shell } from './shell';
 export function App({ services }: { readonly services: AppServices }) {
   return (
     <AppContext.Provider value={services}>
-      <LocationProvider>
+      <LocationProvider scope={CONSOLE_LINKS}>
         <Gate />
       </LocationProvider>
     </AppContext.Provider>

@@ -25,3 +25,11 @@ export function safeReturnPath(candidate: string | undefined): string | null {
   const path = candidate.split(/[?#]/)[0] ?? '';
   return NOT_RETURNED_TO.includes(path) ? null : candidate;
 }
+
+/**
+ * The links the console's router handles itself: every same-origin link but
+ * the API's. A link to `/api/…` (SSO's start, a file download) is the
+ * service's own page, so the browser must really go there; without this the
+ * router would catch the click and show "Page not found".
+ */
+export const CONSOLE_LINKS = /^(?!(?:https?:\/\/[^/]+)?\/api\/)/;

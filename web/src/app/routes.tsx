@@ -74,6 +74,7 @@ export const PUBLIC_SCREENS = {
 
 // The pages' own paths and the return-path rule live apart, so screens can read them without a cycle.
 export {
+  CONSOLE_LINKS,
   FORGOT_PASSWORD_PATH,
   INVITATION_PATH,
   PASSWORD_RESET_PATH,
