@@ -1,3 +1,4 @@
+import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
 import { expectNestedError, fieldPaths } from '../support/error-shapes';
 import { type ApiResponse, api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
@@ -152,6 +153,47 @@ describe('Mail: invitations and password resets (P264-P268)', () => {
       }
       expect(inbox.mailFor(user.email)).toHaveLength(10);
     }, 30_000);
+
+    it('mails no link to someone held to SSO, and refuses a link sent before SSO was enforced (P268)', async () => {
+      const { id: orgId } = await createOrganization(service.runtime.dependencies, {
+        name: 'Enforcing Corp',
+        plan: 'enterprise',
+      });
+      const held = await createTestUser(service, { orgId, role: 'readonly' });
+      const control = await createTestUser(service, { role: 'readonly' });
+      await askForReset({ email: held.email });
+      const before = await inbox.nextMailFor(held.email, 0);
+      const now = new Date(clock.now()).toISOString();
+
+      // D14: the organization turns enforce_sso on after the mail went out.
+      await service.runtime.dependencies.ssoRepository.putConfiguration({
+        org_id: orgId,
+        protocol: 'oidc',
+        enforce_sso: true,
+        oidc: {
+          issuer: 'https://idp.enforcing.example',
+          client_id: 'client',
+          preset: null,
+          scopes: [],
+        },
+        client_secret_sealed: null,
+        saml: null,
+        attribute_mapping: { email: 'email' },
+        provision_role: null,
+        created_at: now,
+        updated_at: now,
+      });
+      const asked = await askForReset({ email: held.email });
+      // Mails go out in order: once the control's has arrived, none for the held user is coming.
+      await askForReset({ email: control.email });
+      await inbox.nextMailFor(control.email, 0);
+      const confirmed = await confirmReset(tokenOf(before.link));
+
+      expect(asked.status).toBe(202);
+      expect(inbox.mailFor(held.email)).toHaveLength(1);
+      expect(expectNestedError(confirmed, 403, 'forbidden').details.reason).toBe('sso_required');
+      expect((await signIn(held.email, held.password)).status).toBe(403);
+    });
 
     it('refuses bad input with 400 naming the field', async () => {
       const noEmail = await askForReset({});
