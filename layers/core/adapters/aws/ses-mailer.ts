@@ -1,5 +1,6 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Mailer, MailFailureLog, MailMessage, MailOutcome } from '../../ports/mailer.port';
+import { sendOrLog } from '../mail/send-or-log';
 
 /**
  * P265: mail through Amazon SES (API v2, `SendEmail` with a simple content
@@ -18,33 +19,29 @@ export class SesMailer implements Mailer {
     private readonly logFailure: MailFailureLog,
   ) {}
 
-  async send(message: MailMessage): Promise<MailOutcome> {
-    try {
-      await this.client.send(
-        new SendEmailCommand({
-          FromEmailAddress: this.sender.from,
-          FromEmailAddressIdentityArn: this.sender.identityArn,
-          Destination: { ToAddresses: [message.to] },
-          Content: {
-            Simple: {
-              Subject: { Data: message.subject, Charset: 'UTF-8' },
-              Body: {
-                Text: { Data: message.text, Charset: 'UTF-8' },
-                Html: { Data: message.html, Charset: 'UTF-8' },
+  send(message: MailMessage): Promise<MailOutcome> {
+    return sendOrLog(
+      message,
+      this.logFailure,
+      () =>
+        this.client.send(
+          new SendEmailCommand({
+            FromEmailAddress: this.sender.from,
+            FromEmailAddressIdentityArn: this.sender.identityArn,
+            Destination: { ToAddresses: [message.to] },
+            Content: {
+              Simple: {
+                Subject: { Data: message.subject, Charset: 'UTF-8' },
+                Body: {
+                  Text: { Data: message.text, Charset: 'UTF-8' },
+                  Html: { Data: message.html, Charset: 'UTF-8' },
+                },
               },
             },
-          },
-        }),
-      );
-      return 'sent';
-    } catch (error) {
-      this.logFailure({
-        kind: message.about.kind,
-        org_id: message.about.orgId,
-        user_id: message.about.userId,
-        error: error instanceof Error ? error.name : 'unknown',
-      });
-      return 'not_sent';
-    }
+          }),
+        ),
+      // The SDK's error name (MessageRejected, …); its message may quote the address.
+      (error) => error.name,
+    );
   }
 }

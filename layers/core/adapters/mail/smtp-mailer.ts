@@ -1,5 +1,6 @@
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Mailer, MailFailureLog, MailMessage, MailOutcome } from '../../ports/mailer.port';
+import { sendOrLog } from './send-or-log';
 
 /**
  * P265: mail through an SMTP server (`SVC_SMTP_URL`, e.g.
@@ -18,25 +19,24 @@ export class SmtpMailer implements Mailer {
     this.transport = createTransport(smtpUrl);
   }
 
-  async send(message: MailMessage): Promise<MailOutcome> {
-    try {
-      await this.transport.sendMail({
-        from: this.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
-      return 'sent';
-    } catch (error) {
-      this.logFailure({
-        kind: message.about.kind,
-        org_id: message.about.orgId,
-        user_id: message.about.userId,
-        error: error instanceof Error ? error.message : 'unknown',
-      });
-      return 'not_sent';
-    }
+  send(message: MailMessage): Promise<MailOutcome> {
+    return sendOrLog(
+      message,
+      this.logFailure,
+      () =>
+        this.transport.sendMail({
+          from: this.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        }),
+      // nodemailer's code and the server's reply code; its message may quote the address.
+      (error) => {
+        const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+        return [error.name, code, responseCode].filter((part) => part !== undefined).join(' ');
+      },
+    );
   }
 
   close(): void {
