@@ -45,7 +45,7 @@ export function Shell({
         </div>
       </header>
       <nav class="shell__nav" aria-label="Main">
-        <ul>
+        <ul class="nav-list">
           {screens.map((screen) => {
             const current =
               location.path === screen.path || location.path.startsWith(`${screen.path}/`);

@@ -22,7 +22,7 @@ export default function Settings() {
     <div class="settings">
       <h1 class="settings__heading">Settings</h1>
       <nav class="settings__nav" aria-label="Settings">
-        <ul>
+        <ul class="nav-list">
           {visible.map((entry) => (
             <li key={entry.path}>
               <a href={entry.path} aria-current={entry === page ? 'page' : undefined}>
