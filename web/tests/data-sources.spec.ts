@@ -210,6 +210,53 @@ test.describe('Data sources', () => {
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
   });
 
+  test("a source's settings edited: name, start address, most pages and sync; a refused address named (P300)", async ({
+    page,
+    service,
+    makeAxeBuilder,
+  }) => {
+    const admin = await ApiSession.signIn(service.url, ADMIN.email, ADMIN.password);
+    const source = await admin.call<{ id: string }>('POST', '/api/v1/data-sources', {
+      type: 'website',
+      name: 'Handbook',
+      config: { url: 'https://handbook.example.test/', max_pages: 20 },
+    });
+    await signedIn(page, ADMIN.email, ADMIN.password, `/data-sources/${source.id}`);
+    await page.getByRole('link', { name: 'Edit settings' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Edit Handbook', level: 1 })).toBeVisible();
+    await expect(page.getByLabel('Start address')).toHaveValue('https://handbook.example.test/');
+    await expect(page.getByLabel('Most pages')).toHaveValue('20');
+    await expect(page.getByLabel('Type')).toHaveCount(0);
+    await expectAccessible(makeAxeBuilder);
+
+    // The service refuses a scheme it does not crawl; the form names the field in its own words.
+    await page.getByLabel('Start address').fill('ftp://handbook.example.test/');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('list', { name: 'What to correct' })).toContainText(
+      'Start address:',
+    );
+
+    await page.getByLabel('Name').fill('Staff handbook');
+    await page.getByLabel('Start address').fill('https://handbook.example.test/start');
+    await page.getByLabel('Most pages').fill('50');
+    await page.getByLabel('Sync').selectOption({ label: 'Every day' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Staff handbook', level: 1 })).toBeVisible();
+    const about = page.getByRole('region', { name: 'About' });
+    await expect(about).toContainText('https://handbook.example.test/start');
+    await expect(about).toContainText('50');
+    await expect(about).toContainText('Every day');
+    expect(
+      await admin.call<{ config: unknown }>('GET', `/api/v1/data-sources/${source.id}`),
+    ).toMatchObject({
+      name: 'Staff handbook',
+      sync_frequency: 'daily',
+      config: { url: 'https://handbook.example.test/start', max_pages: 50 },
+    });
+  });
+
   test('a file source: many files dropped at once, each with its progress and final status; files listed and deleted', async ({
     page,
     service,

@@ -2,6 +2,8 @@ import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
+import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { type CreatableType, type DataSource, FREQUENCY_NAMES, TYPE_NAMES } from './words';
@@ -132,79 +134,150 @@ function fieldLabel(type: CreatableType, path: string): string {
 
 /** A new data source of any type; it opens once made (issue 21 item 7). */
 export function CreateDataSource() {
+  return <DataSourceForm editing={null} />;
+}
+
+/**
+ * P300: an existing source's name, settings and sync, on the same form as a
+ * new one; its type cannot change (the API refuses it), so it is shown, not
+ * asked. Saving replaces the settings as a whole, as the API does.
+ */
+export function EditDataSource({ id }: { readonly id: string }) {
+  const { session } = useApp();
+  const loaded = useLoad(
+    (signal) =>
+      unwrap(session.api.GET('/api/v1/data-sources/{id}', { params: { path: { id } }, signal })),
+    [id],
+  );
+  const source = loaded.data.value;
+  if (loaded.error.value) {
+    return (
+      <section class="screen">
+        <h1>Edit data source</h1>
+        <ErrorNotice error={loaded.error.value} />
+      </section>
+    );
+  }
+  if (!source) return <p role="status">Loading the data source…</p>;
+  if (source.type === 'kb') {
+    return (
+      <section class="screen">
+        <h1>{source.name}</h1>
+        <p>The knowledge base is its articles; it has no settings to edit.</p>
+      </section>
+    );
+  }
+  return <DataSourceForm editing={source} />;
+}
+
+/** A list setting as the form shows it: one item a line. */
+function configText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join('\n');
+  return value === undefined || value === null ? '' : String(value);
+}
+
+function DataSourceForm({ editing }: { readonly editing: DataSource | null }) {
   const { session } = useApp();
   const location = useLocation();
-  const type = useSignal<CreatableType>('website');
-  const pending = useSignal(false);
-  const error = useSignal<unknown>(null);
-
-  const submit = async (event: SubmitEvent) => {
+  const type = useSignal<CreatableType>(
+    editing && editing.type !== 'kb' ? editing.type : 'website',
+  );
+  const save = useAction(async (form: FormData) => {
+    const fields = {
+      name: String(form.get('name') ?? ''),
+      sync_frequency: String(
+        form.get('sync_frequency') ?? 'manual',
+      ) as DataSource['sync_frequency'],
+      config: configOf(type.value, form),
+    };
+    const saved: DataSource = editing
+      ? await unwrap(
+          session.api.PUT('/api/v1/data-sources/{id}', {
+            params: { path: { id: editing.id } },
+            body: fields,
+          }),
+        )
+      : await unwrap(
+          session.api.POST('/api/v1/data-sources', { body: { type: type.value, ...fields } }),
+        );
+    location.route(`/data-sources/${saved.id}`);
+  });
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    pending.value = true;
-    error.value = null;
-    try {
-      const created: DataSource = await unwrap(
-        session.api.POST('/api/v1/data-sources', {
-          body: {
-            type: type.value,
-            name: String(form.get('name') ?? ''),
-            sync_frequency: String(
-              form.get('sync_frequency') ?? 'manual',
-            ) as DataSource['sync_frequency'],
-            config: configOf(type.value, form),
-          },
-        }),
-      );
-      location.route(`/data-sources/${created.id}`);
-    } catch (failure) {
-      error.value = failure;
-      pending.value = false;
-    }
+    void save.run(new FormData(event.currentTarget as HTMLFormElement));
   };
-  const failure = error.value;
+  const failure = save.failure.value;
   const fields = failure instanceof ApiError ? failure.fields : [];
+  const back = editing ? `/data-sources/${editing.id}` : '/data-sources';
+  const heading = editing ? `Edit ${editing.name}` : 'New data source';
 
   return (
-    <section class="screen" aria-labelledby="new-source-heading">
+    <section class="screen" aria-labelledby="source-form-heading">
       <p class="breadcrumb">
         <a href="/data-sources">Data sources</a>
       </p>
-      <h1 id="new-source-heading">New data source</h1>
-      <form class="form panel source-form" onSubmit={(event) => void submit(event)}>
-        <label for="source-type">Type</label>
-        <select
-          id="source-type"
-          name="type"
-          value={type.value}
-          onChange={(event) => {
-            type.value = (event.currentTarget as HTMLSelectElement).value as CreatableType;
-          }}
-        >
-          {TYPES.map((value) => (
-            <option key={value} value={value}>
-              {TYPE_NAMES[value]}
-            </option>
-          ))}
-        </select>
+      <h1 id="source-form-heading">{heading}</h1>
+      <form class="form panel source-form" onSubmit={submit}>
+        {editing ? (
+          <p>
+            Type: <strong>{TYPE_NAMES[type.value]}</strong> (a source keeps its type; make a new one
+            for another)
+          </p>
+        ) : (
+          <>
+            <label for="source-type">Type</label>
+            <select
+              id="source-type"
+              name="type"
+              value={type.value}
+              onChange={(event) => {
+                type.value = (event.currentTarget as HTMLSelectElement).value as CreatableType;
+              }}
+            >
+              {TYPES.map((value) => (
+                <option key={value} value={value}>
+                  {TYPE_NAMES[value]}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <label for="source-name">Name</label>
-        <input id="source-name" name="name" required maxLength={200} autoComplete="off" />
+        <input
+          id="source-name"
+          name="name"
+          required
+          maxLength={200}
+          autoComplete="off"
+          defaultValue={editing?.name}
+        />
         {CONFIG_FIELDS[type.value].map((field) => (
-          <ConfigInput key={`${type.value}-${field.name}`} field={field} />
+          <ConfigInput
+            key={`${type.value}-${field.name}`}
+            field={field}
+            value={configText(editing?.config[field.name])}
+          />
         ))}
-        {type.value === 'file' ? (
+        {type.value === 'file' && !editing ? (
           <p class="form__hint">
             Files are added on the data source’s page once it is made: PDF, DOCX, HTML, Markdown,
             plain text or CSV, up to 50 MiB each.
           </p>
         ) : null}
-        {type.value !== 'file' && type.value !== 'website' ? (
+        {type.value !== 'file' && type.value !== 'website' && !editing ? (
           <p class="form__hint">
             After it is made, “Connect” signs in to {TYPE_NAMES[type.value]} to grant access.
           </p>
         ) : null}
+        {editing && type.value !== 'file' ? (
+          <p class="form__hint">New settings are read at the next sync.</p>
+        ) : null}
         <label for="source-frequency">Sync</label>
-        <select id="source-frequency" name="sync_frequency" defaultValue="manual">
+        <select
+          id="source-frequency"
+          name="sync_frequency"
+          defaultValue={editing?.sync_frequency ?? 'manual'}
+        >
           {Object.entries(FREQUENCY_NAMES).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -212,10 +285,10 @@ export function CreateDataSource() {
           ))}
         </select>
         <div class="form__actions">
-          <button type="submit" class="button button--primary" disabled={pending.value}>
-            Create data source
+          <button type="submit" class="button button--primary" disabled={save.pending.value}>
+            {editing ? 'Save changes' : 'Create data source'}
           </button>
-          <a class="button" href="/data-sources">
+          <a class="button" href={back}>
             Cancel
           </a>
         </div>
@@ -238,7 +311,7 @@ export function CreateDataSource() {
   );
 }
 
-function ConfigInput({ field }: { readonly field: ConfigField }) {
+function ConfigInput({ field, value }: { readonly field: ConfigField; readonly value: string }) {
   const id = `config-${field.name}`;
   const hint = `${id}-hint`;
   return (
@@ -250,6 +323,7 @@ function ConfigInput({ field }: { readonly field: ConfigField }) {
           name={field.name}
           rows={2}
           required={field.required}
+          defaultValue={value}
           aria-describedby={hint}
         />
       ) : field.kind === 'number' ? (
@@ -261,6 +335,7 @@ function ConfigInput({ field }: { readonly field: ConfigField }) {
           max={10_000}
           placeholder="100"
           required={field.required}
+          defaultValue={value}
           aria-describedby={hint}
         />
       ) : (
@@ -270,6 +345,7 @@ function ConfigInput({ field }: { readonly field: ConfigField }) {
           type="url"
           placeholder="https://"
           required={field.required}
+          defaultValue={value}
           aria-describedby={hint}
         />
       )}

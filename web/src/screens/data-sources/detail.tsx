@@ -57,6 +57,13 @@ export function DataSourceDetail({
           <section class="panel" aria-labelledby="about-heading">
             <h2 id="about-heading">About</h2>
             <Facts source={source} />
+            {canChange && source.type !== 'kb' ? (
+              <p class="panel__actions">
+                <a class="button" href={`/data-sources/${source.id}/edit`}>
+                  Edit settings
+                </a>
+              </p>
+            ) : null}
           </section>
           {isConnector(source.type) ? (
             <ConnectionPanel source={source} canChange={canChange} onChanged={reload} />

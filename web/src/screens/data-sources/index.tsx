@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso/router';
 import { useApp } from '../../app/context';
 import { roleAtLeast } from '../../state/session';
-import { CreateDataSource } from './create';
+import { CreateDataSource, EditDataSource } from './create';
 import { DataSourceDetail } from './detail';
 import { DataSourceList } from './list';
 import './data-sources.css';
@@ -11,7 +11,7 @@ export const BASE = '/data-sources';
 /**
  * Data sources (issue 21 item 7): the list at `/data-sources`, a new one at
  * `/data-sources/new` (role `configure`, D13), one source at
- * `/data-sources/<id>`.
+ * `/data-sources/<id>` and its settings at `/data-sources/<id>/edit` (P300).
  */
 export default function DataSources() {
   const { session } = useApp();
@@ -20,6 +20,8 @@ export default function DataSources() {
   const canChange = roleAtLeast(session.role.value ?? 'readonly', 'configure');
   if (rest === '') return <DataSourceList canChange={canChange} />;
   if (rest === 'new' && canChange) return <CreateDataSource />;
+  const editing = /^(ds_[0-9a-z]+)\/edit$/.exec(rest);
+  if (editing?.[1] && canChange) return <EditDataSource id={editing[1]} />;
   if (/^ds_[0-9a-z]+$/.test(rest)) {
     return <DataSourceDetail id={rest} canChange={canChange} />;
   }
