@@ -73,7 +73,7 @@ export const operations = {
   refresh: operation({
     summary: 'Re-issue the session cookie (7 more days, within 30 days of sign-in)',
     responses: { 200: { description: 'The continued session', schema: sessionResource } },
-    async handle({ principal, session, deps }) {
+    async handle({ principal, session, client, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
       const user = await getUser(deps, signedIn.orgId, signedIn.userId);
@@ -91,7 +91,7 @@ export const operations = {
         schema: meResource,
       },
     },
-    async handle({ principal, session, deps }) {
+    async handle({ principal, session, client, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
       const [user, organization] = await Promise.all([
@@ -104,6 +104,8 @@ export const operations = {
         access: accessView(signedIn),
         // P230: the console names the organization for every role (reading it whole takes admin).
         organization: { id: organization.id, name: organization.name },
+        // P277: the address P77's own-address check would use for this person's allowlist change.
+        source_ip: client.sourceIp,
       });
     },
   }),

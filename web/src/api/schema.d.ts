@@ -12940,6 +12940,7 @@ export interface operations {
                             id: string;
                             name: string;
                         };
+                        source_ip: string;
                     };
                 };
             };
@@ -13624,6 +13625,7 @@ export interface operations {
                             id: string;
                             name: string;
                         };
+                        source_ip: string;
                     };
                 };
             };
