@@ -26,4 +26,16 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     role: 'admin',
     component: lazy(() => import('./organization')),
   },
+  {
+    path: `${SETTINGS_PATH}/users`,
+    label: 'Users',
+    role: 'admin',
+    component: lazy(() => import('./users')),
+  },
+  {
+    path: `${SETTINGS_PATH}/groups`,
+    label: 'Groups',
+    role: 'admin',
+    component: lazy(() => import('./groups')),
+  },
 ];
