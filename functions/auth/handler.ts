@@ -73,7 +73,7 @@ export const operations = {
   refresh: operation({
     summary: 'Re-issue the session cookie (7 more days, within 30 days of sign-in)',
     responses: { 200: { description: 'The continued session', schema: sessionResource } },
-    async handle({ principal, session, client, deps }) {
+    async handle({ principal, session, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
       const user = await getUser(deps, signedIn.orgId, signedIn.userId);

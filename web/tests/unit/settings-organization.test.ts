@@ -1,6 +1,12 @@
 import { parseCidrRange } from '../../../layers/core/domain/cidr-range';
 import { compileIpAllowlist } from '../../../layers/core/domain/ip-allowlist';
 import {
+  problemsByRow,
+  rangeRow,
+  rangesToSend,
+  rowProblem,
+} from '../../src/screens/settings/organization/allowlist-rows';
+import {
   checkRange,
   rangeContains,
   rangeForAddress,
@@ -102,5 +108,29 @@ describe('the IP allowlist as the console checks it (P278)', () => {
     expect(rangeForAddress('2001:DB8::1')).toBe('2001:db8::1/128');
     expect(rangeForAddress('::ffff:203.0.113.7')).toBe('203.0.113.7/32');
     expect(rangeForAddress('')).toBeNull();
+  });
+});
+
+describe("the allowlist editor's rows", () => {
+  it('sends non-blank rows trimmed, and gives the service’s refusals back to the rows they came from', () => {
+    const rows = [rangeRow(' 10.0.0.0/8 '), rangeRow(''), rangeRow('bad')];
+    const sent = rangesToSend(rows);
+    const problems = problemsByRow(
+      [
+        { path: 'settings.ip_allowlist.1', message: 'must be a CIDR range' },
+        { path: 'settings.ip_allowlist', message: 'excludes your own address' },
+        { path: 'settings.ip_allowlist.9', message: 'out of range' },
+      ],
+      sent,
+    );
+
+    expect(sent.map((entry) => entry.range)).toEqual(['10.0.0.0/8', 'bad']);
+    expect([...problems]).toEqual([[rows[2]?.key, 'must be a CIDR range']]);
+  });
+
+  it('checks a row in the service’s words, blank rows aside', () => {
+    expect(rowProblem(rangeRow('  '))).toBeNull();
+    expect(rowProblem(rangeRow('127.0.0.1/32'))).toBeNull();
+    expect(rowProblem(rangeRow('127.0.0.1'))).toContain('write 127.0.0.1/32');
   });
 });
