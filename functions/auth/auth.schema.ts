@@ -88,4 +88,11 @@ export const sessionAccess = z.object({
 export const meResource = z.extend(sessionResource, {
   access: sessionAccess,
   organization: z.object({ id: z.string(), name: z.string() }),
+  /**
+   * P277: the address this request came from as the service judges it (the
+   * socket's peer, or the viewer's behind the console's distribution, P242):
+   * the one an IP allowlist must contain for this person to keep working
+   * (D15, P77). The console shows it beside the allowlist.
+   */
+  source_ip: z.string(),
 });

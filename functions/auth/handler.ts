@@ -138,7 +138,7 @@ export const operations = {
         schema: meResource,
       },
     },
-    async handle({ principal, session, deps }) {
+    async handle({ principal, session, client, deps }) {
       const signedIn = sessionOf(principal);
       if (!session) throw new Error('a session request without its continued session');
       const [user, organization] = await Promise.all([
@@ -151,6 +151,8 @@ export const operations = {
         access: accessView(signedIn),
         // P230: the console names the organization for every role (reading it whole takes admin).
         organization: { id: organization.id, name: organization.name },
+        // P277: the address P77's own-address check would use for this person's allowlist change.
+        source_ip: client.sourceIp,
       });
     },
   }),

@@ -193,6 +193,20 @@ describe('IP allowlist (D15, P76, P77)', () => {
     expect(response.status).toBe(200);
   });
 
+  it('tells a signed-in person the address their requests are judged by (P277)', async () => {
+    const fromV6 = await signedIn({ ...service, url: v6 }, await createTestUser(service));
+
+    const overV4 = await admin.request('/api/v1/auth/me');
+    const overV6 = await fromV6.request('/api/v1/auth/me');
+    const spoofed = await admin.request('/api/v1/auth/me', {
+      headers: { 'x-forwarded-for': OTHER_V4 },
+    });
+
+    expect(json(overV4).source_ip).toBe(ADMIN_ADDRESS);
+    expect(json(overV6).source_ip).toBe(V6);
+    expect(json(spoofed).source_ip).toBe(ADMIN_ADDRESS);
+  });
+
   it('refuses a list that would shut out the administrator making it (P77), and keeps the old list', async () => {
     await setAllowlist(['127.0.0.1/32']);
 

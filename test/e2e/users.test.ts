@@ -166,6 +166,26 @@ describe('Users (D13) and invitations (P61)', () => {
     expect(newEmail.status).toBe(200);
   });
 
+  it('records each sign-in as last_login_at, which reading and listing return', async () => {
+    const user = await createTestUser(service, { role: 'readonly' });
+    const before = json(await browser.request(`/api/v1/users/${user.id}`));
+    clock.advance(60_000);
+    const from = clock.now().getTime();
+
+    await signedIn(service, user);
+    const until = clock.now().getTime();
+    const read = json(await browser.request(`/api/v1/users/${user.id}`));
+    const listed = json(await browser.request('/api/v1/users?limit=200')).users.find(
+      (entry: { id: string }) => entry.id === user.id,
+    );
+
+    expect(before.last_login_at).toBeNull();
+    const at = Date.parse(read.last_login_at);
+    expect(at).toBeGreaterThanOrEqual(from);
+    expect(at).toBeLessThanOrEqual(until);
+    expect(listed.last_login_at).toBe(read.last_login_at);
+  });
+
   it('deactivates a user: their sessions end at once and they cannot sign in; PUT active restores them', async () => {
     const user = await createTestUser(service, { role: 'configure' });
     const theirs = await signedIn(service, user);

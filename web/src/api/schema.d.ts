@@ -12981,6 +12981,7 @@ export interface operations {
                             id: string;
                             name: string;
                         };
+                        source_ip: string;
                     };
                 };
             };
@@ -13847,6 +13848,7 @@ export interface operations {
                             id: string;
                             name: string;
                         };
+                        source_ip: string;
                     };
                 };
             };

@@ -27,6 +27,18 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     component: lazy(() => import('./organization')),
   },
   {
+    path: `${SETTINGS_PATH}/users`,
+    label: 'Users',
+    role: 'admin',
+    component: lazy(() => import('./users')),
+  },
+  {
+    path: `${SETTINGS_PATH}/groups`,
+    label: 'Groups',
+    role: 'admin',
+    component: lazy(() => import('./groups')),
+  },
+  {
     path: `${SETTINGS_PATH}/api-keys`,
     label: 'API keys',
     role: 'admin',

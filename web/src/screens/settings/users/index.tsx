@@ -1,0 +1,144 @@
+import { useSignal } from '@preact/signals';
+import { useLocation } from 'preact-iso/router';
+import { unwrap } from '../../../api/client';
+import { useLoad } from '../../../api/use-load';
+import { useApp } from '../../../app/context';
+import { ErrorNotice } from '../../../components/error-notice';
+import { formatDateTime, formatNumber, formatRelative } from '../../../format/format';
+import { pageOf, STATUS_WORDS, type UserView } from '../people';
+import { InviteUser } from './invite-user';
+import { ManageUser } from './manage-user';
+import '../people.css';
+
+const PAGE_SIZE = 20;
+const USERS_PATH = '/settings/users';
+
+function pagePath(page: number): string {
+  return page > 1 ? `${USERS_PATH}?page=${page}` : USERS_PATH;
+}
+
+/**
+ * The organization's people (D13, P61): 20 a page as the API pages them,
+ * newest first, with role, status and last sign-in; "Invite user", and for
+ * each person "Manage" (role, deactivation, a new invitation, signing out
+ * everywhere).
+ */
+export default function Users() {
+  const { session } = useApp();
+  const location = useLocation();
+  const page = pageOf(location.query);
+  const version = useSignal(0);
+  const managing = useSignal<UserView | null>(null);
+  const users = useLoad(
+    (signal) =>
+      unwrap(
+        session.api.GET('/api/v1/users', {
+          params: {
+            query: { limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) },
+          },
+          signal,
+        }),
+      ),
+    [page, version.value],
+  );
+  const reload = () => {
+    version.value += 1;
+  };
+  const list = users.data.value;
+  const pages = list ? Math.max(1, Math.ceil(list.total / PAGE_SIZE)) : 1;
+  const myId = session.me.value?.user.id;
+
+  return (
+    <section class="panel" aria-labelledby="users-heading">
+      <div class="people-toolbar">
+        <h2 id="users-heading">Users</h2>
+        <InviteUser onInvited={reload} />
+      </div>
+      {users.error.value ? <ErrorNotice error={users.error.value} /> : null}
+      {users.loading.value && !list ? <p role="status">Loading users…</p> : null}
+      {list && list.users.length > 0 ? (
+        <div class="table-scroll">
+          <table class="table">
+            <caption>
+              {formatNumber(list.total)} {list.total === 1 ? 'user' : 'users'}, newest first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last sign-in</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.users.map((user) => (
+                <tr key={user.id}>
+                  <th scope="row">
+                    {user.name}
+                    {user.id === myId ? ' (you)' : ''}
+                  </th>
+                  <td>{user.email}</td>
+                  <td>{user.role}</td>
+                  <td>
+                    <span class="people-status" data-status={user.status}>
+                      {STATUS_WORDS[user.status]}
+                    </span>
+                  </td>
+                  <td>
+                    {user.last_login_at ? (
+                      <time
+                        dateTime={user.last_login_at}
+                        title={formatDateTime(user.last_login_at)}
+                      >
+                        {formatRelative(user.last_login_at)}
+                      </time>
+                    ) : (
+                      'Never'
+                    )}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      class="button button--small"
+                      aria-haspopup="dialog"
+                      aria-label={`Manage ${user.name}`}
+                      onClick={() => {
+                        managing.value = user;
+                      }}
+                    >
+                      Manage
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {pages > 1 ? (
+        <nav class="pager" aria-label="Pages of users">
+          {page > 1 ? <a href={pagePath(page - 1)}>Previous page</a> : null}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages ? <a href={pagePath(page + 1)}>Next page</a> : null}
+        </nav>
+      ) : null}
+      <ManageUser
+        user={managing.value}
+        self={managing.value?.id === myId}
+        onClose={() => {
+          managing.value = null;
+        }}
+        onChanged={(changed) => {
+          if (managing.value && changed) managing.value = changed;
+          reload();
+        }}
+      />
+    </section>
+  );
+}
