@@ -26,4 +26,10 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     role: 'admin',
     component: lazy(() => import('./organization')),
   },
+  {
+    path: `${SETTINGS_PATH}/webhooks`,
+    label: 'Webhooks',
+    role: 'configure',
+    component: lazy(() => import('./webhooks')),
+  },
 ];
