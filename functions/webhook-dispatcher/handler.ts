@@ -15,6 +15,8 @@ const deliveryMessage = z.strictObject({
   org_id: z.string().check(z.refine((value) => isId('organization', value))),
   webhook_id: z.string().check(z.refine((value) => isId('webhook', value))),
   delivery_id: z.string().check(z.refine((value) => isId('delivery', value))),
+  /** P286: present on the messages of a retry by hand. */
+  retried_at: z.optional(z.iso.datetime()),
 });
 
 const OUTCOME_METRIC = {

@@ -8,6 +8,7 @@ import { WEBHOOKS_ROUTES } from '../../layers/core/http/routes/webhooks';
 import {
   createWebhook,
   deleteWebhook,
+  getDelivery,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -20,6 +21,7 @@ import {
   createWebhookBody,
   deliveryList,
   deliveryResource,
+  deliveryWithPayload,
   listDeliveriesQuery,
   listWebhooksQuery,
   sourceIpsResource,
@@ -151,8 +153,25 @@ export const operations = {
       return jsonResponse(200, { deliveries: result.items, total: result.total, ...page });
     },
   }),
+  getDelivery: operation({
+    summary: 'Get one delivery with its payload (P287)',
+    pathIds: { id: 'webhook', delivery_id: 'delivery' },
+    responses: {
+      200: {
+        description: 'The delivery, every attempt, and the body they sent',
+        schema: deliveryWithPayload,
+      },
+    },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(
+        200,
+        await getDelivery(deps, principal.orgId, params.id ?? '', params.delivery_id ?? ''),
+      );
+    },
+  }),
   retryDelivery: operation({
-    summary: 'Retry a failed delivery by hand',
+    summary:
+      'Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286)',
     pathIds: { id: 'webhook', delivery_id: 'delivery' },
     responses: {
       202: { description: 'The delivery, pending again and queued', schema: deliveryResource },

@@ -74,6 +74,20 @@ export const deliveryResource = z.object({
   updated_at: z.string(),
   next_attempt_at: z.nullable(z.string()),
   failure_reason: z.nullable(z.string()),
+  retried_at: z
+    .nullable(z.string())
+    .check(z.describe('When it was last retried by hand (P286); null until then')),
+});
+
+/** P287: one delivery with the exact body its attempts sent. */
+export const deliveryWithPayload = z.extend(deliveryResource, {
+  payload: z
+    .string()
+    .check(
+      z.describe(
+        'The request body exactly as signed and sent (the event envelope, D28), as a string',
+      ),
+    ),
 });
 
 export const deliveryList = z.object({

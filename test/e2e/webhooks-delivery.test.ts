@@ -251,6 +251,7 @@ describe('Webhook delivery', () => {
           updated_at: expect.stringMatching(ISO_MS),
           next_attempt_at: null,
           failure_reason: null,
+          retried_at: null,
         });
         expect(delivery.attempts[0].duration_ms).toBeGreaterThanOrEqual(0);
       }

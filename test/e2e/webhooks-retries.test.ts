@@ -221,26 +221,99 @@ describe('Webhook retries (D29)', () => {
     );
   });
 
-  it('refuses to retry a pending delivery by hand', async () => {
+  it('retries a delivery waiting for its next attempt at once, and drops the schedule it replaced (P286)', async () => {
     const { tenant, rx, hook } = await setUp();
     rx.answerWith(answers.status(500));
     await newAgent(tenant);
     await step(service);
-    const [pending] = await listDeliveries(service, tenant.key, hook.id);
-    expect(pending?.status).toBe('pending');
+    const start = clock.now().getTime();
+    const [waiting] = await listDeliveries(service, tenant.key, hook.id);
+    expect(waiting).toMatchObject({ status: 'pending', retried_at: null });
+    expect(waiting?.next_attempt_at).toBe(new Date(start + 5_000).toISOString());
 
+    // 1 s later, by hand: sent now, not at 5 s; it fails again, so its own schedule starts.
+    clock.advance(1_000);
     const retried = await api(
       service.url,
-      `/api/v1/webhooks/${hook.id}/deliveries/${pending?.id}/retry`,
+      `/api/v1/webhooks/${hook.id}/deliveries/${waiting?.id}/retry`,
       { method: 'POST', key: tenant.key },
     );
+    expect(retried.status).toBe(202);
+    expect(json(retried)).toMatchObject({
+      status: 'pending',
+      retried_at: new Date(start + 1_000).toISOString(),
+    });
+    expect(await stepAndCollect(rx)).toHaveLength(1);
+    const [after] = await listDeliveries(service, tenant.key, hook.id);
+    expect(after?.next_attempt_at).toBe(new Date(start + 6_000).toISOString());
 
-    expect(fieldPaths(expectNestedError(retried, 400, 'invalid_request'))).toEqual(['delivery_id']);
-    // And the schedule goes on as before: the next attempt at 5 s, not earlier.
+    // The first schedule's message comes back at 5 s: dropped, nothing sent.
     clock.advance(4_000);
     expect(await stepAndCollect(rx)).toEqual([]);
+    // The retry's schedule goes on: 5 s after its attempt, the receiver has recovered.
+    rx.answerWith(answers.ok);
     clock.advance(1_000);
     expect(await stepAndCollect(rx)).toHaveLength(1);
+    const [delivered] = await listDeliveries(service, tenant.key, hook.id);
+    expect(delivered).toMatchObject({ status: 'delivered', next_attempt_at: null });
+    expect(delivered?.attempts.map((attempt: any) => attempt.status_code)).toEqual([500, 500, 200]);
+    clock.advance(3_600_000);
+    expect(await stepAndCollect(rx)).toEqual([]);
+  });
+
+  it('refuses to retry a delivery whose first attempt is still on its way', async () => {
+    const { tenant, hook } = await setUp();
+    const now = clock.now().toISOString();
+    const id = 'dlv_01jf3aaaaaaaaaaaaaaaaaaaaa';
+    await service.runtime.dependencies.deliveries.createIfAbsent(
+      tenant.orgId,
+      {
+        id,
+        webhook_id: hook.id,
+        event_id: 'evt_01jf3aaaaaaaaaaaaaaaaaaaaa',
+        event_type: 'agent.created',
+        status: 'pending',
+        attempts: [],
+        created_at: now,
+        updated_at: now,
+        next_attempt_at: now,
+        failure_reason: null,
+        retried_at: null,
+      },
+      '{}',
+    );
+
+    const retried = await api(service.url, `/api/v1/webhooks/${hook.id}/deliveries/${id}/retry`, {
+      method: 'POST',
+      key: tenant.key,
+    });
+
+    const error = expectNestedError(retried, 400, 'invalid_request');
+    expect(fieldPaths(error)).toEqual(['delivery_id']);
+    expect(error.message).toContain('first attempt is on its way');
+  });
+
+  it('shows one delivery with the exact body it sent (P287)', async () => {
+    const { tenant, rx, hook } = await setUp();
+    rx.answerWith(answers.status(500));
+    await newAgent(tenant, 'payload');
+    await step(service);
+    const [delivery] = await listDeliveries(service, tenant.key, hook.id);
+    expect(delivery).not.toHaveProperty('payload');
+
+    for (const path of [`/api/v1/webhooks/${hook.id}`, `/api/webhooks/${hook.id}`]) {
+      const got = await api(service.url, `${path}/deliveries/${delivery?.id}`, {
+        key: tenant.key,
+      });
+      expect(got.status).toBe(200);
+      expect(json(got)).toEqual({ ...delivery, payload: rx.receipts[0]?.raw.toString('utf8') });
+    }
+    const unknown = await api(
+      service.url,
+      `/api/v1/webhooks/${hook.id}/deliveries/dlv_01jf3zzzzzzzzzzzzzzzzzzzzz`,
+      { key: tenant.key },
+    );
+    expectNestedError(unknown, 404, 'not_found');
   });
 
   it('410 Gone disables the webhook: the pending delivery is cancelled and nothing more is sent', async () => {

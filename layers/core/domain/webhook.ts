@@ -79,6 +79,12 @@ export interface Delivery {
   readonly next_attempt_at: string | null;
   /** Why a delivery ended without success (`5 attempts failed`, `receiver answered 410 Gone`, `webhook deleted`). */
   readonly failure_reason: string | null;
+  /**
+   * P286: when it was last retried by hand (`null` until then). Its queue
+   * message carries the same value, so a message scheduled before the retry
+   * is recognised and dropped: one schedule runs at a time.
+   */
+  readonly retried_at: string | null;
 }
 
 /**

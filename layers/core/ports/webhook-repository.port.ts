@@ -84,7 +84,12 @@ export interface DeliveryRepository {
     reason: string,
     at: string,
   ): Promise<void>;
-  /** D29 manual retry: a `failed` delivery becomes `pending` again; `null` unless it was failed. */
+  /**
+   * D29 manual retry (P286): a delivery that has not succeeded — `failed`,
+   * `cancelled`, or `pending` after at least one attempt (waiting for its
+   * next) — becomes `pending` with `retried_at` = `at`; `null` when it was
+   * delivered, or pending and not yet attempted.
+   */
   reopen(
     orgId: string,
     webhookId: string,
@@ -105,6 +110,8 @@ export interface DeliveryMessage {
   readonly org_id: string;
   readonly webhook_id: string;
   readonly delivery_id: string;
+  /** P286: the delivery's `retried_at` when the message was sent; absent before any retry by hand. */
+  readonly retried_at?: string;
 }
 
 /** What the dispatcher needs of a received queue message beyond acknowledging it. */

@@ -361,6 +361,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one delivery with its payload (P287) */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
         parameters: {
             query?: never;
@@ -370,7 +387,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a failed delivery by hand */
+        /** Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286) */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -494,6 +511,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one delivery with its payload (P287)
+         * @deprecated
+         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries/{delivery_id}. Accepts camelCase synonyms.
+         */
+        get: operations["getDeliveryLegacyWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}/deliveries/{delivery_id}/retry": {
         parameters: {
             query?: never;
@@ -504,7 +542,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a failed delivery by hand
+         * Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286)
          * @deprecated
          * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry. Accepts camelCase synonyms.
          */
@@ -6000,10 +6038,136 @@ export interface operations {
                             updated_at: string;
                             next_attempt_at: string | null;
                             failure_reason: string | null;
+                            /** @description When it was last retried by hand (P286); null until then */
+                            retried_at: string | null;
                         }[];
                         total: number;
                         limit: number;
                         offset: number;
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, every attempt, and the body they sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        webhook_id: string;
+                        event_id: string;
+                        event_type: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "cancelled";
+                        attempts: {
+                            attempt: number;
+                            at: string;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        next_attempt_at: string | null;
+                        failure_reason: string | null;
+                        /** @description When it was last retried by hand (P286); null until then */
+                        retried_at: string | null;
+                        /** @description The request body exactly as signed and sent (the event envelope, D28), as a string */
+                        payload: string;
                     };
                 };
             };
@@ -6124,6 +6288,8 @@ export interface operations {
                         updated_at: string;
                         next_attempt_at: string | null;
                         failure_reason: string | null;
+                        /** @description When it was last retried by hand (P286); null until then */
+                        retried_at: string | null;
                     };
                 };
             };
@@ -7056,10 +7222,136 @@ export interface operations {
                             updated_at: string;
                             next_attempt_at: string | null;
                             failure_reason: string | null;
+                            /** @description When it was last retried by hand (P286); null until then */
+                            retried_at: string | null;
                         }[];
                         total: number;
                         limit: number;
                         offset: number;
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+        };
+    };
+    getDeliveryLegacyWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, every attempt, and the body they sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        webhook_id: string;
+                        event_id: string;
+                        event_type: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "cancelled";
+                        attempts: {
+                            attempt: number;
+                            at: string;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        next_attempt_at: string | null;
+                        failure_reason: string | null;
+                        /** @description When it was last retried by hand (P286); null until then */
+                        retried_at: string | null;
+                        /** @description The request body exactly as signed and sent (the event envelope, D28), as a string */
+                        payload: string;
                     };
                 };
             };
@@ -7180,6 +7472,8 @@ export interface operations {
                         updated_at: string;
                         next_attempt_at: string | null;
                         failure_reason: string | null;
+                        /** @description When it was last retried by hand (P286); null until then */
+                        retried_at: string | null;
                     };
                 };
             };

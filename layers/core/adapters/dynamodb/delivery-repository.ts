@@ -32,7 +32,9 @@ export class DynamoDbDeliveryRepository implements DeliveryRepository {
 
   private stored(item: Record<string, unknown>): StoredDelivery {
     const { body, queued, ...rest } = withoutStorageAttributes(item);
-    return { delivery: rest as unknown as Delivery, body: String(body), queued: queued === true };
+    // P286: deliveries stored before retries were recorded have no `retried_at`.
+    const delivery = { retried_at: null, ...rest } as unknown as Delivery;
+    return { delivery, body: String(body), queued: queued === true };
   }
 
   private expiry(at: string): number {
@@ -162,18 +164,34 @@ export class DynamoDbDeliveryRepository implements DeliveryRepository {
     deliveryId: string,
     at: string,
   ): Promise<Delivery | null> {
-    const reopened = await this.transition(orgId, webhookId, deliveryId, 'failed', {
-      expression:
-        'SET #status = :status, failure_reason = :none, next_attempt_at = :at, updated_at = :at, queued = :no, expires_at = :expires',
-      values: {
-        ':status': 'pending',
-        ':none': null,
-        ':at': at,
-        ':no': false,
-        ':expires': this.expiry(at),
-      },
-    });
-    if (!reopened) return null;
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(orgId, webhookId, deliveryId),
+          UpdateExpression:
+            'SET #status = :pending, failure_reason = :none, next_attempt_at = :at, retried_at = :at, updated_at = :at, queued = :no, expires_at = :expires',
+          // P286: anything that has not succeeded, except a delivery not yet tried at all
+          // (its first attempt is on its way: a second message would only send it twice).
+          ConditionExpression:
+            '#status IN (:failed, :cancelled) OR (#status = :pending AND size(attempts) > :zero)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':failed': 'failed',
+            ':cancelled': 'cancelled',
+            ':zero': 0,
+            ':none': null,
+            ':at': at,
+            ':no': false,
+            ':expires': this.expiry(at),
+          },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
     return (await this.get(orgId, webhookId, deliveryId))?.delivery ?? null;
   }
 

@@ -77,6 +77,16 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
+  // P287: one delivery with its payload.
+  {
+    method: 'GET',
+    path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}',
+    family: 'webhooks',
+    operation: 'getDelivery',
+    scope: 'Admin',
+    role: 'configure',
+    api: 'v1',
+  },
   {
     method: 'POST',
     path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry',
@@ -165,6 +175,17 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'legacy',
     successor: '/api/v1/webhooks/{id}/deliveries',
+  },
+  // P287: one delivery with its payload.
+  {
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries/{delivery_id}',
+    family: 'webhooks',
+    operation: 'getDelivery',
+    scope: 'Admin',
+    role: 'configure',
+    api: 'legacy',
+    successor: '/api/v1/webhooks/{id}/deliveries/{delivery_id}',
   },
   {
     method: 'POST',

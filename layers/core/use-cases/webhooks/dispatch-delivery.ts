@@ -71,7 +71,8 @@ async function ownerMaySee(
  * error fails the attempt, and the message comes back after the schedule's
  * next delay. The 5th failure marks the delivery and the webhook `failed`.
  * A delivery that has already ended is never sent again, nor is one whose
- * event the webhook's owner may not see now (P217: cancelled unsent).
+ * event the webhook's owner may not see now (P217: cancelled unsent), nor
+ * one whose schedule a retry by hand replaced (P286).
  */
 export async function dispatchDelivery(
   deps: DispatchDependencies,
@@ -81,6 +82,9 @@ export async function dispatchDelivery(
   const { org_id: orgId, webhook_id: webhookId, delivery_id: deliveryId } = message;
   const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
   if (stored?.delivery.status !== 'pending') return SKIPPED;
+  // P286: a message scheduled before a retry by hand belongs to a schedule that
+  // retry replaced; the retry's own message carries its time and goes on alone.
+  if ((message.retried_at ?? null) !== stored.delivery.retried_at) return SKIPPED;
 
   const found = await deps.webhooks.getWithSecrets(orgId, webhookId);
   const now = deps.clock.now();

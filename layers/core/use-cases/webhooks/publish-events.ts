@@ -9,6 +9,7 @@ import type {
   DeliveryRepository,
   WebhookRepository,
 } from '../../ports/webhook-repository.port';
+import { deliveryMessageFor } from './delivery-message';
 import { type AudienceDependencies, audiences } from './webhook-audience';
 
 export interface PublishDependencies extends AudienceDependencies {
@@ -68,11 +69,12 @@ async function deliver(
     updated_at: now,
     next_attempt_at: now,
     failure_reason: null,
+    retried_at: null,
   };
   const body = JSON.stringify(envelopeFor(event, name));
   const { created, stored } = await deps.deliveries.createIfAbsent(orgId, delivery, body);
   if (!created && (stored.queued || stored.delivery.status !== 'pending')) return 0;
-  await deps.deliveryQueue.send({ org_id: orgId, webhook_id: webhookId, delivery_id: delivery.id });
+  await deps.deliveryQueue.send(deliveryMessageFor(orgId, stored.delivery));
   await deps.deliveries.markQueued(orgId, webhookId, delivery.id);
   return created ? 1 : 0;
 }

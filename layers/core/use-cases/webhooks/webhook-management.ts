@@ -24,6 +24,7 @@ import type {
   WebhookTransport,
   WebhookUrlVerifier,
 } from '../../ports/webhook-transport.port';
+import { deliveryMessageFor } from './delivery-message';
 import { secretContext, signedRequest, signingSecrets } from './signed-request';
 
 export interface WebhookManagementDependencies {
@@ -209,10 +210,34 @@ export async function listDeliveries(
   return deps.deliveries.list(orgId, webhookId, filter, page);
 }
 
+/** A delivery with the exact body every attempt signs and sends. */
+export interface DeliveryWithPayload extends Delivery {
+  readonly payload: string;
+}
+
 /**
- * D29: a failed delivery is retried by hand: pending again, back on the
- * queue, with a fresh schedule. P217: the dispatcher checks it against the
- * owner's access as it does every attempt (cancelled if they may not see it).
+ * One delivery and its payload, the exact bytes each attempt sent (P287), so
+ * a receiver's author can compare what arrived and check the signature.
+ */
+export async function getDelivery(
+  deps: Pick<WebhookManagementDependencies, 'webhooks' | 'deliveries'>,
+  orgId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryWithPayload> {
+  await getWebhook(deps, orgId, webhookId);
+  const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
+  if (!stored) throw new NotFoundError(`No delivery ${deliveryId}`);
+  return { ...stored.delivery, payload: stored.body };
+}
+
+/**
+ * D29: a delivery that has not succeeded is retried by hand (P286): failed,
+ * cancelled, or waiting for its next scheduled attempt. It is pending again,
+ * back on the queue at once, with a fresh schedule; the message of the
+ * schedule it replaces is dropped when it comes back (its `retried_at`
+ * differs). P217: the dispatcher checks it against the owner's access as it
+ * does every attempt (cancelled if they may not see it).
  */
 export async function retryDelivery(
   deps: WebhookManagementDependencies,
@@ -230,14 +255,18 @@ export async function retryDelivery(
     deps.clock.now().toISOString(),
   );
   if (!reopened) {
+    const why =
+      stored.delivery.status === 'delivered'
+        ? 'it was delivered'
+        : 'its first attempt is on its way';
     throw new InvalidRequestError(
-      `Only failed deliveries can be retried; ${deliveryId} is ${stored.delivery.status}`,
+      `Only deliveries that have not succeeded can be retried; ${deliveryId} cannot: ${why}`,
       {
-        fields: [{ path: 'delivery_id', message: `delivery is ${stored.delivery.status}` }],
+        fields: [{ path: 'delivery_id', message: `delivery is ${stored.delivery.status}: ${why}` }],
       },
     );
   }
-  await deps.deliveryQueue.send({ org_id: orgId, webhook_id: webhookId, delivery_id: deliveryId });
+  await deps.deliveryQueue.send(deliveryMessageFor(orgId, reopened));
   await deps.deliveries.markQueued(orgId, webhookId, deliveryId);
   return reopened;
 }

@@ -51,6 +51,12 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
     component: lazy(() => import('./model-keys')),
   },
   {
+    path: `${SETTINGS_PATH}/webhooks`,
+    label: 'Webhooks',
+    role: 'configure',
+    component: lazy(() => import('./webhooks')),
+  },
+  {
     path: `${SETTINGS_PATH}/sso`,
     label: 'Single sign-on',
     role: 'admin',
