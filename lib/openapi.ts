@@ -14,11 +14,21 @@ import { operations as searchOperations } from '../functions/search/handler';
 import { operations as ssoOperations } from '../functions/sso/handler';
 import { operations as userOperations } from '../functions/users/handler';
 import { operations as webhookOperations } from '../functions/webhooks/handler';
+import { FIELD_DESCRIPTIONS as WEBHOOK_FIELD_DESCRIPTIONS } from '../functions/webhooks/webhook.schema';
 import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/errors';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
 import type { Route } from '../layers/core/http/route';
 import { ROUTES } from '../layers/core/http/routes/route-table';
+
+// P301: descriptions kept out of function bundles, attached for the document only.
+for (const { object, fields } of WEBHOOK_FIELD_DESCRIPTIONS) {
+  const shape: Record<string, z.ZodMiniType> = object.shape;
+  for (const [field, description] of Object.entries(fields)) {
+    const schema = shape[field];
+    if (schema) z.globalRegistry.add(schema, { description });
+  }
+}
 
 const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   agents: agentOperations,

@@ -74,20 +74,14 @@ export const deliveryResource = z.object({
   updated_at: z.string(),
   next_attempt_at: z.nullable(z.string()),
   failure_reason: z.nullable(z.string()),
-  retried_at: z
-    .nullable(z.string())
-    .check(z.describe('When it was last retried by hand (P286); null until then')),
+  /** When it was last retried by hand (P286); null until then. */
+  retried_at: z.nullable(z.string()),
 });
 
 /** P287: one delivery with the exact body its attempts sent. */
 export const deliveryWithPayload = z.extend(deliveryResource, {
-  payload: z
-    .string()
-    .check(
-      z.describe(
-        'The request body exactly as signed and sent (the event envelope, D28), as a string',
-      ),
-    ),
+  /** The request body exactly as signed and sent (the event envelope, D28), as a string. */
+  payload: z.string(),
 });
 
 export const deliveryList = z.object({
@@ -111,28 +105,39 @@ export const testEventResult = z.object({
  * or not the deployment sends from fixed addresses.
  */
 export const sourceIpsResource = z.object({
-  fixed: z
-    .boolean()
-    .check(
-      z.describe(
-        'True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why)',
-      ),
-    ),
-  cidrs: z
-    .array(z.string())
-    .check(
-      z.describe(
-        'CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false',
-      ),
-    ),
-  updated_at: z
-    .nullable(z.string())
-    .check(
-      z.describe(
-        'When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know',
-      ),
-    ),
-  reason: z
-    .nullable(z.string())
-    .check(z.describe('Why there are no fixed addresses; null when `fixed` is true')),
+  fixed: z.boolean(),
+  cidrs: z.array(z.string()),
+  updated_at: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
 });
+
+/**
+ * Field descriptions for the OpenAPI document, attached by lib/openapi.ts
+ * when it writes it (P301): as `z.describe` checks they would put these
+ * sentences in the `webhooks` bundle, which is at its 300 KB ceiling
+ * (issue 8). Nothing in the function reads this, so esbuild leaves it out.
+ */
+export const FIELD_DESCRIPTIONS = [
+  {
+    object: sourceIpsResource,
+    fields: {
+      fixed:
+        'True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why)',
+      cidrs:
+        'CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false',
+      updated_at:
+        'When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know',
+      reason: 'Why there are no fixed addresses; null when `fixed` is true',
+    },
+  },
+  {
+    object: deliveryResource,
+    fields: { retried_at: 'When it was last retried by hand (P286); null until then' },
+  },
+  {
+    object: deliveryWithPayload,
+    fields: {
+      payload: 'The request body exactly as signed and sent (the event envelope, D28), as a string',
+    },
+  },
+] as const;

@@ -1,4 +1,4 @@
-import { DynamoDbDeliveryRepository } from '../../layers/core/adapters/dynamodb/delivery-repository';
+import { DynamoDbDeliveryRecords } from '../../layers/core/adapters/dynamodb/delivery-repository';
 import { DynamoDbWebhookRepository } from '../../layers/core/adapters/dynamodb/webhook-repository';
 import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
 import { cloudDeliveryQueue } from '../../layers/core/wiring/cloud/cloud-queues';
@@ -22,7 +22,7 @@ export const dependencies = compositionRoot(() => {
   return {
     ...cloudHttpPlatform(),
     webhooks: new DynamoDbWebhookRepository(client, tableName),
-    deliveries: new DynamoDbDeliveryRepository(client, tableName),
+    deliveryRecords: new DynamoDbDeliveryRecords(client, tableName),
     deliveryQueue: cloudDeliveryQueue(),
     secretSealer: cloudSecretSealer(),
     webhookUrlVerifier: cloudWebhookUrlVerifier(),

@@ -50,6 +50,7 @@ import type { UploadedFileRepository } from './uploaded-file-repository.port';
 import type { UserRepository } from './user-repository.port';
 import type {
   DeliveryMessage,
+  DeliveryRecords,
   DeliveryRepository,
   MessageVisibility,
   SecretSealer,
@@ -89,6 +90,8 @@ export interface Dependencies {
   readonly outbox: Outbox;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
+  /** P301: what webhook management does with deliveries (the same store, fewer operations). */
+  readonly deliveryRecords: DeliveryRecords;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
   readonly deliveryVisibility: MessageVisibility;
   readonly secretSealer: SecretSealer;

@@ -119,3 +119,6 @@ export interface MessageVisibility {
   /** SQS `ChangeMessageVisibility`: the message comes back after `seconds`. */
   change(receiptHandle: string, seconds: number): Promise<void>;
 }
+
+/** P301: what webhook management does with deliveries: list, read, and retry by hand. */
+export type DeliveryRecords = Pick<DeliveryRepository, 'get' | 'list' | 'markQueued' | 'reopen'>;

@@ -141,6 +141,7 @@ export function buildDependencies(options: {
     ...(options.connectorEndpoints ? { endpoints: options.connectorEndpoints } : {}),
   });
   const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
+  const deliveries = new DynamoDbDeliveryRepository(client, tableName);
   return {
     environment: options.environment,
     clock,
@@ -163,7 +164,8 @@ export function buildDependencies(options: {
     syncQueue: options.syncQueue,
     outbox: new DynamoDbOutbox(client, tableName),
     webhooks: new DynamoDbWebhookRepository(client, tableName),
-    deliveries: new DynamoDbDeliveryRepository(client, tableName),
+    deliveries,
+    deliveryRecords: deliveries,
     deliveryQueue: options.deliveryQueue,
     deliveryVisibility: options.deliveryVisibility,
     secretSealer: options.secretSealer,

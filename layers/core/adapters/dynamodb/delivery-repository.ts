@@ -6,7 +6,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/webhook';
-import type { DeliveryRepository, StoredDelivery } from '../../ports/webhook-repository.port';
+import type {
+  DeliveryRecords,
+  DeliveryRepository,
+  StoredDelivery,
+} from '../../ports/webhook-repository.port';
 import { isConditionFailure } from './document-client';
 import { queryAll } from './query-all';
 import { keys, withoutStorageAttributes } from './table-design';
@@ -19,52 +23,29 @@ const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
  * (`WHDLV#<wh>#<dlv>`), newest first. Each state change is one conditional
  * write on `status`, so two copies of a queue message can never both move a
  * delivery, and nothing is attempted after it ended.
+ *
+ * This class is what webhook management reads and writes of them (P301):
+ * list, get, mark queued, and reopen for a manual retry.
  */
-export class DynamoDbDeliveryRepository implements DeliveryRepository {
+export class DynamoDbDeliveryRecords implements DeliveryRecords {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    protected readonly client: DynamoDBDocumentClient,
+    protected readonly tableName: string,
   ) {}
 
-  private key(orgId: string, webhookId: string, deliveryId: string) {
+  protected key(orgId: string, webhookId: string, deliveryId: string) {
     return { PK: keys.orgPartition(orgId), SK: `${keys.deliveryPrefix(webhookId)}${deliveryId}` };
   }
 
-  private stored(item: Record<string, unknown>): StoredDelivery {
+  protected stored(item: Record<string, unknown>): StoredDelivery {
     const { body, queued, ...rest } = withoutStorageAttributes(item);
     // P286: deliveries stored before retries were recorded have no `retried_at`.
     const delivery = { retried_at: null, ...rest } as unknown as Delivery;
     return { delivery, body: String(body), queued: queued === true };
   }
 
-  private expiry(at: string): number {
+  protected expiry(at: string): number {
     return Math.floor(Date.parse(at) / 1000) + DELIVERY_RETENTION_SECONDS;
-  }
-
-  async createIfAbsent(orgId: string, delivery: Delivery, body: string) {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...this.key(orgId, delivery.webhook_id, delivery.id),
-            entity: 'delivery',
-            org_id: orgId,
-            ...delivery,
-            body,
-            queued: false,
-            expires_at: this.expiry(delivery.created_at),
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
-      return { created: true, stored: { delivery, body, queued: false } };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    const existing = await this.get(orgId, delivery.webhook_id, delivery.id);
-    if (!existing) throw new Error(`Delivery ${delivery.id} vanished while being created`);
-    return { created: false, stored: existing };
   }
 
   async markQueued(orgId: string, webhookId: string, deliveryId: string): Promise<void> {
@@ -123,41 +104,6 @@ export class DynamoDbDeliveryRepository implements DeliveryRepository {
     );
   }
 
-  async recordAttempt(
-    orgId: string,
-    webhookId: string,
-    deliveryId: string,
-    attempt: DeliveryAttempt,
-    next: { status: DeliveryStatus; next_attempt_at: string | null; failure_reason: string | null },
-  ): Promise<boolean> {
-    return this.transition(orgId, webhookId, deliveryId, 'pending', {
-      expression:
-        'SET attempts = list_append(attempts, :attempt), #status = :status, next_attempt_at = :next, failure_reason = :reason, updated_at = :at, expires_at = :expires',
-      values: {
-        ':attempt': [attempt],
-        ':status': next.status,
-        ':next': next.next_attempt_at,
-        ':reason': next.failure_reason,
-        ':at': attempt.at,
-        ':expires': this.expiry(attempt.at),
-      },
-    });
-  }
-
-  async cancel(
-    orgId: string,
-    webhookId: string,
-    deliveryId: string,
-    reason: string,
-    at: string,
-  ): Promise<void> {
-    await this.transition(orgId, webhookId, deliveryId, 'pending', {
-      expression:
-        'SET #status = :status, failure_reason = :reason, next_attempt_at = :none, updated_at = :at',
-      values: { ':status': 'cancelled', ':reason': reason, ':none': null, ':at': at },
-    });
-  }
-
   async reopen(
     orgId: string,
     webhookId: string,
@@ -193,6 +139,78 @@ export class DynamoDbDeliveryRepository implements DeliveryRepository {
       throw error;
     }
     return (await this.get(orgId, webhookId, deliveryId))?.delivery ?? null;
+  }
+}
+
+/**
+ * The whole repository: what the management records do, plus creating a
+ * delivery (the event publisher) and recording its attempts or ending it
+ * (the dispatcher). The `webhooks` function carries only the records
+ * (P301: it is at its bundle ceiling).
+ */
+export class DynamoDbDeliveryRepository
+  extends DynamoDbDeliveryRecords
+  implements DeliveryRepository
+{
+  async createIfAbsent(orgId: string, delivery: Delivery, body: string) {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...this.key(orgId, delivery.webhook_id, delivery.id),
+            entity: 'delivery',
+            org_id: orgId,
+            ...delivery,
+            body,
+            queued: false,
+            expires_at: this.expiry(delivery.created_at),
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return { created: true, stored: { delivery, body, queued: false } };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const existing = await this.get(orgId, delivery.webhook_id, delivery.id);
+    if (!existing) throw new Error(`Delivery ${delivery.id} vanished while being created`);
+    return { created: false, stored: existing };
+  }
+
+  async recordAttempt(
+    orgId: string,
+    webhookId: string,
+    deliveryId: string,
+    attempt: DeliveryAttempt,
+    next: { status: DeliveryStatus; next_attempt_at: string | null; failure_reason: string | null },
+  ): Promise<boolean> {
+    return this.transition(orgId, webhookId, deliveryId, 'pending', {
+      expression:
+        'SET attempts = list_append(attempts, :attempt), #status = :status, next_attempt_at = :next, failure_reason = :reason, updated_at = :at, expires_at = :expires',
+      values: {
+        ':attempt': [attempt],
+        ':status': next.status,
+        ':next': next.next_attempt_at,
+        ':reason': next.failure_reason,
+        ':at': attempt.at,
+        ':expires': this.expiry(attempt.at),
+      },
+    });
+  }
+
+  async cancel(
+    orgId: string,
+    webhookId: string,
+    deliveryId: string,
+    reason: string,
+    at: string,
+  ): Promise<void> {
+    await this.transition(orgId, webhookId, deliveryId, 'pending', {
+      expression:
+        'SET #status = :status, failure_reason = :reason, next_attempt_at = :none, updated_at = :at',
+      values: { ':status': 'cancelled', ':reason': reason, ':none': null, ':at': at },
+    });
   }
 
   /** One conditional write from status `from`; `false` when the delivery is not (or no longer) there. */

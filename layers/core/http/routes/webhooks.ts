@@ -77,7 +77,9 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // P287: one delivery with its payload.
+  // P287: one delivery with its payload. v1 only (as P85): the spec's legacy
+  // table has no such path, and every API Gateway method counts against
+  // CloudFormation's 500 resources per stack.
   {
     method: 'GET',
     path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}',
@@ -175,17 +177,6 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'legacy',
     successor: '/api/v1/webhooks/{id}/deliveries',
-  },
-  // P287: one delivery with its payload.
-  {
-    method: 'GET',
-    path: '/api/webhooks/{id}/deliveries/{delivery_id}',
-    family: 'webhooks',
-    operation: 'getDelivery',
-    scope: 'Admin',
-    role: 'configure',
-    api: 'legacy',
-    successor: '/api/v1/webhooks/{id}/deliveries/{delivery_id}',
   },
   {
     method: 'POST',

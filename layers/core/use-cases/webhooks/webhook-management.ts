@@ -15,7 +15,7 @@ import type { Clock } from '../../ports/clock.port';
 import type { MessageQueue } from '../../ports/sync-job-queue.port';
 import type {
   DeliveryMessage,
-  DeliveryRepository,
+  DeliveryRecords,
   SecretSealer,
   WebhookRepository,
 } from '../../ports/webhook-repository.port';
@@ -29,7 +29,8 @@ import { secretContext, signedRequest, signingSecrets } from './signed-request';
 
 export interface WebhookManagementDependencies {
   readonly webhooks: WebhookRepository;
-  readonly deliveries: DeliveryRepository;
+  /** P301: management lists, reads and retries deliveries; it never creates or attempts one. */
+  readonly deliveryRecords: DeliveryRecords;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
   readonly secretSealer: SecretSealer;
   readonly webhookUrlVerifier: WebhookUrlVerifier;
@@ -200,14 +201,14 @@ export async function rotateWebhookSecret(
 }
 
 export async function listDeliveries(
-  deps: Pick<WebhookManagementDependencies, 'webhooks' | 'deliveries'>,
+  deps: Pick<WebhookManagementDependencies, 'webhooks' | 'deliveryRecords'>,
   orgId: string,
   webhookId: string,
   filter: { status?: DeliveryStatus },
   page: PageRequest,
 ): Promise<Page<Delivery>> {
   await getWebhook(deps, orgId, webhookId);
-  return deps.deliveries.list(orgId, webhookId, filter, page);
+  return deps.deliveryRecords.list(orgId, webhookId, filter, page);
 }
 
 /** A delivery with the exact body every attempt signs and sends. */
@@ -220,13 +221,13 @@ export interface DeliveryWithPayload extends Delivery {
  * a receiver's author can compare what arrived and check the signature.
  */
 export async function getDelivery(
-  deps: Pick<WebhookManagementDependencies, 'webhooks' | 'deliveries'>,
+  deps: Pick<WebhookManagementDependencies, 'webhooks' | 'deliveryRecords'>,
   orgId: string,
   webhookId: string,
   deliveryId: string,
 ): Promise<DeliveryWithPayload> {
   await getWebhook(deps, orgId, webhookId);
-  const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
+  const stored = await deps.deliveryRecords.get(orgId, webhookId, deliveryId);
   if (!stored) throw new NotFoundError(`No delivery ${deliveryId}`);
   return { ...stored.delivery, payload: stored.body };
 }
@@ -246,9 +247,9 @@ export async function retryDelivery(
   deliveryId: string,
 ): Promise<Delivery> {
   await getWebhook(deps, orgId, webhookId);
-  const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
+  const stored = await deps.deliveryRecords.get(orgId, webhookId, deliveryId);
   if (!stored) throw new NotFoundError(`No delivery ${deliveryId}`);
-  const reopened = await deps.deliveries.reopen(
+  const reopened = await deps.deliveryRecords.reopen(
     orgId,
     webhookId,
     deliveryId,
@@ -267,7 +268,7 @@ export async function retryDelivery(
     );
   }
   await deps.deliveryQueue.send(deliveryMessageFor(orgId, reopened));
-  await deps.deliveries.markQueued(orgId, webhookId, deliveryId);
+  await deps.deliveryRecords.markQueued(orgId, webhookId, deliveryId);
   return reopened;
 }
 
