@@ -2,9 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
-import { Dialog } from '../../components/dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
 import { type Agent, agentPermissions, STRATEGIES } from './agents.state';
@@ -142,67 +143,36 @@ function DeleteAgent({ agent }: { readonly agent: Agent }) {
   const { session } = useApp();
   const location = useLocation();
   const open = useSignal(false);
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
-  const remove = async () => {
-    pending.value = true;
-    failure.value = null;
-    try {
-      await unwrap(
-        session.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agent.id } } }),
-      );
-      open.value = false;
-      location.route('/agents');
-    } catch (error) {
-      failure.value = error;
-      pending.value = false;
-    }
-  };
+  const remove = useAction(async () => {
+    await unwrap(session.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agent.id } } }));
+    open.value = false;
+    location.route('/agents');
+  });
   return (
     <>
       <button
         type="button"
         class="button button--danger"
         onClick={() => {
-          failure.value = null;
           open.value = true;
         }}
       >
         Delete
       </button>
-      <Dialog
+      <ConfirmDialog
         open={open.value}
-        labelledBy="delete-agent-heading"
         onClose={() => {
           open.value = false;
         }}
+        question={`Delete “${agent.name}”?`}
+        confirm="Delete agent"
+        action={remove}
       >
-        <h2 id="delete-agent-heading">Delete “{agent.name}”?</h2>
         <p>
           The agent stops answering at once, and applications that ask it by its id get “not found”.
           Its past interactions stay in Interactions. This cannot be undone.
         </p>
-        {failure.value ? <ErrorNotice error={failure.value} /> : null}
-        <div class="form__actions">
-          <button
-            type="button"
-            class="button button--danger"
-            disabled={pending.value}
-            onClick={() => void remove()}
-          >
-            Delete agent
-          </button>
-          <button
-            type="button"
-            class="button"
-            onClick={() => {
-              open.value = false;
-            }}
-          >
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,8 +1,7 @@
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useApp } from '../../../app/context';
-import { Dialog } from '../../../components/dialog';
-import { ErrorNotice } from '../../../components/error-notice';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type ApiKey, keyEnding } from './api-keys.state';
 
 /**
@@ -19,44 +18,28 @@ export function RevokeKeyDialog({
   readonly onClose: () => void;
 }) {
   const { session } = useApp();
-  const revoke = useAction(async (key: ApiKey) => {
-    await unwrap(session.api.DELETE('/api/v1/keys/{id}', { params: { path: { id: key.id } } }));
-    onRevoked(key);
+  const revoke = useAction(async () => {
+    if (!apiKey) return;
+    await unwrap(session.api.DELETE('/api/v1/keys/{id}', { params: { path: { id: apiKey.id } } }));
+    onRevoked(apiKey);
     onClose();
   });
   return (
-    <Dialog
+    <ConfirmDialog
       open={apiKey !== null}
-      labelledBy="revoke-key-heading"
-      onClose={() => {
-        revoke.reset();
-        onClose();
-      }}
+      onClose={onClose}
+      question={`Revoke “${apiKey?.name ?? ''}”?`}
+      confirm="Revoke key"
+      working="Revoking…"
+      action={revoke}
     >
       {apiKey ? (
-        <>
-          <h2 id="revoke-key-heading">Revoke “{apiKey.name}”?</h2>
-          <p>
-            The key ending in <code>{keyEnding(apiKey.last4)}</code> ({apiKey.scopes.join(', ')})
-            stops working at once: every script or application using it is refused from its next
-            request. This cannot be undone; a new key would have a new value.
-          </p>
-          {revoke.failure.value ? <ErrorNotice error={revoke.failure.value} /> : null}
-          <div class="form__actions">
-            <button
-              type="button"
-              class="button button--danger"
-              disabled={revoke.pending.value}
-              onClick={() => void revoke.run(apiKey)}
-            >
-              {revoke.pending.value ? 'Revoking…' : 'Revoke key'}
-            </button>
-            <button type="button" class="button" onClick={onClose}>
-              Cancel
-            </button>
-          </div>
-        </>
+        <p>
+          The key ending in <code>{keyEnding(apiKey.last4)}</code> ({apiKey.scopes.join(', ')})
+          stops working at once: every script or application using it is refused from its next
+          request. This cannot be undone; a new key would have a new value.
+        </p>
       ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -2,8 +2,8 @@ import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useApp } from '../../../app/context';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CopyButton } from '../../../components/copy-button';
-import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime } from '../../../format/format';
 import { explainSsoFailure, type SsoDomain } from './sso-setup';
@@ -193,41 +193,21 @@ function DomainItem({
           <ErrorNotice error={explainSsoFailure(verify.failure.value)} />
         ) : null}
       </section>
-      <Dialog
+      <ConfirmDialog
         open={confirming.value}
-        labelledBy={`${headingId}-remove`}
-        class="sso-dialog"
         onClose={() => {
           confirming.value = false;
         }}
+        question={`Remove ${domain.domain}?`}
+        confirm="Remove domain"
+        action={remove}
       >
-        <h2 id={`${headingId}-remove`}>Remove {domain.domain}?</h2>
         <p>
           Its verification goes with it: people at {domain.domain} can no longer sign in through SSO
           (they are told “Unauthorized domain”), and another organization may verify it. Adding it
           again needs a new TXT record. Sessions already open carry on.
         </p>
-        {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
-        <div class="form__actions">
-          <button
-            type="button"
-            class="button button--danger"
-            disabled={remove.pending.value}
-            onClick={() => void remove.run()}
-          >
-            Remove domain
-          </button>
-          <button
-            type="button"
-            class="button"
-            onClick={() => {
-              confirming.value = false;
-            }}
-          >
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </li>
   );
 }

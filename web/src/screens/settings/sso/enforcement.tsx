@@ -2,6 +2,7 @@ import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useApp } from '../../../app/context';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -216,41 +217,21 @@ export function RemoveSso({
           Remove SSO…
         </button>
       </div>
-      <Dialog
+      <ConfirmDialog
         open={confirming.value}
-        labelledBy="sso-remove-dialog-heading"
-        class="sso-dialog"
         onClose={() => {
           confirming.value = false;
         }}
+        question="Remove SSO?"
+        confirm="Remove SSO"
+        action={remove}
       >
-        <h2 id="sso-remove-dialog-heading">Remove SSO?</h2>
         <p>
           Nobody can sign in through your identity provider any more, and enforcement ends: password
           sign-in works again. People who only ever signed in through SSO have no password, so they
           cannot sign in until SSO is set up again. Sessions already open carry on.
         </p>
-        {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
-        <div class="form__actions">
-          <button
-            type="button"
-            class="button button--danger"
-            disabled={remove.pending.value}
-            onClick={() => void remove.run()}
-          >
-            Remove SSO
-          </button>
-          <button
-            type="button"
-            class="button"
-            onClick={() => {
-              confirming.value = false;
-            }}
-          >
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

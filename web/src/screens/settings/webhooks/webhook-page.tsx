@@ -4,6 +4,7 @@ import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useLoad } from '../../../api/use-load';
 import { useApp } from '../../../app/context';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime } from '../../../format/format';
@@ -165,31 +166,19 @@ export function WebhookPage({ id }: { readonly id: string }) {
               )}
             </div>
           </Dialog>
-          <Dialog
+          <ConfirmDialog
             open={open.value === 'delete'}
             onClose={close}
-            labelledBy="delete-webhook-heading"
+            question="Delete this webhook?"
+            confirm="Delete webhook"
+            working="Deleting…"
+            action={remove}
           >
-            <h2 id="delete-webhook-heading">Delete this webhook?</h2>
             <p>
               Nothing more is sent to <span class="webhook-url">{webhook.url}</span>; deliveries
               waiting for a retry are cancelled. This cannot be undone.
             </p>
-            {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
-            <div class="form__actions">
-              <button
-                type="button"
-                class="button button--danger"
-                disabled={remove.pending.value}
-                onClick={() => void remove.run()}
-              >
-                {remove.pending.value ? 'Deleting…' : 'Delete webhook'}
-              </button>
-              <button type="button" class="button" onClick={close}>
-                Cancel
-              </button>
-            </div>
-          </Dialog>
+          </ConfirmDialog>
         </>
       ) : null}
     </>
