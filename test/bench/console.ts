@@ -8,7 +8,7 @@
  * runs it. Bundle sizes: every JavaScript file of esbuild's metafile
  * (web/dist/meta.json) gzipped at level 9, grouped by what loads it — the
  * entry and the chunks it imports (the shell), the sign-in page's chunks,
- * and for each screen (named by its folder under web/src/screens/) the
+ * and for each screen (named by its module under web/src/screens/) the
  * chunks opening it adds. Streaming: the real local runtime as `npm start`
  * runs it (its own process, data on disk), signed in as a person is, asking
  * an agent on the knowledge base over HTTP with `stream: true` and the
@@ -134,6 +134,18 @@ function group(chunks: Map<string, Chunk>, name: string, files: Iterable<string>
   return { name, files: count, bytes, gzipBytes };
 }
 
+/**
+ * A lazily loaded screen by its module under web/src/screens/: its folder
+ * (`agents`), or folder and page for Settings' pages (`settings/users`,
+ * `settings/profile`), which load on their own too.
+ */
+export function screenName(entryPoint: string): string {
+  return entryPoint
+    .slice(SCREENS.length)
+    .replace(/\/index\.tsx?$/, '')
+    .replace(/\.tsx?$/, '');
+}
+
 /** Sizes from web/dist as the last build left it, whatever screens exist. */
 export function measureBundles(): ConsoleBundles {
   const chunks = readChunks();
@@ -145,7 +157,7 @@ export function measureBundles(): ConsoleBundles {
     .filter((chunk) => chunk.entryPoint?.startsWith(SCREENS))
     .map((chunk) => ({
       chunk,
-      folder: (chunk.entryPoint ?? '').slice(SCREENS.length).split('/')[0] ?? '',
+      folder: screenName(chunk.entryPoint ?? ''),
     }))
     .sort((a, b) => a.folder.localeCompare(b.folder));
   const signInChunk = screenChunks.find((screen) => screen.folder === 'sign-in');
@@ -485,7 +497,7 @@ ${streaming.deltasPerAnswer.toFixed(1)} \`delta\` events with text per answer on
 (\`web/dist/meta.json\`) gzipped at level 9, each on its own (as each is
 fetched). "Start" is the entry (\`web/src/app/main.tsx\`) and every chunk it
 imports: the app, the shell, the API client, Preact; the sign-in page adds
-its own chunk and what it imports. A screen is named by its folder and
+its own chunk and what it imports. A screen is named by its folder (Settings' pages by folder and page) and
 counted as what opening it fetches beyond the start (its chunk and the
 shared chunks only screens use); screens are found from the metafile, so new
 ones appear here as they are added. Build: \`node web/build.mjs\` in a new
