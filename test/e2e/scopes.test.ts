@@ -65,7 +65,6 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'DELETE /api/webhooks/{id}': 'Admin',
   'POST /api/webhooks/{id}/rotate-secret': 'Admin',
   'GET /api/webhooks/{id}/deliveries': 'Admin',
-  'GET /api/webhooks/{id}/deliveries/{delivery_id}': 'Admin',
   'POST /api/webhooks/{id}/deliveries/{delivery_id}/retry': 'Admin',
   'POST /api/webhooks/{id}/test': 'Admin',
   'POST /api/v1/query': 'Execute',
