@@ -12,6 +12,7 @@ import {
   getWebhook,
   listDeliveries,
   listWebhooks,
+  payloadReaderOf,
   retryDelivery,
   rotateWebhookSecret,
   sendTestEvent,
@@ -165,7 +166,13 @@ export const operations = {
     async handle({ params, principal, deps }) {
       return jsonResponse(
         200,
-        await getDelivery(deps, principal.orgId, params.id ?? '', params.delivery_id ?? ''),
+        await getDelivery(
+          deps,
+          principal.orgId,
+          params.id ?? '',
+          params.delivery_id ?? '',
+          payloadReaderOf(principal),
+        ),
       );
     },
   }),

@@ -13,7 +13,13 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../support/webhook-receiver';
-import { createWebhook, deliveryOf, LOCAL_RECEIVERS_ENV, step } from '../support/webhooks';
+import {
+  createWebhook,
+  deliveryOf,
+  LOCAL_RECEIVERS_ENV,
+  listDeliveries,
+  step,
+} from '../support/webhooks';
 
 /** Every event a webhook here subscribes to: agent-scoped, user and data source events. */
 const EVENTS = [
@@ -407,5 +413,33 @@ describe('Webhooks and agent access', () => {
     expect(json(response).delivered).toBe(true);
     const [receipt] = inbox.restricted?.receipts.slice(marks) ?? [];
     expect(Object.keys(receipt?.envelope.data ?? {}).sort()).toEqual(['message', 'webhook_id']);
+  });
+
+  it("shows a delivery's payload only to who may see its kind of event (P302)", async () => {
+    await receivedDuring(async () => {
+      await createDataSource(service, key.key);
+      await createTestUser(service, { role: 'readonly' });
+      await createAgent(service, key.key, { name: 'Payloads', data_source_ids: [] });
+    });
+    const deliveries = await listDeliveries(service, key.key, String(hooks.admin?.id));
+    const latest = (type: string) => deliveries.find((delivery) => delivery.event_type === type);
+    const readers = { key: undefined, admin, unrestricted, restricted } as const;
+    const statuses: Record<string, Record<string, number>> = {};
+    for (const type of ['datasource.created', 'user.created', 'agent.created']) {
+      const path = `/api/v1/webhooks/${hooks.admin?.id}/deliveries/${latest(type)?.id}`;
+      statuses[type] = {};
+      for (const [name, session] of Object.entries(readers)) {
+        const read = session
+          ? await session.request(path)
+          : await api(service.url, path, { key: key.key });
+        (statuses[type] as Record<string, number>)[name] = read.status;
+      }
+    }
+
+    expect(statuses).toEqual({
+      'datasource.created': { key: 200, admin: 200, unrestricted: 200, restricted: 200 },
+      'user.created': { key: 200, admin: 200, unrestricted: 404, restricted: 404 },
+      'agent.created': { key: 200, admin: 200, unrestricted: 200, restricted: 404 },
+    });
   });
 });

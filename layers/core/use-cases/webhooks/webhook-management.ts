@@ -2,6 +2,7 @@ import { InvalidRequestError, NotFoundError } from '../../domain/errors';
 import { canonicalEventType, TEST_EVENT_TYPE } from '../../domain/events';
 import { newId } from '../../domain/ids';
 import type { Page, PageRequest } from '../../domain/pagination';
+import type { Principal } from '../../domain/principal';
 import {
   type Delivery,
   type DeliveryStatus,
@@ -225,11 +226,44 @@ export async function getDelivery(
   orgId: string,
   webhookId: string,
   deliveryId: string,
+  reader: PayloadReader,
 ): Promise<DeliveryWithPayload> {
   await getWebhook(deps, orgId, webhookId);
   const stored = await deps.deliveryRecords.get(orgId, webhookId, deliveryId);
-  if (!stored) throw new NotFoundError(`No delivery ${deliveryId}`);
+  // P302: a payload is read only by whoever may see its kind of event; to anyone else it
+  // does not exist (P81).
+  if (!stored || !mayReadPayload(reader, stored.delivery.event_type)) {
+    throw new NotFoundError(`No delivery ${deliveryId}`);
+  }
   return { ...stored.delivery, payload: stored.body };
+}
+
+/** P302: what decides which delivery payloads a caller reads. */
+export interface PayloadReader {
+  /** An admin, or an API key: may read users (P65), so `user.*` events. */
+  readonly readsUsers: boolean;
+  /** Not confined to some agents by groups (P80), so every agent's events. */
+  readonly readsEveryAgent: boolean;
+}
+
+export function payloadReaderOf(principal: Principal): PayloadReader {
+  return principal.kind === 'session'
+    ? { readsUsers: principal.role === 'admin', readsEveryAgent: principal.agents.kind === 'all' }
+    : { readsUsers: true, readsEveryAgent: true };
+}
+
+/**
+ * P302, by the event's kind as P217 sorts them: data source events are any
+ * member's; user events an admin's or a key's; the rest name an agent, and
+ * a reader confined to some agents reads none of them (the payload's agent
+ * is not weighed: the stricter rule, kept out of this bundle's weight).
+ */
+function mayReadPayload(reader: PayloadReader, eventName: string): boolean {
+  const type = canonicalEventType(eventName);
+  if (type === undefined) return false;
+  if (type.startsWith('datasource.')) return true;
+  if (type.startsWith('user.')) return reader.readsUsers;
+  return reader.readsEveryAgent;
 }
 
 /**
