@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
-import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
+import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
 
 /**
  * The token of an invitation link (`<origin>/invitations/accept#token=svcinv_…`).
@@ -43,10 +43,7 @@ export default function AcceptInvitation() {
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!token) return;
-    const password = confirmedPassword(event.currentTarget as HTMLFormElement, {
-      password: 'password',
-      repeat: 'confirm-password',
-    });
+    const password = newPasswordOf(event.currentTarget as HTMLFormElement);
     if (password === null) return;
     pending.value = true;
     failure.value = null;
@@ -70,31 +67,7 @@ export default function AcceptInvitation() {
           <>
             <p>Choose the password you will sign in with.</p>
             <form class="form" onSubmit={(event) => void submit(event)}>
-              <label for="invitation-password">New password</label>
-              <input
-                id="invitation-password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={12}
-                maxLength={256}
-                aria-describedby="invitation-password-hint"
-              />
-              <p id="invitation-password-hint" class="form__hint">
-                At least 12 characters.
-              </p>
-              <label for="invitation-confirm-password">Confirm new password</label>
-              <input
-                id="invitation-confirm-password"
-                name="confirm-password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={12}
-                maxLength={256}
-                onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
-              />
+              <NewPasswordFields idPrefix="invitation" />
               <div class="form__actions">
                 <button type="submit" class="button button--primary" disabled={pending.value}>
                   Set password and sign in

@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
-import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
+import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
 
 /**
  * P228: on the machine itself, while the organization has no user, the
@@ -18,10 +18,7 @@ export default function FirstAdministrator() {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
-    const password = confirmedPassword(formElement, {
-      password: 'password',
-      repeat: 'confirm-password',
-    });
+    const password = newPasswordOf(formElement);
     if (password === null) return;
     pending.value = true;
     failure.value = null;
@@ -71,31 +68,7 @@ export default function FirstAdministrator() {
             required
             maxLength={200}
           />
-          <label for="setup-password">Password</label>
-          <input
-            id="setup-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            maxLength={256}
-            aria-describedby="setup-password-hint"
-          />
-          <p id="setup-password-hint" class="form__hint">
-            At least 12 characters.
-          </p>
-          <label for="setup-confirm-password">Confirm password</label>
-          <input
-            id="setup-confirm-password"
-            name="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            maxLength={256}
-            onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
-          />
+          <NewPasswordFields idPrefix="setup" label="Password" repeatLabel="Confirm password" />
           <div class="form__actions">
             <button type="submit" class="button button--primary" disabled={pending.value}>
               Create the administrator

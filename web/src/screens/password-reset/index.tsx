@@ -4,8 +4,8 @@ import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useApp } from '../../app/context';
 import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../app/return-path';
-import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
+import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
 import { passwordResetToken, resetMessage } from './password-reset-words';
 
 /**
@@ -29,10 +29,7 @@ export default function PasswordReset() {
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!token) return;
-    const password = confirmedPassword(event.currentTarget as HTMLFormElement, {
-      password: 'password',
-      repeat: 'confirm-password',
-    });
+    const password = newPasswordOf(event.currentTarget as HTMLFormElement);
     if (password === null) return;
     pending.value = true;
     failure.value = null;
@@ -64,31 +61,7 @@ export default function PasswordReset() {
           <>
             <p>Setting it signs you out everywhere; then you sign in with the new password.</p>
             <form class="form" onSubmit={(event) => void submit(event)}>
-              <label for="reset-password">New password</label>
-              <input
-                id="reset-password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={12}
-                maxLength={256}
-                aria-describedby="reset-password-hint"
-              />
-              <p id="reset-password-hint" class="form__hint">
-                At least 12 characters.
-              </p>
-              <label for="reset-confirm-password">Confirm new password</label>
-              <input
-                id="reset-confirm-password"
-                name="confirm-password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={12}
-                maxLength={256}
-                onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
-              />
+              <NewPasswordFields idPrefix="reset" />
               <div class="form__actions">
                 <button type="submit" class="button button--primary" disabled={pending.value}>
                   Set new password

@@ -4,11 +4,8 @@ import { ApiError } from '../../api/api-error';
 import { useApp } from '../../app/context';
 import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../components/new-password-fields';
 import { formatWait } from '../../format/format';
-
-/** P62: the service's password policy, checked by the browser first. */
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 256;
 
 /** Which field a refusal is about, and what to tell the person (P224); null: the shared notice. */
 export function changePasswordMessage(
