@@ -4,6 +4,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { agentPermissions, listPath, pageOf } from './agents.state';
 
@@ -129,15 +130,12 @@ export function AgentList() {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav class="pager" aria-label="Pages of agents">
-              {page > 1 ? <a href={listPath(search, page - 1)}>Previous page</a> : null}
-              <span>
-                Page {page} of {pages}
-              </span>
-              {page < pages ? <a href={listPath(search, page + 1)}>Next page</a> : null}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of agents"
+            page={page}
+            pages={pages}
+            hrefOf={(n) => listPath(search, n)}
+          />
         </>
       ) : null}
     </section>

@@ -5,6 +5,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { type DataSource, STATUS_NAMES, TYPE_NAMES } from './words';
 
@@ -97,15 +98,12 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav class="pager" aria-label="Pages of data sources">
-              {page > 1 ? <a href={`/data-sources?page=${page - 1}`}>Previous page</a> : null}
-              <span>
-                Page {page} of {pages}
-              </span>
-              {page < pages ? <a href={`/data-sources?page=${page + 1}`}>Next page</a> : null}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of data sources"
+            page={page}
+            pages={pages}
+            hrefOf={(n) => `/data-sources?page=${n}`}
+          />
         </>
       ) : null}
     </section>

@@ -4,6 +4,7 @@ import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime } from '../../format/format';
 import {
   compareHref,
@@ -148,19 +149,12 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav class="pager" aria-label="Pages of runs">
-              {query.page > 1 ? (
-                <a href={listHref({ ...query, page: query.page - 1 })}>Previous page</a>
-              ) : null}
-              <span>
-                Page {query.page} of {pages}
-              </span>
-              {query.page < pages ? (
-                <a href={listHref({ ...query, page: query.page + 1 })}>Next page</a>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of runs"
+            page={query.page}
+            pages={pages}
+            hrefOf={(n) => listHref({ ...query, page: n })}
+          />
         </>
       ) : null}
     </section>

@@ -31,6 +31,7 @@ import {
   PAGE_SIZE,
 } from './interactions.state';
 import './interactions.css';
+import { Pager } from '../../components/pager';
 
 /**
  * The organization's interactions, newest first, filtered by agent, dates
@@ -153,19 +154,12 @@ export default function Interactions() {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav class="pager" aria-label="Pages of interactions">
-              {filters.page > 1 ? (
-                <a href={addressOf({ ...filters, page: filters.page - 1 })}>Previous page</a>
-              ) : null}
-              <span>
-                Page {filters.page} of {pages}
-              </span>
-              {filters.page < pages ? (
-                <a href={addressOf({ ...filters, page: filters.page + 1 })}>Next page</a>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of interactions"
+            page={filters.page}
+            pages={pages}
+            hrefOf={(n) => addressOf({ ...filters, page: n })}
+          />
         </>
       ) : null}
       {open.value ? (

@@ -7,6 +7,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { explainSaveFailure, KB_PATH, type KbVersion, statusLabel } from './kb.state';
 import { type Comparison, compareTexts, type DiffMode } from './kb-diff';
@@ -189,19 +190,14 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
           </tbody>
         </table>
       </div>
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of versions">
-          {page > 1 ? (
-            <a href={`${KB_PATH}/${id}/history?page=${page - 1}`}>Newer versions</a>
-          ) : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? (
-            <a href={`${KB_PATH}/${id}/history?page=${page + 1}`}>Older versions</a>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of versions"
+        page={page}
+        pages={pages}
+        hrefOf={(n) => `${KB_PATH}/${id}/history?page=${n}`}
+        previous="Newer versions"
+        next="Older versions"
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { KB_PATH, type ListQuery, listHref, listQueryOf, PAGE_SIZE, statusLabel } from './kb.state';
 
@@ -173,19 +174,12 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav class="pager" aria-label="Pages of articles">
-              {query.page > 1 ? (
-                <a href={listHref({ ...query, page: query.page - 1 })}>Previous page</a>
-              ) : null}
-              <span>
-                Page {query.page} of {pages}
-              </span>
-              {query.page < pages ? (
-                <a href={listHref({ ...query, page: query.page + 1 })}>Next page</a>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager
+            label="Pages of articles"
+            page={query.page}
+            pages={pages}
+            hrefOf={(n) => listHref({ ...query, page: n })}
+          />
         </>
       ) : null}
     </section>

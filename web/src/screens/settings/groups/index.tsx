@@ -12,6 +12,7 @@ import { type GroupView, pageOf } from '../people';
 import { GroupForm } from './group-form';
 import { GroupMembers } from './group-members';
 import '../people.css';
+import { Pager } from '../../../components/pager';
 
 const PAGE_SIZE = 20;
 const GROUPS_PATH = '/settings/groups';
@@ -144,15 +145,7 @@ export default function Groups() {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of groups">
-          {page > 1 ? <a href={pagePath(page - 1)}>Previous page</a> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <a href={pagePath(page + 1)}>Next page</a> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of groups" page={page} pages={pages} hrefOf={pagePath} />
       <Dialog
         open={shown !== null}
         onClose={close}

@@ -9,6 +9,7 @@ import { pageOf, STATUS_WORDS, type UserView } from '../people';
 import { InviteUser } from './invite-user';
 import { ManageUser } from './manage-user';
 import '../people.css';
+import { Pager } from '../../../components/pager';
 
 const PAGE_SIZE = 20;
 const USERS_PATH = '/settings/users';
@@ -119,15 +120,7 @@ export default function Users() {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of users">
-          {page > 1 ? <a href={pagePath(page - 1)}>Previous page</a> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <a href={pagePath(page + 1)}>Next page</a> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of users" page={page} pages={pages} hrefOf={pagePath} />
       <ManageUser
         user={managing.value}
         self={managing.value?.id === myId}

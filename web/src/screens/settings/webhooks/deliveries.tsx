@@ -9,6 +9,7 @@ import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber } from '../../../format/format';
 import '../../../components/filters.css';
+import { Pager } from '../../../components/pager';
 import {
   attemptOutcome,
   canRetry,
@@ -228,15 +229,12 @@ export function Deliveries({ webhookId }: { readonly webhookId: string }) {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of deliveries">
-          {page > 1 ? <a href={address(filter.value, page - 1)}>Previous page</a> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <a href={address(filter.value, page + 1)}>Next page</a> : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of deliveries"
+        page={page}
+        pages={pages}
+        hrefOf={(n) => address(filter.value, n)}
+      />
       <Dialog
         open={shown.value !== null}
         onClose={() => {

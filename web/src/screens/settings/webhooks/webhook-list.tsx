@@ -6,6 +6,7 @@ import { useLoad } from '../../../api/use-load';
 import { useApp } from '../../../app/context';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { Pager } from '../../../components/pager';
 import { formatDateTime, formatNumber } from '../../../format/format';
 import { SecretOnce } from './secret-once';
 import { WebhookForm, type WebhookInput } from './webhook-form';
@@ -115,15 +116,12 @@ export function WebhookList() {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of webhooks">
-          {page > 1 ? <a href={`${BASE}?page=${page - 1}`}>Previous page</a> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <a href={`${BASE}?page=${page + 1}`}>Next page</a> : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of webhooks"
+        page={page}
+        pages={pages}
+        hrefOf={(n) => `${BASE}?page=${n}`}
+      />
       <Dialog open={creating.value} onClose={close} labelledBy="new-webhook-heading">
         {created.value ? (
           <>
