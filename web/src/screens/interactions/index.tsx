@@ -7,6 +7,7 @@ import { useLoad } from '../../api/use-load';
 import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
+import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative, formatWait } from '../../format/format';
 import { formatLatency } from '../../format/measures';
 import {
@@ -31,7 +32,6 @@ import {
   PAGE_SIZE,
 } from './interactions.state';
 import './interactions.css';
-import { Pager } from '../../components/pager';
 
 /**
  * The organization's interactions, newest first, filtered by agent, dates
