@@ -86,8 +86,15 @@ const LOOPBACK_HOSTS = [
   '[::ffff:7f00:1]',
 ];
 
-/** Strings that can never name an http(s) URL (so nothing random is ever connected to). */
-const junk = anyString(60).filter((s) => !/h\s*t\s*t\s*p|:\s*\/|ws/i.test(s));
+/**
+ * Strings that can never name an http(s) URL (so nothing random is ever
+ * connected to). Well-formed only: a lone surrogate is refused by the body
+ * bounds before any field's own rule (P197), so it would not be the URL's
+ * verdict this property checks (seed 609049237 found one).
+ */
+const junk = anyString(60).filter(
+  (s) => !/h\s*t\s*t\s*p|:\s*\/|ws/i.test(s) && !/[\ud800-\udfff]/u.test(s),
+);
 
 /**
  * URLs under SVC_ALLOW_PRIVATE_URLS with the test CA trusted. Only loopback
