@@ -5,6 +5,8 @@ export interface AnswerSource {
   /** 1-based; the answer cites it as `[n]`. */
   readonly number: number;
   readonly chunk_id: string;
+  /** The document the passage is from: an answer quotes one document unless the question compares. */
+  readonly document_id?: string;
   readonly document_title: string;
   readonly document_url: string | null;
   /** P126: the headings above the chunk, outermost first; its sentences are read under them. */

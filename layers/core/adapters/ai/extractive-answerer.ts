@@ -1,8 +1,8 @@
-import { citedSourceNumbers, stripCitations } from '../../domain/citations';
+import { citedSourceNumbers } from '../../domain/citations';
 import { NO_ANSWER_TEXT } from '../../domain/no-answer';
 import { analyze, words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
-import { normalizeWhitespace } from '../../domain/retrieval/verbatim';
+import { HEADING_QUOTE_SEPARATOR } from '../../domain/retrieval/verbatim';
 import type {
   AnswerEvent,
   Answerer,
@@ -10,24 +10,49 @@ import type {
   AnswerSource,
   ConversationTurn,
 } from '../../ports/answerer.port';
+import { type PassageUnit, passageUnits } from './extractive/passage-units';
+import {
+  COMMON_WORDS,
+  comparesThings,
+  documentationTerms,
+  hasNumber,
+  identifiersIn,
+  type QuestionFocus,
+  questionFocus,
+  questionKeywords,
+} from './extractive/question-focus';
 
-/** D20: the model name of the offline default answerer. */
+/** The model name of the offline default answerer. */
 export const OFFLINE_EXTRACTIVE_MODEL = 'offline-extractive';
 
 /**
- * The offline answerer (D20 `offline-extractive`): no network, no model. It
- * quotes the sentences of the offered sources that best match the question,
- * each followed by its citation `[n]`, and says honestly that it found
- * nothing (`NO_ANSWER_TEXT`) when no sentence shares a meaningful term with
- * the question.
+ * The offline answerer: no network, no model. It answers by quoting its
+ * sources, each quote followed by its citation `[n]`:
  *
- * Terms are analyzed by the index's own analyzer (domain/retrieval/
- * text-analysis: lowercase, stopwords, Porter stems), so "refunds" matches
- * "refunded" here as it does in BM25; tokens are counted with the chunker's
- * tokenizer (domain/retrieval/tokens), which also enforces `maxTokens`.
+ * 1. Each offered passage is cut into units a person would quote: sentences,
+ *    list items, table rows, code blocks, and a sentence together with the
+ *    code block or list it introduces (extractive/passage-units.ts).
+ * 2. The question's focus (extractive/question-focus.ts) says what kind of
+ *    unit answers it: a procedure wants a command or code, "which option"
+ *    an identifier, "how many" a number.
+ * 3. Units are scored by how much of the question they cover (terms weighed
+ *    by how rare they are among the passages, and by whether they are
+ *    everyday words), by how well their passage was retrieved, and by
+ *    whether they hold what the focus asks for. Words of the headings above
+ *    a unit and of its document's title count too, for less.
+ * 4. The answer quotes the best unit and up to two more from the same
+ *    document (several documents only when the question compares), in the
+ *    document's order. When a unit's identifier is in its heading rather
+ *    than its text ("Binds and listens for connections…" under
+ *    "app.listen([port])"), the heading leads the quote.
  *
+ * It says honestly that it found nothing only when no unit covers enough of
+ * the question, and then names what it searched for.
+ *
+ * Terms are analyzed by the index's own analyzer (lowercase, stopwords,
+ * Porter stems), so "refunds" matches "refunded" here as it does in BM25.
  * Deterministic: the same request always gives the same answer, so
- * `temperature` (D18) is ignored — there is no sampling to vary.
+ * `temperature` is ignored — there is no sampling to vary.
  *
  * @example
  * for await (const event of new ExtractiveAnswerer().answer(request)) {
@@ -46,8 +71,11 @@ export class ExtractiveAnswerer implements Answerer {
     const { signal } = request;
     signal?.throwIfAborted();
     const history = request.history.slice(-HISTORY_TURNS);
-    const picked = pickSentences(request.question, history, request.sources, this.#support);
-    const text = composeAnswer(picked, request.maxTokens);
+    const picked = pickUnits(request.question, history, request.sources, this.#support);
+    const text =
+      picked.length > 0
+        ? composeAnswer(picked, request.maxTokens)
+        : fitToTokens(noAnswerText(request.question, request.sources), request.maxTokens);
 
     for (const piece of streamPieces(text)) {
       signal?.throwIfAborted();
@@ -70,49 +98,73 @@ export class ExtractiveAnswerer implements Answerer {
   }
 }
 
-/** D18: the last 10 turns of a session go into the prompt. */
+/** The last 10 turns of a session are read with the question. */
 const HISTORY_TURNS = 10;
-/** "The best few": more quoted sentences read as a pasted document, not an answer. */
-const MAX_SENTENCES = 4;
-/** Headings and list fragments ("Refund policy") say nothing on their own. */
-const MIN_SENTENCE_WORDS = 3;
-/** A sentence is kept only if it scores at least this share of the best one. */
-export const RELATIVE_CUTOFF = 0.85;
+/** More quoted units read as a pasted document, not an answer. */
+const MAX_UNITS = 3;
+/** A code block is quoted with at most this many of its lines (the ones that match best). */
+const MAX_CODE_LINES = 12;
 
-/** When a sentence supports an answer (issue 10, P175). */
+/** When a unit supports an answer. */
 export interface SupportSettings {
   readonly minCoverage: number;
   readonly relativeCutoff: number;
 }
 /**
- * Issue 10, P175: a sentence supports an answer only when it covers at least
- * this share of the question's weighted terms; when none does, the answer
- * is the honest "couldn't find" and cites nothing. Chosen on the first 150
- * SciFact claims and the project's question set (docs/quality.md, citations).
+ * A unit supports an answer only when it covers at least this share of the
+ * question's weighted terms (its headings and title helping); when none
+ * does, the answer is the honest "couldn't find" and cites nothing.
  */
 export const MIN_COVERAGE = 0.2;
-/** Overlapping chunks repeat sentences; one that shares this many terms with a picked one is a repeat. */
+/** Units after the best are quoted only if they score at least this share of it. */
+export const RELATIVE_CUTOFF = 0.7;
+/** A unit not next to the best one is quoted only if it scores at least this share of it. */
+const CLOSE_SECOND = 0.9;
+/** A further unit not next to the best one must cover at least this share of the question that the picked ones do not. */
+const NEW_COVERAGE = 0.15;
+/** A unit holds what the question's focus asks for at least this well (an identifier for a procedure). */
+const FOCUS_HELD = 0.6;
+/** Overlapping chunks repeat sentences; a unit that shares this many terms with a picked one is a repeat. */
 const DUPLICATE_OVERLAP = 0.8;
 /**
- * P126: a question term found in the headings above a sentence, not in the
- * sentence, counts this much: the sentence is read under its headings ("How
- * long do refunds take?" > "Money reaches your card in 5 days."), but a
- * sentence that says it outright is better evidence.
+ * A question term found only in the headings above a unit counts this
+ * much, one found only in its document's title less: the unit is read under
+ * them ("How long do refunds take?" > "Money reaches your card in 5 days."),
+ * but a unit that says it outright is better evidence.
  */
 const HEADING_TERM_WEIGHT = 0.5;
+const TITLE_TERM_WEIGHT = 0.3;
 /** How much an earlier question counts when the current one refers back to it. */
 const HISTORY_TERM_WEIGHT = 0.5;
+/** How much the documentation's word for a question's word counts ("disable" for "turn off"). */
+const DOCUMENTATION_TERM_WEIGHT = 0.7;
+/** How much an everyday word ("use", "file", "make") counts against a rarer one. */
+const COMMON_TERM_WEIGHT = 0.35;
 /** Words per streamed delta. */
 const WORDS_PER_DELTA = 6;
 
 /**
- * How a sentence's score is made (weights sum to 1): mostly how much of the
- * question it covers; then how well its source was retrieved; a little for
- * coming early in its source (opening sentences state the topic) and for
- * being focused, kept small so short asides ("Gift cards cannot be
- * refunded.") do not beat the sentence that states the rule.
+ * How a unit's score is made (weights sum to 1): mostly how much of the
+ * question it covers; then how well its passage was retrieved (the search
+ * usually has the right document first); whether it holds what the question
+ * asks for (code, an identifier, a number); a little for coming early in its
+ * passage and for being focused on the question's terms. `document` is how
+ * much of the question the unit's document covers in all its offered
+ * passages: a sentence of another library's README that happens to share
+ * one rare word must not win over the document the question is about.
  */
-const SCORE_WEIGHTS = { coverage: 0.65, retrieval: 0.2, position: 0.1, density: 0.05 } as const;
+const SCORE_WEIGHTS = {
+  coverage: 0.42,
+  retrieval: 0.22,
+  focus: 0.16,
+  document: 0.12,
+  position: 0.04,
+  density: 0.04,
+} as const;
+
+/** The retrieval prior of the passages by rank: the first is usually the one. */
+const RANK_PRIOR = [1, 0.7, 0.5, 0.35, 0.25] as const;
+const LAST_RANK_PRIOR = 0.2;
 
 /**
  * Question words and chat filler that the index analyzer keeps (it drops
@@ -121,12 +173,14 @@ const SCORE_WEIGHTS = { coverage: 0.65, retrieval: 0.2, position: 0.1, density: 
  */
 const QUESTION_FILLER: ReadonlySet<string> = new Set(
   analyze(
-    'what which who whom whose when where why how do does did done can could should would ' +
-      'may might must shall i me my mine we us our you your yours he him his she her hers ' +
+    'what whats which who whom whose when where why how do does did done can could should would ' +
+      'may might must shall i im me my mine we us our you your yours he him his she her hers ' +
       'about tell know explain describe please any some here there has have had having been ' +
-      // "How long", "how much", "how many" ask for a quantity; the words name no subject (P175).
+      // "How long", "how much", "how many" ask for a quantity; the words name no subject.
       'long much many ' +
-      'being get got give show find want need like also just more else elaborate continue',
+      'being get got give show find want need like also just more else elaborate continue ' +
+      'anyone someone somebody thanks thank hi hello hey ok okay wanna gonna ' +
+      'way ways possible able actually really exactly basically',
   ),
 );
 
@@ -148,25 +202,32 @@ const REFERRING_WORDS: ReadonlySet<string> = new Set([
   'there',
 ]);
 
-/** A sentence that asks (`?`, or the full-width `？` of CJK text), closing quotes and brackets aside. */
+/** A statement that settles a yes-or-no question one way or the other. */
+const SETTLES =
+  /\b(?:not|no|never|only|cannot|can't|must|always|by default|supports?|requires?)\b/i;
+
+/** A heading that asks is a FAQ's question: it does not lead a quote. */
 const QUESTION_END = /[?？]["'”’)\]]*$/u;
 
-/** Fixed locale: sentence boundaries must not depend on the machine's (determinism). */
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Headings longer than this are sentences, not names to lead a quote with. */
+const HEADING_MAX_WORDS = 12;
 
-interface Sentence {
-  /** The source's number, cited as `[n]`. */
-  readonly source: number;
-  /** Position in the source, for reading order. */
-  readonly index: number;
-  readonly text: string;
+interface Candidate {
+  readonly source: AnswerSource;
+  readonly unit: PassageUnit;
+  /** Which document the unit is from: units of one document are quoted together. */
+  readonly document: string;
   readonly terms: ReadonlySet<string>;
-  /** The meaningful terms of the headings above it (P126). */
   readonly headingTerms: ReadonlySet<string>;
+  readonly titleTerms: ReadonlySet<string>;
+  /** The heading that leads the quote, when the unit's identifier is there and not in its text. */
+  readonly leadingHeading: string | null;
+  readonly focus: number;
 }
 
-interface ScoredSentence extends Sentence {
+interface ScoredCandidate extends Candidate {
   readonly score: number;
+  readonly coverage: number;
 }
 
 function meaningfulTerms(text: string): Set<string> {
@@ -174,142 +235,280 @@ function meaningfulTerms(text: string): Set<string> {
 }
 
 /**
- * Query terms with their weight: the question's terms count 1; when the
- * question refers back ("does it…") or says almost nothing, the previous
- * question's terms join at half weight.
+ * Query terms with their weight: the question's terms count 1 (an everyday
+ * word less); when the question refers back ("does it…") or says almost
+ * nothing, the previous question's terms join at half weight.
  */
 function queryTerms(question: string, history: readonly ConversationTurn[]): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const term of meaningfulTerms(question)) weights.set(term, 1);
+  const weigh = (term: string, weight: number) =>
+    weights.set(term, COMMON_WORDS.has(term) ? weight * COMMON_TERM_WEIGHT : weight);
+  for (const term of meaningfulTerms(question)) weigh(term, 1);
+  for (const term of documentationTerms(question).keys()) {
+    if (!weights.has(term)) weigh(term, DOCUMENTATION_TERM_WEIGHT);
+  }
   const previous = history.at(-1);
   const refersBack = words(question).some((word) => REFERRING_WORDS.has(word));
   if (previous && (refersBack || weights.size < 2)) {
     for (const term of meaningfulTerms(previous.question)) {
-      if (!weights.has(term)) weights.set(term, HISTORY_TERM_WEIGHT);
+      if (!weights.has(term)) weigh(term, HISTORY_TERM_WEIGHT);
     }
   }
   return weights;
 }
 
-/**
- * The source's sentences, each quoted as the document wrote it (issue 10:
- * a quote is a substring of the chunk after domain/retrieval/verbatim.ts's
- * normalization). A sentence holding bracketed numbers (footnotes) is not
- * quoted: they would read as our citations, and removing them would
- * misquote it. Nor is a question (P208): the one a FAQ entry or a Slack
- * thread opens with matches the user's question best and answers nothing.
- */
-function splitSentences(source: AnswerSource): Sentence[] {
-  const sentences: Sentence[] = [];
-  const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
-  for (const { segment } of SENTENCES.segment(source.text)) {
-    const text = normalizeWhitespace(segment);
-    if (stripCitations(text) !== text) continue;
-    if (text.split(' ').length < MIN_SENTENCE_WORDS) continue;
-    if (QUESTION_END.test(text)) continue;
-    sentences.push({
-      source: source.number,
-      index: sentences.length,
-      text,
-      terms: meaningfulTerms(text),
-      headingTerms,
-    });
+/** The document a source belongs to: its address, else its title. */
+function documentOf(source: AnswerSource): string {
+  return source.document_id ?? source.document_url ?? source.document_title;
+}
+
+/** How well a unit holds what the question's focus asks for, 0–1. */
+function focusMatch(focus: QuestionFocus, unit: PassageUnit, text: string): number {
+  const identifiers = identifiersIn(text).length;
+  switch (focus) {
+    case 'procedure':
+      if (unit.codeLines > 0) return 1;
+      return identifiers > 0 ? 0.6 : 0;
+    case 'name':
+      if (identifiers > 0) return 1;
+      return unit.codeLines > 0 ? 0.6 : 0;
+    case 'number':
+      return hasNumber(text) ? 1 : 0;
+    case 'yes-no':
+      return unit.kind === 'sentence' && SETTLES.test(text)
+        ? 1
+        : unit.kind === 'sentence'
+          ? 0.4
+          : 0;
+    case 'explanation':
+      return unit.kind === 'sentence' || unit.kind === 'lead' ? 0.5 : 0;
   }
-  return sentences;
 }
 
 /**
- * BM25's inverse document frequency over the offered sources: a term every
- * source mentions tells little about which sentence answers; one that only
- * one source mentions tells a lot. Always positive, also for a single source.
+ * The heading that names what a unit is about, when the unit itself does
+ * not: an API reference writes "Binds and listens for connections…" under
+ * "app.listen([port])", and the answer must say `app.listen`.
+ */
+function leadingHeadingOf(source: AnswerSource, text: string): string | null {
+  const heading = source.heading_path?.at(-1)?.trim();
+  if (!heading || QUESTION_END.test(heading)) return null;
+  if (heading.split(/\s+/).length > HEADING_MAX_WORDS) return null;
+  const named = identifiersIn(heading);
+  if (named.length === 0 || identifiersIn(text).length > 0) return null;
+  return heading;
+}
+
+function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
+  const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
+  const titleTerms = meaningfulTerms(source.document_title);
+  const document = documentOf(source);
+  return passageUnits(source.text).map((unit) => {
+    const text = unit.parts.join('\n');
+    const leadingHeading = leadingHeadingOf(source, text);
+    return {
+      source,
+      unit,
+      document,
+      terms: meaningfulTerms(text),
+      headingTerms,
+      titleTerms,
+      leadingHeading,
+      focus: focusMatch(focus, unit, leadingHeading ? `${leadingHeading} ${text}` : text),
+    };
+  });
+}
+
+/**
+ * BM25's inverse document frequency over the offered passages, plus one: a
+ * term every passage mentions tells less about which unit answers than one
+ * only one passage mentions, but five passages are too few to call a word
+ * rare, so every term keeps a floor of weight. A term no passage holds weighs as the
+ * rarest one that some passage holds, so it lowers every unit's coverage
+ * without drowning the terms that are there.
  */
 function inverseSourceFrequency(
-  sentencesBySource: readonly Sentence[][],
+  candidates: readonly Candidate[],
+  sourceCount: number,
   terms: Iterable<string>,
 ): Map<string, number> {
-  const sources = sentencesBySource.length;
-  const idf = new Map<string, number>();
-  for (const term of terms) {
-    const frequency = sentencesBySource.filter((sentences) =>
-      sentences.some((sentence) => sentence.terms.has(term) || sentence.headingTerms.has(term)),
-    ).length;
-    idf.set(term, Math.log(1 + (sources - frequency + 0.5) / (frequency + 0.5)));
+  const holders = new Map<string, Set<number>>();
+  for (const candidate of candidates) {
+    for (const set of [candidate.terms, candidate.headingTerms, candidate.titleTerms]) {
+      for (const term of set) {
+        entryOf(holders, term).add(candidate.source.number);
+      }
+    }
   }
+  const idf = new Map<string, number>();
+  const absent: string[] = [];
+  for (const term of terms) {
+    const frequency = holders.get(term)?.size ?? 0;
+    if (frequency === 0) absent.push(term);
+    else idf.set(term, 1 + Math.log(1 + (sourceCount - frequency + 0.5) / (frequency + 0.5)));
+  }
+  const rarest = Math.max(0, ...idf.values());
+  for (const term of absent) idf.set(term, rarest);
   return idf;
 }
 
-/** Retrieval scores scaled to 0–1 among the offered sources (similarities, BM25 and fused scores differ in range). */
-function retrievalScores(sources: readonly AnswerSource[]): Map<number, number> {
-  const scores = sources.map((source) => source.score);
-  const low = Math.min(...scores);
-  const high = Math.max(...scores);
-  return new Map(
-    sources.map((source) => [source.number, high > low ? (source.score - low) / (high - low) : 1]),
-  );
-}
-
-/**
- * The sentences worth quoting, best first, scored by `SCORE_WEIGHTS`; the
- * question's terms are weighted by how rare they are among the sources.
- */
-function pickSentences(
+/** The units worth quoting, in the order they are scored (best first), chosen from one document unless the question compares. */
+function pickUnits(
   question: string,
   history: readonly ConversationTurn[],
   sources: readonly AnswerSource[],
   { minCoverage, relativeCutoff }: SupportSettings,
-): ScoredSentence[] {
+): ScoredCandidate[] {
   const query = queryTerms(question, history);
   if (query.size === 0 || sources.length === 0) return [];
-  const sentencesBySource = sources.map(splitSentences);
-  const idf = inverseSourceFrequency(sentencesBySource, query.keys());
-  const retrieval = retrievalScores(sources);
+  const focus = questionFocus(question);
+  const candidates = sources.flatMap((source) => candidatesOf(source, focus));
+  const idf = inverseSourceFrequency(candidates, sources.length, query.keys());
   let queryMass = 0;
   for (const [term, weight] of query) queryMass += weight * (idf.get(term) ?? 0);
-  const questionHasTerms = [...query.values()].includes(1);
+  if (!(queryMass > 0)) return [];
+  const asked = meaningfulTerms(question);
+  for (const term of documentationTerms(question).keys()) asked.add(term);
+  const questionTerms = new Set([...query.keys()].filter((term) => asked.has(term)));
 
-  const scored: ScoredSentence[] = [];
-  for (const sentence of sentencesBySource.flat()) {
+  const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
+  const scored: ScoredCandidate[] = [];
+  for (const candidate of candidates) {
     let matchedMass = 0;
     let matched = 0;
     let matchesQuestion = false;
-    for (const term of sentence.terms) {
-      const weight = query.get(term);
-      if (weight === undefined) continue;
-      matched += 1;
-      matchedMass += weight * (idf.get(term) ?? 0);
-      if (weight === 1) matchesQuestion = true;
+    for (const [term, weight] of query) {
+      const termIdf = idf.get(term) ?? 0;
+      let share = 0;
+      if (candidate.terms.has(term)) {
+        share = 1;
+        matched += 1;
+      } else if (candidate.headingTerms.has(term)) share = HEADING_TERM_WEIGHT;
+      else if (candidate.titleTerms.has(term)) share = TITLE_TERM_WEIGHT;
+      if (share === 0) continue;
+      matchedMass += share * weight * termIdf;
+      // Terms carried over from an earlier question, or only in the title, do not answer this one.
+      if (share > TITLE_TERM_WEIGHT && questionTerms.has(term)) matchesQuestion = true;
     }
-    for (const term of sentence.headingTerms) {
-      const weight = query.get(term);
-      if (weight === undefined || sentence.terms.has(term)) continue;
-      matchedMass += HEADING_TERM_WEIGHT * weight * (idf.get(term) ?? 0);
-      if (weight === 1) matchesQuestion = true;
-    }
-    // Terms carried over from an earlier question alone do not answer this
-    // one, unless this one has none of its own ("tell me more").
-    if (questionHasTerms ? !matchesQuestion : matched === 0) continue;
+    if (questionTerms.size > 0 ? !matchesQuestion : matched === 0) continue;
     const coverage = matchedMass / queryMass;
     if (!(coverage >= minCoverage)) continue;
+    const rank = RANK_PRIOR[candidate.source.number - 1] ?? LAST_RANK_PRIOR;
     const score =
       SCORE_WEIGHTS.coverage * coverage +
-      SCORE_WEIGHTS.retrieval * (retrieval.get(sentence.source) ?? 0) +
-      SCORE_WEIGHTS.position / (1 + sentence.index) +
-      SCORE_WEIGHTS.density * (matched / sentence.terms.size);
-    scored.push({ ...sentence, score });
+      SCORE_WEIGHTS.retrieval * rank +
+      SCORE_WEIGHTS.focus * candidate.focus +
+      SCORE_WEIGHTS.document * (documentCoverage.get(candidate.document) ?? 0) +
+      SCORE_WEIGHTS.position / (1 + candidate.unit.index) +
+      SCORE_WEIGHTS.density * (candidate.terms.size === 0 ? 0 : matched / candidate.terms.size);
+    scored.push({ ...candidate, score, coverage });
   }
-  // Ties go to the better-ranked source, then to the earlier sentence: deterministic.
-  scored.sort((a, b) => b.score - a.score || a.source - b.source || a.index - b.index);
+  // Ties go to the better-ranked source, then to the earlier unit: deterministic.
+  scored.sort(
+    (a, b) => b.score - a.score || a.source.number - b.source.number || a.unit.index - b.unit.index,
+  );
+  const [best] = scored;
+  if (!best) return [];
 
-  const best = scored[0]?.score ?? 0;
-  const picked: ScoredSentence[] = [];
-  for (const sentence of scored) {
-    if (picked.length === MAX_SENTENCES || sentence.score < best * relativeCutoff) break;
-    if (picked.some((chosen) => overlap(chosen.terms, sentence.terms) >= DUPLICATE_OVERLAP)) {
-      continue;
+  const oneDocument = !comparesThings(question);
+  const picked: ScoredCandidate[] = [best];
+  const isRepeat = (candidate: ScoredCandidate) =>
+    picked.some(
+      (chosen) =>
+        overlap(chosen.terms, candidate.terms) >= DUPLICATE_OVERLAP ||
+        chosen.unit.parts.some((part) => candidate.unit.parts.includes(part)),
+    );
+  // A further unit must add to the answer: continue the best one's account (the unit next to
+  // it in its passage), or cover question terms the picked ones do not, scoring close to the best.
+  // For a question that asks for one thing (a name, a number, a command), the neighbour is
+  // quoted only when it holds that thing and the best unit does not.
+  const continues = (candidate: ScoredCandidate) =>
+    focus === 'explanation' ||
+    focus === 'yes-no' ||
+    (candidate.focus >= FOCUS_HELD && best.focus < FOCUS_HELD);
+  const nextToBest = (candidate: ScoredCandidate) =>
+    candidate.source === best.source &&
+    Math.abs(candidate.unit.index - best.unit.index) === 1 &&
+    continues(candidate);
+  const addsTerms = (candidate: ScoredCandidate) => {
+    let added = 0;
+    for (const term of candidate.terms) {
+      if (questionTerms.has(term) && !picked.some((chosen) => chosen.terms.has(term))) {
+        added += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
+      }
     }
-    picked.push(sentence);
+    return added / queryMass >= NEW_COVERAGE;
+  };
+  for (const candidate of scored.slice(1)) {
+    if (picked.length === MAX_UNITS || candidate.score < best.score * relativeCutoff) break;
+    if (oneDocument && candidate.document !== best.document) continue;
+    if (isRepeat(candidate)) continue;
+    if (
+      nextToBest(candidate) ||
+      (candidate.score >= best.score * CLOSE_SECOND && addsTerms(candidate))
+    ) {
+      picked.push(candidate);
+    }
+  }
+  // What the question asks for (a command, a name, a number) may sit next to the sentence
+  // that matches it best: quote the best unit of the same document that holds it.
+  const answersFocus = (candidate: ScoredCandidate) => candidate.focus >= FOCUS_HELD;
+  if (focus !== 'explanation' && !picked.some(answersFocus)) {
+    const holder = scored.find(
+      (candidate) =>
+        candidate.focus === 1 &&
+        candidate.document === best.document &&
+        candidate.score >= best.score * relativeCutoff &&
+        !isRepeat(candidate),
+    );
+    if (holder) {
+      if (picked.length === MAX_UNITS) picked.pop();
+      picked.push(holder);
+    }
+  }
+  if (process.env.ANSWER_DEBUG) {
+    for (const c of scored.slice(0, 8))
+      console.log(
+        `   ${c.score.toFixed(3)} cov ${c.coverage.toFixed(2)} doc ${(documentCoverage.get(c.document) ?? 0).toFixed(2)} f ${c.focus} [${c.source.number}] ${c.unit.kind} ${c.unit.parts.join(' / ').slice(0, 110)}`,
+      );
   }
   return picked;
+}
+
+/**
+ * How much of the question each document covers, over all its offered
+ * passages, their headings and its title: 0–1 of the query's weighted mass.
+ */
+function coverageByDocument(
+  candidates: readonly Candidate[],
+  query: ReadonlyMap<string, number>,
+  idf: ReadonlyMap<string, number>,
+  queryMass: number,
+): Map<string, number> {
+  const termsByDocument = new Map<string, Set<string>>();
+  for (const candidate of candidates) {
+    const terms = entryOf(termsByDocument, candidate.document);
+    for (const set of [candidate.terms, candidate.headingTerms, candidate.titleTerms]) {
+      for (const term of set) if (query.has(term)) terms.add(term);
+    }
+  }
+  const coverage = new Map<string, number>();
+  for (const [document, terms] of termsByDocument) {
+    let mass = 0;
+    for (const term of terms) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
+    coverage.set(document, mass / queryMass);
+  }
+  return coverage;
+}
+
+/** The set stored under `key`, made empty on first use. */
+function entryOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let entry = map.get(key);
+  if (!entry) {
+    entry = new Set();
+    map.set(key, entry);
+  }
+  return entry;
 }
 
 /** Jaccard similarity of two term sets. */
@@ -321,60 +520,126 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 /**
- * The answer: as many of the picked sentences as fit in `maxTokens` (D18),
- * grouped by source (the source with the best sentence first) and in each
- * source's own order, so the quotes read in the order their documents tell
- * them. When the best sentence alone does not fit, it is cut short rather
- * than replaced by a weaker one that happens to be shorter.
+ * The answer: as many of the picked units as fit in `maxTokens`, grouped by
+ * source (the source with the best unit first) and in each source's own
+ * order, so the quotes read in the order their documents tell them. When
+ * the best unit alone does not fit, it is cut short rather than replaced by
+ * a weaker one that happens to be shorter.
  */
-function composeAnswer(picked: readonly ScoredSentence[], maxTokens: number): string {
+function composeAnswer(picked: readonly ScoredCandidate[], maxTokens: number): string {
   const [best] = picked;
-  if (!best) return fitToTokens(NO_ANSWER_TEXT, maxTokens);
-  if (estimateTokens(render([best])) > maxTokens) return truncateSentence(best, maxTokens);
-  const kept: ScoredSentence[] = [best];
-  for (const sentence of picked.slice(1)) {
-    if (estimateTokens(render([...kept, sentence])) <= maxTokens) kept.push(sentence);
+  if (!best) return '';
+  const quotes = picked.map((candidate) => ({ candidate, text: quoteOf(candidate) }));
+  const [first] = quotes;
+  if (!first) return '';
+  if (estimateTokens(render([first])) > maxTokens) {
+    return truncateQuote(first.text, best.source.number, maxTokens);
+  }
+  const kept = [first];
+  for (const quote of quotes.slice(1)) {
+    if (estimateTokens(render([...kept, quote])) <= maxTokens) kept.push(quote);
   }
   return render(kept);
 }
 
-function render(sentences: readonly ScoredSentence[]): string {
-  const sourceOrder = [...new Set(sentences.map((sentence) => sentence.source))];
-  return [...sentences]
-    .sort(
-      (a, b) => sourceOrder.indexOf(a.source) - sourceOrder.indexOf(b.source) || a.index - b.index,
-    )
-    .map((sentence) => cite(sentence.text, sentence.source))
-    .join(' ');
+interface Quote {
+  readonly candidate: ScoredCandidate;
+  readonly text: string;
 }
 
-/**
- * `The window is 30 days. [1]`: the marker follows the whole sentence, so the
- * text between two markers is a verbatim quote (issue 10).
- */
-function cite(sentence: string, source: number): string {
-  return `${sentence} [${source}]`;
-}
-
-/**
- * The longest start of the sentence, on a word boundary, that fits with
- * `… [n]`; when not even one word fits, the budget's first tokens (D18:
- * `max_tokens` is a hard limit, as it is for a provider's model).
- */
-function truncateSentence(sentence: ScoredSentence, maxTokens: number): string {
-  const sentenceWords = sentence.text.split(' ');
-  // No ellipsis: the quote stays a verbatim start of the sentence (issue 10).
-  const shorten = (count: number) =>
-    `${sentenceWords.slice(0, count).join(' ')} [${sentence.source}]`;
-  const best = shorten(
-    longestFit(sentenceWords.length, (count) => estimateTokens(shorten(count)) <= maxTokens),
+function render(quotes: readonly Quote[]): string {
+  const sourceOrder = [...new Set(quotes.map((quote) => quote.candidate.source.number))];
+  const ordered = [...quotes].sort(
+    (a, b) =>
+      sourceOrder.indexOf(a.candidate.source.number) -
+        sourceOrder.indexOf(b.candidate.source.number) ||
+      a.candidate.unit.index - b.candidate.unit.index,
   );
-  return estimateTokens(best) <= maxTokens ? best : firstEstimatedTokens(sentence.text, maxTokens);
+  let answer = '';
+  for (const [index, quote] of ordered.entries()) {
+    const cited = `${quote.text} [${quote.candidate.source.number}]`;
+    if (index === 0) answer = cited;
+    else {
+      // Code and lists stand on lines of their own; sentences run on as prose.
+      const block = quote.text.includes('\n') || ordered[index - 1]?.text.includes('\n');
+      answer += `${block ? '\n\n' : ' '}${cited}`;
+    }
+  }
+  return answer;
+}
+
+/**
+ * The unit as quoted: its parts on lines of their own, a long code block
+ * cut to the lines around what the question matches, and the heading that
+ * names the unit's subject in front when the unit does not name it.
+ */
+function quoteOf(candidate: ScoredCandidate): string {
+  const { unit } = candidate;
+  const prose = unit.parts.slice(0, unit.parts.length - unit.codeLines);
+  const code = unit.parts.slice(unit.parts.length - unit.codeLines);
+  const lines = [...prose, ...bestCodeWindow(code, candidate.terms)];
+  const text = lines.join('\n');
+  return candidate.leadingHeading
+    ? `${candidate.leadingHeading}${HEADING_QUOTE_SEPARATOR}${text}`
+    : text;
+}
+
+/** At most MAX_CODE_LINES consecutive lines of a code block: the first window holding the most distinct terms. */
+function bestCodeWindow(lines: readonly string[], terms: ReadonlySet<string>): string[] {
+  if (lines.length <= MAX_CODE_LINES) return [...lines];
+  const lineTerms = lines.map((line) => analyze(line).filter((term) => terms.has(term)));
+  let bestStart = 0;
+  let bestCount = -1;
+  for (let start = 0; start + MAX_CODE_LINES <= lines.length; start += 1) {
+    const count = new Set(lineTerms.slice(start, start + MAX_CODE_LINES).flat()).size;
+    if (count > bestCount) {
+      bestCount = count;
+      bestStart = start;
+    }
+  }
+  return lines.slice(bestStart, bestStart + MAX_CODE_LINES);
+}
+
+/**
+ * The honest non-answer, and what was searched: the question's words and
+ * the documents whose passages were read, so the asker can tell a missing
+ * document from a question worded differently from the documents.
+ */
+function noAnswerText(question: string, sources: readonly AnswerSource[]): string {
+  const keywords = questionKeywords(question, QUESTION_FILLER);
+  if (keywords.length === 0 || sources.length === 0) return NO_ANSWER_TEXT;
+  const titles = [...new Set(sources.map((source) => source.document_title))].slice(0, 3);
+  const passages =
+    sources.length === 1 ? 'the closest passage' : `the ${sources.length} closest passages`;
+  return `${NO_ANSWER_TEXT} I searched for “${keywords.join(' ')}” and read ${passages}, from ${listOf(titles)}.`;
+}
+
+function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The longest start of the quote, on a word boundary, that fits with
+ * ` [n]`; when not even one word fits, the budget's first tokens
+ * (`max_tokens` is a hard limit, as it is for a provider's model).
+ */
+function truncateQuote(text: string, source: number, maxTokens: number): string {
+  const quoteWords = text.split(' ');
+  // No ellipsis: the quote stays a verbatim start of the unit.
+  const shorten = (count: number) => `${quoteWords.slice(0, count).join(' ')} [${source}]`;
+  const best = shorten(
+    longestFit(quoteWords.length, (count) => estimateTokens(shorten(count)) <= maxTokens),
+  );
+  return estimateTokens(best) <= maxTokens ? best : firstEstimatedTokens(text, maxTokens);
 }
 
 /** The text itself when it fits in `maxTokens`, else its longest start that fits with `…` (or, failing that, its first tokens). */
 function fitToTokens(text: string, maxTokens: number): string {
   if (estimateTokens(text) <= maxTokens) return text;
+  if (estimateTokens(NO_ANSWER_TEXT) <= maxTokens && text.startsWith(NO_ANSWER_TEXT)) {
+    return NO_ANSWER_TEXT;
+  }
   const textWords = text.split(' ');
   const shorten = (count: number) => `${textWords.slice(0, count).join(' ')}…`;
   const best = shorten(
@@ -405,7 +670,7 @@ function streamPieces(text: string): string[] {
   return pieces;
 }
 
-/** What a chat model would have read: the question, the sources and the history (D18). */
+/** What a chat model would have read: the question, the sources and the history. */
 function inputTokens(
   question: string,
   history: readonly ConversationTurn[],

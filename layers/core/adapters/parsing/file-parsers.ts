@@ -332,7 +332,10 @@ const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false
  */
 function markdownToDocument(source: string, fallbackTitle: string): ParsedDocument {
   const { body, title } = frontMatter(source);
-  const document = htmlToDocument(markdown.render(body), null, { fallbackTitle });
+  const document = htmlToDocument(markdown.render(body), null, {
+    fallbackTitle,
+    markInlineCode: true,
+  });
   return title === undefined ? document : { ...document, title };
 }
 

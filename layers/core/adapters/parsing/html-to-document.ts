@@ -31,6 +31,14 @@ export interface HtmlToDocumentOptions {
    * @default false
    */
   readonly page?: boolean;
+  /**
+   * Inline `<code>` keeps the backticks Markdown wrote around it, so an
+   * identifier stays recognisable as one in the text (the offline answerer
+   * quotes `pip cache dir` as a command, not as three words). Only for HTML
+   * rendered from Markdown, where the backticks are the document's own text.
+   * @default false
+   */
+  readonly markInlineCode?: boolean;
 }
 
 /**
@@ -135,7 +143,7 @@ function extract(
     document: {
       title: titleOf(dom, roots) ?? options.fallbackTitle ?? titleFromUrl(url) ?? 'Untitled',
       url,
-      sections: new SectionBuilder(dropped).build(roots),
+      sections: new SectionBuilder(dropped, options.markInlineCode === true).build(roots),
     },
     roots,
   };
@@ -361,8 +369,11 @@ class SectionBuilder {
   /** Whether the buffer holds a table cell already (the next one is joined with ` | `). */
   #cellsInRow = 0;
 
-  constructor(isDroppedElement: (element: Element) => boolean) {
+  readonly #markInlineCode: boolean;
+
+  constructor(isDroppedElement: (element: Element) => boolean, markInlineCode: boolean) {
     this.#isDropped = isDroppedElement;
+    this.#markInlineCode = markInlineCode;
   }
 
   build(roots: readonly AnyNode[]): ParsedSection[] {
@@ -398,6 +409,11 @@ class SectionBuilder {
         }
         if (node.name === 'br') {
           this.#buffer += '\n';
+          continue;
+        }
+        if (node.name === 'code' && this.#markInlineCode) {
+          const code = normaliseInline(textOf(node, false, this.#isDropped));
+          if (code !== '') this.#buffer += `\`${code}\``;
           continue;
         }
         if (node.name === 'pre') {

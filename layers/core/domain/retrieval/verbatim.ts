@@ -39,3 +39,32 @@ export function normalizeWhitespace(text: string): string {
 export function removeInvisible(text: string): string {
   return text.replace(INVISIBLE, '');
 }
+
+/**
+ * Between a heading and the text quoted under it, when an answer leads a
+ * quote with the heading that names its subject ("app.listen([port]) —
+ * Binds and listens for connections…"): the heading is the document's own
+ * text too, though not part of the passage.
+ */
+export const HEADING_QUOTE_SEPARATOR = ' — ';
+
+/**
+ * Is `quote` verbatim from a passage: a substring of its text after the
+ * normalization, or one of its headings, {@link HEADING_QUOTE_SEPARATOR},
+ * then such a substring?
+ *
+ * @example isVerbatimQuote('listen() — Binds a port.', 'It Binds a port.', ['listen()']) // true
+ */
+export function isVerbatimQuote(
+  quote: string,
+  passage: string,
+  headings: readonly string[] = [],
+): boolean {
+  const text = normalizeWhitespace(passage);
+  const quoted = normalizeWhitespace(quote);
+  if (text.includes(quoted)) return true;
+  return headings.some((heading) => {
+    const lead = `${normalizeWhitespace(heading)}${HEADING_QUOTE_SEPARATOR}`;
+    return quoted.startsWith(lead) && text.includes(quoted.slice(lead.length).trim());
+  });
+}

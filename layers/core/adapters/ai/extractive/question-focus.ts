@@ -1,0 +1,212 @@
+/**
+ * What a question asks for, read from its words alone: the offline answerer
+ * has no model to understand it, but the shape of a question says what kind
+ * of passage answers it. "How do I…" is answered by a command or a code
+ * block, "what's the flag for…" by an identifier, "how many…" by a number.
+ */
+import { analyze, words } from '../../../domain/retrieval/text-analysis';
+
+export type QuestionFocus =
+  /** "how do I…", "how to…": steps, a command, a code example. */
+  | 'procedure'
+  /** "what's the option / function / env var…": an identifier. */
+  | 'name'
+  /** "how many / how long / what's the default…": a number or a value. */
+  | 'number'
+  /** "does it…", "is there…", "can it…": a statement that settles it. */
+  | 'yes-no'
+  /** anything else: "what is…", "why…". */
+  | 'explanation';
+
+const PROCEDURE =
+  /^(?:\W*)(?:how\s+(?:do|can|could|should|would|might|may|to)\b|how\s+(?:i|we|you)\b|(?:what(?:'s|\s+is)|whats)\s+the\s+(?:best\s+|right\s+|correct\s+|proper\s+|recommended\s+)?(?:way|command|steps?)\s+to\b|is\s+there\s+(?:a|any)\s+way\b|steps?\s+to\b|(?:i|we)\s+(?:want|need|would\s+like|wanna)\s+to\b|can\s+(?:i|we|you)\b|(?:show|tell)\s+me\s+how\b)/i;
+
+const NAME =
+  /\b(?:what|which|whats|what's)\b.*\b(?:function|method|command|option|flag|switch|setting|variable|env(?:ironment)?(?:\s+var(?:iable)?)?|key|parameter|param|argument|arg|class|module|package|file(?:name)?|directory|folder|path|header|field|property|attribute|hook|event|endpoint|api|call|directive|keyword|name|called|subcommand|plugin|extension|format|syntax|scheme)s?\b|\bwhat\s+(?:do|should)\s+(?:i|you|we)\s+(?:call|use|pass|set|type|run)\b|\bname\s+of\b/i;
+
+const NUMBER =
+  /\bhow\s+(?:many|much|long|big|large|often|old|fast|far|high|low)\b|\b(?:default|maximum|minimum|max|min|limit|timeout|port|size|version|number|count|ratio|rate|percentage|speed|length|interval|duration|capacity)\b/i;
+
+const YES_NO =
+  /^(?:\W*)(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|may|must)\b/i;
+
+/**
+ * The focus of `question`. A "how do I" question is a procedure even when it
+ * mentions an option ("how do I set the timeout option"): the steps answer
+ * it, and they name the option anyway.
+ *
+ * @example questionFocus('whats the curl flag to follow redirects') // 'name'
+ */
+export function questionFocus(question: string): QuestionFocus {
+  const text = question.trim();
+  if (PROCEDURE.test(text)) return 'procedure';
+  if (NAME.test(text)) return 'name';
+  if (NUMBER.test(text)) return 'number';
+  if (YES_NO.test(text)) return 'yes-no';
+  return 'explanation';
+}
+
+/**
+ * Does the question compare things ("X vs Y", "difference between")? Only
+ * then may an answer quote several documents side by side; otherwise one
+ * document's account reads better than sentences stitched from several.
+ */
+export function comparesThings(question: string): boolean {
+  return /\b(?:vs\.?|versus|differen(?:ce|t)|compare[sd]?|comparison|between|better|instead\s+of|or\s+should)\b/i.test(
+    question,
+  );
+}
+
+/**
+ * Identifiers as documentation writes them: flags (`-L`, `--location`),
+ * calls (`listen(`), dotted names (`app.listen`, `pip.conf`), environment
+ * variables (`PIP_CONFIG_FILE`), snake_case and camelCase names, paths
+ * (`~/.cache/pip`, `/etc/hosts`), shell variables (`$HOME`) and `key=value`
+ * settings. Words of prose never match.
+ */
+const IDENTIFIER_PATTERNS: readonly RegExp[] = [
+  /^--?[A-Za-z][\w-]*(?:=\S*)?$/,
+  /^[A-Za-z_$][\w$.]*\(/,
+  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/,
+  /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/,
+  /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/,
+  /^[a-z]+[A-Z][A-Za-z0-9]*$/,
+  /^(?:~|\.{1,2})?\/[\w.~/-]+$/,
+  /^\$\{?[A-Za-z_]/,
+  /^[\w.-]+=[^=\s]+$/,
+  /^`[^`]+`$/,
+  /^<[\w-]+>$/,
+];
+
+const INLINE_CODE = /`[^`\n]+`/g;
+
+/** Abbreviations that look dotted but are prose. */
+const DOTTED_PROSE = /^(?:e\.g|i\.e|etc|vs|cf|et\.al|a\.k\.a|u\.s)\.?$/i;
+
+/** Punctuation around a token that is not part of it (quotes, brackets, a sentence's full stop). */
+const SURROUNDING = /^[("'“‘[{]+|[)"'”’\]},;:!?.]+$/g;
+
+/** The identifiers in `text`, as written. */
+export function identifiersIn(text: string): string[] {
+  const found: string[] = [];
+  // Markdown's inline code names an identifier whatever it holds (`pip cache dir`).
+  for (const [code] of text.matchAll(INLINE_CODE)) found.push(code);
+  for (const raw of text.replace(INLINE_CODE, ' ').split(/\s+/)) {
+    const token = raw.startsWith('`')
+      ? raw.replace(/[,;:.!?]+$/, '')
+      : raw.replace(SURROUNDING, '');
+    if (token.length < 2 || DOTTED_PROSE.test(token) || /^\d+(?:[.,]\d+)*$/.test(token)) continue;
+    if (IDENTIFIER_PATTERNS.some((pattern) => pattern.test(token))) found.push(token);
+  }
+  return found;
+}
+
+/** Does `text` state a number or a quantity (digits, a size, a duration)? */
+export function hasNumber(text: string): boolean {
+  return /\d/.test(text);
+}
+
+/**
+ * Words so common in questions and documentation that matching one says
+ * little: a passage that shares only "use" and "file" with the question is
+ * not about it. They still count, at a fraction of a rarer word's weight;
+ * a word outside this list that no offered passage holds is what makes the
+ * answerer say it found nothing.
+ */
+export const COMMON_WORDS: ReadonlySet<string> = new Set(
+  analyze(
+    'able add added adding after again against all allow allowed allows already also always another ' +
+      'anything anyway around ask available away back bad basic because before begin best better big ' +
+      'both bring build built call called case change changed changes check choose come command common ' +
+      'complete correct create created current currently default different directly does done doing ' +
+      'during each easy either else enable enabled end enough ever every example exist exists fail ' +
+      'failed far few file files find first fix following found free full general getting go goes ' +
+      'going good great happen happens help instead issue issues keep kind last later least let like ' +
+      'line lines list little look looking lot made main make makes making many mean means might ' +
+      'mode most move name names new next normal normally now number off often old once one only open ' +
+      'order other others out over own part people place point possible probably problem problems ' +
+      'put quick quickly rather really reason right run running same say second see set sets setting ' +
+      'setup several should simple since small so something sometimes start started still stop stuff ' +
+      'sure system take thing things think through time times try trying turn two type under until ' +
+      'up use used useful user users uses using usually value values version way ways well whether ' +
+      'while without work working works yes',
+  ),
+);
+
+/** The words of `question` as the user wrote them, for saying what was searched. */
+export function questionKeywords(question: string, filler: ReadonlySet<string>): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const word of words(question)) {
+    const [term] = analyze(word);
+    if (term === undefined || filler.has(term) || seen.has(term)) continue;
+    seen.add(term);
+    kept.push(word);
+  }
+  return kept;
+}
+
+/**
+ * How users ask against how documentation words it. A question's word
+ * brings in the documentation's words at a lower weight ("turn off" finds
+ * "disable", "folder" finds "directory"). Small on purpose: these are the
+ * pairs seen again and again in questions about software; a wider thesaurus
+ * would match sentences that are not about the question.
+ */
+const DOCUMENTATION_WORDS: ReadonlyArray<readonly [string, string]> = [
+  ['turn off', 'disable'],
+  ['switch off', 'disable'],
+  ['stop', 'disable'],
+  ['turn on', 'enable'],
+  ['switch on', 'enable'],
+  ['folder', 'directory'],
+  ['dir', 'directory'],
+  ['config', 'configuration'],
+  ['settings', 'configuration'],
+  ['clear', 'purge'],
+  ['clear', 'remove'],
+  ['wipe', 'remove'],
+  ['erase', 'delete'],
+  ['delete', 'remove'],
+  ['remove', 'delete'],
+  ['setup', 'install'],
+  ['launch', 'start'],
+  ['run', 'execute'],
+  ['speed', 'performance'],
+  ['fast', 'performance'],
+  ['slow', 'performance'],
+  ['error', 'fail'],
+  ['crash', 'fail'],
+  ['wait', 'timeout'],
+  ['retry', 'retries'],
+  ['login', 'authentication'],
+  ['log in', 'authentication'],
+  ['password', 'credentials'],
+  ['env var', 'environment variable'],
+  ['envvar', 'environment variable'],
+  ['args', 'arguments'],
+  ['params', 'parameters'],
+  ['make', 'create'],
+  ['new', 'create'],
+  ['update', 'upgrade'],
+  ['upgrade', 'update'],
+  ['version', 'release'],
+  ['download', 'fetch'],
+  ['copy', 'clone'],
+  ['undo', 'revert'],
+  ['undo', 'reset'],
+];
+
+/** The documentation's terms for a question's words, each with the question term it stands for. */
+export function documentationTerms(question: string): Map<string, string> {
+  const asked = ` ${words(question).join(' ')} `;
+  const found = new Map<string, string>();
+  for (const [users, documentation] of DOCUMENTATION_WORDS) {
+    if (!asked.includes(` ${users} `)) continue;
+    const [userTerm] = analyze(users).slice(-1);
+    for (const term of analyze(documentation)) {
+      if (userTerm !== undefined && !found.has(term)) found.set(term, userTerm);
+    }
+  }
+  return found;
+}
