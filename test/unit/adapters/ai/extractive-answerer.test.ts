@@ -5,7 +5,10 @@ import {
 import { citedSourceNumbers } from '../../../../layers/core/domain/citations';
 import { NO_ANSWER_TEXT } from '../../../../layers/core/domain/no-answer';
 import { estimateTokens } from '../../../../layers/core/domain/retrieval/token-estimate';
-import { normalizeWhitespace } from '../../../../layers/core/domain/retrieval/verbatim';
+import {
+  isVerbatimQuote,
+  normalizeWhitespace,
+} from '../../../../layers/core/domain/retrieval/verbatim';
 import type {
   AnswerEvent,
   AnswerRequest,
@@ -342,5 +345,109 @@ describe('Class: ExtractiveAnswerer, headings (issue 10 item 2, P126)', () => {
     );
 
     expect(result.cited).toEqual([2]);
+  });
+});
+
+describe('Class: ExtractiveAnswerer, documentation structure', () => {
+  const tuned = new ExtractiveAnswerer();
+  const doc = (number: number, text: string, extra: Partial<AnswerSource> = {}): AnswerSource => ({
+    ...source(number, text, 1 - number / 10),
+    document_id: `doc_${number}`,
+    ...extra,
+  });
+
+  it('quotes the code block that follows the sentence answering a "how do I" question', async () => {
+    const { result } = await answer(
+      {
+        question: 'how do I set the timeout in the config file',
+        sources: [
+          doc(
+            1,
+            'To set the HTTP timeout to 60 seconds, your config file would look like this:\n\n[global]\ntimeout = 60\n\nEach file read overrides the values before it.',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('timeout = 60');
+    expect(result.text).toMatch(/^To set the HTTP timeout/);
+    expect(result.cited).toEqual([1]);
+  });
+
+  it('leads with the heading that names the method when the sentence only says what it does', async () => {
+    const { result } = await answer(
+      {
+        question: 'how do I make the server listen for connections',
+        sources: [
+          doc(1, 'Binds and listens for connections on the specified host and port.', {
+            heading_path: ['API', 'app.listen([port[, host]])'],
+          }),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toBe(
+      'app.listen([port[, host]]) — Binds and listens for connections on the specified host and port. [1]',
+    );
+    expect(
+      isVerbatimQuote(
+        result.text.replace(/ \[1\]$/, ''),
+        'Binds and listens for connections on the specified host and port.',
+        ['API', 'app.listen([port[, host]])'],
+      ),
+    ).toBe(true);
+  });
+
+  it('answers from a list item when the list holds the answer', async () => {
+    const { result } = await answer(
+      {
+        question: 'which option prints more output',
+        sources: [
+          doc(
+            1,
+            'The tool takes these options:\n\n`--verbose`: print more output\n\n`--quiet`: print less',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('`--verbose`: print more output');
+  });
+
+  it('prefers the passage of the better-ranked document to a sentence of another sharing a rare word', async () => {
+    const { result } = await answer(
+      {
+        question: 'how do I clear the pip cache folder',
+        sources: [
+          doc(1, '`pip cache purge` will clear all wheel files from the cache.', {
+            document_title: 'pip caching',
+          }),
+          doc(2, 'A folder may be passed to require() as an argument.', {
+            document_title: 'Node modules',
+          }),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.cited).toEqual([1]);
+    expect(result.text).toContain('`pip cache purge`');
+  });
+
+  it('says what it searched for and which documents it read when it finds nothing', async () => {
+    const { result } = await answer(
+      {
+        question: 'How do I configure Kerberos?',
+        sources: [doc(1, 'Orders ship within two days.')],
+      },
+      tuned,
+    );
+
+    expectNoAnswer(result.text);
+    expect(result.text).toContain('“configure Kerberos”');
+    expect(result.text).toContain('Document 1');
   });
 });

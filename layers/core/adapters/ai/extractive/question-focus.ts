@@ -41,8 +41,8 @@ export function questionFocus(question: string): QuestionFocus {
   const text = question.trim();
   if (PROCEDURE.test(text)) return 'procedure';
   if (NAME.test(text)) return 'name';
-  if (NUMBER.test(text)) return 'number';
   if (YES_NO.test(text)) return 'yes-no';
+  if (NUMBER.test(text)) return 'number';
   return 'explanation';
 }
 
@@ -92,13 +92,17 @@ export function identifiersIn(text: string): string[] {
   // Markdown's inline code names an identifier whatever it holds (`pip cache dir`).
   for (const [code] of text.matchAll(INLINE_CODE)) found.push(code);
   for (const raw of text.replace(INLINE_CODE, ' ').split(/\s+/)) {
-    const token = raw.startsWith('`')
-      ? raw.replace(/[,;:.!?]+$/, '')
-      : raw.replace(SURROUNDING, '');
+    const token = balanced(raw, raw.replace(SURROUNDING, ''));
     if (token.length < 2 || DOTTED_PROSE.test(token) || /^\d+(?:[.,]\d+)*$/.test(token)) continue;
     if (IDENTIFIER_PATTERNS.some((pattern) => pattern.test(token))) found.push(token);
   }
   return found;
+}
+
+/** The token with a closing parenthesis back that trimming took from a call (`listen(3000)`). */
+function balanced(raw: string, token: string): string {
+  const opened = token.split('(').length - token.split(')').length;
+  return opened > 0 && raw.includes(`${token})`) ? `${token})` : token;
 }
 
 /** Does `text` state a number or a quantity (digits, a size, a duration)? */
@@ -133,11 +137,11 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
-/** The words of `question` as the user wrote them, for saying what was searched. */
+/** The words of `question` as the user wrote them (their case kept), for saying what was searched. */
 export function questionKeywords(question: string, filler: ReadonlySet<string>): string[] {
   const seen = new Set<string>();
   const kept: string[] = [];
-  for (const word of words(question)) {
+  for (const word of question.match(/[\p{L}\p{N}_]+(?:['’.+#-][\p{L}\p{N}_]+)*/gu) ?? []) {
     const [term] = analyze(word);
     if (term === undefined || filler.has(term) || seen.has(term)) continue;
     seen.add(term);

@@ -1,0 +1,59 @@
+import {
+  comparesThings,
+  documentationTerms,
+  identifiersIn,
+  questionFocus,
+} from '../../../../../layers/core/adapters/ai/extractive/question-focus';
+
+describe('Function: questionFocus', () => {
+  it.each([
+    ['how do i undo my last commit but keep the changes', 'procedure'],
+    ['How to follow redirects with curl?', 'procedure'],
+    ["what's the best way to clear the cache", 'procedure'],
+    ['whats the curl flag to follow redirects', 'name'],
+    ['which environment variable points pip at a config file', 'name'],
+    ['how long does ssh wait before giving up', 'number'],
+    ['what is the default port', 'number'],
+    ['does tar keep permissions by default?', 'yes-no'],
+    ['is the git protocol recommended?', 'yes-no'],
+    ['why is my build slow', 'explanation'],
+  ] as const)('reads %j as a %s question', (question, focus) => {
+    expect(questionFocus(question)).toBe(focus);
+  });
+});
+
+describe('Function: identifiersIn', () => {
+  it('finds flags, calls, dotted names, environment variables, paths and inline code', () => {
+    expect(
+      identifiersIn(
+        'Pass -L or --location, call app.listen(3000), set PIP_CONFIG_FILE, edit ~/.config/pip/pip.conf, run `pip cache dir`.',
+      ),
+    ).toEqual([
+      '`pip cache dir`',
+      '-L',
+      '--location',
+      'app.listen(3000)',
+      'PIP_CONFIG_FILE',
+      '~/.config/pip/pip.conf',
+    ]);
+  });
+
+  it('finds none in prose, abbreviations or numbers', () => {
+    expect(identifiersIn('Refunds, e.g. for 1,000 orders, take 2.5 days (i.e. soon).')).toEqual([]);
+  });
+});
+
+describe('Function: comparesThings', () => {
+  it('tells a comparison from a plain question', () => {
+    expect(comparesThings('gzip vs zstd speed')).toBe(true);
+    expect(comparesThings('what is the difference between reset and revert')).toBe(true);
+    expect(comparesThings('how do I reset a branch')).toBe(false);
+  });
+});
+
+describe('Function: documentationTerms', () => {
+  it("brings in the documentation's word for a user's", () => {
+    expect([...documentationTerms('how can i turn off the cache').keys()]).toEqual(['disabl']);
+    expect([...documentationTerms('which folder is it in').keys()]).toEqual(['directori']);
+  });
+});
