@@ -211,7 +211,7 @@ describe('Function: parseFile', () => {
             headingPath: ['Deploying', 'Rollback'],
             paragraphs: [
               'Find the previous release',
-              'Run make rollback',
+              'Run `make rollback`',
               'Why?',
               'Because & so.',
               'make rollback VERSION=1',
