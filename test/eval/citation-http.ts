@@ -13,7 +13,8 @@
  * over a few Execute keys so the scope limit (100/min, burst 120 per key)
  * is not what the eval measures.
  */
-import { normalizeWhitespace } from '../../layers/core/domain/retrieval/verbatim';
+import { quotesOf } from '../../layers/core/domain/citations';
+import { isVerbatimQuote, normalizeWhitespace } from '../../layers/core/domain/retrieval/verbatim';
 import { startTestService } from '../support/local-service';
 import { type CitationScores, type CitingAnswer, citationScores } from './citation-scoring';
 import {
@@ -96,13 +97,15 @@ export async function measureCitationsOverHttp(
         const text = documentText.get(sourceDocuments[i] ?? '') ?? '';
         if (!text.includes(normalizeWhitespace(listed.chunk_text))) nonVerbatimChunks += 1;
       });
-      const chunkTexts = sources.map((listed) => normalizeWhitespace(listed.chunk_text));
-      for (const span of (result.response as string).split(/\s*\[\d+(?:\s*,\s*\d+)*\]\s*/)) {
-        if (span.trim() === '' || sources.length === 0) continue;
+      for (const quote of sources.length === 0 ? [] : quotesOf(result.response as string)) {
         quotes += 1;
-        if (!chunkTexts.some((text) => text.includes(normalizeWhitespace(span)))) {
-          nonVerbatimQuotes += 1;
-        }
+        const cited = quote.sources.map((number) => sources[number - 1]);
+        const verbatim = cited.some(
+          (listed) =>
+            listed !== undefined &&
+            isVerbatimQuote(quote.text, listed.chunk_text, listed.heading_path ?? []),
+        );
+        if (!verbatim) nonVerbatimQuotes += 1;
       }
       answers.push({
         questionId: question.id,

@@ -1,4 +1,5 @@
-import { normalizeWhitespace } from '../../layers/core/domain/retrieval/verbatim';
+import { quotesOf } from '../../layers/core/domain/citations';
+import { isVerbatimQuote } from '../../layers/core/domain/retrieval/verbatim';
 /** Checks of a Query result (spec; D18) shared by the query end-to-end tests. */
 
 /** Every `[n]` (or `[n, m]`) marker of an answer, as source numbers, in order. */
@@ -80,16 +81,19 @@ export function expectQueryResult(
 }
 
 /**
- * The offline-extractive model (D20) quotes its sources: the text before
- * each marker, back to the previous one, is a sentence of the cited chunk.
+ * The offline answerer quotes its sources: every span it quotes (the text
+ * before each marker, a fenced code block) is verbatim from a source it
+ * cites, or leads with one of that source's headings.
  */
 export function expectQuotesFromCitedSources(body: Record<string, any>): void {
-  const pieces = body.response.split(/\[\d+\]/) as string[];
-  const numbers = citationNumbers(body.response);
-  numbers.forEach((number, index) => {
-    // Issue 10: the quote is verbatim (after the one whitespace normalization).
-    const quoted = normalizeWhitespace(pieces[index] ?? '');
-    const chunk = normalizeWhitespace(body.sources[number - 1].chunk_text);
-    expect(chunk).toContain(quoted);
-  });
+  const quotes = quotesOf(body.response);
+  expect(quotes.length).toBeGreaterThan(0);
+  for (const quote of quotes) {
+    const cited = quote.sources.map((number) => body.sources[number - 1]);
+    expect(
+      cited.some((source: any) =>
+        isVerbatimQuote(quote.text, source.chunk_text, source.heading_path ?? []),
+      ),
+    ).toBe(true);
+  }
 }

@@ -58,3 +58,64 @@ export function renumberCitations(text: string, cited: readonly number[]): strin
 const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
 const MARKER_WITH_SPACE = /[ \t]*\[\d{1,4}(?:\s*,\s*\d{1,4})*\]/g;
 const SEPARATOR = /\s*,\s*/;
+
+/** A span an answer quotes, and the sources its markers say it is from. */
+export interface AnswerQuote {
+  readonly text: string;
+  readonly sources: readonly number[];
+}
+
+const FENCE_LINE = /^\s*(?:```|~~~)/;
+const MARKERS_ONLY = /^\s*(?:\[\d{1,4}(?:\s*,\s*\d{1,4})*\]\s*)+$/;
+const BULLET = /^\s*[-*+]\s+/;
+const MARKER_SPLIT = /(\[\d{1,4}(?:\s*,\s*\d{1,4})*\])/;
+
+/**
+ * The spans a quoting answer quotes, read as the offline answerer writes
+ * them in Markdown: the text before a marker (back to the previous marker,
+ * or the start of its line) is a quote of the sources the marker names; a
+ * fenced code block is a quote of the sources named on the line right
+ * after it, else of those the quote before it cites; list bullets and
+ * fences are presentation, not quoted text.
+ *
+ * @example quotesOf('Run it: [1]\n```\nnpm start\n```')
+ * // [{ text: 'Run it:', sources: [1] }, { text: 'npm start', sources: [1] }]
+ */
+export function quotesOf(answer: string): AnswerQuote[] {
+  const quotes: AnswerQuote[] = [];
+  const lines = answer.split('\n');
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at] ?? '';
+    if (FENCE_LINE.test(line)) {
+      let end = at + 1;
+      while (end < lines.length && !FENCE_LINE.test(lines[end] ?? '')) end += 1;
+      const after = lines[end + 1] ?? '';
+      const own = MARKERS_ONLY.test(after);
+      quotes.push({
+        text: lines.slice(at + 1, end).join('\n'),
+        sources: own ? numbersOf(after) : (quotes.at(-1)?.sources ?? []),
+      });
+      at = own ? end + 1 : end;
+      continue;
+    }
+    const pieces = line.replace(BULLET, '').split(MARKER_SPLIT);
+    let text = '';
+    for (const [index, piece] of pieces.entries()) {
+      if (index % 2 === 0) text += piece;
+      else if (text.trim() !== '') {
+        quotes.push({ text: text.trim(), sources: numbersOf(piece) });
+        text = '';
+      } else {
+        // `[1][2]`: the quote before is cited by both.
+        const last = quotes.at(-1);
+        if (last)
+          quotes[quotes.length - 1] = { ...last, sources: [...last.sources, ...numbersOf(piece)] };
+      }
+    }
+  }
+  return quotes;
+}
+
+function numbersOf(markers: string): number[] {
+  return [...markers.matchAll(/\d{1,4}/g)].map(([digits]) => Number(digits));
+}

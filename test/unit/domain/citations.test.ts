@@ -1,8 +1,10 @@
 import {
   citedSourceNumbers,
+  quotesOf,
   renumberCitations,
   stripCitations,
 } from '../../../layers/core/domain/citations';
+import { isVerbatimQuote } from '../../../layers/core/domain/retrieval/verbatim';
 
 describe('Domain: citations', () => {
   it('lists the cited sources in order of first citation', () => {
@@ -44,5 +46,52 @@ describe('Domain: citations', () => {
       const cited = citedSourceNumbers(text, [1, 2, 3, 4, 5]);
       expect(citedSourceNumbers(renumberCitations(text, cited), [1, 2, 3])).toEqual([1, 2, 3]);
     });
+  });
+});
+
+describe('Function: quotesOf', () => {
+  it('reads the text before each marker as a quote of the sources it names', () => {
+    expect(quotesOf('Refunds take 5 days. [1] Gift cards are final. [2][3]')).toEqual([
+      { text: 'Refunds take 5 days.', sources: [1] },
+      { text: 'Gift cards are final.', sources: [2, 3] },
+    ]);
+  });
+
+  it('gives a fenced code block the citation of the sentence that introduces it, or its own', () => {
+    const answer =
+      'Install it with: [1]\n```\nnpm install foo\nfoo init\n```\n\n```\nfoo --help\n```\n[2]';
+
+    expect(quotesOf(answer)).toEqual([
+      { text: 'Install it with:', sources: [1] },
+      { text: 'npm install foo\nfoo init', sources: [1] },
+      { text: 'foo --help', sources: [2] },
+    ]);
+  });
+
+  it('leaves list bullets out of the quoted text', () => {
+    expect(quotesOf('It has levels: [1]\n- `global`: everyone [1]')).toEqual([
+      { text: 'It has levels:', sources: [1] },
+      { text: '`global`: everyone', sources: [1] },
+    ]);
+  });
+});
+
+describe('Function: isVerbatimQuote', () => {
+  const passage = 'Binds and listens for connections\non the given port.';
+
+  it('accepts a span of the passage after whitespace normalization', () => {
+    expect(isVerbatimQuote('listens for connections on the', passage)).toBe(true);
+  });
+
+  it('accepts a span led by one of its headings, and no other lead', () => {
+    expect(isVerbatimQuote('app.listen() — Binds and listens', passage, ['app.listen()'])).toBe(
+      true,
+    );
+    expect(isVerbatimQuote('app.close() — Binds and listens', passage, ['app.listen()'])).toBe(
+      false,
+    );
+    expect(isVerbatimQuote('Binds and listens for requests', passage, ['app.listen()'])).toBe(
+      false,
+    );
   });
 });

@@ -533,7 +533,7 @@ function composeAnswer(picked: readonly ScoredCandidate[], maxTokens: number): s
   const [first] = quotes;
   if (!first) return '';
   if (estimateTokens(render([first])) > maxTokens) {
-    return truncateQuote(first.text, best.source.number, maxTokens);
+    return truncateQuote(plainQuoteOf(best), best.source.number, maxTokens);
   }
   const kept = [first];
   for (const quote of quotes.slice(1)) {
@@ -557,31 +557,44 @@ function render(quotes: readonly Quote[]): string {
   );
   let answer = '';
   for (const [index, quote] of ordered.entries()) {
-    const cited = `${quote.text} [${quote.candidate.source.number}]`;
-    if (index === 0) answer = cited;
+    if (index === 0) answer = quote.text;
     else {
-      // Code and lists stand on lines of their own; sentences run on as prose.
+      // Code and lists stand apart; sentences run on as prose.
       const block = quote.text.includes('\n') || ordered[index - 1]?.text.includes('\n');
-      answer += `${block ? '\n\n' : ' '}${cited}`;
+      answer += `${block ? '\n\n' : ' '}${quote.text}`;
     }
   }
   return answer;
 }
 
 /**
- * The unit as quoted: its parts on lines of their own, a long code block
- * cut to the lines around what the question matches, and the heading that
- * names the unit's subject in front when the unit does not name it.
+ * The unit as the answer quotes it, in Markdown, every part cited: a
+ * sentence or item followed by `[n]`; the items a sentence introduces as a
+ * list, each cited; a code block fenced after the sentence that introduces
+ * it (which cites it), or followed by its own citation when it stands
+ * alone. A long code block is cut to the lines around what the question
+ * matches, and the heading that names the unit's subject leads it when the
+ * unit does not name it. Fences and bullets are presentation: the words
+ * between them are the passage's own (domain/retrieval/verbatim.ts).
  */
 function quoteOf(candidate: ScoredCandidate): string {
   const { unit } = candidate;
+  const marker = `[${candidate.source.number}]`;
   const prose = unit.parts.slice(0, unit.parts.length - unit.codeLines);
-  const code = unit.parts.slice(unit.parts.length - unit.codeLines);
-  const lines = [...prose, ...bestCodeWindow(code, candidate.terms)];
-  const text = lines.join('\n');
-  return candidate.leadingHeading
-    ? `${candidate.leadingHeading}${HEADING_QUOTE_SEPARATOR}${text}`
-    : text;
+  const code = bestCodeWindow(unit.parts.slice(unit.parts.length - unit.codeLines), candidate.terms);
+  const [first, ...items] = prose;
+  const lines: string[] = [];
+  if (first !== undefined) {
+    const lead = candidate.leadingHeading
+      ? `${candidate.leadingHeading}${HEADING_QUOTE_SEPARATOR}${first}`
+      : first;
+    lines.push(`${lead} ${marker}`, ...items.map((item) => `- ${item} ${marker}`));
+  }
+  if (code.length > 0) {
+    lines.push('```', ...code, '```');
+    if (first === undefined) lines.push(marker);
+  }
+  return lines.join('\n');
 }
 
 /** At most MAX_CODE_LINES consecutive lines of a code block: the first window holding the most distinct terms. */
@@ -617,6 +630,14 @@ function noAnswerText(question: string, sources: readonly AnswerSource[]): strin
 function listOf(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The unit's words on one line, for cutting short: no fences or bullets to leave unclosed. */
+function plainQuoteOf(candidate: ScoredCandidate): string {
+  const text = candidate.unit.parts.join(' ');
+  return candidate.leadingHeading
+    ? `${candidate.leadingHeading}${HEADING_QUOTE_SEPARATOR}${text}`
+    : text;
 }
 
 /**

@@ -80,7 +80,7 @@ export function passageUnits(passage: string): PassageUnit[] {
   for (const [at, block] of blocks.entries()) {
     const kind = kinds[at];
     if (kind === 'code') {
-      push('code', codeLinesOf(block), codeLinesOf(block).length);
+      if (quotableCode(block)) push('code', codeLinesOf(block), codeLinesOf(block).length);
       continue;
     }
     if (kind === 'item') {
@@ -145,6 +145,11 @@ function sentencesOf(block: string): string[] {
   return sentences;
 }
 
+/** Code holding `[0]`-like indexes would read as citations (`items[1]`): not quoted. */
+function quotableCode(block: string): boolean {
+  return stripCitations(block) === block;
+}
+
 function quotable(text: string, minWords: number): boolean {
   if (stripCitations(text) !== text) return false;
   if (QUESTION_END.test(text)) return false;
@@ -167,6 +172,7 @@ function introducedBlocks(
   const next = blocks[at + 1];
   if (next === undefined) return null;
   if (kinds[at + 1] === 'code') {
+    if (!quotableCode(next)) return null;
     const lines = codeLinesOf(next);
     return { parts: lines, codeLines: lines.length };
   }
