@@ -581,7 +581,10 @@ function quoteOf(candidate: ScoredCandidate): string {
   const { unit } = candidate;
   const marker = `[${candidate.source.number}]`;
   const prose = unit.parts.slice(0, unit.parts.length - unit.codeLines);
-  const code = bestCodeWindow(unit.parts.slice(unit.parts.length - unit.codeLines), candidate.terms);
+  const code = bestCodeWindow(
+    unit.parts.slice(unit.parts.length - unit.codeLines),
+    candidate.terms,
+  );
   const [first, ...items] = prose;
   const lines: string[] = [];
   if (first !== undefined) {
