@@ -50,6 +50,11 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
     ["how do i turn off pip's cache", ['--no-cache-dir'], 'procedure'],
     ['command to wipe the whole pip cache', ['pip cache purge'], 'name'],
     ['how can i see which cache directory pip is using', ['pip cache dir'], 'procedure'],
+    [
+      'why does pip reuse a cached wheel without my C extension even though i can build it now',
+      ['result of building a package from a package index is deterministic'],
+      'explanation',
+    ],
   ]),
   ...about('pip-configuration.md', 'tune', [
     ["where's the per-user pip config file on linux", ['.config/pip/pip.conf'], 'name'],
@@ -150,6 +155,11 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
     ],
     ["how do i see what's in a stash", ['stash show', 'show [-u'], 'procedure'],
     ['make a new branch from a stash', ['stash branch', 'branch <branchname>'], 'procedure'],
+    [
+      "what's the difference between git stash apply and pop",
+      ['do not remove the state from the stash list'],
+      'explanation',
+    ],
   ]),
   ...about('tar.1.md', 'tune', [
     [
@@ -174,6 +184,11 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
       'name',
     ],
     ['where is the per-user ssh config file', ['~/.ssh/config'], 'name'],
+    [
+      'what happens when ServerAliveCountMax is reached',
+      ['ssh will disconnect from the server'],
+      'explanation',
+    ],
   ]),
   // ——— holdout ———
   ...about('pip-repeatable-installs.md', 'holdout', [
@@ -183,6 +198,11 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
       'what operator pins an exact version in requirements',
       ['== operator', 'SomePackage == 1.2.3'],
       'name',
+    ],
+    [
+      'whats the point of a wheelhouse',
+      ['index servers are unavailable', 'time-consuming recompilation'],
+      'explanation',
     ],
   ]),
   ...about('pip-authentication.md', 'holdout', [
@@ -217,6 +237,11 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
   ]),
   ...about('zstd-README.md', 'holdout', [
     ['how do i train a zstd dictionary', ['zstd --train'], 'procedure'],
+    [
+      'why would i train a dictionary for zstd',
+      ['small data improves dramatically', 'small data'],
+      'explanation',
+    ],
     ['decompress with a dictionary in zstd', ['-D dictionaryName --decompress'], 'procedure'],
     ["what's the default CMAKE_BUILD_TYPE for zstd", ['set to Release'], 'number'],
     ["how do i run zstd's quick smoke tests", ['make check'], 'procedure'],
