@@ -45,6 +45,36 @@ export function splitSummaries(answers: readonly ScoredAnswer[]) {
   };
 }
 
+/**
+ * Each wrong answer in the first class it fits: said "couldn't find"; had a
+ * key phrase in a source it cites (the answer step dropped it); had one only
+ * in the search's best chunks (not chosen); or retrieval brought none.
+ */
+export const FAILURE_CLASSES = [
+  ['abstained', (answer: ScoredAnswer) => answer.abstained],
+  [
+    'a cited source holds a key phrase, the answer leaves it out',
+    (answer: ScoredAnswer) => answer.phrase_in_sources,
+  ],
+  [
+    'a key phrase is in the top 5 chunks, but not in what the answer cites',
+    (answer: ScoredAnswer) => answer.phrase_in_search,
+  ],
+  ['no key phrase in the top 5 chunks', () => true],
+] as const;
+
+export function failureClassOf(answer: ScoredAnswer): string {
+  return FAILURE_CLASSES.find(([, test]) => test(answer))?.[0] ?? '';
+}
+
+function failureRows(wrong: readonly ScoredAnswer[]): string {
+  return FAILURE_CLASSES.map(([label]) => {
+    const count = (split: string) =>
+      wrong.filter((answer) => answer.split === split && failureClassOf(answer) === label).length;
+    return `| ${label} | ${count('tune')} | ${count('holdout')} |`;
+  }).join('\n');
+}
+
 export function renderAnswersReport(input: AnswersReportInput): string {
   const { run } = input;
   const splits = splitSummaries(run.answers);
@@ -55,6 +85,7 @@ export function renderAnswersReport(input: AnswersReportInput): string {
     category,
     summary: summarize(answerable(run.answers).filter((answer) => answer.category === category)),
   })).filter(({ summary }) => summary.asked > 0);
+  const wrong = answerable(run.answers).filter((answer) => !answer.right);
   const missing =
     run.missingDocuments.length === 0
       ? 'Every document was found on this machine; no question was skipped.'
@@ -96,6 +127,12 @@ ${row('all answerable', splits.all)}
 
 Nothing in the set answers ${none.length} questions: ${honest} of them got the honest
 "couldn't find" (p50 ${Math.round(noneLatency.p50)} ms).
+
+Where the ${wrong.length} answers that are not right went wrong (by split: tune, holdout):
+
+| Wrong answer | tune | holdout |
+| --- | ---: | ---: |
+${failureRows(wrong)}
 
 By what is asked (all answerable questions):
 

@@ -81,6 +81,8 @@ describe('answers eval scoring', () => {
         response: '',
         cited_documents: [],
         latency_ms: 10,
+        phrase_in_sources: false,
+        phrase_in_search: false,
         hit_rank: null,
         ...overrides,
       });

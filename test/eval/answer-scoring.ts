@@ -96,6 +96,10 @@ export interface ScoredAnswer {
   readonly response: string;
   readonly cited_documents: readonly string[];
   readonly latency_ms: number;
+  /** Whether a key phrase is in the text of a cited source (the answer had it at hand). */
+  readonly phrase_in_sources: boolean;
+  /** Whether a key phrase is in the text of one of the search's best chunks (retrieval found it). */
+  readonly phrase_in_search: boolean;
   /** The expected document's place (from 1) among the search's top 5 documents' chunks; null when absent. */
   readonly hit_rank: number | null;
 }

@@ -197,6 +197,9 @@ export async function runAnswersEval(log: (line: string) => void = () => {}): Pr
         const id = (await documentOfSource(source)) ?? `unknown chunk ${source.chunk_id}`;
         if (!citedIds.includes(id)) citedIds.push(id);
       }
+      const inAny = (texts: readonly unknown[]) =>
+        question.phrases.length > 0 &&
+        matchedPhrase(texts.map(String).join('\n\n'), question.phrases) !== undefined;
       const matched =
         question.phrases.length === 0 ? undefined : matchedPhrase(response, question.phrases);
       answers.push({
@@ -212,6 +215,10 @@ export async function runAnswersEval(log: (line: string) => void = () => {}): Pr
         abstained: isAbstention(response),
         response,
         cited_documents: citedIds.map((id) => files.nameOf.get(id) ?? id),
+        phrase_in_sources: inAny(
+          (result.sources as Array<Record<string, any>>).map((source) => source.chunk_text),
+        ),
+        phrase_in_search: inAny(searched.chunks.map((chunk: Record<string, any>) => chunk.text)),
         latency_ms: Math.round(latency),
         hit_rank: rank >= 0 ? rank + 1 : null,
       });
