@@ -13,6 +13,11 @@
  * (`npm run eval -- --collections` runs only that part; `-- --citations`
  * only the citations section).
  *
+ * Then (test/eval/answers-http.ts, issue 28) answers to questions asked the
+ * way users ask, over Debian documentation uploaded as files, written to the
+ * answers section (`npm run eval -- --answers` runs only that part;
+ * `--answers-json <path>` also writes every answer and its score).
+ *
  * `npm run eval -- --tune`: the tuning grids, on the first 150 queries only,
  * written to the tuning section of docs/quality.md.
  *
@@ -23,6 +28,7 @@
  *
  * A measurement, not a test: it fails only when the collection is missing.
  */
+import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { OfflineHashEmbedder } from '../../layers/core/adapters/ai/offline-embedder';
 import { DEFAULT_BM25 } from '../../layers/core/domain/retrieval/bm25';
@@ -201,6 +207,59 @@ async function buildArguanaCollection(): Promise<void> {
   );
 }
 
+/**
+ * The `answers` section: answers to questions asked the way users ask, over
+ * Debian documentation uploaded as files (issue 28). `--answers-json <path>`
+ * also writes every question's answer and score.
+ */
+async function answers(): Promise<void> {
+  const started = performance.now();
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const { runAnswersEval } = await import('./answers-http');
+  const { renderAnswersReport, splitSummaries, writeAnswersJson } = await import('./answer-report');
+  const run = await runAnswersEval(log);
+  for (const [split, summary] of Object.entries(splitSummaries(run.answers))) {
+    log(
+      `answers, ${split.padEnd(7)} right ${summary.right}/${summary.asked}, cited ${summary.cited}, abstained ${summary.abstained}, hit@1 ${summary.hit1}, p50 ${Math.round(summary.p50)} ms`,
+    );
+  }
+  const input = {
+    date: new Date().toISOString().slice(0, 10),
+    commit: currentCommit(),
+    machine: describeMachine(),
+    durationSeconds: (performance.now() - started) / 1000,
+    run,
+  };
+  writeSection(DOCUMENT, QUALITY_PREAMBLE, 'answers', renderAnswersReport(input));
+  log(`wrote the answers section of ${DOCUMENT}`);
+  const jsonAt = process.argv.indexOf('--answers-json');
+  if (jsonAt >= 0) {
+    const path = process.argv[jsonAt + 1];
+    if (path === undefined)
+      throw new Error('usage: npm run eval -- --answers --answers-json <path>');
+    writeAnswersJson(resolve(path), input);
+    log(`wrote every answer to ${resolve(path)}`);
+  }
+}
+
+/** The commit the eval runs at, with `+` when tracked files have changed since. */
+function currentCommit(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })
+      .toString()
+      .trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: ROOT,
+    })
+      .toString()
+      .trim();
+    return dirty === '' ? commit : `${commit}+`;
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** The `citation-tuning` section: the offline answerer's support gate (P175). */
 async function tuneCitationGate(): Promise<void> {
   const { tuneCitations } = await import('./citation-tuning');
@@ -213,13 +272,15 @@ async function tuneCitationGate(): Promise<void> {
   ? buildArguanaCollection()
   : process.argv.includes('--collections')
     ? collections()
-    : process.argv.includes('--citations')
-      ? citations()
-      : process.argv.includes('--tune-citations')
-        ? tuneCitationGate()
-        : process.argv.includes('--tune')
-          ? tuneAndReport()
-          : citations().then(evaluate).then(collections)
+    : process.argv.includes('--answers') || process.argv.includes('--answers-json')
+      ? answers()
+      : process.argv.includes('--citations')
+        ? citations()
+        : process.argv.includes('--tune-citations')
+          ? tuneCitationGate()
+          : process.argv.includes('--tune')
+            ? tuneAndReport()
+            : citations().then(evaluate).then(collections).then(answers)
 ).catch((error: unknown) => {
   console.error('[eval] failed:', error instanceof Error ? error.message : error);
   process.exitCode = 1;
