@@ -148,23 +148,28 @@ const WORDS_PER_DELTA = 6;
  * question it covers; then how well its passage was retrieved (the search
  * usually has the right document first); whether it holds what the question
  * asks for (code, an identifier, a number); a little for coming early in its
- * passage and for being focused on the question's terms. `document` is how
+ * passage and for being focused on the question's terms. `named` is how much
+ * of the question the identifiers the unit names say (`--exclude` for
+ * "exclude a folder"). `document` is how
  * much of the question the unit's document covers in all its offered
  * passages: a sentence of another library's README that happens to share
  * one rare word must not win over the document the question is about.
  */
 const SCORE_WEIGHTS = {
-  coverage: 0.42,
-  retrieval: 0.22,
-  focus: 0.16,
-  document: 0.12,
-  position: 0.04,
-  density: 0.04,
+  coverage: 0.38,
+  retrieval: 0.2,
+  focus: 0.14,
+  named: 0.12,
+  document: 0.1,
+  position: 0.03,
+  density: 0.03,
 } as const;
 
 /** The retrieval prior of the passages by rank: the first is usually the one. */
 const RANK_PRIOR = [1, 0.7, 0.5, 0.35, 0.25] as const;
 const LAST_RANK_PRIOR = 0.2;
+/** How much of the retrieval prior is the passage's own rank rather than its document's. */
+const PASSAGE_RANK_SHARE = 0.25;
 
 /**
  * Question words and chat filler that the index analyzer keeps (it drops
@@ -220,6 +225,12 @@ interface Candidate {
   readonly terms: ReadonlySet<string>;
   readonly headingTerms: ReadonlySet<string>;
   readonly titleTerms: ReadonlySet<string>;
+  /**
+   * The words of the identifiers the unit names (its term line's, its code's):
+   * a user asking to "exclude" a folder wants `--exclude`, one asking for a
+   * time limit `--max-time`.
+   */
+  readonly namedTerms: ReadonlySet<string>;
   /** The heading that leads the quote, when the unit's identifier is there and not in its text. */
   readonly leadingHeading: string | null;
   readonly focus: number;
@@ -267,13 +278,19 @@ function focusMatch(focus: QuestionFocus, unit: PassageUnit, text: string): numb
   const identifiers = identifiersIn(text).length;
   switch (focus) {
     case 'procedure':
-      if (unit.codeLines > 0) return 1;
+      if (unit.kind === 'lead' && unit.codeLines > 0) return 1;
+      if (unit.term !== undefined) return 1;
+      if (unit.kind === 'code') return 0.8;
       return identifiers > 0 ? 0.6 : 0;
     case 'name':
-      if (identifiers > 0) return 1;
-      return unit.codeLines > 0 ? 0.6 : 0;
+      // A described term names the thing and says what it does; an example only shows it used.
+      if (unit.term !== undefined) return 1;
+      if (unit.kind === 'code') return 0.4;
+      return identifiers > 0 ? 0.8 : 0;
     case 'number':
-      return hasNumber(text) ? 1 : 0;
+      // A default or a limit is a number, or a named value ("defaults to --mixed").
+      if (hasNumber(text)) return 1;
+      return identifiers > 0 ? 0.6 : 0;
     case 'yes-no':
       return unit.kind === 'sentence' && SETTLES.test(text)
         ? 1
@@ -304,13 +321,18 @@ function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
   const titleTerms = meaningfulTerms(source.document_title);
   const document = documentOf(source);
   return passageUnits(source.text).map((unit) => {
-    const text = unit.parts.join('\n');
+    const text = [unit.term ?? '', ...unit.parts].join('\n').trim();
     const leadingHeading = leadingHeadingOf(source, text);
     return {
       source,
       unit,
       document,
       terms: meaningfulTerms(text),
+      namedTerms: meaningfulTerms(
+        identifiersIn(leadingHeading ? `${leadingHeading} ${text}` : text)
+          .join(' ')
+          .replace(/[-_.]/g, ' '),
+      ),
       headingTerms,
       titleTerms,
       leadingHeading,
@@ -372,6 +394,7 @@ function pickUnits(
   const questionTerms = new Set([...query.keys()].filter((term) => asked.has(term)));
 
   const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
+  const documentRank = documentRanks(sources);
   const scored: ScoredCandidate[] = [];
   for (const candidate of candidates) {
     let matchedMass = 0;
@@ -393,12 +416,17 @@ function pickUnits(
     if (questionTerms.size > 0 ? !matchesQuestion : matched === 0) continue;
     const coverage = matchedMass / queryMass;
     if (!(coverage >= minCoverage)) continue;
-    const rank = RANK_PRIOR[candidate.source.number - 1] ?? LAST_RANK_PRIOR;
+    let namedMass = 0;
+    for (const term of candidate.namedTerms) {
+      if (questionTerms.has(term)) namedMass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
+    }
+    const rank = retrievalPrior(candidate, documentRank);
     const score =
       SCORE_WEIGHTS.coverage * coverage +
       SCORE_WEIGHTS.retrieval * rank +
       SCORE_WEIGHTS.focus * candidate.focus +
       SCORE_WEIGHTS.document * (documentCoverage.get(candidate.document) ?? 0) +
+      SCORE_WEIGHTS.named * (namedMass / queryMass) +
       SCORE_WEIGHTS.position / (1 + candidate.unit.index) +
       SCORE_WEIGHTS.density * (candidate.terms.size === 0 ? 0 : matched / candidate.terms.size);
     scored.push({ ...candidate, score, coverage });
@@ -441,7 +469,7 @@ function pickUnits(
   };
   for (const candidate of scored.slice(1)) {
     if (picked.length === MAX_UNITS || candidate.score < best.score * relativeCutoff) break;
-    if (oneDocument && candidate.document !== best.document) continue;
+    if (oneDocument && candidate.source !== best.source) continue;
     if (isRepeat(candidate)) continue;
     if (
       nextToBest(candidate) ||
@@ -473,6 +501,29 @@ function pickUnits(
       );
   }
   return picked;
+}
+
+/** Each document's place among the offered passages' documents, by its best-ranked passage (from 0). */
+function documentRanks(sources: readonly AnswerSource[]): Map<string, number> {
+  const ranks = new Map<string, number>();
+  for (const source of [...sources].sort((a, b) => a.number - b.number)) {
+    const document = documentOf(source);
+    if (!ranks.has(document)) ranks.set(document, ranks.size);
+  }
+  return ranks;
+}
+
+/**
+ * How well a unit's passage was retrieved, 0–1: mostly its document's
+ * place (search is good at finding the document), a little the passage's
+ * own (among five passages of one manual, the best-ranked one is often
+ * not the one holding the answer).
+ */
+function retrievalPrior(candidate: Candidate, documentRank: ReadonlyMap<string, number>): number {
+  const byDocument =
+    RANK_PRIOR[documentRank.get(candidate.document) ?? RANK_PRIOR.length] ?? LAST_RANK_PRIOR;
+  const byPassage = RANK_PRIOR[candidate.source.number - 1] ?? LAST_RANK_PRIOR;
+  return PASSAGE_RANK_SHARE * byPassage + (1 - PASSAGE_RANK_SHARE) * byDocument;
 }
 
 /**
@@ -529,7 +580,21 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 function composeAnswer(picked: readonly ScoredCandidate[], maxTokens: number): string {
   const [best] = picked;
   if (!best) return '';
-  const quotes = picked.map((candidate) => ({ candidate, text: quoteOf(candidate) }));
+  // A term described by several quoted units is named once, before the first.
+  const named = new Set<string>();
+  const inReadingOrder = [...picked].sort(
+    (a, b) => a.source.number - b.source.number || a.unit.index - b.unit.index,
+  );
+  const termShown = new Set<ScoredCandidate>();
+  for (const candidate of inReadingOrder) {
+    const key = `${candidate.source.number}:${candidate.unit.term}`;
+    if (candidate.unit.term !== undefined && named.has(key)) termShown.add(candidate);
+    named.add(key);
+  }
+  const quotes = picked.map((candidate) => ({
+    candidate,
+    text: quoteOf(candidate, termShown.has(candidate)),
+  }));
   const [first] = quotes;
   if (!first) return '';
   if (estimateTokens(render([first])) > maxTokens) {
@@ -577,7 +642,7 @@ function render(quotes: readonly Quote[]): string {
  * unit does not name it. Fences and bullets are presentation: the words
  * between them are the passage's own (domain/retrieval/verbatim.ts).
  */
-function quoteOf(candidate: ScoredCandidate): string {
+function quoteOf(candidate: ScoredCandidate, termShown = false): string {
   const { unit } = candidate;
   const marker = `[${candidate.source.number}]`;
   const prose = unit.parts.slice(0, unit.parts.length - unit.codeLines);
@@ -587,6 +652,8 @@ function quoteOf(candidate: ScoredCandidate): string {
   );
   const [first, ...items] = prose;
   const lines: string[] = [];
+  // The term on its own line, its description under it: both the passage's own words.
+  if (unit.term !== undefined && !termShown) lines.push(`${unit.term} ${marker}`);
   if (first !== undefined) {
     const lead = candidate.leadingHeading
       ? `${candidate.leadingHeading}${HEADING_QUOTE_SEPARATOR}${first}`

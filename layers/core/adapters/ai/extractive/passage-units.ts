@@ -35,6 +35,14 @@ export interface PassageUnit {
   readonly parts: readonly string[];
   /** How many parts are code, at the end of `parts` (a lead's code block, or a code unit). */
   readonly codeLines: number;
+  /**
+   * The term the unit describes, when its paragraph is a term's
+   * description: a manual or README names an option on a line of its own
+   * (`-L, --location`, `` `StrictHostKeyChecking` ``) and describes it in the
+   * paragraphs under it, which never repeat the name. The answer quotes the
+   * term line with the unit.
+   */
+  readonly term?: string;
 }
 
 /** Sentence boundaries by Unicode's rules, in a fixed locale so answers do not depend on the machine. */
@@ -74,18 +82,22 @@ export function passageUnits(passage: string): PassageUnit[] {
     .filter((block) => block.trim() !== '');
   const kinds = blocks.map(blockKind);
   const units: PassageUnit[] = [];
+  let term: string | undefined;
   const push = (kind: UnitKind, parts: string[], codeLines = 0) =>
-    units.push({ kind, index: units.length, parts, codeLines });
+    units.push({ kind, index: units.length, parts, codeLines, ...(term ? { term } : {}) });
 
   for (const [at, block] of blocks.entries()) {
     const kind = kinds[at];
     if (kind === 'code') {
+      // An example inside a description still belongs to its term.
       if (quotableCode(block)) push('code', codeLinesOf(block), codeLinesOf(block).length);
       continue;
     }
     if (kind === 'item') {
       const item = collapseWhitespace(block).trim();
-      if (quotable(item, MIN_WORDS) || hasNumber(item)) push('item', [item]);
+      term = undefined;
+      if (isTermLine(item) && kinds[at + 1] === 'prose') term = item;
+      else if (quotable(item, MIN_WORDS) || hasNumber(item)) push('item', [item]);
       continue;
     }
     const sentences = sentencesOf(block);
@@ -111,6 +123,8 @@ function blockKind(block: string): BlockKind {
   if (block.includes('\n')) return readsAsProse(block) ? 'prose' : 'code';
   const text = block.trim();
   if (PROMPT.test(text)) return 'code';
+  // A term line is symbol-heavy (`branch <name> [<stash>]`) but names what the next paragraph describes.
+  if (isTermLine(text)) return 'item';
   const wordCount = text.split(/\s+/).length;
   const symbols = text.match(CODE_SYMBOLS)?.length ?? 0;
   const endsAsSentence = /[.!?。:]["'”’)\]]*$/u.test(text);
@@ -143,6 +157,17 @@ function sentencesOf(block: string): string[] {
     if (text !== '') sentences.push(text);
   }
   return sentences;
+}
+
+/** A line that names options or identifiers and says nothing else (`-L, --location`, `` `item_depth` ``). */
+function isTermLine(line: string): boolean {
+  const named = identifiersIn(line);
+  if (named.length === 0 || stripCitations(line) !== line) return false;
+  // The line opens with the name it defines ("Example: curl -L …" shows one in use).
+  if (!named.some((name) => line.startsWith(name))) return false;
+  let rest = line;
+  for (const name of named) rest = rest.replace(name, ' ');
+  return rest.split(/[\s,;:|/()[\]=<>]+/).filter((word) => /\p{L}/u.test(word)).length <= 3;
 }
 
 /** Code holding `[0]`-like indexes would read as citations (`items[1]`): not quoted. */

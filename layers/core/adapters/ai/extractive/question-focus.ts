@@ -27,6 +27,9 @@ const NAME =
 const NUMBER =
   /\bhow\s+(?:many|much|long|big|large|often|old|fast|far|high|low)\b|\b(?:default|maximum|minimum|max|min|limit|timeout|port|size|version|number|count|ratio|rate|percentage|speed|length|interval|duration|capacity)\b/i;
 
+const QUESTION_WORD =
+  /\b(?:what|whats|why|which|who|when|where|explain|describe|meaning|difference)\b|\?\s*$/i;
+
 const YES_NO =
   /^(?:\W*)(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|may|must)\b/i;
 
@@ -43,6 +46,8 @@ export function questionFocus(question: string): QuestionFocus {
   if (NAME.test(text)) return 'name';
   if (YES_NO.test(text)) return 'yes-no';
   if (NUMBER.test(text)) return 'number';
+  // Words typed without a question ("tar with zstd compression") ask how to do it.
+  if (!QUESTION_WORD.test(text)) return 'procedure';
   return 'explanation';
 }
 
@@ -114,25 +119,25 @@ export function hasNumber(text: string): boolean {
  * Words so common in questions and documentation that matching one says
  * little: a passage that shares only "use" and "file" with the question is
  * not about it. They still count, at a fraction of a rarer word's weight;
- * a word outside this list that no offered passage holds is what makes the
+ * a word outside this that no offered passage holds is what makes the
  * answerer say it found nothing.
  */
 export const COMMON_WORDS: ReadonlySet<string> = new Set(
   analyze(
-    'able add added adding after again against all allow allowed allows already also always another ' +
+    'able after again against all allow allowed allows already also always another ' +
       'anything anyway around ask available away back bad basic because before begin best better big ' +
-      'both bring build built call called case change changed changes check choose come command common ' +
-      'complete correct create created current currently default different directly does done doing ' +
-      'during each easy either else enable enabled end enough ever every example exist exists fail ' +
-      'failed far few file files find first fix following found free full general getting go goes ' +
-      'going good great happen happens help instead issue issues keep kind last later least let like ' +
-      'line lines list little look looking lot made main make makes making many mean means might ' +
-      'mode most move name names new next normal normally now number off often old once one only open ' +
+      'both bring call called case choose come common ' +
+      'complete correct current currently different directly does done doing ' +
+      'during each easy either else end enough ever every example exist exists fail ' +
+      'failed far few find first fix following found free full general getting go goes ' +
+      'going good great happen happens help instead issue issues kind last later least let like ' +
+      'little look looking lot made main make makes making many mean means might ' +
+      'most new next normal normally now number off often old once one only ' +
       'order other others out over own part people place point possible probably problem problems ' +
-      'put quick quickly rather really reason right run running same say second see set sets setting ' +
-      'setup several should simple since small so something sometimes start started still stop stuff ' +
-      'sure system take thing things think through time times try trying turn two type under until ' +
-      'up use used useful user users uses using usually value values version way ways well whether ' +
+      'put quick quickly rather really reason right same say second see set sets setting ' +
+      'several should simple since small so something sometimes still stuff ' +
+      'sure take thing things think through time times try trying two type under until ' +
+      'up use used useful uses using usually value values way ways well whether ' +
       'while without work working works yes',
   ),
 );
