@@ -150,7 +150,9 @@ const WORDS_PER_DELTA = 6;
  * asks for (code, an identifier, a number); a little for coming early in its
  * passage and for being focused on the question's terms. `named` is how much
  * of the question the identifiers the unit names say (`--exclude` for
- * "exclude a folder"). `document` is how
+ * "exclude a folder"). `title` is how much of the question the document's
+ * title says: "does tar keep permissions" is about the tar manual, whatever
+ * the ssh manual says about permissions. `document` is how
  * much of the question the unit's document covers in all its offered
  * passages: a sentence of another library's README that happens to share
  * one rare word must not win over the document the question is about.
@@ -160,9 +162,10 @@ const SCORE_WEIGHTS = {
   retrieval: 0.2,
   focus: 0.14,
   named: 0.12,
-  document: 0.1,
-  position: 0.03,
-  density: 0.03,
+  document: 0.07,
+  title: 0.07,
+  position: 0.02,
+  density: 0.02,
 } as const;
 
 /** The retrieval prior of the passages by rank: the first is usually the one. */
@@ -426,6 +429,7 @@ function pickUnits(
       SCORE_WEIGHTS.retrieval * rank +
       SCORE_WEIGHTS.focus * candidate.focus +
       SCORE_WEIGHTS.document * (documentCoverage.get(candidate.document) ?? 0) +
+      SCORE_WEIGHTS.title * titleCoverage(candidate, questionTerms, query, idf, queryMass) +
       SCORE_WEIGHTS.named * (namedMass / queryMass) +
       SCORE_WEIGHTS.position / (1 + candidate.unit.index) +
       SCORE_WEIGHTS.density * (candidate.terms.size === 0 ? 0 : matched / candidate.terms.size);
@@ -501,6 +505,21 @@ function pickUnits(
       );
   }
   return picked;
+}
+
+/** The share of the question's weighted terms that the unit's document title holds. */
+function titleCoverage(
+  candidate: Candidate,
+  questionTerms: ReadonlySet<string>,
+  query: ReadonlyMap<string, number>,
+  idf: ReadonlyMap<string, number>,
+  queryMass: number,
+): number {
+  let mass = 0;
+  for (const term of candidate.titleTerms) {
+    if (questionTerms.has(term)) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
+  }
+  return mass / queryMass;
 }
 
 /** Each document's place among the offered passages' documents, by its best-ranked passage (from 0). */
