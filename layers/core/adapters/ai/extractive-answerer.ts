@@ -118,6 +118,12 @@ export interface SupportSettings {
 export const MIN_COVERAGE = 0.2;
 /** Units after the best are quoted only if they score at least this share of it. */
 export const RELATIVE_CUTOFF = 0.7;
+/**
+ * When this share of the question's weight is in words no offered passage
+ * holds, the passages are about something else and the answer is "couldn't
+ * find".
+ */
+const ABSENT_SHARE = 0.5;
 /** A unit not next to the best one is quoted only if it scores at least this share of it. */
 const CLOSE_SECOND = 0.9;
 /** A further unit not next to the best one must cover at least this share of the question that the picked ones do not. */
@@ -396,6 +402,9 @@ function pickUnits(
   for (const term of documentationTerms(question).keys()) asked.add(term);
   const questionTerms = new Set([...query.keys()].filter((term) => asked.has(term)));
 
+  // A question whose own words the passages mostly never use is about something they do not
+  // cover ("kubectl", "nginx"): the honest answer is that nothing was found.
+  if (absentShare(candidates, questionTerms, query, idf, queryMass) >= ABSENT_SHARE) return [];
   const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
   const documentRank = documentRanks(sources);
   const scored: ScoredCandidate[] = [];
@@ -505,6 +514,27 @@ function pickUnits(
       );
   }
   return picked;
+}
+
+/** The share of the question's weighted terms that no offered passage, heading or title holds. */
+function absentShare(
+  candidates: readonly Candidate[],
+  questionTerms: ReadonlySet<string>,
+  query: ReadonlyMap<string, number>,
+  idf: ReadonlyMap<string, number>,
+  queryMass: number,
+): number {
+  const present = new Set<string>();
+  for (const candidate of candidates) {
+    for (const set of [candidate.terms, candidate.headingTerms, candidate.titleTerms]) {
+      for (const term of set) if (questionTerms.has(term)) present.add(term);
+    }
+  }
+  let mass = 0;
+  for (const term of questionTerms) {
+    if (!present.has(term)) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
+  }
+  return mass / queryMass;
 }
 
 /** The share of the question's weighted terms that the unit's document title holds. */

@@ -451,3 +451,21 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).toContain('Document 1');
   });
 });
+
+describe('Class: ExtractiveAnswerer, questions about something else', () => {
+  it('finds nothing when most of the question is in words no passage uses', async () => {
+    const { result } = await answer(
+      {
+        question: 'whats the kubectl command to scale a deployment',
+        sources: [
+          source(1, 'This is what should be used in CI systems and for deployments.'),
+          source(2, 'The command line options can be given in any order.'),
+        ],
+      },
+      new ExtractiveAnswerer(),
+    );
+
+    expectNoAnswer(result.text);
+    expect(result.text).toContain('kubectl');
+  });
+});
