@@ -119,7 +119,7 @@ export const MIN_COVERAGE = 0.2;
 /** Units after the best are quoted only if they score at least this share of it. */
 export const RELATIVE_CUTOFF = 0.7;
 /**
- * When this share of the question's weight is in words no offered passage
+ * When more than this share of the question's weight is in words no offered passage
  * holds, the passages are about something else and the answer is "couldn't
  * find".
  */
@@ -404,7 +404,7 @@ function pickUnits(
 
   // A question whose own words the passages mostly never use is about something they do not
   // cover ("kubectl", "nginx"): the honest answer is that nothing was found.
-  if (absentShare(candidates, questionTerms, query, idf, queryMass) >= ABSENT_SHARE) return [];
+  if (absentShare(question, sources, query, idf, queryMass) > ABSENT_SHARE) return [];
   const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
   const documentRank = documentRanks(sources);
   const scored: ScoredCandidate[] = [];
@@ -516,22 +516,25 @@ function pickUnits(
   return picked;
 }
 
-/** The share of the question's weighted terms that no offered passage, heading or title holds. */
+/**
+ * The share of the question's weight in its own words (not the
+ * documentation's words added for them) that no offered passage, heading or
+ * title holds.
+ */
 function absentShare(
-  candidates: readonly Candidate[],
-  questionTerms: ReadonlySet<string>,
+  question: string,
+  sources: readonly AnswerSource[],
   query: ReadonlyMap<string, number>,
   idf: ReadonlyMap<string, number>,
   queryMass: number,
 ): number {
   const present = new Set<string>();
-  for (const candidate of candidates) {
-    for (const set of [candidate.terms, candidate.headingTerms, candidate.titleTerms]) {
-      for (const term of set) if (questionTerms.has(term)) present.add(term);
-    }
+  for (const source of sources) {
+    const texts = [source.text, source.document_title, ...(source.heading_path ?? [])];
+    for (const term of analyze(texts.join('\n'))) present.add(term);
   }
   let mass = 0;
-  for (const term of questionTerms) {
+  for (const term of meaningfulTerms(question)) {
     if (!present.has(term)) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
   }
   return mass / queryMass;

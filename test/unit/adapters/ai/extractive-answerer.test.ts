@@ -459,7 +459,7 @@ describe('Class: ExtractiveAnswerer, questions about something else', () => {
         question: 'whats the kubectl command to scale a deployment',
         sources: [
           source(1, 'This is what should be used in CI systems and for deployments.'),
-          source(2, 'The command line options can be given in any order.'),
+          source(2, 'Options can be given in any order.'),
         ],
       },
       new ExtractiveAnswerer(),
