@@ -40,7 +40,7 @@ import {
 } from './quality-report';
 import { loadScifact } from './scifact';
 import { RANKED_CHUNKS, type Strategy } from './strategies';
-import { currentSettings, driftFromPicks, tune } from './tuning';
+import { currentSettings, driftFromPicks, tune, withoutFeedback } from './tuning';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DOCUMENT = join(ROOT, 'docs', 'quality.md');
@@ -50,10 +50,22 @@ const log = (line: string) => console.log(`[eval] ${line}`);
 /** Chunks as large as any SciFact abstract: one chunk per document, as the published baseline indexes them. */
 const WHOLE_DOCUMENTS = { maxTokens: 100_000, overlapTokens: 0 };
 
-const ROWS: readonly { key: RowKey; label: string; strategy: Strategy; untuned?: boolean }[] = [
+const ROWS: readonly {
+  key: RowKey;
+  label: string;
+  strategy: Strategy;
+  untuned?: boolean;
+  noFeedback?: boolean;
+}[] = [
   { key: 'similarity', label: 'similarity (k-NN only)', strategy: 'similarity' },
   { key: 'bm25', label: 'BM25 only (not a D20 strategy)', strategy: 'bm25' },
   { key: 'hybrid', label: 'hybrid (the default)', strategy: 'hybrid' },
+  {
+    key: 'hybrid-no-feedback',
+    label: 'hybrid without feedback (the default before)',
+    strategy: 'hybrid',
+    noFeedback: true,
+  },
   { key: 'mmr', label: 'mmr', strategy: 'mmr' },
   { key: 'rerank', label: 'rerank', strategy: 'rerank' },
   {
@@ -81,10 +93,14 @@ async function evaluate(): Promise<void> {
   const wholeSearches = await searchAll(await buildIndex(whole), embedder, data.queries);
   const settings = currentSettings();
   const untuned: StrategySettings = { ...settings, rrf: RETRIEVAL_TUNING.rrf.model };
-  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned }) => ({
+  const noFeedback = withoutFeedback(settings);
+  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned, noFeedback: plain }) => ({
     key,
     label,
-    metrics: splitMetrics(data, strategyRuns(strategy, searches, isUntuned ? untuned : settings)),
+    metrics: splitMetrics(
+      data,
+      strategyRuns(strategy, searches, isUntuned ? untuned : plain ? noFeedback : settings),
+    ),
   }));
   rows.push({
     key: 'bm25-whole',
@@ -114,6 +130,7 @@ async function evaluate(): Promise<void> {
       `hybrid: RRF k ${rrf.k}, weights ${rrf.weights?.[0]} (k-NN) and ${rrf.weights?.[1]} (BM25)`,
       `mmr: λ ${mmrLambda} over the hybrid's ${RETRIEVAL_TUNING.candidates} best, all ${RANKED_CHUNKS} picked in order`,
       `rerank: BM25 weight ${rerankLexicalWeight}, cosine ${Number((1 - rerankLexicalWeight).toFixed(2))}, over the hybrid's ${RETRIEVAL_TUNING.candidates} best`,
+      `feedback: ${settings.feedback.terms} terms at most from the first fused ranking's ${settings.feedback.passages} best chunks, original query weight ${settings.feedback.originalWeight}; the second BM25 search joins the RRF with weight ${settings.feedback.rrfWeight}`,
     ],
   });
   writeSection(DOCUMENT, QUALITY_PREAMBLE, 'results', section);

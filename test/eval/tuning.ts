@@ -170,6 +170,11 @@ export function currentSettings(): StrategySettings {
   return strategySettingsFor(new OfflineHashEmbedder().id);
 }
 
+/** `settings` with the feedback search off: the hybrid as it ranked before feedback. */
+export function withoutFeedback(settings: StrategySettings): StrategySettings {
+  return { ...settings, feedback: { ...settings.feedback, rrfWeight: 0 } };
+}
+
 /** Whether the code's settings are the picks (else the report says which are not). */
 export function driftFromPicks(report: TuningReport): string[] {
   const drift: string[] = [];
