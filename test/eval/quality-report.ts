@@ -2,7 +2,7 @@ import { RETRIEVAL_TUNING } from '../../layers/core/domain/retrieval/fusion';
 import type { Machine } from '../bench/machine';
 import { table } from '../support/markdown-table';
 import type { SplitMetrics } from './evaluate';
-import { BM25_MIN_GAIN, type TuningReport } from './tuning';
+import { ARGUANA_TUNING_EVERY, BM25_MIN_GAIN, feedbackScore, type TuningReport } from './tuning';
 
 /** Anserini's BM25 flat on BEIR SciFact (../shared/eval/beir-scifact/SOURCE.md): nDCG@10 over all 300 queries. */
 export const PUBLISHED_BM25_FLAT_NDCG10 = 0.6789;
@@ -274,5 +274,44 @@ and how close the query's terms stand, added to the rescaled BM25 score of
 BM25's top 20 to 100) was tried first, during development, on the same
 split: with weights up to 0.5 it moved nDCG@10 by less than 0.005 either
 way, and larger weights lowered it, so the re-ranking step uses the score
-combination above instead.`;
+combination above instead.
+
+### Pseudo-relevance feedback (on the tuned hybrid, feedback off first)
+
+The feedback search's settings (layers/core/domain/retrieval/feedback.ts,
+\`RETRIEVAL_TUNING.feedback\`): how many of the first fused ranking's best
+chunks are read, how many expansion terms are kept, the original query's
+weight α in RM3's interpolation, and the weight of the second BM25 ranking
+in the RRF. Measured on SciFact's first 150 queries and ${
+    report.arguanaQueries > 0
+      ? `ArguAna's validation split (every ${ARGUANA_TUNING_EVERY}rd judged query, ${report.arguanaQueries} queries; chunked, each query's own argument dropped), both through the query path's chunks. The pick is the best mean nDCG@10 over the two collections, so neither alone decides`
+      : 'nothing else (ArguAna was not on this machine when the grid ran). The pick is the best nDCG@10'
+  }. The first row is the hybrid without feedback.
+
+${table(
+  [
+    'Passages',
+    'Terms',
+    'α',
+    'RRF weight',
+    'SciFact nDCG@10',
+    'SciFact P@30',
+    'ArguAna nDCG@10',
+    'ArguAna P@30',
+    'Mean nDCG@10',
+    '',
+  ],
+  report.feedback.map((row) => [
+    row.setting.rrfWeight === 0 ? 'off' : setting(row.setting.passages),
+    row.setting.rrfWeight === 0 ? '—' : setting(row.setting.terms),
+    row.setting.rrfWeight === 0 ? '—' : setting(row.setting.originalWeight),
+    row.setting.rrfWeight === 0 ? '—' : setting(row.setting.rrfWeight),
+    figure(row.scifact.ndcg10),
+    figure(row.scifact.precision30),
+    row.arguana === undefined ? '—' : figure(row.arguana.ndcg10),
+    row.arguana === undefined ? '—' : figure(row.arguana.precision30),
+    figure(feedbackScore(row)),
+    chosen(row.setting === picks.feedback),
+  ]),
+)}`;
 }

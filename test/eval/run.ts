@@ -139,7 +139,14 @@ async function evaluate(): Promise<void> {
 
 async function tuneAndReport(): Promise<void> {
   const data = loadScifact();
-  const report = await tune(data, log);
+  const { loadArguana } = await import('./arguana');
+  let arguana: Awaited<ReturnType<typeof loadArguana>> | undefined;
+  try {
+    arguana = loadArguana();
+  } catch (error) {
+    log(`ArguAna not tuned on: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const report = await tune(data, log, arguana);
   const drift = driftFromPicks(report);
   log(`picks: ${JSON.stringify(report.picks)}`);
   if (drift.length > 0) log(`the code differs from the picks for: ${drift.join(', ')}`);

@@ -54,7 +54,7 @@ export interface FeedbackOptions {
  *
  * @example
  * feedbackTerms('glacier melt', [{ text: 'Glaciers retreat as ice melts', score: 2 }], { passages: 1, terms: 2, originalWeight: 0.5 });
- * // → [{ word: 'glaciers', weight: 0.5 }, { word: 'retreat', weight: 0.5 }]
+ * // → [{ word: 'glaciers', weight: 1 }, { word: 'retreat', weight: 1 }]
  */
 export function feedbackTerms(
   query: string,
