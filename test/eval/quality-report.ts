@@ -191,7 +191,8 @@ ${report.seconds.toFixed(0)} s. Every grid was run on the first 150 queries of
 \`queries.test.tsv\` only; the last 150 were not searched. The pick is the
 highest nDCG@10 (the first listed on a tie), except for BM25 and MMR (see
 below). The grids run in this order, each on the picks before it: the
-embedder, BM25, then the fusion settings.
+embedder, BM25, the fusion settings, then pseudo-relevance feedback (whose
+grid also reads ArguAna's validation split, never its test split).
 ${
   drift.length === 0
     ? 'The settings in the code are these picks.'
