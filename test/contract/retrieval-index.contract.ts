@@ -279,6 +279,29 @@ export function describeRetrievalIndexContract(
         expect(hits[1]?.score).toBeGreaterThan(0);
       });
 
+      it('adds the expansion words, each weighted, to the query (pseudo-relevance feedback)', async () => {
+        const { orgA, chunk } = scope();
+        const glacier = chunk({ text: 'Glacier retreat is measured every year.' });
+        const ice = chunk({ text: 'Sea ice melting was measured every year.' });
+        const unrelated = chunk({ text: 'Quarterly revenue grew in every region.' });
+        await index.upsert([glacier, ice, unrelated]);
+
+        const plain = await index.bm25({ orgId: orgA }, 'glacier', 10);
+        const lightly = await index.bm25({ orgId: orgA }, 'glacier', 10, [
+          { word: 'ice', weight: 0.2 },
+        ]);
+        const heavily = await index.bm25({ orgId: orgA }, 'glacier', 10, [
+          { word: 'melting', weight: 5 },
+          { word: 'ice', weight: 5 },
+        ]);
+
+        expect(ids(plain)).toEqual([glacier.chunk_id]);
+        expect(ids(lightly)).toEqual([glacier.chunk_id, ice.chunk_id]);
+        expect(ids(heavily)).toEqual([ice.chunk_id, glacier.chunk_id]);
+        // The query's own words score as before: an expansion only adds.
+        expect(lightly[0]?.score).toBeCloseTo(plain[0]?.score ?? 0, 6);
+      });
+
       it('matches words of the document title as well as the text', async () => {
         const { orgA, chunk } = scope();
         const titled = chunk({ document_title: 'Photosynthesis', text: 'How plants make sugar.' });

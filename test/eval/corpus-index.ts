@@ -13,9 +13,14 @@ import {
   documentHash,
   textToEmbed,
 } from '../../layers/core/domain/retrieval/chunker';
-import { RETRIEVAL_TUNING } from '../../layers/core/domain/retrieval/fusion';
+import {
+  RETRIEVAL_TUNING,
+  type StrategySettings,
+  strategySettingsFor,
+} from '../../layers/core/domain/retrieval/fusion';
 import type { ParsedDocument } from '../../layers/core/ports/document.port';
 import type { IndexedChunk } from '../../layers/core/ports/retrieval-index.port';
+import { lexicalSearches } from '../../layers/core/use-cases/retrieval/lexical-searches';
 import type { ScifactDocument, ScifactQuery } from './scifact';
 import type { Searches } from './strategies';
 
@@ -100,22 +105,25 @@ export async function buildIndex(
   return index;
 }
 
-/** Both searches of every query, `RETRIEVAL_TUNING.candidates` deep. */
+/**
+ * Every query's searches, `RETRIEVAL_TUNING.candidates` deep, as the query
+ * path runs them (`lexicalSearches`: BM25, then the feedback search with
+ * `settings`' feedback).
+ */
 export async function searchAll(
   index: EmbeddedIndex,
   embedder: OfflineHashEmbedder,
   queries: readonly ScifactQuery[],
+  settings: StrategySettings = strategySettingsFor(embedder.id),
 ): Promise<Map<string, Searches>> {
   const filter = { orgId: EVAL_ORG };
   const depth = RETRIEVAL_TUNING.candidates;
   const searches = new Map<string, Searches>();
   for (const query of queries) {
     const [queryVector = []] = await embedder.embed([query.text]);
-    searches.set(query.id, {
-      queryVector,
-      knn: await index.knn(filter, queryVector, embedder.id, depth),
-      bm25: await index.bm25(filter, query.text, depth),
-    });
+    const knn = await index.knn(filter, queryVector, embedder.id, depth);
+    const lexical = await lexicalSearches(index, filter, query.text, depth, knn, settings);
+    searches.set(query.id, { queryVector, knn, ...lexical });
   }
   return searches;
 }

@@ -29,8 +29,8 @@ import {
   type SearchVariant,
 } from './retrieval-http';
 import { loadScifact } from './scifact';
-import { STRATEGIES, type Strategy } from './strategies';
-import { currentSettings } from './tuning';
+import type { Strategy } from './strategies';
+import { currentSettings, withoutFeedback } from './tuning';
 
 /**
  * ArguAna over HTTP searches every 4th judged test query (in the qrels' order;
@@ -46,6 +46,17 @@ const SCIFACT_PUBLISHED_BM25_RECALL100 = 0.9253;
 
 type Runs = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
+/** The in-process rows: each strategy, and hybrid as it ranked before the feedback search. */
+type InProcessRow = Strategy | 'hybrid-no-feedback';
+const IN_PROCESS_ROWS: readonly InProcessRow[] = [
+  'similarity',
+  'bm25',
+  'hybrid-no-feedback',
+  'hybrid',
+  'mmr',
+  'rerank',
+];
+
 export interface CollectionMeasure {
   readonly name: string;
   readonly documents: number;
@@ -59,7 +70,7 @@ export interface CollectionMeasure {
   readonly http: ReadonlyMap<SearchVariant, ReadonlyMap<string, MeanMetrics>>;
   readonly rankedBy: ReadonlyMap<SearchVariant, string>;
   /** In process, whole documents: strategy → metrics per split label (BM25 is the baseline row). */
-  readonly inProcess: ReadonlyMap<Strategy, ReadonlyMap<string, MeanMetrics>>;
+  readonly inProcess: ReadonlyMap<InProcessRow, ReadonlyMap<string, MeanMetrics>>;
   readonly published: {
     readonly label: string;
     readonly ndcg10: number;
@@ -89,7 +100,7 @@ async function inProcess(
   collection: Collection,
   splitsOf: CollectionMeasure['splits'],
   settings: StrategySettings,
-): Promise<Map<Strategy, Map<string, MeanMetrics>>> {
+): Promise<Map<InProcessRow, Map<string, MeanMetrics>>> {
   const embedder = new OfflineHashEmbedder();
   const whole = embedChunks(
     chunkDocuments(
@@ -111,11 +122,14 @@ async function inProcess(
     .filter((query) => wanted.has(query.id))
     .map((query) => ({ id: query.id, text: fitQuery(query.text) }));
   const searches = await searchAll(await buildIndex(whole), embedder, queries);
-  const result = new Map<Strategy, Map<string, MeanMetrics>>();
-  for (const strategy of STRATEGIES) {
-    const runs = strategyRuns(strategy, searches, settings);
+  const result = new Map<InProcessRow, Map<string, MeanMetrics>>();
+  for (const row of IN_PROCESS_ROWS) {
+    const runs =
+      row === 'hybrid-no-feedback'
+        ? strategyRuns('hybrid', searches, withoutFeedback(settings))
+        : strategyRuns(row, searches, settings);
     for (const [id, run] of runs) runs.set(id, withoutQueryDocument(collection, id, run));
-    result.set(strategy, perSplit(runs, splitsOf, collection.qrels));
+    result.set(row, perSplit(runs, splitsOf, collection.qrels));
   }
   return result;
 }
@@ -226,12 +240,12 @@ const VARIANT_LABELS: Record<SearchVariant, string> = {
 function collectionTable(measure: CollectionMeasure): string {
   const header = ['Ranking'];
   for (const { label } of measure.splits) {
-    header.push(`nDCG@10 (${label})`, `R@10 (${label})`, `R@100 (${label})`);
+    header.push(`nDCG@10 (${label})`, `R@10 (${label})`, `R@100 (${label})`, `P@30 (${label})`);
   }
   const cells = (metrics: ReadonlyMap<string, MeanMetrics> | undefined) =>
     measure.splits.flatMap(({ label }) => {
       const m = metrics?.get(label);
-      return [figure(m?.ndcg10), figure(m?.recall10), figure(m?.recall100)];
+      return [figure(m?.ndcg10), figure(m?.recall10), figure(m?.recall100), figure(m?.precision30)];
     });
   const rows = SEARCH_VARIANTS.map((variant) => [
     variant === 'default'
@@ -245,7 +259,7 @@ function collectionTable(measure: CollectionMeasure): string {
       label,
       // Published figures are over the whole test split: the first column group.
       ...measure.splits.flatMap((_, index) =>
-        index === 0 ? [figure(ndcg10), '—', figure(recall100)] : ['—', '—', '—'],
+        index === 0 ? [figure(ndcg10), '—', figure(recall100), '—'] : ['—', '—', '—', '—'],
       ),
     ]);
   }
@@ -255,12 +269,18 @@ function collectionTable(measure: CollectionMeasure): string {
 function inProcessTable(measure: CollectionMeasure): string {
   const labels = [...(measure.inProcess.get('bm25')?.keys() ?? [])];
   const header = ['Strategy (in process, whole documents)'];
-  for (const label of labels) header.push(`nDCG@10 (${label})`, `R@10 (${label})`);
-  const rows = STRATEGIES.map((strategy) => [
-    strategy === 'bm25' ? 'BM25 only (not a D20 strategy)' : strategy,
+  for (const label of labels) {
+    header.push(`nDCG@10 (${label})`, `R@10 (${label})`, `P@30 (${label})`);
+  }
+  const rows = IN_PROCESS_ROWS.map((row) => [
+    row === 'bm25'
+      ? 'BM25 only (not a D20 strategy)'
+      : row === 'hybrid-no-feedback'
+        ? 'hybrid without feedback (the default before)'
+        : row,
     ...labels.flatMap((label) => {
-      const m = measure.inProcess.get(strategy)?.get(label);
-      return [figure(m?.ndcg10), figure(m?.recall10)];
+      const m = measure.inProcess.get(row)?.get(label);
+      return [figure(m?.ndcg10), figure(m?.recall10), figure(m?.precision30)];
     }),
   ]);
   return table(header, rows);

@@ -1,4 +1,4 @@
-import { meanMetrics, ndcgAt, rankDocuments, recallAt } from './metrics';
+import { meanMetrics, ndcgAt, precisionAt, rankDocuments, recallAt } from './metrics';
 
 const run = (entries: [string, number][]) => new Map(entries);
 const judged = (entries: [string, number][]) => new Map(entries);
@@ -124,6 +124,34 @@ describe('Eval: trec_eval metrics', () => {
       ndcg10: 0.5,
       recall10: 0.5,
       recall100: 0.5,
+      // q1: 1 relevant in the top 30 → 1/30; q2: 0.
+      precision30: 1 / 60,
     });
+  });
+
+  it('counts P@30 as relevant documents in the top 30 over 30, however short the run', () => {
+    // 40 documents, relevant at ranks 1, 5, 30 and 31 (and one judged 0 at rank 2): 3 of the top 30.
+    const deep = run(
+      Array.from({ length: 40 }, (_, i): [string, number] => [`d${i + 1}`, 100 - i]),
+    );
+    const qrels = judged([
+      ['d1', 1],
+      ['d2', 0],
+      ['d5', 2],
+      ['d30', 1],
+      ['d31', 1],
+    ]);
+    expect(precisionAt(30, deep, qrels)).toBeCloseTo(3 / 30, 12);
+    // Two documents, one relevant: 1/30, not 1/2 (trec_eval's P_30 divides by 30).
+    expect(
+      precisionAt(
+        30,
+        run([
+          ['r', 2],
+          ['x', 1],
+        ]),
+        judged([['r', 1]]),
+      ),
+    ).toBeCloseTo(1 / 30, 12);
   });
 });

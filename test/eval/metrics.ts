@@ -7,6 +7,8 @@
  * - nDCG@k: gains are the qrels values, discounted by log2(rank + 1); the
  *   ideal ranking is every judged document by decreasing gain, cut at k;
  * - recall@k: relevant documents (gain > 0) in the top k over all relevant;
+ * - P@k (`-m P.30`): relevant documents in the top k over k, even when the
+ *   run holds fewer than k documents;
  * - `-c`: the mean is over every judged query; a query the run does not
  *   answer counts 0.
  */
@@ -44,12 +46,20 @@ export function recallAt(k: number, run: QueryRun, judgements: QueryJudgements):
   return relevant.filter((id) => top.has(id)).length / relevant.length;
 }
 
+export function precisionAt(k: number, run: QueryRun, judgements: QueryJudgements): number {
+  if (k < 1) return 0;
+  const top = rankDocuments(run).slice(0, k);
+  return top.filter((id) => (judgements.get(id) ?? 0) > 0).length / k;
+}
+
 export interface MeanMetrics {
   readonly queries: number;
   readonly ndcg10: number;
   readonly recall10: number;
   /** Recall@100: beside published R@100 figures; a run shorter than 100 documents is read as it is. */
   readonly recall100: number;
+  /** Precision@30, as trec_eval's `P_30`. */
+  readonly precision30: number;
 }
 
 /**
@@ -64,12 +74,14 @@ export function meanMetrics(
   let ndcg = 0;
   let recall = 0;
   let recall100 = 0;
+  let precision30 = 0;
   for (const id of queryIds) {
     const judgements = qrels.get(id) ?? new Map<string, number>();
     const run = runs.get(id) ?? new Map<string, number>();
     ndcg += ndcgAt(10, run, judgements);
     recall += recallAt(10, run, judgements);
     recall100 += recallAt(100, run, judgements);
+    precision30 += precisionAt(30, run, judgements);
   }
   const count = queryIds.length;
   return {
@@ -77,5 +89,6 @@ export function meanMetrics(
     ndcg10: count > 0 ? ndcg / count : 0,
     recall10: count > 0 ? recall / count : 0,
     recall100: count > 0 ? recall100 / count : 0,
+    precision30: count > 0 ? precision30 / count : 0,
   };
 }

@@ -46,7 +46,7 @@ import {
 } from './quality-report';
 import { loadScifact } from './scifact';
 import { RANKED_CHUNKS, type Strategy } from './strategies';
-import { currentSettings, driftFromPicks, tune } from './tuning';
+import { currentSettings, driftFromPicks, tune, withoutFeedback } from './tuning';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DOCUMENT = join(ROOT, 'docs', 'quality.md');
@@ -56,10 +56,22 @@ const log = (line: string) => console.log(`[eval] ${line}`);
 /** Chunks as large as any SciFact abstract: one chunk per document, as the published baseline indexes them. */
 const WHOLE_DOCUMENTS = { maxTokens: 100_000, overlapTokens: 0 };
 
-const ROWS: readonly { key: RowKey; label: string; strategy: Strategy; untuned?: boolean }[] = [
+const ROWS: readonly {
+  key: RowKey;
+  label: string;
+  strategy: Strategy;
+  untuned?: boolean;
+  noFeedback?: boolean;
+}[] = [
   { key: 'similarity', label: 'similarity (k-NN only)', strategy: 'similarity' },
   { key: 'bm25', label: 'BM25 only (not a D20 strategy)', strategy: 'bm25' },
   { key: 'hybrid', label: 'hybrid (the default)', strategy: 'hybrid' },
+  {
+    key: 'hybrid-no-feedback',
+    label: 'hybrid without feedback (the default before)',
+    strategy: 'hybrid',
+    noFeedback: true,
+  },
   { key: 'mmr', label: 'mmr', strategy: 'mmr' },
   { key: 'rerank', label: 'rerank', strategy: 'rerank' },
   {
@@ -87,10 +99,14 @@ async function evaluate(): Promise<void> {
   const wholeSearches = await searchAll(await buildIndex(whole), embedder, data.queries);
   const settings = currentSettings();
   const untuned: StrategySettings = { ...settings, rrf: RETRIEVAL_TUNING.rrf.model };
-  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned }) => ({
+  const noFeedback = withoutFeedback(settings);
+  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned, noFeedback: plain }) => ({
     key,
     label,
-    metrics: splitMetrics(data, strategyRuns(strategy, searches, isUntuned ? untuned : settings)),
+    metrics: splitMetrics(
+      data,
+      strategyRuns(strategy, searches, isUntuned ? untuned : plain ? noFeedback : settings),
+    ),
   }));
   rows.push({
     key: 'bm25-whole',
@@ -120,6 +136,7 @@ async function evaluate(): Promise<void> {
       `hybrid: RRF k ${rrf.k}, weights ${rrf.weights?.[0]} (k-NN) and ${rrf.weights?.[1]} (BM25)`,
       `mmr: λ ${mmrLambda} over the hybrid's ${RETRIEVAL_TUNING.candidates} best, all ${RANKED_CHUNKS} picked in order`,
       `rerank: BM25 weight ${rerankLexicalWeight}, cosine ${Number((1 - rerankLexicalWeight).toFixed(2))}, over the hybrid's ${RETRIEVAL_TUNING.candidates} best`,
+      `feedback: ${settings.feedback.terms} terms at most from the first fused ranking's ${settings.feedback.passages} best chunks, original query weight ${settings.feedback.originalWeight}; the second BM25 search joins the RRF with weight ${settings.feedback.rrfWeight}`,
     ],
   });
   writeSection(DOCUMENT, QUALITY_PREAMBLE, 'results', section);
@@ -128,7 +145,14 @@ async function evaluate(): Promise<void> {
 
 async function tuneAndReport(): Promise<void> {
   const data = loadScifact();
-  const report = await tune(data, log);
+  const { loadArguana } = await import('./arguana');
+  let arguana: Awaited<ReturnType<typeof loadArguana>> | undefined;
+  try {
+    arguana = loadArguana();
+  } catch (error) {
+    log(`ArguAna not tuned on: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const report = await tune(data, log, arguana);
   const drift = driftFromPicks(report);
   log(`picks: ${JSON.stringify(report.picks)}`);
   if (drift.length > 0) log(`the code differs from the picks for: ${drift.join(', ')}`);

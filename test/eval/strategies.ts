@@ -14,6 +14,8 @@ export interface Searches {
   readonly queryVector: readonly number[];
   readonly knn: readonly ScoredChunk[];
   readonly bm25: readonly ScoredChunk[];
+  /** The feedback-expanded BM25 search, when feedback ran (lexical-searches.ts). */
+  readonly feedbackBm25?: readonly ScoredChunk[];
 }
 
 /**

@@ -32,6 +32,19 @@ export interface ScoredChunk {
   readonly score: number;
 }
 
+/**
+ * A word added to a BM25 query with its own weight, where each word of the
+ * query itself weighs 1: how pseudo-relevance feedback (domain/retrieval/
+ * feedback.ts) hands its expansion terms to either index. A word that is
+ * also in the query adds its weight to the query's.
+ */
+export interface WeightedTerm {
+  /** One word as written; the index analyses it as it analyses the query. */
+  readonly word: string;
+  /** > 0. */
+  readonly weight: number;
+}
+
 /** Thrown when the index was built by another embedder than the one searching (issue 3: a clear error asking for a re-sync). */
 export class EmbedderMismatchError extends Error {
   constructor(
@@ -65,8 +78,16 @@ export interface RetrievalIndex {
     embedderId: string,
     k: number,
   ): Promise<ScoredChunk[]>;
-  /** Best chunks by BM25 over text and title. */
-  bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]>;
+  /**
+   * Best chunks by BM25 over text and title (and headings, boosted). With
+   * `expansion`, each expansion word's BM25 is added times its weight.
+   */
+  bm25(
+    filter: SearchFilter,
+    query: string,
+    k: number,
+    expansion?: readonly WeightedTerm[],
+  ): Promise<ScoredChunk[]>;
   /** Chunks visible to the filter. */
   count(filter: SearchFilter): Promise<number>;
 }

@@ -15,6 +15,7 @@ import type {
   RetrievalIndex,
   ScoredChunk,
   SearchFilter,
+  WeightedTerm,
 } from '../../../layers/core/ports/retrieval-index.port';
 import { describeRetrievalIndexContract } from '../../contract/retrieval-index.contract';
 
@@ -76,8 +77,13 @@ class ReloadingIndex implements RetrievalIndex {
     return this.#current.knn(filter, vector, embedderId, k);
   }
 
-  bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]> {
-    return this.#current.bm25(filter, query, k);
+  bm25(
+    filter: SearchFilter,
+    query: string,
+    k: number,
+    expansion?: readonly WeightedTerm[],
+  ): Promise<ScoredChunk[]> {
+    return this.#current.bm25(filter, query, k, expansion);
   }
 
   count(filter: SearchFilter): Promise<number> {

@@ -4,6 +4,7 @@ import type {
   RetrievalIndex,
   ScoredChunk,
   SearchFilter,
+  WeightedTerm,
 } from '../../ports/retrieval-index.port';
 import { type IndexOperation, OrgIndexFiles } from './index-files';
 import { type AnnSettings, DEFAULT_ANN, IndexPartition } from './index-partition';
@@ -136,9 +137,20 @@ export class EmbeddedIndex implements RetrievalIndex {
     return (await this.#partition(filter.orgId)).knn(filter.dataSourceIds, vector, embedderId, k);
   }
 
-  async bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]> {
+  async bm25(
+    filter: SearchFilter,
+    query: string,
+    k: number,
+    expansion: readonly WeightedTerm[] = [],
+  ): Promise<ScoredChunk[]> {
     if (filter.dataSourceIds?.length === 0) return [];
-    return (await this.#partition(filter.orgId)).bm25(filter.dataSourceIds, query, k, this.#bm25);
+    return (await this.#partition(filter.orgId)).bm25(
+      filter.dataSourceIds,
+      query,
+      k,
+      this.#bm25,
+      expansion,
+    );
   }
 
   async count(filter: SearchFilter): Promise<number> {

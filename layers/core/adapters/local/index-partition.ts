@@ -4,6 +4,7 @@ import {
   EmbedderMismatchError,
   type IndexedChunk,
   type ScoredChunk,
+  type WeightedTerm,
 } from '../../ports/retrieval-index.port';
 import { AnnGraph } from './ann-graph';
 import { HeadingField } from './heading-field';
@@ -576,17 +577,23 @@ export class IndexPartition {
   /**
    * The best chunks by BM25 of `query` over title and text, plus the boosted
    * BM25 of their headings (P125), among those the filter lets through.
+   * Each expansion word's terms add its weight to the term's (a query word weighs 1).
    */
   bm25(
     dataSourceIds: readonly string[] | undefined,
     query: string,
     k: number,
     parameters: Bm25Parameters,
+    expansion: readonly WeightedTerm[] = [],
   ): ScoredChunk[] {
     if (k < 1 || this.#live === 0) return [];
     const queryTerms = new Map<string, number>();
     // A term repeated in the query counts once per occurrence, as in Lucene's boolean query of term clauses.
     for (const term of analyze(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
+    for (const { word, weight } of expansion) {
+      if (!(weight > 0)) continue;
+      for (const term of analyze(word)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + weight);
+    }
     if (queryTerms.size === 0) return [];
 
     if (this.#scores.length < this.#chunks.length) {

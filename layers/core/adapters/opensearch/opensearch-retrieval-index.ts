@@ -7,6 +7,7 @@ import {
   type RetrievalIndex,
   type ScoredChunk,
   type SearchFilter,
+  type WeightedTerm,
 } from '../../ports/retrieval-index.port';
 import { ensureIndex } from './ensure-index';
 import { BulkIndexingError, type BulkItemFailure, SearchUnavailableError } from './errors';
@@ -343,10 +344,24 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
    * organizations on it) where the embedded index uses one organization's,
    * so scores differ a little between the two while rankings agree.
    * Vectors come with the hits, as from `knn` (MMR over fused results needs them).
+   * Each expansion word is one more pair of `match` clauses boosted by its
+   * weight (its headings clause by weight × `HEADING_BOOST`): a boost scales
+   * a clause's BM25 as the embedded index scales an expansion term's.
    */
-  async bm25(filter: SearchFilter, query: string, k: number): Promise<ScoredChunk[]> {
+  async bm25(
+    filter: SearchFilter,
+    query: string,
+    k: number,
+    expansion: readonly WeightedTerm[] = [],
+  ): Promise<ScoredChunk[]> {
     const size = Math.floor(k);
     if (!(size >= 1) || query.trim() === '' || filter.dataSourceIds?.length === 0) return [];
+    const expansionClauses = expansion
+      .filter(({ word, weight }) => weight > 0 && word.trim() !== '')
+      .flatMap(({ word, weight }) => [
+        { match: { [BM25_FIELD]: { query: word, boost: weight } } },
+        { match: { [HEADINGS_FIELD]: { query: word, boost: weight * HEADING_BOOST } } },
+      ]);
     const response = await withSearchErrors('bm25', () =>
       this.client.search({
         index: chunkIndexPattern(this.prefix),
@@ -359,6 +374,7 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
               should: [
                 { match: { [BM25_FIELD]: { query } } },
                 { match: { [HEADINGS_FIELD]: { query, boost: HEADING_BOOST } } },
+                ...expansionClauses,
               ],
               minimum_should_match: 1,
               filter: filterOf(filter),

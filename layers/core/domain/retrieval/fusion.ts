@@ -15,6 +15,7 @@
  * the other 150.
  */
 import type { RagStrategy } from '../agent';
+import type { FeedbackOptions } from './feedback';
 
 /**
  * What fusion reads of a search result. `ScoredChunk`
@@ -70,7 +71,21 @@ export const RETRIEVAL_TUNING = {
   mmr: { lambda: 0.7 },
   /** The training split's best. */
   rerank: { lexicalWeight: 0.8 },
+  /**
+   * Pseudo-relevance feedback (feedback.ts): the fused first ranking's best
+   * `passages` give at most `terms` expansion terms; the second BM25 search
+   * they drive joins the fusion as a third ranking of weight `rrfWeight`.
+   * Picked on SciFact's first 150 queries and ArguAna's validation split
+   * together (docs/quality.md); the same for every embedder, since it works
+   * on the lexical side.
+   */
+  feedback: { passages: 3, terms: 20, originalWeight: 0.7, rrfWeight: 1 },
 } as const;
+
+/** Feedback settings: which passages and terms, and the weight of the second search in the fusion (0: off). */
+export interface FeedbackSettings extends FeedbackOptions {
+  readonly rrfWeight: number;
+}
 
 /** The offline hashing embedder's ids start so (adapters/ai/offline-embedder.ts, `offline-hash-v1/384`). */
 const OFFLINE_EMBEDDER_PREFIX = 'offline-hash-';
@@ -90,6 +105,7 @@ export interface StrategySettings {
   readonly rrf: RrfOptions;
   readonly mmrLambda: number;
   readonly rerankLexicalWeight: number;
+  readonly feedback: FeedbackSettings;
 }
 
 /** The tuned settings for k-NN results made with `embedderId`. */
@@ -98,7 +114,14 @@ export function strategySettingsFor(embedderId: string): StrategySettings {
     rrf: rrfOptionsFor(embedderId),
     mmrLambda: RETRIEVAL_TUNING.mmr.lambda,
     rerankLexicalWeight: RETRIEVAL_TUNING.rerank.lexicalWeight,
+    feedback: RETRIEVAL_TUNING.feedback,
   };
+}
+
+/** Whether `settings` run a second, feedback-expanded BM25 search. */
+export function usesFeedback(settings: StrategySettings): boolean {
+  const { passages, terms, originalWeight, rrfWeight } = settings.feedback;
+  return passages > 0 && terms > 0 && originalWeight < 1 && rrfWeight > 0;
 }
 
 /** What a strategy ranks from: one query's two searches. */
@@ -107,6 +130,8 @@ export interface StrategyInputs<T extends Candidate> {
   readonly knn: readonly T[];
   /** BM25 results (scores: BM25), best first; unused by `similarity`. */
   readonly bm25: readonly T[];
+  /** The feedback-expanded BM25 search's results, best first, when there was one. */
+  readonly feedbackBm25?: readonly T[];
   readonly queryVector: readonly number[];
 }
 
@@ -114,7 +139,8 @@ export interface StrategyInputs<T extends Candidate> {
  * The D20 strategies: `similarity` is the k-NN ranking; `hybrid` fuses k-NN
  * and BM25 by reciprocal rank; `mmr` picks from the fused candidates with
  * maximal marginal relevance; `rerank` re-scores the fused candidates with
- * `convexCombinationRerank`. Fused candidates are the best
+ * `convexCombinationRerank`. With a feedback search (`feedbackBm25`), its
+ * ranking is fused too (`fuseSearches`). Fused candidates are the best
  * `RETRIEVAL_TUNING.candidates` (or `limit`, if larger). Returns at most
  * `limit` chunks, best first.
  *
@@ -128,7 +154,7 @@ export function rankByStrategy<T extends Candidate>(
   settings: StrategySettings,
 ): T[] {
   if (strategy === 'similarity') return inputs.knn.slice(0, limit);
-  const fused = reciprocalRankFusion([inputs.knn, inputs.bm25], settings.rrf).slice(
+  const fused = fuseSearches(inputs, settings).slice(
     0,
     Math.max(limit, RETRIEVAL_TUNING.candidates),
   );
@@ -147,6 +173,26 @@ export function rankByStrategy<T extends Candidate>(
         { lexicalWeight: settings.rerankLexicalWeight },
       ).slice(0, limit);
   }
+}
+
+/**
+ * The fused ranking of `hybrid` (and the candidates of `mmr` and `rerank`):
+ * RRF of k-NN and BM25 and, when a feedback search ran, of its results too.
+ * Without one it is the first ranking, the one feedback passages come from.
+ */
+export function fuseSearches<T extends Candidate>(
+  inputs: StrategyInputs<T>,
+  settings: StrategySettings,
+): T[] {
+  const feedback = inputs.feedbackBm25;
+  if (feedback === undefined || feedback.length === 0 || !usesFeedback(settings)) {
+    return reciprocalRankFusion([inputs.knn, inputs.bm25], settings.rrf);
+  }
+  const [knnWeight = 1, bm25Weight = 1] = settings.rrf.weights ?? [];
+  return reciprocalRankFusion([inputs.knn, inputs.bm25, feedback], {
+    k: settings.rrf.k,
+    weights: [knnWeight, bm25Weight, settings.feedback.rrfWeight],
+  });
 }
 
 /**

@@ -72,7 +72,7 @@ const POSSESSIVE = /['\u2019]s$/;
 const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, string>();
 
-function stem(word: string): string {
+export function stem(word: string): string {
   const known = stemCache.get(word);
   if (known !== undefined) return known;
   const stemmed = porterStemmer(word);

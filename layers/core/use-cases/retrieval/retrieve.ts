@@ -12,6 +12,7 @@ import {
   type ScoredChunk,
   type SearchFilter,
 } from '../../ports/retrieval-index.port';
+import { lexicalSearches } from './lexical-searches';
 
 export interface RetrieveRequest {
   readonly orgId: string;
@@ -38,7 +39,8 @@ export interface RetrieveDependencies {
 /**
  * D20 strategies over the index's two searches (domain/retrieval/fusion.ts:
  * `similarity` k-NN, `hybrid` reciprocal-rank fusion with BM25, `mmr`,
- * `rerank`), with the settings tuned for the embedder. Whatever the order,
+ * `rerank`), with the settings tuned for the embedder; the BM25 side adds a
+ * pseudo-relevance feedback search (lexical-searches.ts). Whatever the order,
  * each chunk reports its cosine similarity to the query, beside the
  * strategy's score that ordered it (P214).
  */
@@ -72,13 +74,16 @@ export async function retrieve(
   }
   const cosine = new Map(knn.map((found) => [found.chunk.chunk_id, found.score]));
 
-  const bm25 =
-    request.strategy === 'similarity' ? [] : await deps.retrieval.bm25(filter, request.query, pool);
+  const settings = strategySettingsFor(deps.embedder.id);
+  const lexical =
+    request.strategy === 'similarity'
+      ? { bm25: [] }
+      : await lexicalSearches(deps.retrieval, filter, request.query, pool, knn, settings);
   const ranked = rankByStrategy(
     request.strategy,
-    { knn, bm25, queryVector: queryEmbedding },
+    { knn, ...lexical, queryVector: queryEmbedding },
     request.topK,
-    strategySettingsFor(deps.embedder.id),
+    settings,
   );
   const chunks = ranked.slice(0, request.topK).map((found) => ({
     chunk: found.chunk,

@@ -564,6 +564,40 @@ describe('Class: OpenSearchRetrievalIndex', () => {
       });
     });
 
+    it('adds each expansion word as title-and-text and heading clauses boosted by its weight', async () => {
+      // Prepare
+      server.respondWith(
+        routes(['POST', '/svc-chunks-*/_search', { body: fixture('search-bm25') }]),
+      );
+
+      // Act
+      await index.bm25({ orgId: ORG }, 'refund timing', 8, [
+        { word: 'business', weight: 0.6 },
+        { word: 'days', weight: 0.25 },
+        { word: 'ignored', weight: 0 },
+      ]);
+
+      // Assess: the embedded index adds weight × BM25 of each word, as these boosts do.
+      const [request] = server.requests;
+      expect(jsonOf(request)).toEqual({
+        size: 8,
+        query: {
+          bool: {
+            should: [
+              { match: { title_and_text: { query: 'refund timing' } } },
+              { match: { 'heading_path.text': { query: 'refund timing', boost: HEADING_BOOST } } },
+              { match: { title_and_text: { query: 'business', boost: 0.6 } } },
+              { match: { 'heading_path.text': { query: 'business', boost: 0.6 * HEADING_BOOST } } },
+              { match: { title_and_text: { query: 'days', boost: 0.25 } } },
+              { match: { 'heading_path.text': { query: 'days', boost: 0.25 * HEADING_BOOST } } },
+            ],
+            minimum_should_match: 1,
+            filter: [{ term: { org_id: ORG } }],
+          },
+        },
+      });
+    });
+
     it('returns the chunks with the raw BM25 scores', async () => {
       // Prepare
       server.respondWith(

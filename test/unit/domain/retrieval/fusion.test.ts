@@ -1,12 +1,15 @@
 import {
   type Candidate,
   convexCombinationRerank,
+  fuseSearches,
   maximalMarginalRelevance,
   RETRIEVAL_TUNING,
   rankByStrategy,
   reciprocalRankFusion,
   rrfOptionsFor,
+  type StrategySettings,
   strategySettingsFor,
+  usesFeedback,
 } from '../../../../layers/core/domain/retrieval/fusion';
 
 const hit = (id: string, score: number, embedding?: number[]): Candidate => ({
@@ -148,5 +151,45 @@ describe('Domain: rankByStrategy', () => {
   it('uses the tuned fusion for the offline embedder and the customary one for a model', () => {
     expect(rrfOptionsFor('offline-hash-v1/384')).toBe(RETRIEVAL_TUNING.rrf.offline);
     expect(rrfOptionsFor('openai/text-embedding-3-small/1536')).toEqual({ k: 60, weights: [1, 1] });
+  });
+});
+
+describe('Domain: fuseSearches', () => {
+  const settings: StrategySettings = {
+    rrf: { k: 1, weights: [0.1, 1] },
+    mmrLambda: 0.7,
+    rerankLexicalWeight: 0.8,
+    feedback: { passages: 3, terms: 10, originalWeight: 0.5, rrfWeight: 1 },
+  };
+  const knn = [hit('a', 0.9)];
+  const bm25 = [hit('b', 7), hit('a', 5)];
+
+  it('fuses the feedback search as a third ranking with its own weight', () => {
+    // a: 0.1/2 + 1/3 + 1/2 = 0.8833; b: 1/2; c: 1/3.
+    const fused = fuseSearches(
+      { knn, bm25, feedbackBm25: [hit('a', 9), hit('c', 4)], queryVector: [] },
+      settings,
+    );
+
+    expect(ids(fused)).toEqual(['a', 'b', 'c']);
+    expect(fused[0]?.score).toBeCloseTo(0.05 + 1 / 3 + 1 / 2, 12);
+  });
+
+  it('fuses k-NN and BM25 alone without a feedback search, or with its weight 0', () => {
+    // a: 0.1/2 + 1/3 = 0.3833; b: 1/2.
+    const off = { ...settings, feedback: { ...settings.feedback, rrfWeight: 0 } };
+
+    expect(ids(fuseSearches({ knn, bm25, queryVector: [] }, settings))).toEqual(['b', 'a']);
+    expect(
+      ids(fuseSearches({ knn, bm25, feedbackBm25: [hit('c', 1)], queryVector: [] }, off)),
+    ).toEqual(['b', 'a']);
+    expect(usesFeedback(off)).toBe(false);
+    expect(usesFeedback(settings)).toBe(true);
+  });
+
+  it('ranks hybrid with feedback by default, for every embedder', () => {
+    expect(usesFeedback(strategySettingsFor('offline-hash-v1/384'))).toBe(true);
+    expect(usesFeedback(strategySettingsFor('openai/text-embedding-3-small'))).toBe(true);
+    expect(RETRIEVAL_TUNING.feedback.terms).toBeLessThanOrEqual(20);
   });
 });

@@ -1,0 +1,45 @@
+import { feedbackTerms } from '../../domain/retrieval/feedback';
+import { fuseSearches, type StrategySettings, usesFeedback } from '../../domain/retrieval/fusion';
+import type { RetrievalIndex, ScoredChunk, SearchFilter } from '../../ports/retrieval-index.port';
+
+export interface LexicalSearches {
+  /** BM25 of the query as written. */
+  readonly bm25: ScoredChunk[];
+  /** BM25 of the query with its feedback terms; absent when feedback is off or found no terms. */
+  readonly feedbackBm25?: ScoredChunk[];
+}
+
+/**
+ * The BM25 side of a hybrid search: BM25 of the query, then, with feedback
+ * on, a second BM25 search with the expansion terms drawn from the best
+ * passages of the first fused ranking (k-NN and BM25, as `hybrid` fuses
+ * them). The passages are chunks both searches already returned, so
+ * feedback reads no more chunks; its cost is the second search, bounded by
+ * the number of expansion terms. Both index adapters take the terms through
+ * `RetrievalIndex.bm25`, so they rank alike.
+ *
+ * @example
+ * const { bm25, feedbackBm25 } = await lexicalSearches(index, filter, query, 100, knn, settings);
+ */
+export async function lexicalSearches(
+  retrieval: RetrievalIndex,
+  filter: SearchFilter,
+  query: string,
+  pool: number,
+  knn: readonly ScoredChunk[],
+  settings: StrategySettings,
+): Promise<LexicalSearches> {
+  const bm25 = await retrieval.bm25(filter, query, pool);
+  if (!usesFeedback(settings) || bm25.length === 0) return { bm25 };
+  const firstRanking = fuseSearches({ knn, bm25, queryVector: [] }, settings);
+  const expansion = feedbackTerms(
+    query,
+    firstRanking.map((found) => ({
+      text: `${found.chunk.document_title}\n${found.chunk.text}`,
+      score: found.score,
+    })),
+    settings.feedback,
+  );
+  if (expansion.length === 0) return { bm25 };
+  return { bm25, feedbackBm25: await retrieval.bm25(filter, query, pool, expansion) };
+}
