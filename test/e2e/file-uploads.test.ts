@@ -249,7 +249,8 @@ describe('File uploads (D25)', () => {
       const download = await fetch(location);
       expect(download.status).toBe(200);
       expect(Buffer.from(await download.arrayBuffer())).toEqual(REFUNDS_MD);
-      expect(download.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      // Markdown is shown as the text it is: browsers save text/markdown instead of showing it.
+      expect(download.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(download.headers.get('content-disposition')).toBe(
         `inline; filename="refunds.md"; filename*=UTF-8''refunds.md`,
       );

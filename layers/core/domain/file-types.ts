@@ -69,17 +69,19 @@ export function detectFileType(filename: string, contentType?: string): FileType
 }
 
 /**
- * What a stored file of each type is served as. Text is assumed UTF-8 (what
- * the parsers read it as without a declared charset), so a README with
- * accents does not show as mojibake.
+ * What a stored file of each type is served as, for a browser to open it in
+ * place: Markdown and CSV as plain text, which browsers show (they save
+ * `text/markdown` and `text/csv` instead); the name keeps the extension. Text
+ * is assumed UTF-8 (what the parsers read it as without a declared charset),
+ * so a README with accents does not show as mojibake.
  */
 const SERVED_MEDIA_TYPES: Readonly<Record<FileType, string>> = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   html: 'text/html; charset=utf-8',
-  markdown: 'text/markdown; charset=utf-8',
+  markdown: 'text/plain; charset=utf-8',
   text: 'text/plain; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
+  csv: 'text/plain; charset=utf-8',
 };
 
 /**

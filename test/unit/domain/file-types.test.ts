@@ -42,7 +42,8 @@ describe('Domain: file types (D25)', () => {
 describe('servedContentType', () => {
   it.each([
     ['warranty.pdf', null, 'application/pdf'],
-    ['express.md', 'application/octet-stream', 'text/markdown; charset=utf-8'],
+    ['express.md', 'application/octet-stream', 'text/plain; charset=utf-8'],
+    ['prices.csv', 'text/csv', 'text/plain; charset=utf-8'],
     ['notes.txt', 'text/plain; charset=iso-8859-1', 'text/plain; charset=iso-8859-1'],
     ['page', 'text/html', 'text/html; charset=utf-8'],
     ['archive.zip', 'application/zip', 'application/octet-stream'],
