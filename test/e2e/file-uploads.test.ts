@@ -18,6 +18,7 @@ import {
   type UploadTicket,
   uploadFile,
 } from '../support/uploads';
+import { createTestUser, signedIn } from '../support/web-session';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -259,6 +260,12 @@ describe('File uploads (D25)', () => {
       const tampered = new URL(location);
       tampered.searchParams.set('signature', 'x'.repeat(43));
       expect((await fetch(tampered)).status).toBe(403);
+
+      // A console session opens it too (the link a signed-in reader follows), a read-only one included.
+      const reader = await signedIn(service, await createTestUser(service, { role: 'readonly' }));
+      const byBrowser = await reader.request(contentPath, { redirect: 'manual' });
+      expect(byBrowser.status).toBe(302);
+      expect((await fetch(byBrowser.headers.get('location') ?? '')).status).toBe(200);
 
       clock.advance(FILE_UPLOAD_LIMITS.downloadTtlSeconds * 1000);
       expect((await fetch(location)).status).toBe(403);
