@@ -66,12 +66,13 @@ const FENCE = /^[ \t]*(```|~~~)/;
 /** Numbers as written (`30`, `2.5`, `1,000`), compared without their thousands separators. */
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
-/** List bullets, quote marks and emphasis a quoting answer may add around a source's words. */
+/** List bullets and numbers, quote and heading marks a quoting answer may put before a source's words. */
 const DECORATION_START = /^(?:[-*+>•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+/;
 
 /**
  * Words that carry no claim of their own beyond the index's stopwords, so
- * "Here is how:" or "You can do it like this:" claims nothing. Stemmed as
+ * "Here is how:" or "You can do it like this:" claims nothing, and
+ * "According to the documentation, …" claims only what follows. Stemmed as
  * the analyzer stems, to be compared with analyzed terms.
  */
 const FUNCTION_TERMS: ReadonlySet<string> = new Set(
@@ -81,7 +82,9 @@ const FUNCTION_TERMS: ReadonlySet<string> = new Set(
       'can could may might must shall should would do does did done doing have has had ' +
       'been being am were was would like follow following below above example ' +
       'yes ok okay note simply only very more most some any all each both either neither ' +
-      'there therefore however moreover furthermore',
+      'there therefore however moreover furthermore ' +
+      // Words an answer uses to point at its sources rather than to claim something.
+      'according source sources document documentation docs states stated says said mentions mentioned',
   ),
 );
 
@@ -144,14 +147,16 @@ interface ClaimUnit {
 
 /**
  * The answer's claims in order: each fenced code block whole, every other
- * line by sentences. A sentence's citations are the markers in it and those
- * right after it (`… days. [1]`); a code block without its own marker
- * belongs to the sentence that introduces it, and is checked against what
- * that sentence cites.
+ * line by sentences (after its list bullet or number, which is no sentence
+ * of its own). A sentence's citations are the markers in it and those right
+ * after it (`… days. [1]`). An introduction and what it introduces are read
+ * together: a code block without its own marker is checked against what the
+ * sentence before it cites, and a sentence ending in a colon without its own
+ * marker ("To install it:"), or a heading, against what the next claim cites.
  */
 function claimUnits(answer: string, sourceCount: number): ClaimUnit[] {
   const offered = Array.from({ length: sourceCount }, (_, index) => index + 1);
-  const units: { text: string; markers: string; code: boolean }[] = [];
+  const units: { text: string; markers: string; code: boolean; heading?: boolean }[] = [];
   const lines = answer.split('\n');
   for (let at = 0; at < lines.length; at += 1) {
     const line = lines[at] ?? '';
@@ -167,25 +172,43 @@ function claimUnits(answer: string, sourceCount: number): ClaimUnit[] {
       at = end;
       continue;
     }
-    for (const { segment } of SENTENCES.segment(line)) {
+    const heading = HEADING.test(line);
+    for (const { segment } of SENTENCES.segment(line.replace(DECORATION_START, ''))) {
       const previous = units.at(-1);
       const leading = previous ? (LEADING_MARKERS.exec(segment)?.[0] ?? '') : '';
       if (previous && leading) previous.markers += leading;
       const rest = segment.slice(leading.length);
-      if (rest.trim().length > 0) units.push({ text: rest, markers: '', code: false });
+      if (rest.trim().length > 0) units.push({ text: rest, markers: '', code: false, heading });
     }
   }
-  return units.map((unit, position) => {
-    let numbers = citedSourceNumbers(unit.text + unit.markers, offered);
-    if (unit.code && numbers.length === 0) {
-      const introducing = units[position - 1];
-      numbers = introducing
-        ? citedSourceNumbers(introducing.text + introducing.markers, offered)
-        : [];
-    }
-    return { text: claimText(unit.text, unit.code), sources: numbers, code: unit.code };
-  });
+  const cites = units.map((unit) => citedSourceNumbers(unit.text + unit.markers, offered));
+  // Introductions (headings, a sentence ending in a colon) take what follows them cites, read
+  // from the end so a heading over an introduction gets it too; then code blocks what precedes.
+  for (let position = units.length - 2; position >= 0; position -= 1) {
+    const unit = units[position];
+    if (unit && !unit.code && (cites[position]?.length ?? 0) === 0 && introduces(unit))
+      cites[position] = cites[position + 1] ?? [];
+  }
+  for (let position = 1; position < units.length; position += 1) {
+    if (units[position]?.code && (cites[position]?.length ?? 0) === 0)
+      cites[position] = cites[position - 1] ?? [];
+  }
+  return units.map((unit, position) => ({
+    text: claimText(unit.text, unit.code),
+    sources: cites[position] ?? [],
+    code: unit.code,
+  }));
 }
+
+function introduces(unit: { readonly text: string; readonly heading?: boolean }): boolean {
+  return unit.heading === true || INTRODUCTION.test(unit.text);
+}
+
+/** A sentence that introduces what follows it. */
+const INTRODUCTION = /:\s*$/;
+
+/** A Markdown heading line: it names what the claims under it say. */
+const HEADING = /^[ \t]*#{1,6}\s/;
 
 function claimText(text: string, code: boolean): string {
   const stripped = stripCitations(text);

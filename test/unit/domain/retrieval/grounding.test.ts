@@ -94,6 +94,52 @@ describe('groundAnswer', () => {
     });
   });
 
+  describe('structure', () => {
+    const GUIDE = {
+      chunk_text:
+        'Install it with npm.\n\n1. Run npm install express.\n2. Create app.js with the code below.\n\n| Option | Default |\n| --- | --- |\n| port | 3000 |',
+    };
+
+    it('reads a numbered list item as one claim, its number no sentence of its own', () => {
+      const grounding = groundAnswer(
+        '1. Run npm install express. [1]\n2. Create app.js with the code below. [1]',
+        [GUIDE],
+      );
+
+      expect(grounding.claims.map((claim) => claim.text)).toEqual([
+        'Run npm install express.',
+        'Create app.js with the code below.',
+      ]);
+      expect(grounding.groundedness).toBe(1);
+    });
+
+    it('checks an introduction ending in a colon, and a heading, against what follows them cites', () => {
+      const grounding = groundAnswer(
+        '## Installing\nTo install it with npm:\n- Run npm install express. [1]\n| port | 3000 | [1]',
+        [GUIDE],
+      );
+
+      expect(grounding.claims.map((claim) => [claim.text, claim.sources, claim.supported])).toEqual(
+        [
+          ['Installing', [1], true],
+          ['To install it with npm:', [1], true],
+          ['Run npm install express.', [1], true],
+          ['| port | 3000 |', [1], true],
+        ],
+      );
+    });
+
+    it('does not let an introduction borrow a citation it is not supported by', () => {
+      const grounding = groundAnswer(
+        'To deploy it on Kubernetes:\n- Run npm install express. [1]',
+        [GUIDE],
+      );
+
+      expect(grounding.claims.map((claim) => claim.supported)).toEqual([false, true]);
+      expect(grounding.groundedness).toBe(0.5);
+    });
+  });
+
   describe('claims a cited passage does not support', () => {
     it('scores a model answer with an unsupported sentence below 1', () => {
       const grounding = groundAnswer(
@@ -124,6 +170,15 @@ describe('groundAnswer', () => {
       expect(ranges.map((range) => covered(REFUNDS, range)).join('|')).toContain(
         'Refunds are paid within 5 business days.',
       );
+    });
+
+    it('reads "according to the documentation" as pointing at the source, not as a claim', () => {
+      const grounding = groundAnswer(
+        'According to the documentation, gift cards are never refunded [1].',
+        [REFUNDS],
+      );
+
+      expect(grounding.groundedness).toBe(1);
     });
 
     it('does not count a sentence checked against a source it does not cite', () => {
