@@ -18,6 +18,7 @@ import {
   type UploadTicket,
   uploadFile,
 } from '../support/uploads';
+import { createTestUser, signedIn } from '../support/web-session';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -209,8 +210,8 @@ describe('File uploads (D25)', () => {
       const chunks = await search('gift cards refunded wombat');
       expect(chunks[0]).toMatchObject({
         document_id: refunds.document_id,
-        document_title: 'Refunds',
-        document_url: null,
+        document_title: 'refunds.md — Refunds',
+        document_url: `${service.url}/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`,
         data_source_id: sourceId,
         heading_path: ['Refunds', 'Exceptions'],
       });
@@ -226,8 +227,60 @@ describe('File uploads (D25)', () => {
         body: { agent_id: agent.id, query: 'Are gift cards refunded?' },
       });
       expect(answer.status).toBe(200);
-      expect(json(answer).sources[0]).toMatchObject({ document_title: 'Refunds' });
+      expect(json(answer).sources[0]).toMatchObject({
+        document_id: refunds.document_id,
+        data_source_id: sourceId,
+        document_title: 'refunds.md — Refunds',
+        document_url: `${service.url}/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`,
+      });
       expect(json(answer).response).toMatch(/Gift cards are never refunded/);
+    });
+
+    it('opens a cited file at its document_url: a redirect to a short-lived download of its bytes', async () => {
+      const [chunk] = await search('gift cards refunded wombat');
+      const contentPath = `/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`;
+      expect(chunk?.document_url).toBe(`${service.url}${contentPath}`);
+
+      const opened = await api(service.url, contentPath, { key, redirect: 'manual' });
+
+      expect(opened.status).toBe(302);
+      expect(opened.headers.get('cache-control')).toBe('no-store');
+      const location = opened.headers.get('location') ?? '';
+      // The download needs no credentials: the address is the authorization, for 5 minutes.
+      const download = await fetch(location);
+      expect(download.status).toBe(200);
+      expect(Buffer.from(await download.arrayBuffer())).toEqual(REFUNDS_MD);
+      // Markdown is shown as the text it is: browsers save text/markdown instead of showing it.
+      expect(download.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(download.headers.get('content-disposition')).toBe(
+        `inline; filename="refunds.md"; filename*=UTF-8''refunds.md`,
+      );
+      // Shown on the API's own origin: sandboxed, so nothing in an uploaded page runs as the console.
+      expect(download.headers.get('content-security-policy')).toContain('sandbox');
+      const tampered = new URL(location);
+      tampered.searchParams.set('signature', 'x'.repeat(43));
+      expect((await fetch(tampered)).status).toBe(403);
+
+      // A console session opens it too (the link a signed-in reader follows), a read-only one included.
+      const reader = await signedIn(service, await createTestUser(service, { role: 'readonly' }));
+      const byBrowser = await reader.request(contentPath, { redirect: 'manual' });
+      expect(byBrowser.status).toBe(302);
+      expect((await fetch(byBrowser.headers.get('location') ?? '')).status).toBe(200);
+
+      clock.advance(FILE_UPLOAD_LIMITS.downloadTtlSeconds * 1000);
+      expect((await fetch(location)).status).toBe(403);
+    });
+
+    it('answers 404 for the content of a file whose upload never came, or that does not exist', async () => {
+      const pending = await presignUpload(service, key, sourceId, { filename: 'later.md' });
+      for (const documentId of [pending.document_id, 'doc_00000000000000000000000000']) {
+        const response = await api(
+          service.url,
+          `/api/v1/data-sources/${sourceId}/files/${documentId}/content`,
+          { key, redirect: 'manual' },
+        );
+        expect(response.status).toBe(404);
+      }
     });
 
     it('reads PDF, DOCX, HTML, CSV and plain text', async () => {
@@ -583,12 +636,14 @@ describe('File uploads (D25)', () => {
         ['POST', filesPath(), { filename: 'intruder.txt' }],
         ['GET', filesPath(), undefined],
         ['GET', `${filesPath()}/${file.id}`, undefined],
+        ['GET', `${filesPath()}/${file.id}/content`, undefined],
         ['DELETE', `${filesPath()}/${file.id}`, undefined],
       ];
       for (const [method, path, body] of attempts) {
         const response = await api(service.url, path, {
           method,
           key: other.key,
+          redirect: 'manual',
           ...(body ? { body } : {}),
         });
         expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });

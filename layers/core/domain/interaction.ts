@@ -1,9 +1,16 @@
 import type { BilledTo } from './model-key';
+import type { TextRange } from './retrieval/grounding';
 
 /** D18/D19: a cited source of an answer, as the Query result shows it. */
 export interface CitedSource {
   readonly chunk_id: string;
+  /** The document the chunk belongs to (`doc_…`). */
+  readonly document_id: string;
+  /** Its data source (`ds_…`). */
+  readonly data_source_id: string;
+  /** What a person recognises the document by: an uploaded file's name (its heading after it), a page's or article's title. */
   readonly document_title: string;
+  /** Where the document opens; for an uploaded file, the API's download of it (never null). */
   readonly document_url: string | null;
   /** P214: the chunk's place (from 1) in the agent's strategy's ranking, before citations renumber. */
   readonly rank: number;
@@ -12,6 +19,12 @@ export interface CitedSource {
   /** Cosine similarity to the query, whatever the strategy. */
   readonly similarity_score: number;
   readonly chunk_text: string;
+  /**
+   * The parts of `chunk_text` the answer quotes or relies on: `[start, end)`
+   * in UTF-16 code units (JavaScript string indices), sorted, merged. Empty
+   * in the stream's first `sources` event, sent before the answer exists.
+   */
+  readonly quoted_ranges: readonly TextRange[];
 }
 
 export const FEEDBACK_VALUES = ['positive', 'negative'] as const;
@@ -27,6 +40,11 @@ export interface Interaction {
   readonly sources: readonly CitedSource[];
   /** How many of `sources` the answer cites (D34 citation_rate counts answers citing at least one). */
   readonly cited_sources: number;
+  /**
+   * The share of the answer's claims a cited passage supports (retrieval/grounding.ts),
+   * 0–1; null for interactions recorded before answers were grounded.
+   */
+  readonly groundedness: number | null;
   readonly feedback: Feedback | null;
   readonly feedback_comment: string | null;
   readonly latency_ms: number;

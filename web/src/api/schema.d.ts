@@ -205,6 +205,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data-sources/{id}/files/{document_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open an uploaded file: a redirect to a download of its bytes, shown in place under its name (what a cited file's document_url points at) */
+        get: operations["getFileContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data-specs": {
         parameters: {
             query?: never;
@@ -4564,6 +4581,106 @@ export interface operations {
             };
         };
     };
+    getFileContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location is a download of the file good for 5 minutes (Content-Disposition: inline, with the file name); follow it without credentials */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
     listDataSourcesLegacyDataSpecs: {
         parameters: {
             query?: {
@@ -7551,7 +7668,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -7560,6 +7683,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         metadata: {
                             interaction_id: string;
@@ -7573,6 +7701,8 @@ export interface operations {
                             /** @enum {string} */
                             billed_to: "service" | "model_key";
                             model_key_id: string | null;
+                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                            groundedness: number;
                         };
                     };
                 };
@@ -7696,7 +7826,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -7705,6 +7841,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         metadata: {
                             interaction_id: string;
@@ -7718,6 +7859,8 @@ export interface operations {
                             /** @enum {string} */
                             billed_to: "service" | "model_key";
                             model_key_id: string | null;
+                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                            groundedness: number;
                         };
                     };
                 };
@@ -7857,9 +8000,13 @@ export interface operations {
                             score: number;
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
+                            /** @description The document the chunk belongs to (doc_…) */
                             document_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
+                            /** @description The data source the document belongs to (ds_…) */
                             data_source_id: string;
                             heading_path: string[];
                         }[];
@@ -8002,9 +8149,13 @@ export interface operations {
                             score: number;
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
+                            /** @description The document the chunk belongs to (doc_…) */
                             document_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
+                            /** @description The data source the document belongs to (ds_…) */
                             data_source_id: string;
                             heading_path: string[];
                         }[];
@@ -8131,7 +8282,13 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
+                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                                document_id?: string;
+                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                                data_source_id?: string;
+                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
+                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                 document_url: string | null;
                                 /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                                 rank: number;
@@ -8140,8 +8297,14 @@ export interface operations {
                                 /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                                 similarity_score: number;
                                 chunk_text: string;
+                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                                quoted_ranges: {
+                                    start: number;
+                                    end: number;
+                                }[];
                             }[];
                             cited_sources: number;
+                            groundedness: number | null;
                             feedback: ("positive" | "negative") | null;
                             feedback_comment: string | null;
                             latency_ms: number;
@@ -8277,7 +8440,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                            document_id?: string;
+                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                            data_source_id?: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -8286,8 +8455,14 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         cited_sources: number;
+                        groundedness: number | null;
                         feedback: ("positive" | "negative") | null;
                         feedback_comment: string | null;
                         latency_ms: number;
@@ -8417,7 +8592,13 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
+                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                                document_id?: string;
+                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                                data_source_id?: string;
+                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
+                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                 document_url: string | null;
                                 /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                                 rank: number;
@@ -8426,8 +8607,14 @@ export interface operations {
                                 /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                                 similarity_score: number;
                                 chunk_text: string;
+                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                                quoted_ranges: {
+                                    start: number;
+                                    end: number;
+                                }[];
                             }[];
                             cited_sources: number;
+                            groundedness: number | null;
                             feedback: ("positive" | "negative") | null;
                             feedback_comment: string | null;
                             latency_ms: number;
@@ -8562,7 +8749,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                            document_id?: string;
+                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                            data_source_id?: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -8571,8 +8764,14 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         cited_sources: number;
+                        groundedness: number | null;
                         feedback: ("positive" | "negative") | null;
                         feedback_comment: string | null;
                         latency_ms: number;
@@ -8698,6 +8897,7 @@ export interface operations {
                             avg_latency_ms: number;
                             accuracy_rate: number | null;
                             citation_rate: number | null;
+                            avg_groundedness: number | null;
                             total_cost_usd: number;
                             model_key_cost_usd: number;
                             model_key_queries: number;
@@ -8820,6 +9020,7 @@ export interface operations {
                             avg_latency_ms: number;
                             accuracy_rate: number | null;
                             citation_rate: number | null;
+                            avg_groundedness: number | null;
                             total_cost_usd: number;
                             model_key_cost_usd: number;
                             model_key_queries: number;
@@ -17899,7 +18100,13 @@ export interface operations {
                                 response: string | null;
                                 sources: {
                                     chunk_id: string;
+                                    /** @description The document the chunk belongs to (doc_…) */
+                                    document_id?: string;
+                                    /** @description The data source the document belongs to (ds_…) */
+                                    data_source_id?: string;
+                                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                     document_title: string;
+                                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                     document_url: string | null;
                                     similarity_score: number;
                                 }[];

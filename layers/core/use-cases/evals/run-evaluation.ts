@@ -35,6 +35,10 @@ export interface RunEvaluationDependencies extends QueryDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   /** D16: each question is counted and settled as a query is (P139). */
   readonly dailyUsage: Pick<DailyUsage, 'addTokens' | 'countRequest'>;
+  /** The console's origin, when it is not the API's (links to uploaded files are made absolute with it). */
+  readonly consoleOrigin?: string | undefined;
+  /** The API's public address, when configured; neither known: file links stay relative to the API. */
+  readonly publicBaseUrl?: () => string | undefined;
 }
 
 export type RunOutcome =
@@ -84,10 +88,13 @@ async function askQuestion(
   let retrieved: QueryResult['sources'] = [];
   let result: QueryResult | undefined;
   try {
-    for await (const event of answerQuery(deps, principal, {
-      agent_id: agentId,
-      query: item.question,
-    })) {
+    const linkOrigin = (deps.consoleOrigin ?? deps.publicBaseUrl?.() ?? '').replace(/\/+$/, '');
+    for await (const event of answerQuery(
+      deps,
+      principal,
+      { agent_id: agentId, query: item.question },
+      { linkOrigin },
+    )) {
       if (event.type === 'sources') retrieved = event.sources;
       else if (event.type === 'done') result = event.result;
     }
@@ -123,7 +130,15 @@ async function askQuestion(
     status: 'answered',
     interaction_id: result.metadata.interaction_id,
     response: result.response,
-    sources: result.sources.map(({ chunk_text: _, ...source }) => source),
+    // Without their text, so without the ranges of it the answer quoted either.
+    sources: result.sources.map((source) => ({
+      chunk_id: source.chunk_id,
+      document_id: source.document_id,
+      data_source_id: source.data_source_id,
+      document_title: source.document_title,
+      document_url: source.document_url,
+      similarity_score: source.similarity_score,
+    })),
     retrieved_documents: distinctDocuments(retrieved).map(documentKey),
     metrics: roundedMetrics(metrics),
     latency_ms: result.metadata.latency_ms,

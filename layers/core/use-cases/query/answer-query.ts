@@ -8,8 +8,10 @@ import type { CitedSource, Interaction } from '../../domain/interaction';
 import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { groundAnswer, NO_CLAIMS } from '../../domain/retrieval/grounding';
 import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
+import { absoluteDocumentUrl } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
 import type { Clock } from '../../ports/clock.port';
@@ -54,6 +56,12 @@ export interface QueryInput {
   readonly max_tokens?: number | undefined;
 }
 
+/** How a request reached the service: what an uploaded file's `document_url` is made absolute with. */
+export interface QueryContext {
+  /** The service's public origin (`https://host[/stage]`); empty leaves file links relative to the API. */
+  readonly linkOrigin: string;
+}
+
 /** The spec's Query result (D18). */
 export interface QueryResult {
   readonly response: string;
@@ -70,6 +78,8 @@ export interface QueryResult {
     /** P131: who pays for the model call: `service`, or `model_key` (the organization's own, D33). */
     readonly billed_to: BilledTo;
     readonly model_key_id: string | null;
+    /** The share of the answer's claims a cited passage supports (grounding.ts), 0–1. */
+    readonly groundedness: number;
   };
 }
 
@@ -122,6 +132,7 @@ export async function* answerQuery(
   deps: QueryDependencies,
   principal: Principal,
   input: QueryInput,
+  context: QueryContext = { linkOrigin: '' },
 ): AsyncGenerator<QueryEvent> {
   const started = deps.clock.now();
   const orgId = principal.orgId;
@@ -142,23 +153,27 @@ export async function* answerQuery(
           strategy: agent.rag_strategy,
           topK: ANSWER_SOURCES,
         });
-  const offered: AnswerSource[] = retrieved.chunks.map((found, index) => ({
-    number: index + 1,
-    chunk_id: found.chunk.chunk_id,
-    document_title: found.chunk.document_title,
-    document_url: found.chunk.document_url,
-    heading_path: found.chunk.heading_path,
-    text: found.chunk.text,
-    score: found.similarity,
-  }));
-  const sources: CitedSource[] = offered.map((source, index) => ({
-    chunk_id: source.chunk_id,
-    document_title: source.document_title,
-    document_url: source.document_url,
+  const sources: CitedSource[] = retrieved.chunks.map(({ chunk, score, similarity }, index) => ({
+    chunk_id: chunk.chunk_id,
+    document_id: chunk.document_id,
+    data_source_id: chunk.data_source_id,
+    document_title: chunk.document_title,
+    document_url: absoluteDocumentUrl(chunk.document_url, context.linkOrigin),
     rank: index + 1,
-    score: retrieved.chunks[index]?.score ?? 0,
-    similarity_score: source.score,
-    chunk_text: source.text,
+    score,
+    similarity_score: similarity,
+    chunk_text: chunk.text,
+    // Known once the answer is: the `done` result carries them.
+    quoted_ranges: [],
+  }));
+  const offered: AnswerSource[] = retrieved.chunks.map(({ chunk, similarity }, index) => ({
+    number: index + 1,
+    chunk_id: chunk.chunk_id,
+    document_title: chunk.document_title,
+    document_url: sources[index]?.document_url ?? null,
+    heading_path: chunk.heading_path,
+    text: chunk.text,
+    score: similarity,
   }));
   yield { type: 'sources', sources };
 
@@ -200,10 +215,17 @@ export async function* answerQuery(
   // Issue 10, P174: the result lists only the sources the answer cites, renumbered so
   // `[n]` is `sources[n - 1]`; none when nothing supports an answer. A stream's `sources`
   // event came first, numbered as its deltas cite; `done` carries this final form.
-  const citedSources = answer.cited
+  const listed = answer.cited
     .map((number) => sources[number - 1])
     .filter((source): source is CitedSource => source !== undefined);
   const response = renumberCitations(answer.text, answer.cited);
+  // Judged on the answer as its reader gets it, the same way whichever answerer wrote it.
+  // The "no indexed sources" answer claims nothing, like the honest non-answer.
+  const grounding = offered.length === 0 ? NO_CLAIMS : groundAnswer(response, listed);
+  const citedSources = listed.map((source, index) => ({
+    ...source,
+    quoted_ranges: grounding.quotedRanges.get(index + 1) ?? [],
+  }));
 
   const finished = deps.clock.now();
   const interaction: Interaction = {
@@ -214,6 +236,7 @@ export async function* answerQuery(
     response,
     sources: citedSources,
     cited_sources: citedSources.length,
+    groundedness: grounding.groundedness,
     feedback: null,
     feedback_comment: null,
     latency_ms: Math.max(0, finished.getTime() - started.getTime()),
@@ -264,6 +287,7 @@ export async function* answerQuery(
         model: interaction.model,
         billed_to: billedTo,
         model_key_id: modelKeyId,
+        groundedness: grounding.groundedness,
       },
     },
   };
@@ -292,8 +316,12 @@ function interactionEvents(
         interaction: {
           ...summary,
           response: interaction.response,
-          sources: interaction.sources.map(({ chunk_text: _, ...source }) => source),
+          // Without their text, so without the ranges of it the answer quoted either.
+          sources: interaction.sources.map(
+            ({ chunk_text: _, quoted_ranges: __, ...source }) => source,
+          ),
           latencyMs: interaction.latency_ms,
+          groundedness: interaction.groundedness,
         },
       },
       answered,
