@@ -8,6 +8,7 @@ import {
 } from '../../layers/core/adapters/dynamodb/interaction-repository';
 import { DynamoDbModelKeyRepository } from '../../layers/core/adapters/dynamodb/model-key-repository';
 import { DynamoDbOrganizationRepository } from '../../layers/core/adapters/dynamodb/organization-repository';
+import { parseCloudConfig } from '../../layers/core/config';
 import { systemClock } from '../../layers/core/ports/clock.port';
 import { cloudModelKeyAnswerers } from '../../layers/core/wiring/cloud/cloud-model-keys';
 import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
@@ -43,5 +44,7 @@ export const dependencies = compositionRoot(() => {
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     evaluations: new DynamoDbEvaluationRepository(client, tableName),
     evaluationQueue: cloudEvaluationQueue(),
+    // Links to uploaded files in the answers' sources: absolute when the stack names the console's origin.
+    consoleOrigin: parseCloudConfig('console').SVC_CONSOLE_ORIGIN,
   };
 });

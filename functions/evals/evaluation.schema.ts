@@ -7,6 +7,10 @@ import {
 } from '../../layers/core/domain/evaluation';
 import { isId } from '../../layers/core/domain/ids';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
+import {
+  DOCUMENT_TITLE_DESCRIPTION,
+  DOCUMENT_URL_DESCRIPTION,
+} from '../../layers/core/http/cited-source.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 const agentId = z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id'));
@@ -176,8 +180,14 @@ export const evaluationResultResource = z.object({
       sources: z.array(
         z.object({
           chunk_id: z.string(),
-          document_title: z.string(),
-          document_url: z.nullable(z.string()),
+          document_id: z.optional(
+            z.string().check(z.describe('The document the chunk belongs to (doc_…)')),
+          ),
+          data_source_id: z.optional(
+            z.string().check(z.describe('The data source the document belongs to (ds_…)')),
+          ),
+          document_title: z.string().check(z.describe(DOCUMENT_TITLE_DESCRIPTION)),
+          document_url: z.nullable(z.string()).check(z.describe(DOCUMENT_URL_DESCRIPTION)),
           similarity_score: z.number(),
         }),
       ),

@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { publicOriginOf } from '../../layers/core/http/console-url';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { errorViewOf } from '../../layers/core/http/middlewares/error-responses';
@@ -82,9 +83,11 @@ export const operations = {
         description: 'The model provider is unavailable, or broke the answer off (P134)',
       },
     },
-    async handle({ body, principal, deps, requestId }) {
+    async handle({ body, principal, client, deps, requestId }) {
       const { stream, ...input } = body;
-      const events = answerQuery(deps, principal, input);
+      const events = answerQuery(deps, principal, input, {
+        linkOrigin: publicOriginOf(deps, client),
+      });
       if (!stream) {
         let result: QueryResult | undefined;
         for await (const event of events) if (event.type === 'done') result = event.result;

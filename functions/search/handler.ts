@@ -1,3 +1,4 @@
+import { publicOriginOf } from '../../layers/core/http/console-url';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
@@ -14,8 +15,14 @@ export const operations = {
     summary: "Search the organization's chunks by meaning (no answer generated)",
     body: semanticSearchBody,
     responses: { 200: { description: 'The best chunks', schema: semanticSearchResult } },
-    async handle({ body, principal, deps }) {
-      return jsonResponse(200, await semanticSearch(deps, principal, body));
+    async handle({ body, principal, client, deps }) {
+      return jsonResponse(
+        200,
+        await semanticSearch(deps, principal, {
+          ...body,
+          link_origin: publicOriginOf(deps, client),
+        }),
+      );
     },
   }),
 };

@@ -3,6 +3,8 @@ import { AGENT_DEFAULTS, AGENT_LIMITS, RAG_STRATEGIES } from '../../layers/core/
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 import {
+  DOCUMENT_TITLE_DESCRIPTION,
+  DOCUMENT_URL_DESCRIPTION,
   RANK_DESCRIPTION,
   SCORE_DESCRIPTION,
   SIMILARITY_DESCRIPTION,
@@ -45,10 +47,12 @@ export const semanticSearchResult = z.object({
       rank: z.int().check(z.describe(RANK_DESCRIPTION)),
       score: z.number().check(z.describe(SCORE_DESCRIPTION)),
       similarity_score: z.number().check(z.describe(SIMILARITY_DESCRIPTION)),
-      document_id: z.string(),
-      document_title: z.string(),
-      document_url: z.nullable(z.string()),
-      data_source_id: z.string(),
+      document_id: z.string().check(z.describe('The document the chunk belongs to (doc_…)')),
+      document_title: z.string().check(z.describe(DOCUMENT_TITLE_DESCRIPTION)),
+      document_url: z.nullable(z.string()).check(z.describe(DOCUMENT_URL_DESCRIPTION)),
+      data_source_id: z
+        .string()
+        .check(z.describe('The data source the document belongs to (ds_…)')),
       heading_path: z.array(z.string()),
     }),
   ),

@@ -209,8 +209,8 @@ describe('File uploads (D25)', () => {
       const chunks = await search('gift cards refunded wombat');
       expect(chunks[0]).toMatchObject({
         document_id: refunds.document_id,
-        document_title: 'Refunds',
-        document_url: null,
+        document_title: 'refunds.md — Refunds',
+        document_url: `${service.url}/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`,
         data_source_id: sourceId,
         heading_path: ['Refunds', 'Exceptions'],
       });
@@ -226,7 +226,12 @@ describe('File uploads (D25)', () => {
         body: { agent_id: agent.id, query: 'Are gift cards refunded?' },
       });
       expect(answer.status).toBe(200);
-      expect(json(answer).sources[0]).toMatchObject({ document_title: 'Refunds' });
+      expect(json(answer).sources[0]).toMatchObject({
+        document_id: refunds.document_id,
+        data_source_id: sourceId,
+        document_title: 'refunds.md — Refunds',
+        document_url: `${service.url}/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`,
+      });
       expect(json(answer).response).toMatch(/Gift cards are never refunded/);
     });
 

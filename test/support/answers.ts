@@ -11,6 +11,8 @@ export function citationNumbers(response: string): number[] {
 /** D18: a cited source, exactly. */
 export const citedSource = {
   chunk_id: expect.stringMatching(/^chk_/),
+  document_id: expect.stringMatching(/^doc_/),
+  data_source_id: expect.stringMatching(/^ds_/),
   document_title: expect.any(String),
   document_url: expect.any(String),
   rank: expect.any(Number),

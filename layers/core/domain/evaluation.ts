@@ -77,6 +77,9 @@ export interface QuestionMetrics {
 
 export interface EvaluationSource {
   readonly chunk_id: string;
+  /** Absent on results recorded before sources named their document. */
+  readonly document_id?: string;
+  readonly data_source_id?: string;
   readonly document_title: string;
   readonly document_url: string | null;
   readonly similarity_score: number;

@@ -3,7 +3,13 @@ import type { BilledTo } from './model-key';
 /** D18/D19: a cited source of an answer, as the Query result shows it. */
 export interface CitedSource {
   readonly chunk_id: string;
+  /** The document the chunk belongs to (`doc_…`). */
+  readonly document_id: string;
+  /** Its data source (`ds_…`). */
+  readonly data_source_id: string;
+  /** What a person recognises the document by: an uploaded file's name (its heading after it), a page's or article's title. */
   readonly document_title: string;
+  /** Where the document opens; for an uploaded file, the API's download of it (never null). */
   readonly document_url: string | null;
   /** P214: the chunk's place (from 1) in the agent's strategy's ranking, before citations renumber. */
   readonly rank: number;

@@ -69,3 +69,49 @@ export function parseFileObjectKey(
   const [, orgId = '', dataSourceId = '', documentId = ''] = match;
   return { orgId, dataSourceId, documentId };
 }
+
+/**
+ * Where an uploaded file's citations point: the API route that answers with
+ * a short-lived download of the stored file. Kept in the index as this path
+ * (the service learns its public address per request in the cloud), and made
+ * absolute by `absoluteDocumentUrl` when a source is shown.
+ */
+export function uploadedFileContentPath(dataSourceId: string, documentId: string): string {
+  return `/api/v1/data-sources/${dataSourceId}/files/${documentId}/content`;
+}
+
+const CONTENT_PATH = /^\/api\/v1\/data-sources\/ds_[0-9a-z]{26}\/files\/doc_[0-9a-z]{26}\/content$/;
+
+/**
+ * A source's `document_url` as a client follows it: an uploaded file's
+ * content path joined to the service's public origin; any other address as
+ * indexed. An unknown origin leaves the path relative to the API.
+ *
+ * @example absoluteDocumentUrl('/api/v1/data-sources/ds_…/files/doc_…/content', 'https://svc.example') // 'https://svc.example/api/v1/…'
+ */
+export function absoluteDocumentUrl(url: string | null, origin: string): string | null {
+  return url !== null && CONTENT_PATH.test(url) ? `${origin.replace(/\/+$/, '')}${url}` : url;
+}
+
+/** The file's name without its last extension (`express.md` → `express`). */
+function stemOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(0, dot) : filename;
+}
+
+/**
+ * What a person recognises an uploaded file by: its name, then what its
+ * content calls itself (first heading, PDF title) when that says something
+ * the name does not. A README is named `express.md — Express`, not by its
+ * first heading alone; a plain `notes.txt` stays `notes.txt`.
+ *
+ * @example uploadedFileTitle('express.md', 'Express') // 'express.md — Express'
+ * @example uploadedFileTitle('notes.txt', 'notes') // 'notes.txt'
+ */
+export function uploadedFileTitle(filename: string, parsedTitle: string): string {
+  const name = filename.trim();
+  const title = parsedTitle.trim();
+  // Exactly the stem is what parsers fall back to without a title; `Express` over `express.md` says more.
+  if (title === '' || title === 'Untitled' || title === stemOf(name) || title === name) return name;
+  return `${name} — ${title}`;
+}

@@ -18,3 +18,22 @@ export function consoleOrigin(where: {
 }): string {
   return (where.publicBaseUrl ?? where.apiBaseUrl ?? '').replace(/\/+$/, '');
 }
+
+/**
+ * The origin links back to the service are made absolute with (an uploaded
+ * file's `document_url`): the console's, where a browser's session cookie
+ * is sent and which forwards the API; else the API's public address. Families
+ * whose wiring has no configured address pass none and use the request's.
+ */
+export function publicOriginOf(
+  deps: {
+    readonly consoleOrigin?: string | undefined;
+    readonly publicBaseUrl?: () => string | undefined;
+  },
+  client: { readonly apiBaseUrl: string | undefined },
+): string {
+  return consoleOrigin({
+    publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl?.(),
+    apiBaseUrl: client.apiBaseUrl,
+  });
+}

@@ -7551,7 +7551,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -7696,7 +7702,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -7857,9 +7869,13 @@ export interface operations {
                             score: number;
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
+                            /** @description The document the chunk belongs to (doc_…) */
                             document_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
+                            /** @description The data source the document belongs to (ds_…) */
                             data_source_id: string;
                             heading_path: string[];
                         }[];
@@ -8002,9 +8018,13 @@ export interface operations {
                             score: number;
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
+                            /** @description The document the chunk belongs to (doc_…) */
                             document_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
+                            /** @description The data source the document belongs to (ds_…) */
                             data_source_id: string;
                             heading_path: string[];
                         }[];
@@ -8131,7 +8151,13 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
+                                /** @description The document the chunk belongs to (doc_…) */
+                                document_id: string;
+                                /** @description The data source the document belongs to (ds_…) */
+                                data_source_id: string;
+                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
+                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                 document_url: string | null;
                                 /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                                 rank: number;
@@ -8277,7 +8303,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -8417,7 +8449,13 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
+                                /** @description The document the chunk belongs to (doc_…) */
+                                document_id: string;
+                                /** @description The data source the document belongs to (ds_…) */
+                                data_source_id: string;
+                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
+                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                 document_url: string | null;
                                 /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                                 rank: number;
@@ -8562,7 +8600,13 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                             document_url: string | null;
                             /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
                             rank: number;
@@ -17899,7 +17943,13 @@ export interface operations {
                                 response: string | null;
                                 sources: {
                                     chunk_id: string;
+                                    /** @description The document the chunk belongs to (doc_…) */
+                                    document_id?: string;
+                                    /** @description The data source the document belongs to (ds_…) */
+                                    data_source_id?: string;
+                                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                     document_title: string;
+                                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
                                     document_url: string | null;
                                     similarity_score: number;
                                 }[];

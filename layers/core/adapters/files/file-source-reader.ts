@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from '../../domain/data-source';
-import { fileObjectKey } from '../../domain/uploaded-file';
+import {
+  fileObjectKey,
+  uploadedFileContentPath,
+  uploadedFileTitle,
+} from '../../domain/uploaded-file';
 import type { FileParser } from '../../ports/file-parser.port';
 import type { FileStorage } from '../../ports/file-storage.port';
 import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
@@ -39,7 +43,12 @@ export class FileSourceReader implements SourceReader {
             status: 'ok',
             key,
             documentId: file.id,
-            document: parsed.document,
+            // Titled and addressed as ingestion indexes an upload, so a re-sync changes neither.
+            document: {
+              ...parsed.document,
+              title: uploadedFileTitle(file.filename, parsed.document.title),
+              url: uploadedFileContentPath(source.id, file.id),
+            },
             contentHash: createHash('sha256').update(bytes).digest('hex'),
           }
         : {

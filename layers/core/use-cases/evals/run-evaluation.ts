@@ -35,6 +35,10 @@ export interface RunEvaluationDependencies extends QueryDependencies {
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   /** D16: each question is counted and settled as a query is (P139). */
   readonly dailyUsage: Pick<DailyUsage, 'addTokens' | 'countRequest'>;
+  /** The console's origin, when it is not the API's (links to uploaded files are made absolute with it). */
+  readonly consoleOrigin?: string | undefined;
+  /** The API's public address, when configured; neither known: file links stay relative to the API. */
+  readonly publicBaseUrl?: () => string | undefined;
 }
 
 export type RunOutcome =
@@ -84,10 +88,13 @@ async function askQuestion(
   let retrieved: QueryResult['sources'] = [];
   let result: QueryResult | undefined;
   try {
-    for await (const event of answerQuery(deps, principal, {
-      agent_id: agentId,
-      query: item.question,
-    })) {
+    const linkOrigin = (deps.consoleOrigin ?? deps.publicBaseUrl?.() ?? '').replace(/\/+$/, '');
+    for await (const event of answerQuery(
+      deps,
+      principal,
+      { agent_id: agentId, query: item.question },
+      { linkOrigin },
+    )) {
       if (event.type === 'sources') retrieved = event.sources;
       else if (event.type === 'done') result = event.result;
     }

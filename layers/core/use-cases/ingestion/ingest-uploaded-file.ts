@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from '../../domain/data-source';
-import { FILE_UPLOAD_LIMITS, parseFileObjectKey } from '../../domain/uploaded-file';
+import {
+  FILE_UPLOAD_LIMITS,
+  parseFileObjectKey,
+  uploadedFileContentPath,
+  uploadedFileTitle,
+} from '../../domain/uploaded-file';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import { type DocumentChunker, DocumentRefusedError } from '../../ports/document-chunker.port';
@@ -90,7 +95,13 @@ export async function ingestUploadedFile(
 
   let written: { chunks: number; tokens: number };
   try {
-    written = await indexDocument(deps, orgId, dataSourceId, documentId, parsed.document, hash);
+    // Cited by the file's name (its heading after it) and linked to a download of the file.
+    const document = {
+      ...parsed.document,
+      title: uploadedFileTitle(file.filename, parsed.document.title),
+      url: uploadedFileContentPath(dataSourceId, documentId),
+    };
+    written = await indexDocument(deps, orgId, dataSourceId, documentId, document, hash);
   } catch (error) {
     if (!(error instanceof DocumentRefusedError)) throw error;
     await recordRefusal(deps, { orgId, dataSourceId, documentId }, source, file.filename, {

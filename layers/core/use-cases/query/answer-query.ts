@@ -10,6 +10,7 @@ import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
 import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
+import { absoluteDocumentUrl } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
 import type { Clock } from '../../ports/clock.port';
@@ -52,6 +53,12 @@ export interface QueryInput {
   readonly session_id?: string | undefined;
   readonly temperature?: number | undefined;
   readonly max_tokens?: number | undefined;
+}
+
+/** How a request reached the service: what an uploaded file's `document_url` is made absolute with. */
+export interface QueryContext {
+  /** The service's public origin (`https://host[/stage]`); empty leaves file links relative to the API. */
+  readonly linkOrigin: string;
 }
 
 /** The spec's Query result (D18). */
@@ -122,6 +129,7 @@ export async function* answerQuery(
   deps: QueryDependencies,
   principal: Principal,
   input: QueryInput,
+  context: QueryContext = { linkOrigin: '' },
 ): AsyncGenerator<QueryEvent> {
   const started = deps.clock.now();
   const orgId = principal.orgId;
@@ -142,23 +150,25 @@ export async function* answerQuery(
           strategy: agent.rag_strategy,
           topK: ANSWER_SOURCES,
         });
-  const offered: AnswerSource[] = retrieved.chunks.map((found, index) => ({
-    number: index + 1,
-    chunk_id: found.chunk.chunk_id,
-    document_title: found.chunk.document_title,
-    document_url: found.chunk.document_url,
-    heading_path: found.chunk.heading_path,
-    text: found.chunk.text,
-    score: found.similarity,
-  }));
-  const sources: CitedSource[] = offered.map((source, index) => ({
-    chunk_id: source.chunk_id,
-    document_title: source.document_title,
-    document_url: source.document_url,
+  const sources: CitedSource[] = retrieved.chunks.map(({ chunk, score, similarity }, index) => ({
+    chunk_id: chunk.chunk_id,
+    document_id: chunk.document_id,
+    data_source_id: chunk.data_source_id,
+    document_title: chunk.document_title,
+    document_url: absoluteDocumentUrl(chunk.document_url, context.linkOrigin),
     rank: index + 1,
-    score: retrieved.chunks[index]?.score ?? 0,
-    similarity_score: source.score,
-    chunk_text: source.text,
+    score,
+    similarity_score: similarity,
+    chunk_text: chunk.text,
+  }));
+  const offered: AnswerSource[] = retrieved.chunks.map(({ chunk, similarity }, index) => ({
+    number: index + 1,
+    chunk_id: chunk.chunk_id,
+    document_title: chunk.document_title,
+    document_url: sources[index]?.document_url ?? null,
+    heading_path: chunk.heading_path,
+    text: chunk.text,
+    score: similarity,
   }));
   yield { type: 'sources', sources };
 

@@ -2,6 +2,7 @@ import type { RagStrategy } from '../../domain/agent';
 import { usableBy } from '../../domain/agent-access';
 import { TenantMismatchError } from '../../domain/errors';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { absoluteDocumentUrl } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
@@ -16,6 +17,8 @@ export interface SemanticSearchInput {
   readonly include_embedding: boolean;
   /** Issue 10, P172: the D20 strategy; the schema defaults it to agents' default, `hybrid`. */
   readonly rag_strategy: RagStrategy;
+  /** The service's public origin, that an uploaded file's `document_url` is made absolute with. */
+  readonly link_origin?: string;
 }
 
 /**
@@ -107,7 +110,7 @@ export async function semanticSearch(
         similarity_score: similarity,
         document_id: chunk.document_id,
         document_title: chunk.document_title,
-        document_url: chunk.document_url,
+        document_url: absoluteDocumentUrl(chunk.document_url, input.link_origin ?? ''),
         data_source_id: chunk.data_source_id,
         heading_path: [...chunk.heading_path],
       })),
