@@ -57,6 +57,7 @@ function scrollTopOf(locator: Locator): Promise<number> {
 }
 
 test.describe('Cited sources and groundedness', () => {
+  // The interaction and analytics test reads what the first one asked.
   test.describe.configure({ mode: 'serial' });
   const run = Date.now().toString(36);
   const agent = { id: '', name: `Express helper ${run}` };
@@ -192,8 +193,16 @@ test.describe('Cited sources and groundedness', () => {
 
   test('a passage cited under several numbers is one entry; its panel opens at the top with the passage scrolled to the mark; no link and no score are said plainly', async ({
     page,
+    service,
     makeAxeBuilder,
   }) => {
+    const faked = await callWithKey<{ id: string }>(
+      service.url,
+      service.adminKey,
+      'POST',
+      '/api/v1/agents',
+      { name: `Release notes ${run}`, data_source_ids: [] },
+    );
     // Sent as the service streams it, so the repeats and a long passage are certain.
     const lines = Array.from(
       { length: 40 },
@@ -207,12 +216,12 @@ test.describe('Cited sources and groundedness', () => {
       document_id: 'doc_notes',
       data_source_id: 'ds_notes',
       document_title: 'release-notes.txt',
-      document_url: null,
+      document_url: null as string | null,
       rank: 1,
       score: 0.5,
       similarity_score: 0.8,
       chunk_text: passage,
-      quoted_ranges: [],
+      quoted_ranges: [] as Array<{ start: number; end: number }>,
     };
     const other = {
       ...long,
@@ -265,7 +274,7 @@ test.describe('Cited sources and groundedness', () => {
         ]),
       }),
     );
-    await signedIn(page, ADMIN.email, ADMIN.password, `/agents/${agent.id}`);
+    await signedIn(page, ADMIN.email, ADMIN.password, `/agents/${faked.id}`);
     await ask(page, 'Which Node.js does version 5 need?');
     const turn = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').first();
     await expect(turn.getByText('Latency')).toBeVisible();

@@ -241,9 +241,11 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
   if (!meta) return null;
   return (
     <dl class="answer-facts" aria-label="About this answer">
-      <div>
-        <GroundednessFact value={meta.groundedness} id={`groundedness-${turn.key}`} />
-      </div>
+      {meta.groundedness === undefined ? null : (
+        <div>
+          <GroundednessFact value={meta.groundedness} id={`groundedness-${turn.key}`} />
+        </div>
+      )}
       <div>
         <dt>Latency</dt>
         <dd>{formatNumber(meta.latency_ms)} ms</dd>
