@@ -292,7 +292,7 @@ test.describe('Cited sources and groundedness', () => {
     const panel = page.getByRole('dialog', { name: 'Source [1]: release-notes.txt' });
     await expect(panel).toBeVisible();
     await expect(panel.getByRole('heading', { level: 2 })).toBeFocused();
-    await expect(panel).toContainText('The answer cites this passage as [1], [3].');
+    await expect(panel).toContainText('The answer cites this passage as [1] and [3].');
     await expect(panel).toContainText('This document has no link to open');
     await expect(panel.getByRole('link')).toHaveCount(0);
     // Both listings' quotes are marked; the passage, not the dialog, is scrolled to the first.

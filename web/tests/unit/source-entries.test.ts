@@ -1,4 +1,4 @@
-import { mergeSources } from '../../src/screens/agents/source-entries';
+import { mergeSources, numbersInWords } from '../../src/screens/agents/source-entries';
 
 const source = (chunk: string, quoted: Array<{ start: number; end: number }> = []) => ({
   chunk_id: chunk,
@@ -52,5 +52,14 @@ describe('mergeSources', () => {
     const merged = mergeSources([]);
     expect(merged.entries).toEqual([]);
     expect(merged.byNumber.size).toBe(0);
+  });
+});
+
+describe('numbersInWords', () => {
+  it('writes citation numbers as a reader would say them', () => {
+    expect(numbersInWords([])).toBe('');
+    expect(numbersInWords([3])).toBe('[3]');
+    expect(numbersInWords([1, 3])).toBe('[1] and [3]');
+    expect(numbersInWords([1, 2, 3, 5])).toBe('[1], [2], [3] and [5]');
   });
 });

@@ -19,7 +19,7 @@ import {
   type Turn,
 } from './agents.state';
 import { askStreaming } from './agents-api';
-import { mergeSources, type SourceEntry } from './source-entries';
+import { mergeSources, numbersInWords, type SourceEntry } from './source-entries';
 
 /** True when "/" typed there is text, not the shortcut. */
 function typingIn(target: EventTarget | null): boolean {
@@ -241,11 +241,11 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
   if (!meta) return null;
   return (
     <dl class="answer-facts" aria-label="About this answer">
-      {meta.groundedness === undefined ? null : (
+      {typeof meta.groundedness === 'number' ? (
         <div>
           <GroundednessFact value={meta.groundedness} id={`groundedness-${turn.key}`} />
         </div>
-      )}
+      ) : null}
       <div>
         <dt>Latency</dt>
         <dd>{formatNumber(meta.latency_ms)} ms</dd>
@@ -303,21 +303,16 @@ function SourceList({
               [{entry.number}] {entry.source.document_title}
             </button>
             {entry.numbers.length > 1 ? (
-              <span class="source-entry__also"> also cited as {alsoCitedAs(entry)}</span>
+              <span class="source-entry__also">
+                {' '}
+                also cited as {numbersInWords(entry.numbers.slice(1))}
+              </span>
             ) : null}
           </li>
         ))}
       </ul>
     </div>
   );
-}
-
-/** The other numbers of a merged passage: "[3]", "[3] and [5]". */
-function alsoCitedAs(entry: SourceEntry<ShownSource>): string {
-  const others = entry.numbers.slice(1).map((number) => `[${number}]`);
-  return others.length === 1
-    ? (others[0] ?? '')
-    : `${others.slice(0, -1).join(', ')} and ${others.at(-1)}`;
 }
 
 /**
@@ -370,7 +365,7 @@ function SourcePanel({
       </p>
       {entry.numbers.length > 1 ? (
         <p class="source-panel__also">
-          The answer cites this passage as {entry.numbers.map((n) => `[${n}]`).join(', ')}.
+          The answer cites this passage as {numbersInWords(entry.numbers)}.
         </p>
       ) : null}
       <h3 id="source-passage">Passage</h3>

@@ -55,3 +55,10 @@ export function mergeSources<S extends MergeableSource>(sources: readonly S[]): 
   });
   return { entries: [...byChunk.values()], byNumber };
 }
+
+/** Citation numbers in words: "[3]", "[1] and [3]", "[1], [3] and [5]". */
+export function numbersInWords(numbers: readonly number[]): string {
+  const cited = numbers.map((number) => `[${number}]`);
+  if (cited.length <= 1) return cited[0] ?? '';
+  return `${cited.slice(0, -1).join(', ')} and ${cited.at(-1)}`;
+}
