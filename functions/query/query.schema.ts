@@ -3,7 +3,10 @@ import { AGENT_LIMITS } from '../../layers/core/domain/agent';
 import { isId } from '../../layers/core/domain/ids';
 import { INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
-import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
+import {
+  citedSourceResource,
+  GROUNDEDNESS_DESCRIPTION,
+} from '../../layers/core/http/cited-source.schema';
 
 /** POST /api/v1/query (spec; D17, D18, D19). */
 export const queryBody = z.strictObject({
@@ -39,5 +42,8 @@ export const queryResult = z.object({
     billed_to: z.enum(BILLED_TO),
     /** D33: the organization's model key that paid, or null. */
     model_key_id: z.nullable(z.string()),
+    groundedness: z
+      .number()
+      .check(z.minimum(0), z.maximum(1), z.describe(GROUNDEDNESS_DESCRIPTION)),
   }),
 });

@@ -350,6 +350,10 @@ describe('Model keys (D33)', () => {
         expect(body.response).toContain(expected);
         expect(body.metadata).toMatchObject({ billed_to: 'model_key', model_key_id: modelKey.id });
         expect(body.metadata.tokens_input).toBe(provider === 'anthropic' ? 398 : 412);
+        // Grounded as the offline answer is: the Anthropic answer restates its source; the
+        // OpenAI-shaped one adds "Enterprise contracts are refunded pro rata", which nothing says.
+        if (provider === 'anthropic') expect(body.metadata.groundedness).toBe(1);
+        else expect(body.metadata.groundedness).toBeLessThan(1);
 
         const streamed = await ask(
           { agent_id: agent.id, query: QUESTION, stream: true },

@@ -85,6 +85,10 @@ describe('Query', () => {
       expectQuotesFromCitedSources(body);
       const cited = citationNumbers(body.response).map((n) => body.sources[n - 1]);
       expect(cited.some((source) => source.document_title === 'Returns policy')).toBe(true);
+      // The offline answerer quotes its sources verbatim: every sentence is grounded, and each
+      // cited source says which part of its text was quoted.
+      expect(body.metadata.groundedness).toBe(1);
+      for (const source of body.sources) expect(source.quoted_ranges.length).toBeGreaterThan(0);
     });
 
     it('records the interaction it answered', async () => {
@@ -172,6 +176,8 @@ describe('Query', () => {
         expect(citationNumbers(body.response)).toEqual([]);
         expect(body.response).toMatch(/no indexed sources/i);
         expect(body.response).not.toContain('30 days');
+        // An answer that claims nothing is not ungrounded.
+        expect(body.metadata.groundedness).toBe(1);
       }
     });
 
@@ -350,26 +356,38 @@ describe('Query', () => {
       );
       expect(cited.length).toBeGreaterThan(0);
       expect(renumberCitations(streamed, cited)).toBe(done.response);
-      // done: the whole result, without re-sending each chunk's text.
+      // The sources event comes before the answer: nothing is quoted yet.
+      for (const source of sources.sources) expect(source.quoted_ranges).toEqual([]);
+      // done: the whole result, without re-sending each chunk's text; each source says which
+      // part of the text the sources event sent the answer quotes.
       expect(done).toEqual({
         response: expect.any(String),
         sources: cited.map((number) => {
           const { chunk_text: _, ...rest } = sources.sources[number - 1];
-          return rest;
+          return { ...rest, quoted_ranges: expect.any(Array) };
         }),
-        metadata: expect.objectContaining({ rag_strategy: expect.any(String) }),
+        metadata: expect.objectContaining({
+          rag_strategy: expect.any(String),
+          groundedness: 1,
+        }),
       });
-      expectQueryResult(
-        {
-          ...done,
-          sources: cited.map((number) => sources.sources[number - 1]),
-        },
-        { model: 'offline-extractive' },
-      );
+      const withTexts = done.sources.map((source: Record<string, any>, index: number) => ({
+        ...source,
+        chunk_text: sources.sources[(cited[index] ?? 0) - 1].chunk_text,
+      }));
+      expectQueryResult({ ...done, sources: withTexts }, { model: 'offline-extractive' });
+      const first = withTexts[0];
+      expect(first.quoted_ranges.length).toBeGreaterThan(0);
+      const quoted = first.quoted_ranges
+        .map((range: { start: number; end: number }) =>
+          first.chunk_text.slice(range.start, range.end),
+        )
+        .join(' ');
+      expect(quoted).toContain('30 days');
       expect(done.response).toContain('30 days');
       expect(await interaction(done.metadata.interaction_id)).toMatchObject({
         response: done.response,
-        sources: cited.map((number) => sources.sources[number - 1]),
+        sources: withTexts,
       });
     });
 

@@ -19,6 +19,7 @@ export const citedSource = {
   score: expect.any(Number),
   similarity_score: expect.any(Number),
   chunk_text: expect.any(String),
+  quoted_ranges: expect.any(Array),
 };
 
 /** D18: the metadata of a Query result, exactly. */
@@ -35,6 +36,7 @@ export function queryMetadata(overrides: Record<string, unknown> = {}): Record<s
     // P131: the service's provider unless the agent names a model key.
     billed_to: 'service',
     model_key_id: null,
+    groundedness: expect.any(Number),
     ...overrides,
   };
 }
@@ -64,6 +66,19 @@ export function expectQueryResult(
     expect(body.metadata[field]).toBeGreaterThanOrEqual(0);
   }
   expect(body.metadata.cost_usd).toBeGreaterThanOrEqual(0);
+  expect(body.metadata.groundedness).toBeGreaterThanOrEqual(0);
+  expect(body.metadata.groundedness).toBeLessThanOrEqual(1);
+  // The quoted ranges are sorted, disjoint ranges of each source's text.
+  for (const source of body.sources) {
+    let previousEnd = 0;
+    for (const range of source.quoted_ranges) {
+      expect(range).toEqual({ start: expect.any(Number), end: expect.any(Number) });
+      expect(range.start).toBeGreaterThanOrEqual(previousEnd);
+      expect(range.end).toBeGreaterThan(range.start);
+      expect(range.end).toBeLessThanOrEqual(source.chunk_text.length);
+      previousEnd = range.end;
+    }
+  }
   const cited = citationNumbers(body.response);
   for (const number of cited) {
     expect(number).toBeGreaterThanOrEqual(1);

@@ -1,4 +1,5 @@
 import type { BilledTo } from './model-key';
+import type { TextRange } from './retrieval/grounding';
 
 /** D18/D19: a cited source of an answer, as the Query result shows it. */
 export interface CitedSource {
@@ -18,6 +19,12 @@ export interface CitedSource {
   /** Cosine similarity to the query, whatever the strategy. */
   readonly similarity_score: number;
   readonly chunk_text: string;
+  /**
+   * The parts of `chunk_text` the answer quotes or relies on: `[start, end)`
+   * in UTF-16 code units (JavaScript string indices), sorted, merged. Empty
+   * in the stream's first `sources` event, sent before the answer exists.
+   */
+  readonly quoted_ranges: readonly TextRange[];
 }
 
 export const FEEDBACK_VALUES = ['positive', 'negative'] as const;

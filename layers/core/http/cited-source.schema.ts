@@ -17,6 +17,12 @@ export const DOCUMENT_TITLE_DESCRIPTION =
 export const DOCUMENT_URL_DESCRIPTION =
   'Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address';
 
+export const QUOTED_RANGES_DESCRIPTION =
+  "The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source";
+
+export const GROUNDEDNESS_DESCRIPTION =
+  "How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1";
+
 /** D18: a cited source, as the Query result and the Interaction resource show it. */
 export const citedSourceResource = z.object({
   chunk_id: z.string(),
@@ -28,4 +34,12 @@ export const citedSourceResource = z.object({
   score: z.number().check(z.describe(SCORE_DESCRIPTION)),
   similarity_score: z.number().check(z.describe(SIMILARITY_DESCRIPTION)),
   chunk_text: z.string(),
+  quoted_ranges: z
+    .array(
+      z.object({
+        start: z.int().check(z.minimum(0)),
+        end: z.int().check(z.minimum(0)),
+      }),
+    )
+    .check(z.describe(QUOTED_RANGES_DESCRIPTION)),
 });

@@ -7566,6 +7566,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         metadata: {
                             interaction_id: string;
@@ -7579,6 +7584,8 @@ export interface operations {
                             /** @enum {string} */
                             billed_to: "service" | "model_key";
                             model_key_id: string | null;
+                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                            groundedness: number;
                         };
                     };
                 };
@@ -7717,6 +7724,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         metadata: {
                             interaction_id: string;
@@ -7730,6 +7742,8 @@ export interface operations {
                             /** @enum {string} */
                             billed_to: "service" | "model_key";
                             model_key_id: string | null;
+                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                            groundedness: number;
                         };
                     };
                 };
@@ -8166,6 +8180,11 @@ export interface operations {
                                 /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                                 similarity_score: number;
                                 chunk_text: string;
+                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                                quoted_ranges: {
+                                    start: number;
+                                    end: number;
+                                }[];
                             }[];
                             cited_sources: number;
                             feedback: ("positive" | "negative") | null;
@@ -8318,6 +8337,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         cited_sources: number;
                         feedback: ("positive" | "negative") | null;
@@ -8464,6 +8488,11 @@ export interface operations {
                                 /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                                 similarity_score: number;
                                 chunk_text: string;
+                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                                quoted_ranges: {
+                                    start: number;
+                                    end: number;
+                                }[];
                             }[];
                             cited_sources: number;
                             feedback: ("positive" | "negative") | null;
@@ -8615,6 +8644,11 @@ export interface operations {
                             /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
                             similarity_score: number;
                             chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
                         }[];
                         cited_sources: number;
                         feedback: ("positive" | "negative") | null;

@@ -130,7 +130,15 @@ async function askQuestion(
     status: 'answered',
     interaction_id: result.metadata.interaction_id,
     response: result.response,
-    sources: result.sources.map(({ chunk_text: _, ...source }) => source),
+    // Without their text, so without the ranges of it the answer quoted either.
+    sources: result.sources.map((source) => ({
+      chunk_id: source.chunk_id,
+      document_id: source.document_id,
+      data_source_id: source.data_source_id,
+      document_title: source.document_title,
+      document_url: source.document_url,
+      similarity_score: source.similarity_score,
+    })),
     retrieved_documents: distinctDocuments(retrieved).map(documentKey),
     metrics: roundedMetrics(metrics),
     latency_ms: result.metadata.latency_ms,

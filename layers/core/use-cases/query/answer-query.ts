@@ -8,6 +8,7 @@ import type { CitedSource, Interaction } from '../../domain/interaction';
 import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { groundAnswer, NO_CLAIMS } from '../../domain/retrieval/grounding';
 import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import { absoluteDocumentUrl } from '../../domain/uploaded-file';
@@ -77,6 +78,8 @@ export interface QueryResult {
     /** P131: who pays for the model call: `service`, or `model_key` (the organization's own, D33). */
     readonly billed_to: BilledTo;
     readonly model_key_id: string | null;
+    /** The share of the answer's claims a cited passage supports (grounding.ts), 0–1. */
+    readonly groundedness: number;
   };
 }
 
@@ -160,6 +163,8 @@ export async function* answerQuery(
     score,
     similarity_score: similarity,
     chunk_text: chunk.text,
+    // Known once the answer is: the `done` result carries them.
+    quoted_ranges: [],
   }));
   const offered: AnswerSource[] = retrieved.chunks.map(({ chunk, similarity }, index) => ({
     number: index + 1,
@@ -210,10 +215,17 @@ export async function* answerQuery(
   // Issue 10, P174: the result lists only the sources the answer cites, renumbered so
   // `[n]` is `sources[n - 1]`; none when nothing supports an answer. A stream's `sources`
   // event came first, numbered as its deltas cite; `done` carries this final form.
-  const citedSources = answer.cited
+  const listed = answer.cited
     .map((number) => sources[number - 1])
     .filter((source): source is CitedSource => source !== undefined);
   const response = renumberCitations(answer.text, answer.cited);
+  // Judged on the answer as its reader gets it, the same way whichever answerer wrote it.
+  // The "no indexed sources" answer claims nothing, like the honest non-answer.
+  const grounding = offered.length === 0 ? NO_CLAIMS : groundAnswer(response, listed);
+  const citedSources = listed.map((source, index) => ({
+    ...source,
+    quoted_ranges: grounding.quotedRanges.get(index + 1) ?? [],
+  }));
 
   const finished = deps.clock.now();
   const interaction: Interaction = {
@@ -274,6 +286,7 @@ export async function* answerQuery(
         model: interaction.model,
         billed_to: billedTo,
         model_key_id: modelKeyId,
+        groundedness: grounding.groundedness,
       },
     },
   };

@@ -1,0 +1,194 @@
+import { NO_ANSWER_TEXT } from '../../../../layers/core/domain/no-answer';
+import {
+  type GroundingSource,
+  groundAnswer,
+} from '../../../../layers/core/domain/retrieval/grounding';
+
+const REFUNDS: GroundingSource = {
+  chunk_text:
+    'Refunds are paid within 5 business days. Gift cards are never refunded.\n\nExchanges are free for 30 days after delivery.',
+};
+const SHIPPING: GroundingSource = {
+  chunk_text: 'Orders ship from Rotterdam. Express delivery costs 12 euros.',
+};
+
+/** The text of a source that a range covers. */
+const covered = (source: GroundingSource, range: { start: number; end: number }) =>
+  source.chunk_text.slice(range.start, range.end);
+
+describe('groundAnswer', () => {
+  describe('verbatim quotes', () => {
+    it('scores an answer that quotes its source sentence by sentence as 1, with the quoted ranges', () => {
+      const grounding = groundAnswer(
+        'Refunds are paid within 5 business days. [1] Gift cards are never refunded. [1]',
+        [REFUNDS],
+      );
+
+      expect(grounding.groundedness).toBe(1);
+      expect(grounding.claims.map((claim) => [claim.text, claim.sources, claim.supported])).toEqual(
+        [
+          ['Refunds are paid within 5 business days.', [1], true],
+          ['Gift cards are never refunded.', [1], true],
+        ],
+      );
+      const ranges = grounding.quotedRanges.get(1) ?? [];
+      // Adjacent sentences' ranges meet (the space between them is not quoted) or merge.
+      expect(ranges.map((range) => covered(REFUNDS, range)).join(' ')).toBe(
+        'Refunds are paid within 5 business days. Gift cards are never refunded.',
+      );
+    });
+
+    it('maps a quote back to the original offsets when the source has other whitespace and invisible characters', () => {
+      const source = {
+        chunk_text: 'Intro.\n\nThe   kettle\twarranty\n lasts two\u200b years from delivery.',
+      };
+      const grounding = groundAnswer('The kettle warranty lasts two years [1].', [source]);
+
+      expect(grounding.groundedness).toBe(1);
+      const [range] = grounding.quotedRanges.get(1) ?? [];
+      expect(range).toBeDefined();
+      expect(covered(source, range ?? { start: 0, end: 0 })).toBe(
+        'The   kettle\twarranty\n lasts two\u200b years',
+      );
+    });
+
+    it('reads markers inside, after and at the start of the next sentence, and ranges in [n, m] lists', () => {
+      const grounding = groundAnswer(
+        'Orders ship from Rotterdam [2]. Gift cards are never refunded.\n[1] Express delivery costs 12 euros [1, 2].',
+        [REFUNDS, SHIPPING],
+      );
+
+      expect(grounding.claims.map((claim) => claim.sources)).toEqual([[2], [1], [1, 2]]);
+      expect(grounding.groundedness).toBe(1);
+      expect(grounding.claims[2]?.support?.source).toBe(2);
+    });
+
+    it('quotes a list item and a code block that follows the sentence introducing it', () => {
+      const source = {
+        chunk_text:
+          'Install it with npm:\n\nnpm install express\n\nThen create an app:\n\n- Call express() to create it.',
+      };
+      const grounding = groundAnswer(
+        'Install it with npm: [1]\n```sh\nnpm install express\n```\n- Call express() to create it. [1]',
+        [source],
+      );
+
+      expect(grounding.claims).toHaveLength(3);
+      expect(grounding.claims[1]).toMatchObject({
+        text: 'npm install express',
+        sources: [1],
+        supported: true,
+      });
+      expect(grounding.groundedness).toBe(1);
+      const ranges = grounding.quotedRanges.get(1) ?? [];
+      expect(ranges.map((range) => covered(source, range))).toContain('npm install express');
+    });
+  });
+
+  describe('claims a cited passage does not support', () => {
+    it('scores a model answer with an unsupported sentence below 1', () => {
+      const grounding = groundAnswer(
+        'Refunds are paid within 5 business days [1]. Refunds are also available in cryptocurrency on request [1].',
+        [REFUNDS],
+      );
+
+      expect(grounding.groundedness).toBe(0.5);
+      expect(grounding.claims.map((claim) => claim.supported)).toEqual([true, false]);
+      expect(grounding.claims[1]?.support).toBeUndefined();
+    });
+
+    it('does not count a paraphrase whose number differs from its source', () => {
+      const grounding = groundAnswer('Refunds are paid within 7 business days [1].', [REFUNDS]);
+
+      expect(grounding.groundedness).toBe(0);
+      expect(grounding.quotedRanges.size).toBe(0);
+    });
+
+    it('supports a paraphrase with most of its weighted terms and all its numbers in one window', () => {
+      const grounding = groundAnswer(
+        'Within 5 business days, refunds are paid [1]. Exchanges after delivery are free for 30 days [1].',
+        [REFUNDS],
+      );
+
+      expect(grounding.groundedness).toBe(1);
+      const ranges = grounding.quotedRanges.get(1) ?? [];
+      expect(ranges.map((range) => covered(REFUNDS, range)).join('|')).toContain(
+        'Refunds are paid within 5 business days.',
+      );
+    });
+
+    it('does not count a sentence checked against a source it does not cite', () => {
+      const grounding = groundAnswer('Express delivery costs 12 euros [1].', [REFUNDS, SHIPPING]);
+
+      expect(grounding.claims).toEqual([
+        { text: 'Express delivery costs 12 euros.', sources: [1], supported: false },
+      ]);
+      expect(grounding.groundedness).toBe(0);
+    });
+
+    it('does not count a sentence without a citation, and leaves out one without content terms', () => {
+      const grounding = groundAnswer(
+        'Here is how it is. Gift cards are never refunded [1]. Refunds are paid within 5 business days.',
+        [REFUNDS],
+      );
+
+      expect(grounding.claims.map((claim) => [claim.sources, claim.supported])).toEqual([
+        [[1], true],
+        [[], false],
+      ]);
+      expect(grounding.groundedness).toBe(0.5);
+    });
+
+    it('rounds to three decimals', () => {
+      const grounding = groundAnswer(
+        'Gift cards are never refunded [1]. Orders ship from Rotterdam [2]. The moon is made of cheese [1].',
+        [REFUNDS, SHIPPING],
+      );
+
+      expect(grounding.groundedness).toBe(0.667);
+    });
+  });
+
+  describe('answers without claims', () => {
+    it.each([
+      ['the honest non-answer', NO_ANSWER_TEXT],
+      [
+        'the non-answer saying what was searched',
+        `${NO_ANSWER_TEXT} I searched for refunds of gift cards.`,
+      ],
+      ['the non-answer cut short by max_tokens', "I couldn't find anything…"],
+      ['an answer of connectives only', 'Here is how.'],
+      ['an empty answer', ''],
+    ])('scores %s as 1 with no claims', (_, text) => {
+      expect(groundAnswer(text, [REFUNDS])).toEqual({
+        groundedness: 1,
+        claims: [],
+        quotedRanges: new Map(),
+      });
+    });
+  });
+
+  describe('cost', () => {
+    it('grounds a long answer over large sources in well under a second', () => {
+      const sentences = Array.from(
+        { length: 2_000 },
+        (_, index) =>
+          `Setting number ${index} controls the ${index % 7}th cache layer of module m${index}.`,
+      );
+      const sources = Array.from({ length: 5 }, (_, part) => ({
+        chunk_text: sentences.slice(part * 400, (part + 1) * 400).join(' '),
+      }));
+      const answer = Array.from(
+        { length: 100 },
+        (_, index) => `${sentences[index * 20]} [${Math.floor((index * 20) / 400) + 1}]`,
+      ).join(' ');
+
+      const started = performance.now();
+      const grounding = groundAnswer(answer, sources);
+      const elapsed = performance.now() - started;
+
+      expect(grounding.groundedness).toBe(1);
+      expect(elapsed).toBeLessThan(1_000);
+    });
+  });
+});
