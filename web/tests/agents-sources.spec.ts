@@ -121,7 +121,7 @@ test.describe('Cited sources and groundedness', () => {
     await expect(meaning).toBeHidden();
 
     // The answer's sources, once each, by the file's name.
-    const sources = turn.getByRole('list', { name: 'Sources' }).getByRole('listitem');
+    const sources = turn.getByRole('group', { name: 'Sources' }).getByRole('paragraph');
     await expect(sources.first()).toContainText(`[1] ${GUIDE.name}`);
 
     await turn.getByRole('button', { name: '[1]', exact: true }).first().click();
@@ -281,7 +281,7 @@ test.describe('Cited sources and groundedness', () => {
     // No score in the result: nothing is said about it.
     await expect(turn.getByText('Supported by sources')).toHaveCount(0);
 
-    const sources = turn.getByRole('list', { name: 'Sources' }).getByRole('listitem');
+    const sources = turn.getByRole('group', { name: 'Sources' }).getByRole('paragraph');
     await expect(sources).toHaveCount(2);
     await expect(sources.first()).toHaveText('[1] release-notes.txt also cited as [3]');
     await expect(sources.nth(1)).toHaveText('[2] changelog.md');

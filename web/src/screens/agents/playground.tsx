@@ -275,6 +275,8 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
 /**
  * The answer's sources, one entry per passage: a passage the answer cites
  * under several numbers is listed once, by its first, with the others named.
+ * A group of buttons rather than a list: each turn is already a list item,
+ * and a list inside it would make the conversation's items ambiguous.
  */
 function SourceList({
   turnKey,
@@ -287,30 +289,28 @@ function SourceList({
 }) {
   const labelId = `sources-of-${turnKey}`;
   return (
-    <div class="turn__sources">
-      <p id={labelId} class="turn__sources-label">
+    <div class="turn__sources" role="group" aria-labelledby={labelId}>
+      <span id={labelId} class="turn__sources-label">
         Sources
-      </p>
-      <ul aria-labelledby={labelId}>
-        {entries.map((entry) => (
-          <li key={entry.source.chunk_id}>
-            <button
-              type="button"
-              class="source-entry"
-              aria-haspopup="dialog"
-              onClick={() => onCite(entry.number)}
-            >
-              [{entry.number}] {entry.source.document_title}
-            </button>
-            {entry.numbers.length > 1 ? (
-              <span class="source-entry__also">
-                {' '}
-                also cited as {numbersInWords(entry.numbers.slice(1))}
-              </span>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      </span>
+      {entries.map((entry) => (
+        <p key={entry.source.chunk_id} class="turn__source">
+          <button
+            type="button"
+            class="source-entry"
+            aria-haspopup="dialog"
+            onClick={() => onCite(entry.number)}
+          >
+            [{entry.number}] {entry.source.document_title}
+          </button>
+          {entry.numbers.length > 1 ? (
+            <span class="source-entry__also">
+              {' '}
+              also cited as {numbersInWords(entry.numbers.slice(1))}
+            </span>
+          ) : null}
+        </p>
+      ))}
     </div>
   );
 }
