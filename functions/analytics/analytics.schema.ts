@@ -23,6 +23,15 @@ export const analyticsResult = z.object({
     avg_latency_ms: z.int(),
     accuracy_rate: z.nullable(z.number()),
     citation_rate: z.nullable(z.number()),
+    avg_groundedness: z.nullable(
+      z
+        .number()
+        .check(
+          z.describe(
+            "The mean groundedness (0–1, see the query result's metadata.groundedness) of the range's answers that cite at least one source; null when there are none",
+          ),
+        ),
+    ),
     /** P131: what answers billed to the service's provider cost. */
     total_cost_usd: z.number(),
     /** P131: answers billed to the organization's own model keys (D33), at list price, apart from ours. */

@@ -2,7 +2,10 @@ import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
 import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
-import { citedSourceResource } from '../../layers/core/http/cited-source.schema';
+import {
+  citedSourceResource,
+  GROUNDEDNESS_DESCRIPTION,
+} from '../../layers/core/http/cited-source.schema';
 import { queryDate } from '../../layers/core/http/date.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
@@ -35,8 +38,41 @@ export const interactionResource = z.object({
   session_id: z.string(),
   query: z.string(),
   response: z.string(),
-  sources: z.array(citedSourceResource),
+  // Interactions recorded before sources named their document lack document_id and data_source_id.
+  sources: z.array(
+    z.extend(citedSourceResource, {
+      document_id: z.optional(
+        z
+          .string()
+          .check(
+            z.describe(
+              'The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document',
+            ),
+          ),
+      ),
+      data_source_id: z.optional(
+        z
+          .string()
+          .check(
+            z.describe(
+              'The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document',
+            ),
+          ),
+      ),
+    }),
+  ),
   cited_sources: z.int(),
+  groundedness: z.nullable(
+    z
+      .number()
+      .check(
+        z.minimum(0),
+        z.maximum(1),
+        z.describe(
+          `${GROUNDEDNESS_DESCRIPTION}. Null for interactions recorded before answers were scored`,
+        ),
+      ),
+  ),
   feedback: z.nullable(z.enum(FEEDBACK_VALUES)),
   feedback_comment: z.nullable(z.string()),
   latency_ms: z.int(),

@@ -182,6 +182,7 @@ describe('Analytics', () => {
       avg_latency_ms: Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
       accuracy_rate: 1 / 3, // q1 positive; q3 and q5 (which changed its mind) negative
       citation_rate: asked.filter((item) => item.cites).length / 6,
+      avg_groundedness: expect.any(Number),
       total_cost_usd: expect.any(Number),
       // P131: none of these answers was billed to an organization's own model key.
       model_key_cost_usd: 0,
@@ -190,6 +191,11 @@ describe('Analytics', () => {
       total_tokens_output: sum('tokens_output'),
     });
     expect(metrics.citation_rate).toBeCloseTo(5 / 6, 10); // the empty agent cites nothing
+    // The mean groundedness of the answers that cite a source (the empty agent's is left out).
+    const grounded = asked.filter((item) => item.cites);
+    const meanGroundedness =
+      grounded.reduce((total, item) => total + item.metadata.groundedness, 0) / grounded.length;
+    expect(metrics.avg_groundedness).toBeCloseTo(meanGroundedness, 3);
     expect(metrics.total_cost_usd).toBeCloseTo(sum('cost_usd'), 6);
     for (const field of ['total_queries', 'unique_users', 'avg_latency_ms']) {
       expect(Number.isInteger(metrics[field])).toBe(true);
@@ -268,6 +274,7 @@ describe('Analytics', () => {
       avg_latency_ms: 0,
       accuracy_rate: null,
       citation_rate: null,
+      avg_groundedness: null,
       total_cost_usd: 0,
       model_key_cost_usd: 0,
       model_key_queries: 0,
@@ -289,6 +296,8 @@ describe('Analytics', () => {
       unique_users: 1,
       accuracy_rate: null,
       citation_rate: 0,
+      // Its answers cite nothing: no answer to average.
+      avg_groundedness: null,
     });
     expectSeries(
       time_series,

@@ -1,3 +1,5 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../layers/core/adapters/dynamodb/table-design';
 import { expectFlatError, expectNestedError, fieldPaths } from '../support/error-shapes';
 import { createAgent } from '../support/fixtures';
 import { api, json } from '../support/http-client';
@@ -101,8 +103,17 @@ describe('Interactions and feedback', () => {
         response: expect.any(String),
         feedback: null,
         latency_ms: expect.any(Number),
+        // The offline answerer quotes its sources: every sentence grounded.
+        groundedness: 1,
         created_at: expect.stringMatching(ISO_MS),
       });
+      for (const source of newest.sources) {
+        expect(source).toMatchObject({
+          document_id: expect.stringMatching(/^doc_/),
+          data_source_id: expect.stringMatching(/^ds_/),
+        });
+        expect(source.quoted_ranges.length).toBeGreaterThan(0);
+      }
       expect(newest.created_at.startsWith('2027-05-14T10:00:0')).toBe(true);
       expect(Number.isInteger(newest.latency_ms)).toBe(true);
     });
@@ -340,6 +351,35 @@ describe('Interactions and feedback', () => {
       expect(notFound.headers.get('link')).toBe(
         `</api/v1/interactions/${unknown}/feedback>; rel="successor-version"`,
       );
+    });
+  });
+
+  describe('interactions recorded before answers were grounded', () => {
+    it('read with a null groundedness and sources that quote nothing', async () => {
+      const id = ids.i2;
+      const find = async () =>
+        (await listed()).body.interactions.find((item: Record<string, any>) => item.id === id);
+      const stored = await find();
+      // Prepare: the item as an older version stored it, without the new fields.
+      await service.runtime.client.send(
+        new UpdateCommand({
+          TableName: 'svc',
+          Key: { PK: keys.orgPartition(service.orgId), SK: `INT#${id}` },
+          UpdateExpression: 'REMOVE groundedness SET sources = :sources',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: {
+            ':sources': stored.sources.map(
+              ({ quoted_ranges: _, ...source }: Record<string, unknown>) => source,
+            ),
+          },
+        }),
+      );
+
+      const read = await find();
+
+      expect(read.groundedness).toBeNull();
+      expect(read.sources.length).toBe(stored.sources.length);
+      for (const source of read.sources) expect(source.quoted_ranges).toEqual([]);
     });
   });
 });

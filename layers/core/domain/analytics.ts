@@ -34,6 +34,13 @@ export interface Rollup {
   readonly model_key_queries: number;
   /** Answers that cite at least one source (D34 citation_rate). */
   readonly cited: number;
+  /**
+   * Groundedness of the answers that cite a source and were scored, summed in
+   * thousandths (counters stay integers), and how many there are: the mean is
+   * their ratio, so rollups of any hours add up.
+   */
+  readonly groundedness_milli_sum: number;
+  readonly grounded: number;
   readonly positive: number;
   readonly negative: number;
   /** Count per LATENCY_BUCKETS_MS index. */
@@ -51,6 +58,8 @@ export const EMPTY_ROLLUP: Rollup = {
   model_key_cost_micro_usd: 0,
   model_key_queries: 0,
   cited: 0,
+  groundedness_milli_sum: 0,
+  grounded: 0,
   positive: 0,
   negative: 0,
   latency_histogram: [],
@@ -68,6 +77,8 @@ export function mergeRollups(a: Rollup, b: Rollup): Rollup {
     model_key_cost_micro_usd: a.model_key_cost_micro_usd + b.model_key_cost_micro_usd,
     model_key_queries: a.model_key_queries + b.model_key_queries,
     cited: a.cited + b.cited,
+    groundedness_milli_sum: a.groundedness_milli_sum + b.groundedness_milli_sum,
+    grounded: a.grounded + b.grounded,
     positive: a.positive + b.positive,
     negative: a.negative + b.negative,
     latency_histogram: Array.from(
@@ -111,6 +122,20 @@ export function bucketStart(hour: Date, granularity: Granularity): Date {
   return start;
 }
 
+/**
+ * What one interaction adds to its hour's groundedness counters: answers
+ * citing at least one source are averaged (an answer citing nothing, such as
+ * "couldn't find", says nothing about grounding), in thousandths.
+ */
+export function groundednessCounters(interaction: {
+  readonly cited_sources: number;
+  readonly groundedness: number | null;
+}): { readonly milli: number; readonly counted: number } {
+  if (interaction.cited_sources === 0 || interaction.groundedness === null)
+    return { milli: 0, counted: 0 };
+  return { milli: Math.round(interaction.groundedness * 1000), counted: 1 };
+}
+
 /** D34 metrics of a rollup. */
 export function metricsOf(rollup: Rollup) {
   const rated = rollup.positive + rollup.negative;
@@ -120,6 +145,10 @@ export function metricsOf(rollup: Rollup) {
     avg_latency_ms: rollup.queries === 0 ? 0 : Math.round(rollup.latency_ms_sum / rollup.queries),
     accuracy_rate: rated === 0 ? null : rollup.positive / rated,
     citation_rate: rollup.queries === 0 ? null : rollup.cited / rollup.queries,
+    avg_groundedness:
+      rollup.grounded === 0
+        ? null
+        : Math.round(rollup.groundedness_milli_sum / rollup.grounded) / 1000,
     total_cost_usd: rollup.cost_micro_usd / 1_000_000,
     // P131: billed to the organization's own keys, not part of total_cost_usd.
     model_key_cost_usd: rollup.model_key_cost_micro_usd / 1_000_000,

@@ -40,6 +40,11 @@ export interface Interaction {
   readonly sources: readonly CitedSource[];
   /** How many of `sources` the answer cites (D34 citation_rate counts answers citing at least one). */
   readonly cited_sources: number;
+  /**
+   * The share of the answer's claims a cited passage supports (retrieval/grounding.ts),
+   * 0–1; null for interactions recorded before answers were grounded.
+   */
+  readonly groundedness: number | null;
   readonly feedback: Feedback | null;
   readonly feedback_comment: string | null;
   readonly latency_ms: number;

@@ -8165,10 +8165,10 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…) */
-                                document_id: string;
-                                /** @description The data source the document belongs to (ds_…) */
-                                data_source_id: string;
+                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                                document_id?: string;
+                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                                data_source_id?: string;
                                 /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
                                 /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
@@ -8187,6 +8187,7 @@ export interface operations {
                                 }[];
                             }[];
                             cited_sources: number;
+                            groundedness: number | null;
                             feedback: ("positive" | "negative") | null;
                             feedback_comment: string | null;
                             latency_ms: number;
@@ -8322,10 +8323,10 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
+                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                            document_id?: string;
+                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                            data_source_id?: string;
                             /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
                             /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
@@ -8344,6 +8345,7 @@ export interface operations {
                             }[];
                         }[];
                         cited_sources: number;
+                        groundedness: number | null;
                         feedback: ("positive" | "negative") | null;
                         feedback_comment: string | null;
                         latency_ms: number;
@@ -8473,10 +8475,10 @@ export interface operations {
                             response: string;
                             sources: {
                                 chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…) */
-                                document_id: string;
-                                /** @description The data source the document belongs to (ds_…) */
-                                data_source_id: string;
+                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                                document_id?: string;
+                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                                data_source_id?: string;
                                 /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                                 document_title: string;
                                 /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
@@ -8495,6 +8497,7 @@ export interface operations {
                                 }[];
                             }[];
                             cited_sources: number;
+                            groundedness: number | null;
                             feedback: ("positive" | "negative") | null;
                             feedback_comment: string | null;
                             latency_ms: number;
@@ -8629,10 +8632,10 @@ export interface operations {
                         response: string;
                         sources: {
                             chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
+                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                            document_id?: string;
+                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                            data_source_id?: string;
                             /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
                             document_title: string;
                             /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
@@ -8651,6 +8654,7 @@ export interface operations {
                             }[];
                         }[];
                         cited_sources: number;
+                        groundedness: number | null;
                         feedback: ("positive" | "negative") | null;
                         feedback_comment: string | null;
                         latency_ms: number;
@@ -8776,6 +8780,7 @@ export interface operations {
                             avg_latency_ms: number;
                             accuracy_rate: number | null;
                             citation_rate: number | null;
+                            avg_groundedness: number | null;
                             total_cost_usd: number;
                             model_key_cost_usd: number;
                             model_key_queries: number;
@@ -8898,6 +8903,7 @@ export interface operations {
                             avg_latency_ms: number;
                             accuracy_rate: number | null;
                             citation_rate: number | null;
+                            avg_groundedness: number | null;
                             total_cost_usd: number;
                             model_key_cost_usd: number;
                             model_key_queries: number;

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   EMPTY_ROLLUP,
+  groundednessCounters,
   LATENCY_BUCKETS_MS,
   latencyBucket,
   type Rollup,
@@ -35,11 +36,12 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
     // P131: an answer paid with the organization's own key is counted apart from ours.
     const ownKey = interaction.billed_to === 'model_key';
     const cost = Math.round(interaction.cost_usd * 1_000_000);
+    const grounding = groundednessCounters(interaction);
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(orgId, new Date(interaction.created_at), interaction.agent_id),
-        UpdateExpression: `ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, ${ownKey ? 'model_key_cost_micro_usd :cost, model_key_queries :one' : 'cost_micro_usd :cost'}, cited :cited, #bucket :one, sessions :session SET agent_id = :agent, org_id = :org`,
+        UpdateExpression: `ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, ${ownKey ? 'model_key_cost_micro_usd :cost, model_key_queries :one' : 'cost_micro_usd :cost'}, cited :cited, groundedness_milli_sum :groundedness, grounded :grounded, #bucket :one, sessions :session SET agent_id = :agent, org_id = :org`,
         ExpressionAttributeNames: { '#bucket': `h${bucket}` },
         ExpressionAttributeValues: {
           ':one': 1,
@@ -48,6 +50,8 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
           ':out': interaction.tokens_output,
           ':cost': cost,
           ':cited': interaction.cited_sources > 0 ? 1 : 0,
+          ':groundedness': grounding.milli,
+          ':grounded': grounding.counted,
           ':session': new Set([interaction.session_id]),
           ':agent': interaction.agent_id,
           ':org': orgId,
@@ -106,6 +110,8 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
         model_key_cost_micro_usd: Number(item.model_key_cost_micro_usd ?? 0),
         model_key_queries: Number(item.model_key_queries ?? 0),
         cited: Number(item.cited ?? 0),
+        groundedness_milli_sum: Number(item.groundedness_milli_sum ?? 0),
+        grounded: Number(item.grounded ?? 0),
         positive: Number(item.positive ?? 0),
         negative: Number(item.negative ?? 0),
         latency_histogram: histogram,

@@ -40,7 +40,7 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
 
   async get(orgId: string, id: string): Promise<Interaction | null> {
     const found = await this.items.get(orgId, id);
-    return found && withRanking(found);
+    return found && withCurrentFields(found);
   }
 
   async list(
@@ -78,7 +78,9 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       ConsistentRead: true,
     });
     return pageOf(
-      items.map((item) => withRanking(withoutStorageAttributes(item) as unknown as Interaction)),
+      items.map((item) =>
+        withCurrentFields(withoutStorageAttributes(item) as unknown as Interaction),
+      ),
       page,
     );
   }
@@ -103,22 +105,31 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       },
       events: change.events,
     });
-    return updated && withRanking(updated);
+    return updated && withCurrentFields(updated);
   }
 }
 
 /**
- * P214: interactions stored before sources carried `rank` and `score` read
- * as their order and their cosine, which is how they were listed then.
+ * Interactions stored before some fields existed read as they were then:
+ * P214, sources without `rank` and `score` as their order and their cosine,
+ * which is how they were listed; sources without `quoted_ranges` as quoting
+ * nothing known, and an answer that was never grounded with a null groundedness.
  */
-function withRanking(interaction: Interaction): Interaction {
-  if (interaction.sources.every((source) => source.rank !== undefined)) return interaction;
+function withCurrentFields(interaction: Interaction): Interaction {
+  const current =
+    interaction.groundedness !== undefined &&
+    interaction.sources.every(
+      (source) => source.rank !== undefined && source.quoted_ranges !== undefined,
+    );
+  if (current) return interaction;
   return {
     ...interaction,
+    groundedness: interaction.groundedness ?? null,
     sources: interaction.sources.map((source, index) => ({
       ...source,
       rank: source.rank ?? index + 1,
       score: source.score ?? source.similarity_score,
+      quoted_ranges: source.quoted_ranges ?? [],
     })),
   };
 }

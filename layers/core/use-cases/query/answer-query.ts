@@ -236,6 +236,7 @@ export async function* answerQuery(
     response,
     sources: citedSources,
     cited_sources: citedSources.length,
+    groundedness: grounding.groundedness,
     feedback: null,
     feedback_comment: null,
     latency_ms: Math.max(0, finished.getTime() - started.getTime()),
@@ -315,8 +316,12 @@ function interactionEvents(
         interaction: {
           ...summary,
           response: interaction.response,
-          sources: interaction.sources.map(({ chunk_text: _, ...source }) => source),
+          // Without their text, so without the ranges of it the answer quoted either.
+          sources: interaction.sources.map(
+            ({ chunk_text: _, quoted_ranges: __, ...source }) => source,
+          ),
           latencyMs: interaction.latency_ms,
+          groundedness: interaction.groundedness,
         },
       },
       answered,
