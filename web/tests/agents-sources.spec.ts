@@ -182,8 +182,18 @@ test.describe('Cited sources and groundedness', () => {
     await expect(dialog).toContainText(/Supported by sources\d{1,3}(\.\d)?%/);
     await expect(dialog.getByRole('link', { name: GUIDE.name })).toBeVisible();
     await expect(dialog.locator('mark').first()).toBeVisible();
+    // What the score means opens over the dialog; Esc closes it first, then the dialog.
+    await dialog.getByRole('button', { name: 'What “Supported by sources” means' }).click();
+    const meaning = page.getByText(
+      /The share of the answer’s sentences that the passages it cites/,
+    );
+    await expect(meaning).toBeVisible();
     await expectAccessible(makeAxeBuilder);
     await page.keyboard.press('Escape');
+    await expect(meaning).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
 
     await page.goto(`/analytics?period=7d&agent_id=${agent.id}`);
     const totals = page.getByRole('region', { name: 'Totals for the range' });
