@@ -845,11 +845,13 @@ export class ServiceStack extends Stack {
     this.connectorApps?.connect(syncWorker);
 
     // D25: data-sources presigns uploads (a presigned POST is signed with
-    // its role, so the role needs PutObject) and deletes files; the ingestion
-    // worker reads them and deletes orphans. Both already use the main key,
-    // which encrypts the bucket, through their table access.
+    // its role, so the role needs PutObject), presigns the downloads cited
+    // files open at (GetObject, for the same reason) and deletes files; the
+    // ingestion worker reads them and deletes orphans. Both already use the
+    // main key, which encrypts the bucket, through their table access.
     const uploader = this.http.functions.get(FILE_UPLOADER);
-    if (uploader) this.grantFileAccess(uploader, ['s3:PutObject', 's3:DeleteObject'], true);
+    if (uploader)
+      this.grantFileAccess(uploader, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], true);
     const ingestion = this.ingestionWorker.worker;
     this.grantItemAccess(ingestion);
     this.search.grantReadWrite(ingestion.role);

@@ -5,6 +5,7 @@ import {
   createFileUpload,
   createFileUploads,
   deleteFile,
+  fileDownloadUrl,
   getFile,
   listFiles,
 } from '../../layers/core/use-cases/files/file-uploads';
@@ -63,6 +64,34 @@ export const fileOperations = {
         200,
         await getFile(deps, principal.orgId, params.id ?? '', params.document_id ?? ''),
       );
+    },
+  }),
+  getFileContent: operation({
+    summary:
+      "Open an uploaded file: a redirect to a download of its bytes, shown in place under its name (what a cited file's document_url points at)",
+    pathIds: { id: 'dataSource', document_id: 'document' },
+    responses: {
+      302: {
+        description:
+          'Location is a download of the file good for 5 minutes (Content-Disposition: inline, with the file name); follow it without credentials',
+      },
+      404: {
+        description: 'No such file in this organization, or its upload never arrived',
+      },
+    },
+    async handle({ params, principal, deps }) {
+      const location = await fileDownloadUrl(
+        deps,
+        principal.orgId,
+        params.id ?? '',
+        params.document_id ?? '',
+      );
+      // The address expires within minutes: never cached, and never sent on as a referrer.
+      return {
+        statusCode: 302,
+        headers: { Location: location, 'Cache-Control': 'no-store' },
+        body: '',
+      };
     },
   }),
   deleteFile: operation({

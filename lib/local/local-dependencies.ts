@@ -68,6 +68,8 @@ export interface LocalWiringOptions {
   readonly blobDirectory: string | null;
   /** The gateway's upload address, once it listens. */
   readonly uploadUrl: () => string;
+  /** Where the gateway serves presigned downloads (S3's presigned GET in the cloud). */
+  readonly downloadUrl: () => string;
   /** D12: the key session JWTs are signed with (`<data dir>/session.key`). */
   readonly sessionKey: Buffer;
   /** P264, P265: SMTP when `SVC_SMTP_URL` is set, else the terminal shows each mail's link (P61). */
@@ -176,6 +178,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     // Its own key, derived: the master key itself never signs anything a caller sees.
     signingKey: Buffer.from(hkdfSync('sha256', options.masterKey, '', 'local-upload-policy', 32)),
     uploadUrl: options.uploadUrl,
+    downloadUrl: options.downloadUrl,
     now,
   });
   const parsingProcess = new ParsingProcess(options.parsing);

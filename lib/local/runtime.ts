@@ -20,6 +20,7 @@ import { BackgroundWorkers } from './background-workers';
 import { type BootstrapResult, bootstrap, recordBootstrapKeyShown } from './bootstrap';
 import { consoleSite } from './console-site';
 import { prepareDataDirectory } from './data-directory';
+import { handleDownload, LOCAL_DOWNLOAD_PATH } from './download-endpoint';
 import { type LocalDynamoDb, startDynalite } from './dynalite-server';
 import { FIRST_ADMINISTRATOR_ROUTES, firstAdministratorFunction } from './first-administrator';
 import {
@@ -153,6 +154,7 @@ export async function startLocalRuntime(
       ...(options.clock ? { clock: options.clock } : {}),
       blobDirectory: config.SVC_IN_MEMORY ? null : join(config.dataDir, 'blobs'),
       uploadUrl: () => `${gatewayUrl}${LOCAL_UPLOAD_PATH}`,
+      downloadUrl: () => `${gatewayUrl}${LOCAL_DOWNLOAD_PATH}`,
       ...(config.SVC_DNS_SERVERS ? { dnsServers: config.SVC_DNS_SERVERS } : {}),
       publicBaseUrl: () => config.SVC_PUBLIC_URL ?? gatewayUrl,
       ...(config.SVC_CONSOLE_ORIGIN ? { consoleOrigin: config.SVC_CONSOLE_ORIGIN } : {}),
@@ -202,6 +204,9 @@ export async function startLocalRuntime(
           handleUpload(request, response, fileStorage, async (key, size) => {
             await ingestionQueue.send(objectCreatedEvent(key, size, Date.now()));
           }),
+        // S3's presigned GET: where a cited file's content route redirects.
+        [LOCAL_DOWNLOAD_PATH]: (request, response) =>
+          handleDownload(request, response, fileStorage),
       },
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     }).catch((error: NodeJS.ErrnoException) => {

@@ -235,6 +235,46 @@ describe('File uploads (D25)', () => {
       expect(json(answer).response).toMatch(/Gift cards are never refunded/);
     });
 
+    it('opens a cited file at its document_url: a redirect to a short-lived download of its bytes', async () => {
+      const [chunk] = await search('gift cards refunded wombat');
+      const contentPath = `/api/v1/data-sources/${sourceId}/files/${refunds.document_id}/content`;
+      expect(chunk?.document_url).toBe(`${service.url}${contentPath}`);
+
+      const opened = await api(service.url, contentPath, { key, redirect: 'manual' });
+
+      expect(opened.status).toBe(302);
+      expect(opened.headers.get('cache-control')).toBe('no-store');
+      const location = opened.headers.get('location') ?? '';
+      // The download needs no credentials: the address is the authorization, for 5 minutes.
+      const download = await fetch(location);
+      expect(download.status).toBe(200);
+      expect(Buffer.from(await download.arrayBuffer())).toEqual(REFUNDS_MD);
+      expect(download.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(download.headers.get('content-disposition')).toBe(
+        `inline; filename="refunds.md"; filename*=UTF-8''refunds.md`,
+      );
+      // Shown on the API's own origin: sandboxed, so nothing in an uploaded page runs as the console.
+      expect(download.headers.get('content-security-policy')).toContain('sandbox');
+      const tampered = new URL(location);
+      tampered.searchParams.set('signature', 'x'.repeat(43));
+      expect((await fetch(tampered)).status).toBe(403);
+
+      clock.advance(FILE_UPLOAD_LIMITS.downloadTtlSeconds * 1000);
+      expect((await fetch(location)).status).toBe(403);
+    });
+
+    it('answers 404 for the content of a file whose upload never came, or that does not exist', async () => {
+      const pending = await presignUpload(service, key, sourceId, { filename: 'later.md' });
+      for (const documentId of [pending.document_id, 'doc_00000000000000000000000000']) {
+        const response = await api(
+          service.url,
+          `/api/v1/data-sources/${sourceId}/files/${documentId}/content`,
+          { key, redirect: 'manual' },
+        );
+        expect(response.status).toBe(404);
+      }
+    });
+
     it('reads PDF, DOCX, HTML, CSV and plain text', async () => {
       const files: Array<[string, Buffer, string]> = [
         [
@@ -588,12 +628,14 @@ describe('File uploads (D25)', () => {
         ['POST', filesPath(), { filename: 'intruder.txt' }],
         ['GET', filesPath(), undefined],
         ['GET', `${filesPath()}/${file.id}`, undefined],
+        ['GET', `${filesPath()}/${file.id}/content`, undefined],
         ['DELETE', `${filesPath()}/${file.id}`, undefined],
       ];
       for (const [method, path, body] of attempts) {
         const response = await api(service.url, path, {
           method,
           key: other.key,
+          redirect: 'manual',
           ...(body ? { body } : {}),
         });
         expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });

@@ -42,6 +42,7 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'POST /api/data-specs/{id}/files': 'Write',
   'GET /api/v1/data-sources/{id}/files': 'Read',
   'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
+  'GET /api/v1/data-sources/{id}/files/{document_id}/content': 'Read',
   'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
   // Issue 12 (P156): disconnecting changes the data source; connecting is a person's, never a key's (P215).
   'DELETE /api/v1/data-sources/{id}/connection': 'Write',

@@ -114,13 +114,13 @@ describe('File uploads in the cloud (D25)', () => {
     ]);
   });
 
-  it('lets data-sources presign uploads (PutObject), delete them and list their prefix only', () => {
+  it('lets data-sources presign uploads (PutObject) and downloads (GetObject), delete them and list their prefix only', () => {
     const dataSources = stack.http.functions.get(FILE_UPLOADER);
     if (!dataSources) throw new Error('no data-sources function');
     expect(s3Statements(dataSources.role)).toEqual([
       {
         Effect: 'Allow',
-        Action: ['s3:DeleteObject', 's3:PutObject'],
+        Action: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
         Resource: uploadObjects(),
       },
       {

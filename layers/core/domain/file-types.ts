@@ -69,6 +69,35 @@ export function detectFileType(filename: string, contentType?: string): FileType
 }
 
 /**
+ * What a stored file of each type is served as. Text is assumed UTF-8 (what
+ * the parsers read it as without a declared charset), so a README with
+ * accents does not show as mojibake.
+ */
+const SERVED_MEDIA_TYPES: Readonly<Record<FileType, string>> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/**
+ * The content type to serve an uploaded file with: its type's, keeping a
+ * charset the upload declared; `application/octet-stream` for a file of no
+ * accepted type (it was refused, but its bytes are still the user's).
+ */
+export function servedContentType(filename: string, declared: string | null): string {
+  const type = detectFileType(filename, declared ?? undefined);
+  if (!type) return 'application/octet-stream';
+  const charset = /;\s*charset=([\w.:-]+)/i.exec(declared ?? '')?.[1];
+  const served = SERVED_MEDIA_TYPES[type];
+  return charset && served.includes('charset=')
+    ? served.replace(/charset=.*$/, `charset=${charset}`)
+    : served;
+}
+
+/**
  * D25: a file that is none of the accepted types. An `InvalidRequestError`
  * (400 `invalid_request`) where it reaches a caller directly; during
  * ingestion its message is the document's error. The message names the

@@ -42,6 +42,8 @@ export const FILE_UPLOAD_LIMITS = {
   /** P108: files presigned by one request, one Write request of its key's limit (an answer of about 100 KB). */
   batchMax: 100,
   contentTypeMax: 255,
+  /** A download of a cited file is good this long: enough to open it, short enough to leak little. */
+  downloadTtlSeconds: 5 * 60,
 } as const;
 
 const OBJECT_KEY = /^files\/(org_[0-9a-z]{26})\/(ds_[0-9a-z]{26})\/(doc_[0-9a-z]{26})$/;
@@ -114,4 +116,21 @@ export function uploadedFileTitle(filename: string, parsedTitle: string): string
   // Exactly the stem is what parsers fall back to without a title; `Express` over `express.md` says more.
   if (title === '' || title === 'Untitled' || title === stemOf(name) || title === name) return name;
   return `${name} — ${title}`;
+}
+
+/**
+ * How a stored file is served to a browser: shown in place (`inline`) under
+ * its own name. The quoted `filename` keeps to printable ASCII (other
+ * characters become `_`, quotes and backslashes are dropped); `filename*`
+ * (RFC 6266, RFC 8187) carries the exact name for browsers that read it.
+ *
+ * @example inlineContentDisposition('Prix été.pdf') // `inline; filename="Prix _t_.pdf"; filename*=UTF-8''Prix%20%C3%A9t%C3%A9.pdf`
+ */
+export function inlineContentDisposition(filename: string): string {
+  const ascii = filename.replace(/["\\]/g, '').replace(/[^\x20-\x7e]/g, '_');
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

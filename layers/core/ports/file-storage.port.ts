@@ -16,6 +16,17 @@ export interface FileStorage {
     readonly maxBytes: number;
     readonly expiresAt: Date;
   }): Promise<PresignedUpload>;
+  /**
+   * An address anyone holding it may GET the stored file at until
+   * `expiresAt`, served with this content type and `Content-Disposition`
+   * (S3's presigned GET; the local gateway's download route on one machine).
+   */
+  presignDownload(input: {
+    readonly key: string;
+    readonly contentType: string;
+    readonly contentDisposition: string;
+    readonly expiresAt: Date;
+  }): Promise<string>;
   /** The stored bytes, or `null` when there is no such object. */
   read(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;

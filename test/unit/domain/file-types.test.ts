@@ -1,4 +1,8 @@
-import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../../layers/core/domain/file-types';
+import {
+  ACCEPTED_FILE_TYPES_TEXT,
+  detectFileType,
+  servedContentType,
+} from '../../../layers/core/domain/file-types';
 
 describe('Domain: file types (D25)', () => {
   it.each([
@@ -32,5 +36,17 @@ describe('Domain: file types (D25)', () => {
 
   it('names the accepted types in D25 order', () => {
     expect(ACCEPTED_FILE_TYPES_TEXT).toBe('PDF, DOCX, HTML, Markdown, plain text, CSV');
+  });
+});
+
+describe('servedContentType', () => {
+  it.each([
+    ['warranty.pdf', null, 'application/pdf'],
+    ['express.md', 'application/octet-stream', 'text/markdown; charset=utf-8'],
+    ['notes.txt', 'text/plain; charset=iso-8859-1', 'text/plain; charset=iso-8859-1'],
+    ['page', 'text/html', 'text/html; charset=utf-8'],
+    ['archive.zip', 'application/zip', 'application/octet-stream'],
+  ])('serves %s (declared %s) as %s', (filename, declared, expected) => {
+    expect(servedContentType(filename, declared)).toBe(expected);
   });
 });

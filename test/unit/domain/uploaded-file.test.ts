@@ -1,5 +1,6 @@
 import {
   absoluteDocumentUrl,
+  inlineContentDisposition,
   uploadedFileContentPath,
   uploadedFileTitle,
 } from '../../../layers/core/domain/uploaded-file';
@@ -47,5 +48,22 @@ describe('absoluteDocumentUrl', () => {
 
   it('keeps the path relative when the origin is unknown', () => {
     expect(absoluteDocumentUrl(path, '')).toBe(path);
+  });
+});
+
+describe('inlineContentDisposition', () => {
+  it('shows a file in place under its name', () => {
+    expect(inlineContentDisposition('express.md')).toBe(
+      `inline; filename="express.md"; filename*=UTF-8''express.md`,
+    );
+  });
+
+  it('keeps the quoted name printable ASCII and gives the exact name in filename*', () => {
+    expect(inlineContentDisposition('Prix "été".pdf')).toBe(
+      `inline; filename="Prix _t_.pdf"; filename*=UTF-8''Prix%20%22%C3%A9t%C3%A9%22.pdf`,
+    );
+    expect(inlineContentDisposition("a\\b'(c).txt")).toBe(
+      `inline; filename="ab'(c).txt"; filename*=UTF-8''a%5Cb%27%28c%29.txt`,
+    );
   });
 });

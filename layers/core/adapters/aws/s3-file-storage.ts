@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import type { FileStorage, PresignedUpload } from '../../ports/file-storage.port';
+import { presignedGetUrl } from './s3-presigned-get';
 
 /** DeleteObjects takes at most 1,000 keys a call. */
 const DELETE_BATCH = 1000;
@@ -39,6 +40,42 @@ export class S3FileStorage implements FileStorage {
       Expires: Math.max(1, Math.ceil((input.expiresAt.getTime() - this.now()) / 1000)),
     });
     return { url, fields };
+  }
+
+  /**
+   * A presigned GET: S3 serves the object with the content type and
+   * disposition the signature pins (`response-content-*`), so the browser
+   * shows the file under its name; the bucket's address is the client's own
+   * endpoint resolution (region, partition, FIPS, dual-stack).
+   */
+  async presignDownload(input: {
+    key: string;
+    contentType: string;
+    contentDisposition: string;
+    expiresAt: Date;
+  }): Promise<string> {
+    const { config } = this.client;
+    const region = await config.region();
+    const endpoint = config.endpointProvider({
+      Bucket: this.bucket,
+      Region: region,
+      UseFIPS: await config.useFipsEndpoint(),
+      UseDualStack: await config.useDualstackEndpoint(),
+      ForcePathStyle: config.forcePathStyle,
+    });
+    const now = this.now();
+    return presignedGetUrl({
+      bucketUrl: new URL(endpoint.url.href),
+      key: input.key,
+      region,
+      credentials: await config.credentials(),
+      signedAt: new Date(now),
+      expiresInSeconds: Math.max(1, Math.ceil((input.expiresAt.getTime() - now) / 1000)),
+      query: {
+        'response-content-type': input.contentType,
+        'response-content-disposition': input.contentDisposition,
+      },
+    });
   }
 
   async read(key: string): Promise<Buffer | null> {

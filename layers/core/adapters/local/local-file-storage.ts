@@ -14,6 +14,18 @@ export type UploadCheck =
   | { readonly ok: true; readonly policy: LocalUploadPolicy }
   | { readonly ok: false; readonly reason: 'malformed' | 'signature' | 'expired' };
 
+/** What a local presigned download allows: this key, served so, until then. */
+export interface LocalDownloadPolicy {
+  readonly key: string;
+  readonly contentType: string;
+  readonly contentDisposition: string;
+  readonly expiresAt: number;
+}
+
+export type DownloadCheck =
+  | { readonly ok: true; readonly policy: LocalDownloadPolicy }
+  | { readonly ok: false; readonly reason: 'malformed' | 'signature' | 'expired' };
+
 /**
  * S3's part on one machine (ARCHITECTURE.md): uploaded files under
  * `<data dir>/blobs` (or in memory), and presigned uploads the local gateway
@@ -32,6 +44,8 @@ export class LocalFileStorage implements FileStorage {
       readonly signingKey: Buffer;
       /** The gateway's upload address, known once the gateway listens. */
       readonly uploadUrl: () => string;
+      /** The gateway's download address, likewise. */
+      readonly downloadUrl: () => string;
       readonly now: () => number;
     },
   ) {}
@@ -54,6 +68,70 @@ export class LocalFileStorage implements FileStorage {
     };
   }
 
+  /**
+   * A download the gateway serves as S3 serves a presigned GET: the `policy`
+   * parameter names the key, how to serve it and the expiry, `signature` is
+   * its HMAC. A policy says which kind it is, so an upload's signature never
+   * passes for a download's.
+   */
+  async presignDownload(input: {
+    key: string;
+    contentType: string;
+    contentDisposition: string;
+    expiresAt: Date;
+  }): Promise<string> {
+    const policy = Buffer.from(
+      JSON.stringify({
+        kind: 'download',
+        key: input.key,
+        content_type: input.contentType,
+        content_disposition: input.contentDisposition,
+        expires_at: input.expiresAt.getTime(),
+      }),
+    ).toString('base64url');
+    const url = new URL(this.options.downloadUrl());
+    url.searchParams.set('policy', policy);
+    url.searchParams.set('signature', this.sign(policy));
+    return url.toString();
+  }
+
+  /** Checks a download's query parameters as S3 checks a presigned GET's. */
+  checkDownload(parameters: URLSearchParams): DownloadCheck {
+    const policy = parameters.get('policy');
+    const signature = parameters.get('signature');
+    if (!policy || !signature) return { ok: false, reason: 'malformed' };
+    const expected = Buffer.from(this.sign(policy));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      return { ok: false, reason: 'signature' };
+    let decoded: Record<string, unknown> | null;
+    try {
+      decoded = JSON.parse(Buffer.from(policy, 'base64url').toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (typeof decoded !== 'object' || decoded === null) return { ok: false, reason: 'malformed' };
+    const { kind, key, content_type, content_disposition, expires_at } = decoded;
+    if (
+      kind !== 'download' ||
+      typeof key !== 'string' ||
+      typeof content_type !== 'string' ||
+      typeof content_disposition !== 'string' ||
+      typeof expires_at !== 'number'
+    )
+      return { ok: false, reason: 'malformed' };
+    if (this.options.now() >= expires_at) return { ok: false, reason: 'expired' };
+    return {
+      ok: true,
+      policy: {
+        key,
+        contentType: content_type,
+        contentDisposition: content_disposition,
+        expiresAt: expires_at,
+      },
+    };
+  }
+
   /** Checks an upload's form fields as S3 checks a presigned POST's. */
   checkUpload(fields: Readonly<Record<string, string>>): UploadCheck {
     const { key, policy, signature } = fields;
@@ -62,13 +140,14 @@ export class LocalFileStorage implements FileStorage {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given))
       return { ok: false, reason: 'signature' };
-    let decoded: { key?: unknown; max_bytes?: unknown; expires_at?: unknown };
+    let decoded: { kind?: unknown; key?: unknown; max_bytes?: unknown; expires_at?: unknown };
     try {
       decoded = JSON.parse(Buffer.from(policy, 'base64url').toString('utf8'));
     } catch {
       return { ok: false, reason: 'malformed' };
     }
     if (
+      decoded?.kind !== undefined ||
       decoded.key !== key ||
       typeof decoded.max_bytes !== 'number' ||
       typeof decoded.expires_at !== 'number'

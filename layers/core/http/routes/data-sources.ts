@@ -95,6 +95,15 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     api: 'v1',
   },
   {
+    method: 'GET',
+    path: '/api/v1/data-sources/{id}/files/{document_id}/content',
+    family: 'data-sources',
+    operation: 'getFileContent',
+    scope: 'Read',
+    role: 'readonly',
+    api: 'v1',
+  },
+  {
     method: 'DELETE',
     path: '/api/v1/data-sources/{id}/files/{document_id}',
     family: 'data-sources',

@@ -1,7 +1,17 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors';
-import { detectFileType, FILE_TYPES, UnsupportedFileTypeError } from '../../domain/file-types';
+import {
+  detectFileType,
+  FILE_TYPES,
+  servedContentType,
+  UnsupportedFileTypeError,
+} from '../../domain/file-types';
 import { newId } from '../../domain/ids';
-import { FILE_UPLOAD_LIMITS, fileObjectKey, type UploadedFile } from '../../domain/uploaded-file';
+import {
+  FILE_UPLOAD_LIMITS,
+  fileObjectKey,
+  inlineContentDisposition,
+  type UploadedFile,
+} from '../../domain/uploaded-file';
 import type { Clock } from '../../ports/clock.port';
 import type { DataSourceRepository } from '../../ports/data-source-repository.port';
 import type { FileStorage } from '../../ports/file-storage.port';
@@ -193,6 +203,29 @@ export async function getFile(
   const file = await deps.files.get(orgId, dataSourceId, documentId);
   if (!file) throw new NotFoundError(`No file ${documentId} in data source ${dataSourceId}`);
   return file;
+}
+
+/**
+ * Where a cited file opens: a download of its stored bytes good for a few
+ * minutes (FILE_UPLOAD_LIMITS.downloadTtlSeconds), shown in place under its
+ * name. A file of another organization, or one whose bytes never arrived,
+ * is not found.
+ */
+export async function fileDownloadUrl(
+  deps: Pick<FileUploadDependencies, 'dataSources' | 'files' | 'fileStorage' | 'clock'>,
+  orgId: string,
+  dataSourceId: string,
+  documentId: string,
+): Promise<string> {
+  const file = await getFile(deps, orgId, dataSourceId, documentId);
+  if (file.status === 'awaiting_upload')
+    throw new NotFoundError(`File ${documentId} has not been uploaded`);
+  return deps.fileStorage.presignDownload({
+    key: fileObjectKey(orgId, dataSourceId, documentId),
+    contentType: servedContentType(file.filename, file.content_type),
+    contentDisposition: inlineContentDisposition(file.filename),
+    expiresAt: new Date(deps.clock.now().getTime() + FILE_UPLOAD_LIMITS.downloadTtlSeconds * 1000),
+  });
 }
 
 /**

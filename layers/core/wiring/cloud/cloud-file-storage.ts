@@ -19,6 +19,7 @@ export function cloudFileStorage(): FileStorage {
   };
   return {
     presignUpload: async (input) => (await s3()).presignUpload(input),
+    presignDownload: async (input) => (await s3()).presignDownload(input),
     read: async (key) => (await s3()).read(key),
     delete: async (key) => (await s3()).delete(key),
     deleteUnder: async (prefix) => (await s3()).deleteUnder(prefix),

@@ -4,7 +4,7 @@ import { S3FileStorage } from '../../../../layers/core/adapters/aws/s3-file-stor
 /**
  * The presigned POST is computed locally by the AWS SDK (no request is
  * made), so it is checked here for real: the policy S3 will enforce pins the
- * key and bounds the size (D17). Reads and deletes need S3 itself and are
+ * key and bounds the size (D17); so is the presigned GET. Reads and deletes need S3 itself and are
  * not exercised here (docs/deployment.md).
  */
 describe('Class: S3FileStorage', () => {
@@ -43,5 +43,31 @@ describe('Class: S3FileStorage', () => {
     const expiresInMs = Date.parse(policy.expiration) - now;
     expect(expiresInMs).toBeGreaterThan(14 * 60_000);
     expect(expiresInMs).toBeLessThanOrEqual(15 * 60_000);
+  });
+
+  it('presigns a GET of the object at the bucket address, serving it as asked, for the time asked', async () => {
+    const now = Date.parse('2026-11-29T06:00:00Z');
+    const storage = new S3FileStorage(client, 'aqs-files', () => now);
+
+    const url = new URL(
+      await storage.presignDownload({
+        key: 'files/org_a/ds_b/doc_c',
+        contentType: 'application/pdf',
+        contentDisposition: 'inline; filename="warranty.pdf"',
+        expiresAt: new Date(now + 5 * 60_000),
+      }),
+    );
+
+    expect(`${url.origin}${url.pathname}`).toBe(
+      'https://aqs-files.s3.eu-west-1.amazonaws.com/files/org_a/ds_b/doc_c',
+    );
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('300');
+    expect(url.searchParams.get('X-Amz-Credential')).toBe(
+      'AKIAEXAMPLE/20261129/eu-west-1/s3/aws4_request',
+    );
+    expect(url.searchParams.get('response-content-type')).toBe('application/pdf');
+    expect(url.searchParams.get('response-content-disposition')).toBe(
+      'inline; filename="warranty.pdf"',
+    );
   });
 });

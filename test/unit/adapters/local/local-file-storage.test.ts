@@ -11,6 +11,7 @@ describe('Class: LocalFileStorage', () => {
       directory: dir,
       signingKey,
       uploadUrl: () => 'http://127.0.0.1:3000/_local/uploads',
+      downloadUrl: () => 'http://127.0.0.1:3000/_local/downloads',
       now: () => now,
     });
 
@@ -64,6 +65,83 @@ describe('Class: LocalFileStorage', () => {
         ok: false,
         reason: 'malformed',
       });
+    });
+  });
+
+  describe('presigned downloads', () => {
+    const key = 'files/org_a/ds_b/doc_c';
+    const served = {
+      contentType: 'text/markdown; charset=utf-8',
+      contentDisposition: 'inline; filename="express.md"',
+    };
+    const presign = (files: LocalFileStorage) =>
+      files.presignDownload({ key, ...served, expiresAt: new Date(now + 300_000) });
+    const parametersOf = (url: string) => new URL(url).searchParams;
+
+    it('signs a policy naming the key, how to serve it and the expiry', async () => {
+      const files = storage(directory);
+      const url = await presign(files);
+
+      expect(url.startsWith('http://127.0.0.1:3000/_local/downloads?policy=')).toBe(true);
+      expect(files.checkDownload(parametersOf(url))).toEqual({
+        ok: true,
+        policy: { key, ...served, expiresAt: now + 300_000 },
+      });
+    });
+
+    it('refuses a download signed with another key, edited, expired or incomplete', async () => {
+      const foreign = await presign(storage(directory, Buffer.alloc(32, 9)));
+      const files = storage(directory);
+      expect(files.checkDownload(parametersOf(foreign))).toEqual({
+        ok: false,
+        reason: 'signature',
+      });
+
+      const signed = parametersOf(await presign(files));
+      const edited = new URLSearchParams(signed);
+      edited.set(
+        'policy',
+        Buffer.from(
+          JSON.stringify({
+            kind: 'download',
+            key: 'files/org_x/ds_b/doc_c',
+            content_type: served.contentType,
+            content_disposition: served.contentDisposition,
+            expires_at: now + 300_000,
+          }),
+        ).toString('base64url'),
+      );
+      expect(files.checkDownload(edited)).toEqual({ ok: false, reason: 'signature' });
+      expect(files.checkDownload(new URLSearchParams())).toEqual({
+        ok: false,
+        reason: 'malformed',
+      });
+
+      now += 300_000;
+      expect(files.checkDownload(signed)).toEqual({ ok: false, reason: 'expired' });
+    });
+
+    it('never takes an upload signature for a download, nor a download signature for an upload', async () => {
+      const files = storage(directory);
+      const upload = await files.presignUpload({
+        key,
+        maxBytes: 100,
+        expiresAt: new Date(now + 60_000),
+      });
+      const asDownload = new URLSearchParams({
+        policy: upload.fields.policy ?? '',
+        signature: upload.fields.signature ?? '',
+      });
+      expect(files.checkDownload(asDownload)).toEqual({ ok: false, reason: 'malformed' });
+
+      const download = parametersOf(await presign(files));
+      expect(
+        files.checkUpload({
+          key,
+          policy: download.get('policy') ?? '',
+          signature: download.get('signature') ?? '',
+        }),
+      ).toEqual({ ok: false, reason: 'malformed' });
     });
   });
 
