@@ -227,7 +227,7 @@ function TurnView({
           </p>
         ) : null}
         {turn.status !== 'streaming' && entries.length > 0 ? (
-          <SourceList turnKey={turn.key} entries={entries} onCite={onCite} />
+          <SourceList entries={entries} onCite={onCite} />
         ) : null}
         {turn.metadata ? <AnswerFacts turn={turn} /> : null}
         {turn.metadata ? <Feedback interactionId={turn.metadata.interaction_id} /> : null}
@@ -279,20 +279,15 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
  * and a list inside it would make the conversation's items ambiguous.
  */
 function SourceList({
-  turnKey,
   entries,
   onCite,
 }: {
-  readonly turnKey: number;
   readonly entries: ReadonlyArray<SourceEntry<ShownSource>>;
   readonly onCite: (number: number) => void;
 }) {
-  const labelId = `sources-of-${turnKey}`;
   return (
-    <div class="turn__sources" role="group" aria-labelledby={labelId}>
-      <span id={labelId} class="turn__sources-label">
-        Sources
-      </span>
+    <fieldset class="turn__sources">
+      <legend class="turn__sources-label">Sources</legend>
       {entries.map((entry) => (
         <p key={entry.source.chunk_id} class="turn__source">
           <button
@@ -311,7 +306,7 @@ function SourceList({
           ) : null}
         </p>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
