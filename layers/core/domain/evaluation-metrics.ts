@@ -14,6 +14,7 @@ import type {
 } from './evaluation';
 import { NO_ANSWER_TEXT } from './no-answer';
 import { analyze } from './retrieval/text-analysis';
+import { UPLOADED_TITLE_SEPARATOR } from './uploaded-file';
 
 /**
  * P143: a sentence is supported when at least this share of its distinct
@@ -23,6 +24,8 @@ export const SUPPORT_THRESHOLD = 0.6;
 
 /** A source as the metrics see it: where it comes from, and its text when cited. */
 export interface ScoredSource {
+  /** Absent on results recorded before sources named their document. */
+  readonly document_id?: string;
   readonly document_title: string;
   readonly document_url: string | null;
   readonly chunk_text?: string;
@@ -46,9 +49,18 @@ export function documentKey(source: ScoredSource): string {
   return source.document_url ?? source.document_title;
 }
 
-/** An expected source names a document by its URL or by its title. */
+/**
+ * An expected source names a document by its URL, its title or its id; an
+ * uploaded file also by its file name alone (its title may add its heading:
+ * `express.md — Express`).
+ */
 function matches(expected: string, source: ScoredSource): boolean {
-  return expected === source.document_url || expected === source.document_title;
+  return (
+    expected === source.document_url ||
+    expected === source.document_title ||
+    expected === source.document_id ||
+    source.document_title.startsWith(`${expected}${UPLOADED_TITLE_SEPARATOR}`)
+  );
 }
 
 /** The distinct documents of `sources`, in order of first appearance. */

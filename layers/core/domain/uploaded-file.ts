@@ -115,8 +115,11 @@ export function uploadedFileTitle(filename: string, parsedTitle: string): string
   const title = parsedTitle.trim();
   // Exactly the stem is what parsers fall back to without a title; `Express` over `express.md` says more.
   if (title === '' || title === 'Untitled' || title === stemOf(name) || title === name) return name;
-  return `${name} — ${title}`;
+  return `${name}${UPLOADED_TITLE_SEPARATOR}${title}`;
 }
+
+/** Between an uploaded file's name and the title its content gives itself. */
+export const UPLOADED_TITLE_SEPARATOR = ' — ';
 
 /**
  * How a stored file is served to a browser: shown in place (`inline`) under

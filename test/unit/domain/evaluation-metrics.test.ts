@@ -95,6 +95,35 @@ describe('scoreAnswer', () => {
     });
   });
 
+  it('matches an uploaded file by its name, its name and heading, or its document id', () => {
+    const file = {
+      document_id: 'doc_0123456789abcdefghijklmnop',
+      document_title: 'express.md — Express',
+      document_url: 'https://svc.test/api/v1/data-sources/ds_1/files/doc_1/content',
+      chunk_text: 'Express is a minimal web framework.',
+    };
+    for (const expected of ['express.md', 'express.md — Express', file.document_id]) {
+      const metrics = scoreAnswer({
+        response: 'Express is a minimal web framework [1].',
+        retrieved: [file],
+        cited: [file],
+        expectedSources: [expected],
+        expectedAnswer: null,
+        noSourcesAnswer: NO_SOURCES,
+      });
+      expect({ expected, recall: metrics.citation_recall }).toEqual({ expected, recall: 1 });
+    }
+    const other = scoreAnswer({
+      response: 'Express is a minimal web framework [1].',
+      retrieved: [file],
+      cited: [file],
+      expectedSources: ['express'],
+      expectedAnswer: null,
+      noSourcesAnswer: NO_SOURCES,
+    });
+    expect(other.citation_recall).toBe(0);
+  });
+
   it('leaves citation metrics undefined without expected sources, and precision without citations', () => {
     const none = scoreAnswer({
       response: 'Nothing cited here about widgets.',

@@ -375,26 +375,34 @@ function verbatimCandidates(claim: string): string[] {
  * the normalized text maps back to the original's offsets.
  */
 function normalizeWithOrigins(text: string): NormalizedText {
-  let normalized = '';
+  const parts: string[] = [];
   const origins: number[] = [];
-  let inSpace = false;
-  for (let at = 0; at < text.length; at += 1) {
-    const character = text[at] ?? '';
-    if (/[\u200b\u2060\ufeff]/.test(character)) continue;
-    if (/\s/.test(character)) {
-      if (!inSpace) {
-        normalized += ' ';
-        origins.push(at);
-      }
-      inSpace = true;
-      continue;
+  let spaced = false;
+  let at = 0;
+  const keep = (from: number, to: number) => {
+    if (from >= to) return;
+    parts.push(text.slice(from, to));
+    for (let index = from; index < to; index += 1) origins.push(index);
+    spaced = false;
+  };
+  for (const match of text.matchAll(SKIPPED)) {
+    keep(at, match.index);
+    at = match.index + match[0].length;
+    // Invisible characters vanish; a whitespace run (even one an invisible character split) is one space.
+    const invisible = match[0].length === 1 && INVISIBLE.includes(match[0]);
+    if (!invisible && !spaced) {
+      parts.push(' ');
+      origins.push(match.index);
+      spaced = true;
     }
-    inSpace = false;
-    normalized += character;
-    origins.push(at);
   }
-  return { text: normalized, origins };
+  keep(at, text.length);
+  return { text: parts.join(''), origins };
 }
+
+/** What the normalization drops or collapses: invisible characters, and runs of whitespace. */
+const INVISIBLE = '\u200b\u2060\ufeff';
+const SKIPPED = /[\u200b\u2060\ufeff]|\s+/g;
 
 /** A range without the whitespace at its ends (sentences carry their trailing space). */
 function trimmedRange(text: string, start: number, end: number): TextRange {

@@ -40,7 +40,8 @@ describe('groundAnswer', () => {
 
     it('maps a quote back to the original offsets when the source has other whitespace and invisible characters', () => {
       const source = {
-        chunk_text: 'Intro.\n\nThe   kettle\twarranty\n lasts two\u200b years from delivery.',
+        chunk_text:
+          'Intro.\n\nThe   kettle\twarranty\n lasts two\u200b years \ufeff from\ufeffdelivery.',
       };
       const grounding = groundAnswer('The kettle warranty lasts two years [1].', [source]);
 
@@ -50,6 +51,14 @@ describe('groundAnswer', () => {
       expect(covered(source, range ?? { start: 0, end: 0 })).toBe(
         'The   kettle\twarranty\n lasts two\u200b years',
       );
+      // A byte-order mark vanishes (as verbatim.ts normalizes it) rather than becoming a space.
+      const joined = groundAnswer('The warranty lasts two years from delivery. [1]', [source]);
+      expect(joined.groundedness).toBe(1);
+      expect(joined.claims[0]?.support).toBeDefined();
+      const quoted = groundAnswer('years fromdelivery [1]', [source]).quotedRanges.get(1) ?? [];
+      expect(quoted.map((range) => covered(source, range))).toEqual([
+        'years \ufeff from\ufeffdelivery',
+      ]);
     });
 
     it('reads markers inside, after and at the start of the next sentence, and ranges in [n, m] lists', () => {
