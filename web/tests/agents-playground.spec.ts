@@ -77,17 +77,21 @@ test.describe('The agent playground and search', () => {
     await expect(answers.first()).toContainText('two years');
     const facts = answers.first().getByRole('definition');
     await expect(answers.first().getByText('Latency')).toBeVisible();
-    await expect(facts).toHaveCount(5);
+    // Supported by sources, latency, tokens, cost, model and strategy.
+    await expect(facts).toHaveCount(6);
     await expect(answers.first()).toContainText('offline-extractive');
     await expect(answers.first()).toContainText('similarity');
 
-    const citation = answers.first().getByRole('button', { name: '[1]' });
+    const citation = answers.first().getByRole('button', { name: '[1]', exact: true }).first();
     await citation.click();
     const panel = page.getByRole('dialog', { name: /Source \[1\]: Kettle warranty/ });
     await expect(panel).toBeVisible();
     await expect(panel).toContainText('two years from delivery');
     await expect(panel).toContainText('Score (cosine similarity)');
-    await expect(panel.getByRole('link', { name: /\/api\/v1\/kb\/.+\/versions\/1/ })).toBeVisible();
+    await expect(panel.getByRole('link', { name: 'Open document' })).toHaveAttribute(
+      'href',
+      /\/api\/v1\/kb\/.+\/versions\/1/,
+    );
     await expectAccessible(makeAxeBuilder);
     await documentScreenshot(page, 'agent-playground-light');
     await page.keyboard.press('Escape');
@@ -130,7 +134,7 @@ test.describe('The agent playground and search', () => {
     expect(new Set(after.interactions.map((entry) => entry.session_id)).size).toBe(2);
 
     await page.emulateMedia({ colorScheme: 'dark' });
-    await answers.first().getByRole('button', { name: '[1]' }).click();
+    await answers.first().getByRole('button', { name: '[1]', exact: true }).first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectAccessible(makeAxeBuilder);
     await documentScreenshot(page, 'agent-playground-dark');

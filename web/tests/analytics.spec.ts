@@ -50,6 +50,7 @@ test.describe('Analytics', () => {
       'Average latency',
       'Accuracy',
       'Citation rate',
+      'Supported by sources',
       'Cost',
       'Model-key cost',
       'Tokens',

@@ -56,6 +56,21 @@ describe("the playground's answer, built from D19's stream", () => {
     expect(turn.sources).toEqual([{ ...second, chunk_text: 'Passage 2' }]);
   });
 
+  it("takes done's quoted ranges and groundedness: the sources event, sent before the answer, quotes nothing", () => {
+    const { chunk_text: _, ...first } = source(1);
+    const quoted = { ...first, quoted_ranges: [{ start: 0, end: 7 }] };
+    const metadata = { interaction_id: 'int_1', groundedness: 0.5 };
+    const streaming = play([event('sources', { sources: [{ ...source(1), quoted_ranges: [] }] })]);
+    const turn = applyEvent(
+      streaming,
+      event('done', { response: 'Passage [1].', sources: [quoted], metadata }),
+    );
+
+    expect(streaming.sources[0]?.quoted_ranges).toEqual([]);
+    expect(turn.sources).toEqual([{ ...quoted, chunk_text: 'Passage 1' }]);
+    expect(turn.metadata?.groundedness).toBe(0.5);
+  });
+
   it('fails on an error event, with the code as its status and the reference', () => {
     const turn = play([
       event('sources', { sources: [] }),

@@ -4,6 +4,8 @@ import { unwrap } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
+import { GroundednessFact } from '../../components/groundedness';
+import { QuotedPassage, quotesSomething } from '../../components/quoted-passage';
 import { formatNumber } from '../../format/format';
 import {
   type Agent,
@@ -17,6 +19,7 @@ import {
   type Turn,
 } from './agents.state';
 import { askStreaming } from './agents-api';
+import { mergeSources, numbersInWords, type SourceEntry } from './source-entries';
 
 /** True when "/" typed there is text, not the shortcut. */
 function typingIn(target: EventTarget | null): boolean {
@@ -29,8 +32,9 @@ function typingIn(target: EventTarget | null): boolean {
 /**
  * Ask the agent (P245): the answer streams in as it is written; each `[n]`
  * opens its source; follow-ups continue the session (D18) until "New
- * conversation"; each answer shows latency, tokens, cost, model and
- * strategy, and people who train (D13) rate it.
+ * conversation"; each answer lists its sources once each, and shows how
+ * much of it they support, latency, tokens, cost, model and strategy;
+ * people who train (D13) rate it.
  */
 export function Playground({ agent }: { readonly agent: Agent }) {
   const { session } = useApp();
@@ -94,7 +98,11 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     box.current?.focus();
   };
   const openTurn = turns.value.find((turn) => turn.key === opened.value?.turn);
-  const openSource = opened.value ? openTurn?.sources[opened.value.source - 1] : undefined;
+  // Every number of a passage cited more than once opens its one entry.
+  const openEntry =
+    openTurn && opened.value
+      ? mergeSources(openTurn.sources).byNumber.get(opened.value.source)
+      : undefined;
 
   return (
     <div class="playground">
@@ -151,17 +159,16 @@ export function Playground({ agent }: { readonly agent: Agent }) {
         </p>
       </form>
       <Dialog
-        open={openSource !== undefined}
+        open={openEntry !== undefined}
         labelledBy="source-heading"
         class="source-dialog"
         onClose={() => {
           opened.value = null;
         }}
       >
-        {openSource && opened.value ? (
+        {openEntry ? (
           <SourcePanel
-            number={opened.value.source}
-            source={openSource}
+            entry={openEntry}
             strategy={openTurn?.metadata?.rag_strategy ?? agent.rag_strategy}
             onClose={() => {
               opened.value = null;
@@ -181,6 +188,7 @@ function TurnView({
   readonly onCite: (number: number) => void;
 }) {
   const parts = answerParts(turn.text, turn.sources.length);
+  const entries = mergeSources(turn.sources).entries;
   return (
     <li class="turn">
       <p class="turn__question">
@@ -218,6 +226,9 @@ function TurnView({
             matches, or nothing yet.
           </p>
         ) : null}
+        {turn.status !== 'streaming' && entries.length > 0 ? (
+          <SourceList entries={entries} onCite={onCite} />
+        ) : null}
         {turn.metadata ? <AnswerFacts turn={turn} /> : null}
         {turn.metadata ? <Feedback interactionId={turn.metadata.interaction_id} /> : null}
       </div>
@@ -230,6 +241,11 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
   if (!meta) return null;
   return (
     <dl class="answer-facts" aria-label="About this answer">
+      {typeof meta.groundedness === 'number' ? (
+        <div>
+          <GroundednessFact value={meta.groundedness} id={`groundedness-${turn.key}`} />
+        </div>
+      ) : null}
       <div>
         <dt>Latency</dt>
         <dd>{formatNumber(meta.latency_ms)} ms</dd>
@@ -256,34 +272,116 @@ function AnswerFacts({ turn }: { readonly turn: Turn }) {
   );
 }
 
+/**
+ * The answer's sources, one entry per passage: a passage the answer cites
+ * under several numbers is listed once, by its first, with the others named.
+ * A group of buttons rather than a list: each turn is already a list item,
+ * and a list inside it would make the conversation's items ambiguous.
+ */
+function SourceList({
+  entries,
+  onCite,
+}: {
+  readonly entries: ReadonlyArray<SourceEntry<ShownSource>>;
+  readonly onCite: (number: number) => void;
+}) {
+  return (
+    <fieldset class="turn__sources">
+      <legend class="turn__sources-label">Sources</legend>
+      {entries.map((entry) => (
+        <p key={entry.source.chunk_id} class="turn__source">
+          <button
+            type="button"
+            class="source-entry"
+            aria-haspopup="dialog"
+            onClick={() => onCite(entry.number)}
+          >
+            [{entry.number}] {entry.source.document_title}
+          </button>
+          {entry.numbers.length > 1 ? (
+            <span class="source-entry__also">
+              {' '}
+              also cited as {numbersInWords(entry.numbers.slice(1))}
+            </span>
+          ) : null}
+        </p>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * One cited passage in a dialog: it opens at its top with the focus on its
+ * heading (the document's name), so a keyboard or screen reader user starts
+ * there; "Open document" opens the file or page in a new tab; the passage
+ * marks what the answer quotes and is scrolled, inside its own box, to the
+ * first mark.
+ */
 function SourcePanel({
-  number,
-  source,
+  entry,
   strategy,
   onClose,
 }: {
-  readonly number: number;
-  readonly source: ShownSource;
+  readonly entry: SourceEntry<ShownSource>;
   readonly strategy: string;
   readonly onClose: () => void;
 }) {
+  const { source, number } = entry;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // A frame later, once the dialog is shown: its own focusing would pick the first link.
+    const frame = requestAnimationFrame(() => {
+      const dialog = heading.current?.closest('dialog');
+      if (dialog) dialog.scrollTop = 0;
+      heading.current?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [source.chunk_id]);
   const scoreName = SCORE_NAMES[strategy as keyof typeof SCORE_NAMES] ?? 'score';
+  const ranges = source.quoted_ranges ?? [];
   return (
     <div class="source-panel">
-      <h2 id="source-heading">
-        Source [{number}]: {source.document_title}
-      </h2>
+      <div class="dialog__header">
+        <h2 id="source-heading" ref={heading} tabIndex={-1}>
+          Source [{number}]: {source.document_title}
+        </h2>
+        <button type="button" class="button button--small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <p class="source-panel__open">
+        {source.document_url ? (
+          <a href={source.document_url} target="_blank" rel="noopener noreferrer">
+            Open document<span class="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        ) : (
+          'This document has no link to open: the service has no address for it.'
+        )}
+      </p>
+      {entry.numbers.length > 1 ? (
+        <p class="source-panel__also">
+          The answer cites this passage as {numbersInWords(entry.numbers)}.
+        </p>
+      ) : null}
+      <h3 id="source-passage">Passage</h3>
+      {source.chunk_text ? (
+        <>
+          {quotesSomething(source.chunk_text, ranges) ? (
+            <p class="form__hint">Marked: what the answer quotes or relies on.</p>
+          ) : null}
+          <QuotedPassage
+            text={source.chunk_text}
+            ranges={ranges}
+            labelledBy="source-passage"
+            scrollable
+            class="passage"
+          />
+        </>
+      ) : (
+        <p>The passage is not available.</p>
+      )}
+      <h3>Ranking</h3>
       <dl class="facts">
-        <dt>Link</dt>
-        <dd>
-          {source.document_url ? (
-            <a href={source.document_url} target="_blank" rel="noopener noreferrer">
-              {source.document_url}
-            </a>
-          ) : (
-            'None (the document has no address)'
-          )}
-        </dd>
         <dt>Rank</dt>
         <dd>
           {source.rank} in the {strategy} ranking
@@ -293,17 +391,6 @@ function SourcePanel({
         <dt>Cosine similarity</dt>
         <dd>{formatScore(source.similarity_score)}</dd>
       </dl>
-      <h3>Passage</h3>
-      {source.chunk_text ? (
-        <blockquote class="passage">{source.chunk_text}</blockquote>
-      ) : (
-        <p>The passage is not available.</p>
-      )}
-      <div class="form__actions">
-        <button type="button" class="button" onClick={onClose}>
-          Close
-        </button>
-      </div>
     </div>
   );
 }

@@ -133,6 +133,17 @@ function Figures({
             }
           />
           <Metric
+            label="Supported by sources"
+            value={
+              metrics.avg_groundedness === null ? '—' : formatPercent(metrics.avg_groundedness)
+            }
+            hint={
+              metrics.avg_groundedness === null
+                ? 'No answer cited a source in this range'
+                : 'Average share of an answer’s sentences its cited sources back up'
+            }
+          />
+          <Metric
             label="Cost"
             value={formatUsd(metrics.total_cost_usd)}
             hint="Billed to the service"

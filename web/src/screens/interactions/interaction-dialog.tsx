@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { GroundednessFact } from '../../components/groundedness';
+import { QuotedPassage } from '../../components/quoted-passage';
 import { formatDateTime, formatNumber } from '../../format/format';
 import { formatLatency, formatUsd } from '../../format/measures';
 import { feedbackLabel, formatScore } from './interaction-format';
@@ -7,7 +9,8 @@ import type { Interaction } from './interactions.state';
 /**
  * One interaction in full (CONSOLE.md §8: a native modal `<dialog>`): the
  * question, the answer, its sources in citation order with their rank and
- * scores (P214), the feedback and its comment, and how it was answered.
+ * scores (P214) and the parts the answer quotes marked, the feedback and its
+ * comment, and how it was answered, with how much of it its sources support.
  * Esc or "Close" closes it; `onClose` gives the focus back to the opener.
  */
 export function InteractionDialog({
@@ -65,7 +68,11 @@ export function InteractionDialog({
                   Rank {source.rank} · score {formatScore(source.score)} · similarity{' '}
                   {formatScore(source.similarity_score)}
                 </p>
-                <blockquote class="sources__excerpt">{source.chunk_text}</blockquote>
+                <QuotedPassage
+                  text={source.chunk_text}
+                  ranges={source.quoted_ranges ?? []}
+                  class="sources__excerpt"
+                />
               </li>
             ))}
           </ol>
@@ -91,6 +98,7 @@ export function InteractionDialog({
           <dd>{interaction.model}</dd>
           <dt>Retrieval</dt>
           <dd>{interaction.rag_strategy}</dd>
+          <GroundednessFact value={interaction.groundedness} id="interaction-groundedness" />
           <dt>Latency</dt>
           <dd>{formatLatency(interaction.latency_ms)}</dd>
           <dt>Tokens</dt>
