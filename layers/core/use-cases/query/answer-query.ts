@@ -169,6 +169,7 @@ export async function* answerQuery(
   const offered: AnswerSource[] = retrieved.chunks.map(({ chunk, similarity }, index) => ({
     number: index + 1,
     chunk_id: chunk.chunk_id,
+    document_id: chunk.document_id,
     document_title: chunk.document_title,
     document_url: sources[index]?.document_url ?? null,
     heading_path: chunk.heading_path,
