@@ -86,10 +86,14 @@ function recallOf(expected: readonly string[] | null, sources: readonly ScoredSo
   );
 }
 
-/** The answerer's honest non-answer (possibly cut short by max_tokens), or the no-sources answer. */
+/**
+ * The answerer's honest non-answer (possibly cut short by max_tokens, or
+ * followed by what was searched), or the no-sources answer.
+ */
 export function isNoAnswer(response: string, noSourcesAnswer: string): boolean {
   const text = response.trim().replace(/…$/, '');
   if (text.length === 0) return false;
+  if (text.startsWith(NO_ANSWER_TEXT)) return true;
   return NO_ANSWER_TEXT.startsWith(text) || noSourcesAnswer.startsWith(text);
 }
 
