@@ -83,8 +83,8 @@ export const operations = {
       },
     },
     async handle({ body, principal, deps, requestId }) {
-      const { stream, ...input } = body;
-      const events = answerQuery(deps, principal, input);
+      const { stream } = body;
+      const events = answerQuery(deps, principal, body);
       if (!stream) {
         let result: QueryResult | undefined;
         for await (const event of events) if (event.type === 'done') result = event.result;

@@ -1,9 +1,47 @@
 import * as z from 'zod/mini';
+import {
+  BEDROCK_EMBEDDING_MODEL_IDS,
+  type BedrockEmbeddingModel,
+  bedrockEmbedderIdentity,
+} from './adapters/ai/bedrock-models';
 import { ENVIRONMENTS } from './domain/environments';
 import './zod-english';
 
 const region = z.string().check(z.minLength(1));
 const arn = z.string().check(z.startsWith('arn:'));
+/**
+ * Issue 32: an Amazon Bedrock model id (`amazon.nova-lite-v1:0`,
+ * `anthropic.claude-3-5-haiku-20241022-v1:0`) or a cross-region inference
+ * profile id (`us.amazon.nova-lite-v1:0`).
+ */
+export const bedrockModelId = z.string().check(
+  z.maxLength(200),
+  z.regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9](:[a-z0-9]+)*$/, {
+    error:
+      'must be a Bedrock model id such as amazon.nova-lite-v1:0, or an inference profile id such as us.amazon.nova-lite-v1:0',
+  }),
+);
+export const bedrockEmbeddingModel = z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
+  error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+});
+export const bedrockEmbeddingDimensions = z.coerce.number().check(z.int(), z.positive());
+
+/** Whether an embedding model makes vectors of this length (undefined: the model's own). */
+export function bedrockDimensionsFit(
+  model: BedrockEmbeddingModel | undefined,
+  dimensions: number | undefined,
+): boolean {
+  try {
+    bedrockEmbedderIdentity({
+      ...(model ? { model } : {}),
+      ...(dimensions === undefined ? {} : { dimensions }),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Seconds a read secret is trusted (0–3600, 300 when unset). */
 /**
  * P236: a web origin, `https://host[:port]` and nothing more (no path, no
@@ -151,7 +189,18 @@ export const CLOUD_CONFIG = {
     SVC_MAIL_FROM: z.optional(z.string().check(z.minLength(3), z.maxLength(320))),
     AWS_REGION: region,
   }),
+  /**
+   * Issue 32: `MODEL_PROVIDER=bedrock` answers and embeds through Amazon
+   * Bedrock with the function's role (no key) in its own region; the
+   * models are the deployment's (`bedrockAnswerModel`,
+   * `bedrockEmbeddingModel`, `bedrockEmbeddingDimensions`), Bedrock's
+   * defaults when unset.
+   */
   models: z.object({
+    MODEL_PROVIDER: z.optional(z.enum(['bedrock'])),
+    BEDROCK_ANSWER_MODEL: z.optional(bedrockModelId),
+    BEDROCK_EMBEDDING_MODEL: z.optional(bedrockEmbeddingModel),
+    BEDROCK_EMBEDDING_DIMENSIONS: z.optional(bedrockEmbeddingDimensions),
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),
     /** How long a read secret is trusted, so a rotation takes effect without a deploy. */
