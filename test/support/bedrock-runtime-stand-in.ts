@@ -41,6 +41,8 @@ export interface BedrockRuntimeStandIn {
   readonly url: string;
   /** How the next requests are answered; `normal` until changed. */
   behaviour: BedrockBehaviour;
+  /** Models the account has no access to: refused whatever `behaviour` says. */
+  readonly deniedModels: Set<string>;
   readonly calls: BedrockCall[];
   close(): Promise<void>;
 }
@@ -51,8 +53,9 @@ export const STAND_IN_RETRY_AFTER_SECONDS = 7;
 export async function startBedrockRuntimeStandIn(): Promise<BedrockRuntimeStandIn> {
   const calls: BedrockCall[] = [];
   const state: { behaviour: BedrockBehaviour } = { behaviour: 'normal' };
+  const deniedModels = new Set<string>();
   const server = createServer((request, response) => {
-    void handle(request, response, state.behaviour, calls).catch((error: unknown) => {
+    void handle(request, response, state.behaviour, calls, deniedModels).catch((error: unknown) => {
       if (!response.headersSent) {
         sendError(response, 500, 'InternalServerException', String(error));
       } else response.destroy();
@@ -69,6 +72,7 @@ export async function startBedrockRuntimeStandIn(): Promise<BedrockRuntimeStandI
       state.behaviour = value;
     },
     calls,
+    deniedModels,
     close: () => closeServer(server),
   };
 }
@@ -78,6 +82,7 @@ async function handle(
   response: ServerResponse,
   behaviour: BedrockBehaviour,
   calls: BedrockCall[],
+  deniedModels: ReadonlySet<string>,
 ): Promise<void> {
   const match = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(
     new URL(request.url ?? '/', 'http://stand-in').pathname,
@@ -105,7 +110,7 @@ async function handle(
     return;
   }
 
-  if (behaviour === 'access-denied') {
+  if (behaviour === 'access-denied' || deniedModels.has(modelId)) {
     sendError(
       response,
       403,
@@ -151,7 +156,9 @@ async function handle(
   for (const [index, piece] of pieces.entries()) {
     response.write(event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: piece } }));
     if (behaviour === 'break-stream' && index === 1) {
-      // The connection drops mid-answer, with no messageStop.
+      // The connection drops mid-answer, with no messageStop, once what was written is sent.
+      await new Promise<void>((resolve) => response.write('', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 50));
       response.socket?.destroy();
       return;
     }

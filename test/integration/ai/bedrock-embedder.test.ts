@@ -73,6 +73,19 @@ describe('BedrockEmbedder', () => {
     expect(standIn.calls[0]?.body.input_type).toBe('search_document');
   });
 
+  it('tells Cohere a question is a query, and does not retry a throttled question', async () => {
+    const embedder = embedderFor({ model: 'cohere.embed-english-v3', maxAttempts: 3 });
+    standIn.behaviour = 'throttle';
+
+    const error = await embedder
+      .embed(['How long do returns take?'], { purpose: 'query' })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ModelUnavailableError);
+    expect(standIn.calls).toHaveLength(1);
+    expect(standIn.calls[0]?.body.input_type).toBe('search_query');
+  });
+
   it('refuses a dimension the model does not make before calling it', () => {
     expect(() => embedderFor({ dimensions: 768 })).toThrow(/1024, 512, 256/);
     expect(() => embedderFor({ model: 'cohere.embed-english-v3', dimensions: 512 })).toThrow(

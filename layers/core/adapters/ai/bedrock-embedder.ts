@@ -1,4 +1,4 @@
-import type { Embedder } from '../../ports/embedder.port';
+import type { Embedder, EmbedOptions } from '../../ports/embedder.port';
 import { ModelRequestError } from '../../ports/model-request-error';
 import type { BedrockConnection } from './bedrock-connection';
 import { toBedrockModelError } from './bedrock-errors';
@@ -18,9 +18,9 @@ export interface BedrockEmbedderOptions {
   readonly dimensions?: number;
   readonly region?: string | undefined;
   readonly endpoint?: string | undefined;
-  /** @default 30 s */
+  /** @default 30 s (a question's: 10 s) */
   readonly timeoutMs?: number;
-  /** Attempts the SDK makes on its own (throttling, 5xx). @default 3 */
+  /** Attempts the SDK makes on its own (throttling, 5xx) for documents; a question gets one. @default 3 */
   readonly maxAttempts?: number;
   /** Requests in flight at once for models that take one text per request. @default 8 */
   readonly concurrency?: number;
@@ -34,6 +34,7 @@ export interface BedrockEmbedderOptions {
  */
 export const BEDROCK_EMBEDDER_DEFAULTS = {
   timeoutMs: 30_000,
+  queryTimeoutMs: 10_000,
   maxAttempts: 3,
   concurrency: 8,
   retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS,
@@ -57,7 +58,9 @@ export class BedrockEmbedder implements Embedder {
   readonly #timeoutMs: number;
   readonly #concurrency: number;
   readonly #region: string | undefined;
+  /** Documents: the SDK retries throttles. Questions: one attempt, the caller is told to retry. */
   readonly #connection: () => Promise<BedrockConnection>;
+  readonly #queryConnection: () => Promise<BedrockConnection>;
 
   constructor(options: BedrockEmbedderOptions = {}) {
     this.#model = options.model ?? BEDROCK_DEFAULTS.embeddingModel;
@@ -70,28 +73,36 @@ export class BedrockEmbedder implements Embedder {
     this.#timeoutMs = options.timeoutMs ?? BEDROCK_EMBEDDER_DEFAULTS.timeoutMs;
     this.#concurrency = Math.max(1, options.concurrency ?? BEDROCK_EMBEDDER_DEFAULTS.concurrency);
     this.#region = options.region;
+    const where = { region: options.region, endpoint: options.endpoint };
     this.#connection =
       options.connection ??
       lazyBedrockConnection({
-        region: options.region,
-        endpoint: options.endpoint,
+        ...where,
         maxAttempts: options.maxAttempts ?? BEDROCK_EMBEDDER_DEFAULTS.maxAttempts,
         idleTimeoutMs: this.#timeoutMs,
       });
+    this.#queryConnection =
+      options.connection ??
+      lazyBedrockConnection({
+        ...where,
+        maxAttempts: 1,
+        idleTimeoutMs: BEDROCK_EMBEDDER_DEFAULTS.queryTimeoutMs,
+      });
   }
 
-  async embed(texts: readonly string[]): Promise<number[][]> {
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
+    const query = options.purpose === 'query';
     let connection: BedrockConnection | undefined;
     try {
-      connection = await this.#connection();
+      connection = await (query ? this.#queryConnection() : this.#connection());
       const spec = BEDROCK_EMBEDDING_MODELS[this.#model];
       const requests: string[][] = [];
       for (let start = 0; start < texts.length; start += spec.textsPerRequest) {
         requests.push(texts.slice(start, start + spec.textsPerRequest));
       }
       const answers = await inOrder(requests, this.#concurrency, (batch) =>
-        this.#embedBatch(connection as BedrockConnection, batch),
+        this.#embedBatch(connection as BedrockConnection, batch, query),
       );
       return answers.flat();
     } catch (error) {
@@ -108,14 +119,20 @@ export class BedrockEmbedder implements Embedder {
     }
   }
 
-  async #embedBatch(connection: BedrockConnection, batch: readonly string[]): Promise<number[][]> {
-    const signal = AbortSignal.timeout(this.#timeoutMs);
+  async #embedBatch(
+    connection: BedrockConnection,
+    batch: readonly string[],
+    query: boolean,
+  ): Promise<number[][]> {
+    const signal = AbortSignal.timeout(
+      query ? BEDROCK_EMBEDDER_DEFAULTS.queryTimeoutMs : this.#timeoutMs,
+    );
     const spec = BEDROCK_EMBEDDING_MODELS[this.#model];
     if (spec.body === 'cohere') {
       const answer = await connection.invokeModel(
         this.#model,
-        // `search_document` for chunks and questions alike: the port does not tell them apart.
-        { texts: batch, input_type: 'search_document', truncate: 'END' },
+        // Cohere embeds questions and passages differently, for retrieval.
+        { texts: batch, input_type: query ? 'search_query' : 'search_document', truncate: 'END' },
         signal,
       );
       const vectors = fieldOf(answer, 'embeddings');
