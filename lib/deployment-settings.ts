@@ -3,15 +3,12 @@ import type { Construct } from 'constructs';
 import * as z from 'zod/mini';
 import {
   BEDROCK_DEFAULTS,
+  BEDROCK_EMBEDDING_MODEL_IDS,
   type BedrockEmbeddingModel,
+  bedrockDimensionsFit,
   inferenceProfileOf,
 } from '../layers/core/adapters/ai/bedrock-models';
-import {
-  bedrockDimensionsFit,
-  bedrockEmbeddingDimensions,
-  bedrockEmbeddingModel,
-  bedrockModelId,
-} from '../layers/core/config';
+import { bedrockEmbeddingDimensions, bedrockModelId } from '../layers/core/config';
 import { ENVIRONMENTS, type Environment } from '../layers/core/domain/environments';
 import '../layers/core/zod-english';
 
@@ -425,7 +422,11 @@ const contextSchema = z.object({
   modelBaseUrl: z.optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL' })),
   modelProvider: z.optional(z.enum(['bedrock'], { error: 'must be "bedrock" when set' })),
   bedrockAnswerModel: z.optional(bedrockModelId),
-  bedrockEmbeddingModel: z.optional(bedrockEmbeddingModel),
+  bedrockEmbeddingModel: z.optional(
+    z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
+      error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+    }),
+  ),
   bedrockEmbeddingDimensions: z.optional(bedrockEmbeddingDimensions),
   bedrockModelRegions: z.optional(
     z.pipe(

@@ -1,9 +1,4 @@
 import * as z from 'zod/mini';
-import {
-  BEDROCK_EMBEDDING_MODEL_IDS,
-  type BedrockEmbeddingModel,
-  bedrockEmbedderIdentity,
-} from './adapters/ai/bedrock-models';
 import { ENVIRONMENTS } from './domain/environments';
 import './zod-english';
 
@@ -21,26 +16,7 @@ export const bedrockModelId = z.string().check(
       'must be a Bedrock model id such as amazon.nova-lite-v1:0, or an inference profile id such as us.amazon.nova-lite-v1:0',
   }),
 );
-export const bedrockEmbeddingModel = z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
-  error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
-});
 export const bedrockEmbeddingDimensions = z.coerce.number().check(z.int(), z.positive());
-
-/** Whether an embedding model makes vectors of this length (undefined: the model's own). */
-export function bedrockDimensionsFit(
-  model: BedrockEmbeddingModel | undefined,
-  dimensions: number | undefined,
-): boolean {
-  try {
-    bedrockEmbedderIdentity({
-      ...(model ? { model } : {}),
-      ...(dimensions === undefined ? {} : { dimensions }),
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Seconds a read secret is trusted (0–3600, 300 when unset). */
 /**
@@ -199,7 +175,9 @@ export const CLOUD_CONFIG = {
   models: z.object({
     MODEL_PROVIDER: z.optional(z.enum(['bedrock'])),
     BEDROCK_ANSWER_MODEL: z.optional(bedrockModelId),
-    BEDROCK_EMBEDDING_MODEL: z.optional(bedrockEmbeddingModel),
+    // Which models the embedder can call, and their lengths, is checked when it is built
+    // (cloud-models.ts): the list would otherwise be in every function's bundle.
+    BEDROCK_EMBEDDING_MODEL: z.optional(bedrockModelId),
     BEDROCK_EMBEDDING_DIMENSIONS: z.optional(bedrockEmbeddingDimensions),
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
 import {
+  BEDROCK_EMBEDDING_MODEL_IDS,
   bedrockDimensionsFit,
+} from '../../layers/core/adapters/ai/bedrock-models';
+import {
   bedrockEmbeddingDimensions,
-  bedrockEmbeddingModel,
   bedrockModelId,
   webhookSourceIpsChangedAt,
   webOrigin,
@@ -202,7 +204,11 @@ const localConfigSchema = z
     ),
     /** Issue 32: the Bedrock models (the cloud's bedrockAnswerModel… context keys); Bedrock's defaults when unset. */
     SVC_BEDROCK_ANSWER_MODEL: z.optional(bedrockModelId),
-    SVC_BEDROCK_EMBEDDING_MODEL: z.optional(bedrockEmbeddingModel),
+    SVC_BEDROCK_EMBEDDING_MODEL: z.optional(
+      z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
+        error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+      }),
+    ),
     SVC_BEDROCK_EMBEDDING_DIMENSIONS: z.optional(bedrockEmbeddingDimensions),
     /** The AWS SDK's own settings, read here too so that configuration is parsed once. */
     AWS_REGION: z.optional(nonEmpty),

@@ -10,7 +10,6 @@ import {
   type ConverseStreamOutput,
   InvokeModelCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 /**
  * The Bedrock Runtime client and the three calls the service makes. This
@@ -55,7 +54,12 @@ export interface BedrockConnection {
  * not use), so the handler is chosen here: the same transport to AWS and
  * to any stand-in, kept-alive connections, and the socket idle limit above.
  */
-export function connectBedrock(options: BedrockConnectionOptions): BedrockConnection {
+export async function connectBedrock(
+  options: BedrockConnectionOptions,
+): Promise<BedrockConnection> {
+  // Loaded on first use like the SDK (P209): with the Smithy protocol code it
+  // pulls in, about 140 KB the query function's init would otherwise parse.
+  const { NodeHttpHandler } = await import('@smithy/node-http-handler');
   const agentOptions = { keepAlive: true, maxSockets: 50 };
   const client = new BedrockRuntimeClient({
     ...(options.region ? { region: options.region } : {}),

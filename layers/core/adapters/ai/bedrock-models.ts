@@ -91,6 +91,22 @@ export function bedrockEmbedderIdentity(
   return { id: `bedrock/${model}/${dimensions}`, dimensions };
 }
 
+/** Whether an embedding model makes vectors of this length (undefined: the model's own). */
+export function bedrockDimensionsFit(
+  model: string | undefined,
+  dimensions: number | undefined,
+): boolean {
+  try {
+    bedrockEmbedderIdentity({
+      ...(model ? { model } : {}),
+      ...(dimensions === undefined ? {} : { dimensions }),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Cross-region inference profiles start with a geography (`us.`, `eu.`,
  * `apac.`, …) or `global.`; what follows is the foundation model's id.

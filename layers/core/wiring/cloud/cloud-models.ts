@@ -1,6 +1,10 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { BEDROCK_DEFAULTS } from '../../adapters/ai/bedrock-models';
+import {
+  BEDROCK_DEFAULTS,
+  BEDROCK_EMBEDDING_MODEL_IDS,
+  isBedrockEmbeddingModel,
+} from '../../adapters/ai/bedrock-models';
 import { parseCloudConfig } from '../../config';
 import { traceAwsClient } from '../../observability/tracing';
 import { ModelUnavailableError } from '../../ports/answerer.port';
@@ -22,9 +26,16 @@ import { type ModelProviders, modelProviders } from '../model-providers';
 export function cloudModels(): ModelProviders {
   const config = parseCloudConfig('models');
   if (config.MODEL_PROVIDER === 'bedrock') {
+    const embeddingModel = config.BEDROCK_EMBEDDING_MODEL ?? BEDROCK_DEFAULTS.embeddingModel;
+    if (!isBedrockEmbeddingModel(embeddingModel)) {
+      throw new Error(
+        `Invalid function configuration (models): BEDROCK_EMBEDDING_MODEL: must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+      );
+    }
+    // A length the model does not make fails here too, at init, naming both (BedrockEmbedder).
     return modelProviders(null, {
       answerModel: config.BEDROCK_ANSWER_MODEL ?? BEDROCK_DEFAULTS.answerModel,
-      embeddingModel: config.BEDROCK_EMBEDDING_MODEL ?? BEDROCK_DEFAULTS.embeddingModel,
+      embeddingModel,
       // Unset: the model's own length (Titan Text Embeddings V2's is 1024).
       embeddingDimensions: config.BEDROCK_EMBEDDING_DIMENSIONS,
     });
