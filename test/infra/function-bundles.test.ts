@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { Metafile } from 'esbuild';
 import {
   bundleFunction,
@@ -361,7 +362,8 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
         mkdirSync(runtimeModules);
         symlinkSync(join(ROOT, 'node_modules', '@aws-sdk'), join(runtimeModules, '@aws-sdk'));
 
-        const output = execFileSync(process.execPath, [probe.file], {
+        // Asynchronously: the Bedrock stand-in answers from this process.
+        const { stdout: output } = await promisify(execFile)(process.execPath, [probe.file], {
           cwd: directory,
           env: {
             PATH: process.env.PATH ?? '',

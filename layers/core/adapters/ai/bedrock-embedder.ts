@@ -112,8 +112,9 @@ export class BedrockEmbedder implements Embedder {
         operation: 'embedding',
         modelId: this.#model,
         region,
-        timedOut: false,
-        timeoutMs: this.#timeoutMs,
+        // The embedder's only abort is its own time limit.
+        timedOut: error instanceof Error && error.name === 'AbortError',
+        timeoutMs: query ? BEDROCK_EMBEDDER_DEFAULTS.queryTimeoutMs : this.#timeoutMs,
         retryAfterSeconds: BEDROCK_EMBEDDER_DEFAULTS.retryAfterSeconds,
       });
     }
