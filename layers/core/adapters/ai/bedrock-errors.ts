@@ -90,7 +90,7 @@ export function toBedrockModelError(error: unknown, context: BedrockErrorContext
   }
   if (name === 'AccessDeniedException' || status === 403) {
     return new ModelUnavailableError(
-      `Amazon Bedrock refused access to the model ${modelId}${where}: in the AWS console, open Amazon Bedrock${where}, then Model access (Model catalog in newer consoles), and request access to this model; if access is granted, the function's role may not invoke it (the deployment's bedrockAnswerModel or bedrockEmbeddingModel must name it)`,
+      `Amazon Bedrock refused access to the model ${modelId}${where}: in the AWS console, open Amazon Bedrock${where}, then Model access (Model catalog in newer consoles), and request access to this model; if it is granted already, the service's AWS role or credentials may not invoke it`,
       ACCESS_DENIED_RETRY_AFTER_SECONDS,
       { cause: error },
     );
