@@ -4,21 +4,26 @@ type ConnectionModule = typeof import('./bedrock-connection');
 let connectionModule: Promise<ConnectionModule> | undefined;
 
 /**
- * A Bedrock connection made at its first use. The SDK is loaded then, with
- * `import()`, as other first-use packages are (P209): the query function's
- * init, and a deployment on another provider, never read it.
+ * A Bedrock connection made at its first use. The SDK and the HTTP handler
+ * are loaded then, with `import()`, as other first-use packages are (P209):
+ * the query function's init, and a deployment on another provider, never
+ * read them. A failed load or connection is tried again at the next call
+ * rather than remembered.
  */
 export function lazyBedrockConnection(
   options: BedrockConnectionOptions,
 ): () => Promise<BedrockConnection> {
   let connection: Promise<BedrockConnection> | undefined;
   return () => {
-    connectionModule ??= import('./bedrock-connection');
-    connection ??= connectionModule.then((loaded) => loaded.connectBedrock(options));
-    // A failed load is tried again at the next call rather than remembered.
-    connection.catch(() => {
-      connection = undefined;
-    });
+    if (!connection) {
+      connectionModule ??= import('./bedrock-connection');
+      const made = connectionModule.then((loaded) => loaded.connectBedrock(options));
+      made.catch(() => {
+        connectionModule = undefined;
+        connection = undefined;
+      });
+      connection = made;
+    }
     return connection;
   };
 }
