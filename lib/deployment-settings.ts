@@ -1,6 +1,14 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import * as z from 'zod/mini';
+import {
+  BEDROCK_DEFAULTS,
+  BEDROCK_EMBEDDING_MODEL_IDS,
+  type BedrockEmbeddingModel,
+  bedrockDimensionsFit,
+  inferenceProfileOf,
+} from '../layers/core/adapters/ai/bedrock-models';
+import { bedrockEmbeddingDimensions, bedrockModelId } from '../layers/core/config';
 import { ENVIRONMENTS, type Environment } from '../layers/core/domain/environments';
 import '../layers/core/zod-english';
 
@@ -69,6 +77,38 @@ export interface ModelProviderSettings {
 }
 
 /**
+ * Issue 32: Amazon Bedrock as the deployment's model provider
+ * (`modelProvider=bedrock`), reached with the functions' roles: no key.
+ */
+export interface BedrockDeploymentSettings {
+  /** A foundation model id or a cross-region inference profile id (`bedrockAnswerModel`). */
+  readonly answerModel: string;
+  readonly embeddingModel: BedrockEmbeddingModel;
+  /** @default the embedding model's own length */
+  readonly embeddingDimensions: number | undefined;
+  /**
+   * The regions the inference profiles among the models route requests to,
+   * whose foundation models the roles may invoke (`bedrockModelRegions`);
+   * empty when both models are foundation models of the stack's region.
+   */
+  readonly profileRegions: readonly string[];
+}
+
+/**
+ * The regions a geographic inference profile routes to, as AWS documents
+ * them for Amazon Nova and Anthropic Claude (some models reach fewer; the
+ * console's Cross-region inference page lists each profile's). A profile of
+ * another geography needs `bedrockModelRegions`. `global.` profiles route to
+ * any commercial region, which IAM names with an empty region (below).
+ */
+export const INFERENCE_PROFILE_REGIONS: Readonly<Record<string, readonly string[]>> = {
+  us: ['us-east-1', 'us-east-2', 'us-west-2'],
+  eu: ['eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-3'],
+  apac: ['ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2'],
+  global: [],
+};
+
+/**
  * P265: mail (invitations, password resets) through Amazon SES, from an
  * identity the operator verified in SES in the stack's region.
  */
@@ -126,6 +166,11 @@ export interface DeploymentSettings {
    */
   readonly modelProvider: ModelProviderSettings | undefined;
   /**
+   * Issue 32: Amazon Bedrock instead (`modelProvider=bedrock`); never
+   * together with `modelProvider` above.
+   */
+  readonly bedrock: BedrockDeploymentSettings | undefined;
+  /**
    * Ship source maps with every function and turn on Node.js's
    * `--enable-source-maps`, so logged stack traces name the TypeScript
    * sources. Off by default: it slows every cold start (P54).
@@ -151,6 +196,7 @@ type EnvironmentDefaults = Omit<
   | 'apiDomain'
   | 'console'
   | 'modelProvider'
+  | 'bedrock'
   | 'functionSourceMaps'
   | 'connectorAppsSecret'
   | 'mail'
@@ -374,6 +420,24 @@ const contextSchema = z.object({
     ),
   ),
   modelBaseUrl: z.optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL' })),
+  modelProvider: z.optional(z.enum(['bedrock'], { error: 'must be "bedrock" when set' })),
+  bedrockAnswerModel: z.optional(bedrockModelId),
+  bedrockEmbeddingModel: z.optional(
+    z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
+      error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+    }),
+  ),
+  bedrockEmbeddingDimensions: z.optional(bedrockEmbeddingDimensions),
+  bedrockModelRegions: z.optional(
+    z.pipe(
+      z.string().check(
+        z.regex(/^[a-z]{2}(-[a-z]+)+-\d(,[a-z]{2}(-[a-z]+)+-\d)*$/, {
+          error: 'must be AWS regions separated by commas, such as us-east-1,us-west-2',
+        }),
+      ),
+      z.transform((text: string) => text.split(',')),
+    ),
+  ),
   functionSourceMaps: z.optional(flag),
   sesIdentity: z.optional(
     z.union([z.email(), z.string().check(z.regex(DNS_NAME))], {
@@ -453,6 +517,8 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
     );
   }
 
+  const bedrock = bedrockSettingsOf(context);
+
   if (context.mailFrom !== undefined && context.sesIdentity === undefined) {
     throw new DeploymentSettingsError(
       'Invalid CDK context: "mailFrom" needs "sesIdentity" (the SES identity it sends from).',
@@ -522,11 +588,71 @@ export function readDeploymentSettings(scope: Construct): DeploymentSettings {
       context.modelApiKeySecret === undefined
         ? undefined
         : { apiKeySecret: context.modelApiKeySecret, baseUrl: context.modelBaseUrl },
+    bedrock,
     functionSourceMaps: context.functionSourceMaps ?? false,
     connectorAppsSecret: context.connectorAppsSecret,
     mail:
       context.sesIdentity === undefined
         ? undefined
         : { sesIdentity: context.sesIdentity, from: context.mailFrom },
+  };
+}
+
+/**
+ * Issue 32: the Bedrock settings, checked: `modelProvider=bedrock` and an
+ * API key secret exclude each other, the `bedrock*` keys need the provider,
+ * the dimensions must be the embedding model's, and an inference profile
+ * must route to regions the stack knows (or names in `bedrockModelRegions`).
+ */
+function bedrockSettingsOf(
+  context: z.infer<typeof contextSchema>,
+): BedrockDeploymentSettings | undefined {
+  const keys = [
+    'bedrockAnswerModel',
+    'bedrockEmbeddingModel',
+    'bedrockEmbeddingDimensions',
+    'bedrockModelRegions',
+  ] as const;
+  if (context.modelProvider !== 'bedrock') {
+    const stray = keys.find((key) => context[key] !== undefined);
+    if (stray) {
+      throw new DeploymentSettingsError(
+        `Invalid CDK context: "${stray}" needs "modelProvider" "bedrock" (-c modelProvider=bedrock).`,
+      );
+    }
+    return undefined;
+  }
+  if (context.modelApiKeySecret !== undefined) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "modelProvider" "bedrock" and "modelApiKeySecret" exclude each other; a deployment has one model provider.',
+    );
+  }
+  const embeddingModel = context.bedrockEmbeddingModel ?? BEDROCK_DEFAULTS.embeddingModel;
+  if (!bedrockDimensionsFit(embeddingModel, context.bedrockEmbeddingDimensions)) {
+    throw new DeploymentSettingsError(
+      `Invalid CDK context: "bedrockEmbeddingDimensions" ${context.bedrockEmbeddingDimensions} is not a vector length ${embeddingModel} makes.`,
+    );
+  }
+  const answerModel = context.bedrockAnswerModel ?? BEDROCK_DEFAULTS.answerModel;
+  const profile = inferenceProfileOf(answerModel);
+  let profileRegions: readonly string[] = [];
+  if (profile) {
+    const known = INFERENCE_PROFILE_REGIONS[profile.geography];
+    profileRegions = context.bedrockModelRegions ?? known ?? [];
+    if (!context.bedrockModelRegions && !known) {
+      throw new DeploymentSettingsError(
+        `Invalid CDK context: the inference profile "${answerModel}" routes to regions this stack does not know; name them in "bedrockModelRegions" (the Bedrock console's Cross-region inference page lists them).`,
+      );
+    }
+  } else if (context.bedrockModelRegions) {
+    throw new DeploymentSettingsError(
+      'Invalid CDK context: "bedrockModelRegions" is for an inference profile; "bedrockAnswerModel" names a foundation model of the stack\'s region.',
+    );
+  }
+  return {
+    answerModel,
+    embeddingModel,
+    embeddingDimensions: context.bedrockEmbeddingDimensions,
+    profileRegions,
   };
 }

@@ -16,6 +16,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
+import { bedrockEmbedderIdentity } from '../layers/core/adapters/ai/bedrock-models';
 import { OfflineHashEmbedder } from '../layers/core/adapters/ai/offline-embedder';
 import { openAiEmbedderIdentity } from '../layers/core/adapters/ai/openai-embedder';
 import { TABLE_KEYS } from '../layers/core/adapters/dynamodb/table-design';
@@ -32,6 +33,7 @@ import { clientSecretContext } from '../layers/core/use-cases/sso/sso-configurat
 import { secretContext } from '../layers/core/use-cases/webhooks/signed-request';
 import { Alarms, DURATION_ALARM_RATIO } from './constructs/alarms';
 import { ApiFirewall } from './constructs/api-firewall';
+import { BedrockModelAccess } from './constructs/bedrock-model-access';
 import { ConnectorApps } from './constructs/connector-apps';
 import { ConsoleHosting } from './constructs/console-hosting';
 import { DataStore } from './constructs/data-store';
@@ -56,6 +58,7 @@ import { SessionSigningSecret } from './constructs/session-signing-secret';
 import { SyncScheduler } from './constructs/sync-scheduler';
 import { WorkQueue } from './constructs/work-queue';
 import {
+  type BedrockDeploymentSettings,
   type DeploymentSettings,
   ENVIRONMENT_DEFAULTS,
   type ModelProviderSettings,
@@ -267,14 +270,26 @@ export const SYNC_WORKER_MEMORY_MB = 1769;
  * The embedders the cloud functions may embed with, one chunk index each:
  * the offline embedder always (agents made before a provider was set keep
  * their index), and OpenAI's when the deployment names a model provider
- * (P55), which the wiring then embeds with.
+ * (P55), or Bedrock's with `modelProvider=bedrock` (issue 32), which the
+ * wiring then embeds with.
  */
 export function cloudEmbedders(
   modelProvider: ModelProviderSettings | undefined,
+  bedrock?: BedrockDeploymentSettings,
 ): IndexedEmbedder[] {
   const offline = new OfflineHashEmbedder();
   const embedders: IndexedEmbedder[] = [{ id: offline.id, dimensions: offline.dimensions }];
   if (modelProvider) embedders.push(openAiEmbedderIdentity());
+  if (bedrock) {
+    embedders.push(
+      bedrockEmbedderIdentity({
+        model: bedrock.embeddingModel,
+        ...(bedrock.embeddingDimensions === undefined
+          ? {}
+          : { dimensions: bedrock.embeddingDimensions }),
+      }),
+    );
+  }
   return embedders;
 }
 
@@ -286,7 +301,14 @@ export function cloudEmbedders(
 export const MODEL_FAMILIES: readonly string[] = [QUERY_FAMILY, 'search'];
 
 /** The model provider's settings: set only on the functions that call a model (ModelProvider, P55). */
-type ModelConfigKey = 'MODEL_API_KEY_SECRET' | 'OPENAI_BASE_URL' | 'MODEL_API_KEY_MAX_AGE_SECONDS';
+type ModelConfigKey =
+  | 'MODEL_API_KEY_SECRET'
+  | 'OPENAI_BASE_URL'
+  | 'MODEL_API_KEY_MAX_AGE_SECONDS'
+  | 'MODEL_PROVIDER'
+  | 'BEDROCK_ANSWER_MODEL'
+  | 'BEDROCK_EMBEDDING_MODEL'
+  | 'BEDROCK_EMBEDDING_DIMENSIONS';
 /** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret, P64). */
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 /** SSO's optional settings: the public address (custom domain) on the sso function only (P91). */
@@ -349,6 +371,8 @@ export class ServiceStack extends Stack {
   readonly originVerify: OriginVerifySecret;
   /** The model provider's key (`modelApiKeySecret`, P55); without it the offline models run. */
   readonly models: ModelProvider | undefined;
+  /** Issue 32: Amazon Bedrock's models, invoked with the functions' roles (`modelProvider=bedrock`). */
+  readonly bedrock: BedrockModelAccess | undefined;
   /** Issue 12: the connector providers' apps secret, when configured (P150). */
   readonly connectorApps: ConnectorApps | undefined;
   /** P265: the SES identity invitations and password resets are mailed from (`sesIdentity`). */
@@ -574,7 +598,7 @@ export class ServiceStack extends Stack {
       search: this.search,
       // The retrieval adapter's prefix: the cloud config sets none.
       indexPrefix: DEFAULT_INDEX_PREFIX,
-      embedders: cloudEmbedders(settings.modelProvider),
+      embedders: cloudEmbedders(settings.modelProvider, settings.bedrock),
       definitionVersion: DEFINITION_VERSION,
       logEncryptionKey: key,
       logRetention: settings.logRetentionDays,
@@ -611,6 +635,14 @@ export class ServiceStack extends Stack {
       new ModelProvider(this, 'Models', {
         apiKeySecret: settings.modelProvider.apiKeySecret,
         baseUrl: settings.modelProvider.baseUrl,
+      });
+    this.bedrock =
+      settings.bedrock &&
+      new BedrockModelAccess(this, 'Bedrock', {
+        answerModel: settings.bedrock.answerModel,
+        embeddingModel: settings.bedrock.embeddingModel,
+        embeddingDimensions: settings.bedrock.embeddingDimensions,
+        profileRegions: settings.bedrock.profileRegions,
       });
     this.connectorApps =
       settings.connectorAppsSecret === undefined
@@ -885,6 +917,16 @@ export class ServiceStack extends Stack {
       this.models.connect(syncWorker);
       this.models.connect(ingestion);
       this.models.connect(evalWorker);
+    }
+    // Issue 32: answers where agents answer (query, evaluations), embeddings where text is embedded.
+    if (this.bedrock) {
+      for (const family of MODEL_FAMILIES) {
+        const fn = this.http.functions.get(family);
+        if (fn) this.bedrock.connect(fn, family === QUERY_FAMILY ? 'answers' : 'embeddings');
+      }
+      this.bedrock.connect(evalWorker, 'answers');
+      this.bedrock.connect(syncWorker, 'embeddings');
+      this.bedrock.connect(ingestion, 'embeddings');
     }
   }
 

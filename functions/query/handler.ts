@@ -84,8 +84,8 @@ export const operations = {
       },
     },
     async handle({ body, principal, client, deps, requestId }) {
-      const { stream, ...input } = body;
-      const events = answerQuery(deps, principal, input, {
+      const { stream } = body;
+      const events = answerQuery(deps, principal, body, {
         linkOrigin: publicOriginOf(deps, client),
       });
       if (!stream) {

@@ -4,6 +4,20 @@ import './zod-english';
 
 const region = z.string().check(z.minLength(1));
 const arn = z.string().check(z.startsWith('arn:'));
+/**
+ * Issue 32: an Amazon Bedrock model id (`amazon.nova-lite-v1:0`,
+ * `anthropic.claude-3-5-haiku-20241022-v1:0`) or a cross-region inference
+ * profile id (`us.amazon.nova-lite-v1:0`).
+ */
+export const bedrockModelId = z.string().check(
+  z.maxLength(200),
+  z.regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9](:[a-z0-9]+)*$/, {
+    error:
+      'must be a Bedrock model id such as amazon.nova-lite-v1:0, or an inference profile id such as us.amazon.nova-lite-v1:0',
+  }),
+);
+export const bedrockEmbeddingDimensions = z.coerce.number().check(z.int(), z.positive());
+
 /** Seconds a read secret is trusted (0–3600, 300 when unset). */
 /**
  * P236: a web origin, `https://host[:port]` and nothing more (no path, no
@@ -151,7 +165,20 @@ export const CLOUD_CONFIG = {
     SVC_MAIL_FROM: z.optional(z.string().check(z.minLength(3), z.maxLength(320))),
     AWS_REGION: region,
   }),
+  /**
+   * Issue 32: `MODEL_PROVIDER=bedrock` answers and embeds through Amazon
+   * Bedrock with the function's role (no key) in its own region; the
+   * models are the deployment's (`bedrockAnswerModel`,
+   * `bedrockEmbeddingModel`, `bedrockEmbeddingDimensions`), Bedrock's
+   * defaults when unset.
+   */
   models: z.object({
+    MODEL_PROVIDER: z.optional(z.enum(['bedrock'])),
+    BEDROCK_ANSWER_MODEL: z.optional(bedrockModelId),
+    // Which models the embedder can call, and their lengths, is checked when it is built
+    // (cloud-models.ts): the list would otherwise be in every function's bundle.
+    BEDROCK_EMBEDDING_MODEL: z.optional(bedrockModelId),
+    BEDROCK_EMBEDDING_DIMENSIONS: z.optional(bedrockEmbeddingDimensions),
     MODEL_API_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     OPENAI_BASE_URL: z.optional(z.url()),
     /** How long a read secret is trusted, so a rotation takes effect without a deploy. */

@@ -14,7 +14,9 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
  * with its XML stack (P93, about 600 KB), the XML parser and signature
  * library that read an IdP's SAML metadata (P272), and mammoth, which reads
  * DOCX files with that same XML parser (P272: loaded at the first DOCX, so
- * no bundle imports the parser statically). They are left out of `index.js`
+ * no bundle imports the parser statically), and the Smithy HTTP/1.1 handler
+ * the Bedrock client is given (issue 32: with the protocol code it imports,
+ * about 140 KB; the Bedrock client itself is the runtime's SDK). They are left out of `index.js`
  * and shipped beside it, each bundled alone into
  * `node_modules/<package>/index.js`, where Node.js finds the `require()`
  * esbuild writes for the `import()`. A function's `index.js`, what init
@@ -27,6 +29,7 @@ export const LOADED_ON_FIRST_USE = [
   '@xmldom/xmldom',
   'xml-crypto',
   'mammoth',
+  '@smithy/node-http-handler',
 ] as const;
 export type FirstUsePackage = (typeof LOADED_ON_FIRST_USE)[number];
 

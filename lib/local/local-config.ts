@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { webhookSourceIpsChangedAt, webOrigin } from '../../layers/core/config';
+import {
+  BEDROCK_EMBEDDING_MODEL_IDS,
+  bedrockDimensionsFit,
+} from '../../layers/core/adapters/ai/bedrock-models';
+import {
+  bedrockEmbeddingDimensions,
+  bedrockModelId,
+  webhookSourceIpsChangedAt,
+  webOrigin,
+} from '../../layers/core/config';
 import { parseApiKey } from '../../layers/core/domain/api-key';
 import { PASSWORD_POLICY } from '../../layers/core/domain/password';
 import { USER_LIMITS } from '../../layers/core/domain/user';
@@ -182,6 +191,30 @@ const localConfigSchema = z
     OPENAI_API_KEY: z.optional(nonEmpty),
     OPENAI_BASE_URL: z.optional(z.url()),
     /**
+     * Issue 32: which provider answers and embeds. `bedrock`: Amazon Bedrock
+     * with the default AWS credential chain and region (AWS_PROFILE,
+     * AWS_ACCESS_KEY_ID…, AWS_REGION); `openai`: OPENAI_API_KEY, which is
+     * also what an unset value picks when the key is set; `offline`: the
+     * offline models, whatever else is set.
+     */
+    SVC_MODEL_PROVIDER: z.optional(
+      z.enum(['offline', 'openai', 'bedrock'], {
+        error: 'must be offline, openai or bedrock',
+      }),
+    ),
+    /** Issue 32: the Bedrock models (the cloud's bedrockAnswerModel… context keys); Bedrock's defaults when unset. */
+    SVC_BEDROCK_ANSWER_MODEL: z.optional(bedrockModelId),
+    SVC_BEDROCK_EMBEDDING_MODEL: z.optional(
+      z.enum(BEDROCK_EMBEDDING_MODEL_IDS, {
+        error: `must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+      }),
+    ),
+    SVC_BEDROCK_EMBEDDING_DIMENSIONS: z.optional(bedrockEmbeddingDimensions),
+    /** The AWS SDK's own settings, read here too so that configuration is parsed once. */
+    AWS_REGION: z.optional(nonEmpty),
+    /** Bedrock Runtime's address: a stand-in (tests) or a VPC endpoint; the region's by default. */
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: z.optional(z.url()),
+    /**
      * P137: where organizations' own OpenAI and Anthropic keys (D33) are used
      * and checked, instead of the providers' addresses: local runs and tests
      * (a loopback server speaking the provider's wire format).
@@ -227,6 +260,21 @@ const localConfigSchema = z
     SVC_SCHEDULER_INTERVAL_MS: milliseconds(0, 3_600_000, 60_000),
   })
   .check(
+    z.refine(
+      (config) => config.SVC_MODEL_PROVIDER !== 'openai' || config.OPENAI_API_KEY !== undefined,
+      { path: ['OPENAI_API_KEY'], message: 'SVC_MODEL_PROVIDER=openai needs OPENAI_API_KEY' },
+    ),
+    z.refine(
+      (config) =>
+        bedrockDimensionsFit(
+          config.SVC_BEDROCK_EMBEDDING_MODEL,
+          config.SVC_BEDROCK_EMBEDDING_DIMENSIONS,
+        ),
+      {
+        path: ['SVC_BEDROCK_EMBEDDING_DIMENSIONS'],
+        message: 'is not a vector length SVC_BEDROCK_EMBEDDING_MODEL makes',
+      },
+    ),
     z.refine(
       (config) =>
         (config.SVC_BOOTSTRAP_ADMIN_EMAIL === undefined) ===

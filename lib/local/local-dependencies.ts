@@ -27,7 +27,7 @@ import type { RetrievalIndex } from '../../layers/core/ports/retrieval-index.por
 import type { SyncQueueMessage } from '../../layers/core/ports/sync-job-queue.port';
 import type { DeliveryMessage } from '../../layers/core/ports/webhook-repository.port';
 import { buildDependencies } from '../../layers/core/wiring/build-dependencies';
-import type { OpenAiSettings } from '../../layers/core/wiring/model-providers';
+import type { BedrockSettings, OpenAiSettings } from '../../layers/core/wiring/model-providers';
 import { LOCAL_WEBHOOK_SOURCE_IPS } from './local-config';
 import { type ParsingLimits, ParsingProcess } from './parsing-process/parsing-process';
 
@@ -62,6 +62,8 @@ export interface LocalWiringOptions {
   /** The retrieval index: the embedded one, or OpenSearch when OPENSEARCH_URL is set. */
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** Issue 32: Amazon Bedrock instead (SVC_MODEL_PROVIDER=bedrock). */
+  readonly bedrock?: BedrockSettings | null;
   /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
   readonly providerUrls?: ProviderUrls;
   /** Where uploaded files are kept (`<data dir>/blobs`); `null` keeps them in memory. */
@@ -202,6 +204,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
     ...(options.crawlBudget ? { crawlBudget: options.crawlBudget } : {}),
     retrieval: options.retrieval,
     openAi: options.openAi,
+    bedrock: options.bedrock ?? null,
     ...(options.providerUrls ? { providerUrls: options.providerUrls } : {}),
     fileStorage,
     sessionTokens: new JoseSessionTokens(async () => options.sessionKey),

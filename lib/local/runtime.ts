@@ -34,7 +34,7 @@ import {
 import { type AccessLogLine, type LocalGateway, startGateway } from './gateway';
 import type { LocalConfig } from './local-config';
 import { localDependencies, queueTableName } from './local-dependencies';
-import { localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
+import { localBedrockSettings, localOpenAiSettings, localRetrievalIndex } from './local-retrieval';
 import { loadOrCreateMasterKey, loadOrCreateSessionKey } from './master-key';
 import { requeueQueuedSyncs } from './requeue-queued-syncs';
 import { migrateTable, scheduleEarlierDataSources } from './table-migration';
@@ -147,6 +147,7 @@ export async function startLocalRuntime(
       },
       retrieval: localRetrievalIndex(config),
       openAi: localOpenAiSettings(config),
+      bedrock: localBedrockSettings(config),
       providerUrls: {
         openai: config.SVC_MODEL_KEY_OPENAI_URL ?? HOSTED_PROVIDER_URLS.openai,
         anthropic: config.SVC_MODEL_KEY_ANTHROPIC_URL ?? HOSTED_PROVIDER_URLS.anthropic,

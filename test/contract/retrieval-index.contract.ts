@@ -213,6 +213,20 @@ export function describeRetrievalIndexContract(
         });
       });
 
+      it('reports a document another embedder indexed as changed when asked with an embedder', async () => {
+        const { orgA, dsA1, chunk } = scope();
+        await index.upsert([
+          chunk({ document_id: 'doc_1', document_hash: 'h1' }),
+          chunk({ document_id: 'doc_2', document_hash: 'h2', embedder_id: OTHER_EMBEDDER }),
+        ]);
+
+        const current = await index.documentHashes(orgA, dsA1, EMBEDDER);
+        const plain = await index.documentHashes(orgA, dsA1);
+
+        expect(Object.fromEntries(current)).toEqual({ doc_1: 'h1', doc_2: '' });
+        expect(Object.fromEntries(plain)).toEqual({ doc_1: 'h1', doc_2: 'h2' });
+      });
+
       it('is empty for a data source with nothing indexed', async () => {
         const { orgA } = scope();
 

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { Metafile } from 'esbuild';
 import {
   bundleFunction,
@@ -17,6 +18,10 @@ import {
   coldStartTarget,
   PROVIDER_SIGN_IN_FAMILIES,
 } from '../bench/cold-start-targets';
+import {
+  type BedrockRuntimeStandIn,
+  startBedrockRuntimeStandIn,
+} from '../support/bedrock-runtime-stand-in';
 import { minimalDocx } from '../support/hostile-files';
 import { type ModelProviders, startModelProviders } from '../support/model-providers';
 import { IDP_CERT, IDP_KEY, idpMetadata } from '../support/saml-idp';
@@ -151,11 +156,19 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   'xml-crypto': ['sso'],
   // P272: DOCX files, in the workers that parse them.
   mammoth: ['ingestion-worker', 'sync-worker'],
+  // Issue 32: Bedrock's HTTP/1.1 handler, in the functions that call a model.
+  '@smithy/node-http-handler': [
+    'eval-worker',
+    'ingestion-worker',
+    'query',
+    'search',
+    'sync-worker',
+  ],
 };
 
 /** The packages loaded on first use (their scopes: the Encryption SDK is many @aws-crypto packages). */
 const FIRST_USE_CODE =
-  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth)\//;
+  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth|@smithy\/node-http-handler)\//;
 
 /** A worker bundle with PDF.js takes a while on a busy 2-core machine. */
 const BUNDLE_TIMEOUT_MS = 120_000;
@@ -324,10 +337,15 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
 
   describe('packages loaded on first use (P209)', () => {
     let providers: ModelProviders;
+    let bedrock: BedrockRuntimeStandIn;
     beforeAll(async () => {
       providers = await startModelProviders();
+      bedrock = await startBedrockRuntimeStandIn();
     });
-    afterAll(() => providers.close());
+    afterAll(async () => {
+      await providers.close();
+      await bedrock.close();
+    });
 
     it(
       'are found and read by the adapters that import them, from the bundle as deployed',
@@ -344,12 +362,16 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
         mkdirSync(runtimeModules);
         symlinkSync(join(ROOT, 'node_modules', '@aws-sdk'), join(runtimeModules, '@aws-sdk'));
 
-        const output = execFileSync(process.execPath, [probe.file], {
+        // Asynchronously: the Bedrock stand-in answers from this process.
+        const { stdout: output } = await promisify(execFile)(process.execPath, [probe.file], {
           cwd: directory,
           env: {
             PATH: process.env.PATH ?? '',
             NODE_PATH: runtimeModules,
             PROBE_ANTHROPIC_URL: providers.anthropicUrl,
+            PROBE_BEDROCK_URL: bedrock.url,
+            AWS_ACCESS_KEY_ID: 'AKIDPROBE',
+            AWS_SECRET_ACCESS_KEY: 'probe-secret',
             PROBE_IDP_CERT: IDP_CERT,
             PROBE_DOCX: minimalDocx(['Read on first use']).toString('base64'),
             PROBE_IDP_METADATA: idpMetadata({
@@ -369,6 +391,7 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
           authorizationUrl: 'https://idp.example',
           metadataEntityId: 'https://idp.example',
           docxText: 'Read on first use',
+          bedrockDimensions: 256,
         });
       },
       BUNDLE_TIMEOUT_MS,

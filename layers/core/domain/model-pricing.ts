@@ -38,19 +38,45 @@ export const MODEL_PRICES = {
   'text-embedding-3-small': { inputUsdPerMillion: 0.02, outputUsdPerMillion: 0 },
   'text-embedding-3-large': { inputUsdPerMillion: 0.13, outputUsdPerMillion: 0 },
   'text-embedding-ada-002': { inputUsdPerMillion: 0.1, outputUsdPerMillion: 0 },
+
+  // Amazon Bedrock (issue 32): on-demand list prices in us-east-1 as published
+  // on https://aws.amazon.com/bedrock/pricing/, as of November 2025. Other
+  // regions differ by a few percent; geographic inference profiles of some
+  // newer models cost about 10% more; batch and cached-input discounts are
+  // not applied. Keyed by foundation model id; a cross-region inference
+  // profile (`us.amazon.nova-lite-v1:0`) is priced as its model.
+  'amazon.nova-micro-v1:0': { inputUsdPerMillion: 0.035, outputUsdPerMillion: 0.14 },
+  'amazon.nova-lite-v1:0': { inputUsdPerMillion: 0.06, outputUsdPerMillion: 0.24 },
+  'amazon.nova-pro-v1:0': { inputUsdPerMillion: 0.8, outputUsdPerMillion: 3.2 },
+  'anthropic.claude-3-haiku-20240307-v1:0': { inputUsdPerMillion: 0.25, outputUsdPerMillion: 1.25 },
+  'anthropic.claude-3-5-haiku-20241022-v1:0': { inputUsdPerMillion: 0.8, outputUsdPerMillion: 4 },
+  'anthropic.claude-haiku-4-5-20251001-v1:0': { inputUsdPerMillion: 1, outputUsdPerMillion: 5 },
+  'anthropic.claude-3-5-sonnet-20241022-v2:0': { inputUsdPerMillion: 3, outputUsdPerMillion: 15 },
+  'anthropic.claude-3-7-sonnet-20250219-v1:0': { inputUsdPerMillion: 3, outputUsdPerMillion: 15 },
+  'anthropic.claude-sonnet-4-20250514-v1:0': { inputUsdPerMillion: 3, outputUsdPerMillion: 15 },
+  'anthropic.claude-sonnet-4-5-20250929-v1:0': { inputUsdPerMillion: 3, outputUsdPerMillion: 15 },
+  'amazon.titan-embed-text-v2:0': { inputUsdPerMillion: 0.02, outputUsdPerMillion: 0 },
+  'amazon.titan-embed-text-v1': { inputUsdPerMillion: 0.1, outputUsdPerMillion: 0 },
+  'cohere.embed-english-v3': { inputUsdPerMillion: 0.1, outputUsdPerMillion: 0 },
+  'cohere.embed-multilingual-v3': { inputUsdPerMillion: 0.1, outputUsdPerMillion: 0 },
 } as const satisfies Record<string, ModelPrice>;
 
 /**
  * The price of a model as the provider names it. Responses name dated
  * snapshots (`gpt-4o-mini-2024-07-18`, `gpt-3.5-turbo-0125`): an exact entry
- * wins, else the snapshot is priced as its base model. `null` when unknown.
+ * wins, else the snapshot is priced as its base model. A Bedrock inference
+ * profile is priced as its foundation model. `null` when unknown.
  */
 export function priceOf(model: string): ModelPrice | null {
   const prices: Readonly<Record<string, ModelPrice>> = MODEL_PRICES;
   // Own properties only: a model named `constructor` or `__proto__` is simply unknown.
   const own = (name: string) => (Object.hasOwn(prices, name) ? prices[name] : undefined);
-  return own(model) ?? own(model.replace(SNAPSHOT_SUFFIX, '')) ?? null;
+  const base = model.replace(INFERENCE_PROFILE_PREFIX, '');
+  return own(model) ?? own(base) ?? own(model.replace(SNAPSHOT_SUFFIX, '')) ?? null;
 }
+
+/** A Bedrock cross-region inference profile's geography (`us.`, `eu.`, `global.`…). */
+const INFERENCE_PROFILE_PREFIX = /^(us|us-gov|eu|apac|jp|au|ca|global)\./;
 
 export interface ModelCost {
   /** US dollars, rounded to 6 decimals (a millionth of a dollar). */

@@ -30,6 +30,12 @@ export interface AnswerRequest {
   readonly temperature: number;
   readonly maxTokens: number;
   readonly signal?: AbortSignal;
+  /**
+   * The caller streams the answer to its client (D19): a provider with one
+   * call for a whole answer and another for a stream (Bedrock's Converse and
+   * ConverseStream) picks by it; others may stream either way.
+   */
+  readonly stream?: boolean;
 }
 
 export interface AnswerResult {

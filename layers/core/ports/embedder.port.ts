@@ -8,5 +8,16 @@ export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
   /** One unit-length vector per text, in order. */
-  embed(texts: readonly string[]): Promise<number[][]>;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<number[][]>;
+}
+
+export interface EmbedOptions {
+  /**
+   * `query`: a question, embedded while its caller waits: an adapter fails
+   * at once rather than wait out a provider's throttle (the caller gets 503
+   * with Retry-After), and a model that embeds questions apart from passages
+   * is told. `document` (default): chunks being indexed, where waiting is
+   * cheaper than failing a sync.
+   */
+  readonly purpose?: 'query' | 'document';
 }

@@ -69,8 +69,18 @@ export interface RetrievalIndex {
   deleteDocument(orgId: string, dataSourceId: string, documentId: string): Promise<void>;
   /** Removes every chunk of one data source. */
   deleteDataSource(orgId: string, dataSourceId: string): Promise<void>;
-  /** document_id → document_hash of what is indexed for a data source (for re-sync diffs). */
-  documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>>;
+  /**
+   * document_id → document_hash of what is indexed for a data source (for
+   * re-sync diffs). With `embedderId`, a document any of whose chunks
+   * another embedder made reports an empty hash, which no content has: a
+   * re-sync after the deployment changed its embedder embeds every document
+   * again instead of keeping vectors of the old model beside the new.
+   */
+  documentHashes(
+    orgId: string,
+    dataSourceId: string,
+    embedderId?: string,
+  ): Promise<Map<string, string>>;
   /** Nearest chunks by cosine similarity; refuses (EmbedderMismatchError) if matching chunks were embedded by another embedder. */
   knn(
     filter: SearchFilter,

@@ -63,7 +63,7 @@ import type {
   SecretSealer,
 } from '../ports/webhook-repository.port';
 import { modelKeyAnswerers } from './model-key-answerers';
-import { modelProviders, type OpenAiSettings } from './model-providers';
+import { type BedrockSettings, modelProviders, type OpenAiSettings } from './model-providers';
 import { sourceReaders } from './source-readers';
 
 /**
@@ -91,6 +91,8 @@ export function buildDependencies(options: {
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
+  /** Issue 32: Amazon Bedrock instead of OpenAI and the offline models. */
+  readonly bedrock?: BedrockSettings | null;
   /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
   readonly providerUrls?: ProviderUrls;
   /** D25: S3 in the cloud, the local blob store on one machine. */
@@ -124,7 +126,7 @@ export function buildDependencies(options: {
   readonly connectorEndpoints?: Partial<ConnectorEndpoints>;
 }): Dependencies {
   const { client, tableName } = options;
-  const models = modelProviders(options.openAi);
+  const models = modelProviders(options.openAi, options.bedrock ?? null);
   const files = new DynamoDbUploadedFileRepository(client, tableName);
   const clock = options.clock ?? systemClock;
   const { fileParser, chunker, pageParser } = options.documentWork ?? {

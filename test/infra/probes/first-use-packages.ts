@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AnthropicAnswerer } from '../../../layers/core/adapters/ai/anthropic-answerer';
+import { BedrockEmbedder } from '../../../layers/core/adapters/ai/bedrock-embedder';
 import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { webhookPolicy } from '../../../layers/core/adapters/net/outbound-policy';
 import { parseFile } from '../../../layers/core/adapters/parsing/file-parsers';
@@ -61,6 +62,14 @@ async function main(): Promise<void> {
     signingCertificate: process.env.PROBE_IDP_CERT ?? '',
   });
 
+  // Issue 32: the Bedrock client (the runtime's SDK) with the HTTP/1.1 handler shipped beside index.js.
+  const [vector = []] = await new BedrockEmbedder({
+    region: 'us-east-1',
+    endpoint: process.env.PROBE_BEDROCK_URL ?? '',
+    dimensions: 256,
+    maxAttempts: 1,
+  }).embed(['Read on first use']);
+
   const docx = await parseFile(Buffer.from(process.env.PROBE_DOCX ?? '', 'base64'), 'probe.docx');
 
   process.stdout.write(
@@ -70,6 +79,7 @@ async function main(): Promise<void> {
       authorizationUrl,
       metadataEntityId: metadata.entityId,
       docxText: docx.sections[0]?.paragraphs[0] ?? '',
+      bedrockDimensions: vector.length,
     })}\n`,
   );
 }

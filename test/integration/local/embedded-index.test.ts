@@ -64,8 +64,12 @@ class ReloadingIndex implements RetrievalIndex {
     await this.#reload();
   }
 
-  documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>> {
-    return this.#current.documentHashes(orgId, dataSourceId);
+  documentHashes(
+    orgId: string,
+    dataSourceId: string,
+    embedderId?: string,
+  ): Promise<Map<string, string>> {
+    return this.#current.documentHashes(orgId, dataSourceId, embedderId);
   }
 
   knn(

@@ -123,8 +123,12 @@ export class EmbeddedIndex implements RetrievalIndex {
     await this.#persist(orgId, partition, operation);
   }
 
-  async documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>> {
-    return (await this.#partition(orgId)).documentHashes(dataSourceId);
+  async documentHashes(
+    orgId: string,
+    dataSourceId: string,
+    embedderId?: string,
+  ): Promise<Map<string, string>> {
+    return (await this.#partition(orgId)).documentHashes(dataSourceId, embedderId);
   }
 
   async knn(

@@ -425,14 +425,18 @@ export class IndexPartition {
 
   /**
    * document_id → document_hash. A document whose chunks disagree (a
-   * re-sync interrupted half-way) reports an empty hash, which matches no
-   * real one, so the next sync embeds it again.
+   * re-sync interrupted half-way), or with a chunk another embedder than
+   * `embedderId` made, reports an empty hash, which matches no real one, so
+   * the next sync embeds it again.
    */
-  documentHashes(dataSourceId: string): Map<string, string> {
+  documentHashes(dataSourceId: string, embedderId?: string): Map<string, string> {
     const hashes = new Map<string, string>();
     for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
-      const seen = new Set([...members].map((doc) => this.#chunks[doc]?.document_hash ?? ''));
-      hashes.set(documentId, seen.size === 1 ? ([...seen][0] ?? '') : '');
+      const chunks = [...members].map((doc) => this.#chunks[doc]);
+      const seen = new Set(chunks.map((chunk) => chunk?.document_hash ?? ''));
+      const foreign =
+        embedderId !== undefined && chunks.some((chunk) => chunk?.embedder_id !== embedderId);
+      hashes.set(documentId, seen.size === 1 && !foreign ? ([...seen][0] ?? '') : '');
     }
     return hashes;
   }

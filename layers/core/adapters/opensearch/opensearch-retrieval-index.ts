@@ -107,7 +107,13 @@ const compositeSchema = z.object({
       documents: z.object({
         after_key: z.optional(z.record(z.string(), z.string())),
         buckets: z.array(
-          z.object({ key: z.object({ document_id: z.string(), document_hash: z.string() }) }),
+          z.object({
+            key: z.object({
+              document_id: z.string(),
+              document_hash: z.string(),
+              embedder_id: z.optional(z.string()),
+            }),
+          }),
         ),
       }),
     }),
@@ -224,8 +230,14 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
    * size must be known up front. A document whose chunks disagree (an
    * update interrupted between its writes) reports an empty hash, as in the
    * embedded index: no content hash equals it, so the next sync redoes it.
+   * So does a document with a chunk another embedder than `embedderId` made
+   * (the deployment changed its embedder): its buckets name that embedder.
    */
-  async documentHashes(orgId: string, dataSourceId: string): Promise<Map<string, string>> {
+  async documentHashes(
+    orgId: string,
+    dataSourceId: string,
+    embedderId?: string,
+  ): Promise<Map<string, string>> {
     const hashes = new Map<string, string>();
     let after: Record<string, string> | undefined;
     do {
@@ -247,6 +259,9 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
                   sources: [
                     { document_id: { terms: { field: 'document_id' } } },
                     { document_hash: { terms: { field: 'document_hash' } } },
+                    ...(embedderId === undefined
+                      ? []
+                      : [{ embedder_id: { terms: { field: 'embedder_id' } } }]),
                   ],
                   ...(after ? { after } : {}),
                 },
@@ -260,7 +275,8 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
       for (const { key } of documents.buckets) {
         // Buckets come sorted by document id, so a second hash follows the first (maybe on the next page).
         const known = hashes.get(key.document_id);
-        hashes.set(key.document_id, known === undefined ? key.document_hash : '');
+        const foreign = embedderId !== undefined && key.embedder_id !== embedderId;
+        hashes.set(key.document_id, known === undefined && !foreign ? key.document_hash : '');
       }
       after = documents.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : documents.after_key;
     } while (after);

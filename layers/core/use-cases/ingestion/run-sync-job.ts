@@ -82,8 +82,13 @@ export async function runSyncJob(
   if (!source || !job || job.id !== jobId) return { outcome: 'not-current' };
 
   const reader = deps.readerFor(source, orgId);
-  const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId);
-  const cursor = await deps.dataSources.syncCursor(orgId, dataSourceId);
+  // With the embedder's id: documents another embedder indexed count as changed (re-embedded).
+  const indexed = await deps.retrieval.documentHashes(orgId, dataSourceId, deps.embedder.id);
+  const cursor = (await otherEmbedderIndexed(deps, orgId, dataSourceId, indexed))
+    ? // The deployment changed its embedder: an incremental reader's cursor would skip the
+      // unchanged items, whose old vectors must all be replaced. Read the whole source.
+      null
+    : await deps.dataSources.syncCursor(orgId, dataSourceId);
   const seen = new Set<string>();
   const skipped: string[] = [];
   /** P248: the first skipped documents with their reasons, for the status while the job runs. */
@@ -342,4 +347,21 @@ export async function failSyncJob(
       ),
     ],
   );
+}
+
+/**
+ * Whether some of the data source's documents were embedded by another
+ * embedder than the deployment's: `indexed` (asked with the embedder's id)
+ * then shows an empty hash where the plain hashes show a real one. Asked
+ * again only when `indexed` has an empty hash at all, which is rare.
+ */
+async function otherEmbedderIndexed(
+  deps: Pick<SyncDependencies, 'retrieval' | 'embedder'>,
+  orgId: string,
+  dataSourceId: string,
+  indexed: ReadonlyMap<string, string>,
+): Promise<boolean> {
+  if (![...indexed.values()].includes('')) return false;
+  const plain = await deps.retrieval.documentHashes(orgId, dataSourceId);
+  return [...indexed].some(([documentId, hash]) => hash === '' && plain.get(documentId) !== '');
 }

@@ -54,6 +54,8 @@ export interface QueryInput {
   readonly session_id?: string | undefined;
   readonly temperature?: number | undefined;
   readonly max_tokens?: number | undefined;
+  /** D19: the caller streams the answer (the answerer may pick its provider's streaming call). */
+  readonly stream?: boolean | undefined;
 }
 
 /** How a request reached the service: what an uploaded file's `document_url` is made absolute with. */
@@ -205,6 +207,7 @@ export async function* answerQuery(
       sources: offered,
       temperature: input.temperature ?? agent.temperature,
       maxTokens: input.max_tokens ?? agent.max_tokens,
+      stream: input.stream === true,
     })) {
       if (event.type === 'delta') yield event;
       else result = event.result;

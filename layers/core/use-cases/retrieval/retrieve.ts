@@ -48,7 +48,7 @@ export async function retrieve(
   deps: RetrieveDependencies,
   request: RetrieveRequest,
 ): Promise<{ chunks: RetrievedChunk[]; queryEmbedding: number[] }> {
-  const [queryEmbedding = []] = await deps.embedder.embed([request.query]);
+  const [queryEmbedding = []] = await deps.embedder.embed([request.query], { purpose: 'query' });
   const filter: SearchFilter = {
     orgId: request.orgId,
     ...(request.dataSourceIds ? { dataSourceIds: request.dataSourceIds } : {}),

@@ -1,5 +1,10 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  BEDROCK_DEFAULTS,
+  BEDROCK_EMBEDDING_MODEL_IDS,
+  isBedrockEmbeddingModel,
+} from '../../adapters/ai/bedrock-models';
 import { parseCloudConfig } from '../../config';
 import { traceAwsClient } from '../../observability/tracing';
 import { ModelUnavailableError } from '../../ports/answerer.port';
@@ -7,7 +12,10 @@ import { ModelRequestError } from '../../ports/model-request-error';
 import { type ModelProviders, modelProviders } from '../model-providers';
 
 /**
- * D36 in the cloud. Without `MODEL_API_KEY_SECRET` the offline embedder and
+ * D36 and issue 32 in the cloud. With `MODEL_PROVIDER=bedrock` Amazon
+ * Bedrock serves embeddings and answers, signed with the function's role in
+ * its own region (the SDK's default chain); the Bedrock client is loaded at
+ * the first model call, not at init. Otherwise, without `MODEL_API_KEY_SECRET` the offline embedder and
  * extractive answerer run. With it, OpenAI (or the compatible endpoint
  * `OPENAI_BASE_URL`) serves embeddings and every model but
  * `offline-extractive`; the key is the secret's value, read through
@@ -17,6 +25,21 @@ import { type ModelProviders, modelProviders } from '../model-providers';
  */
 export function cloudModels(): ModelProviders {
   const config = parseCloudConfig('models');
+  if (config.MODEL_PROVIDER === 'bedrock') {
+    const embeddingModel = config.BEDROCK_EMBEDDING_MODEL ?? BEDROCK_DEFAULTS.embeddingModel;
+    if (!isBedrockEmbeddingModel(embeddingModel)) {
+      throw new Error(
+        `Invalid function configuration (models): BEDROCK_EMBEDDING_MODEL: must be one of ${BEDROCK_EMBEDDING_MODEL_IDS.join(', ')}`,
+      );
+    }
+    // A length the model does not make fails here too, at init, naming both (BedrockEmbedder).
+    return modelProviders(null, {
+      answerModel: config.BEDROCK_ANSWER_MODEL ?? BEDROCK_DEFAULTS.answerModel,
+      embeddingModel,
+      // Unset: the model's own length (Titan Text Embeddings V2's is 1024).
+      embeddingDimensions: config.BEDROCK_EMBEDDING_DIMENSIONS,
+    });
+  }
   const secretName = config.MODEL_API_KEY_SECRET;
   if (!secretName) return modelProviders(null);
   const secrets = new SecretsProvider({

@@ -1,0 +1,39 @@
+import { cloudModels } from '../../../../layers/core/wiring/cloud/cloud-models';
+
+/** Issue 32: what `MODEL_PROVIDER=bedrock` builds in a cloud function, from its environment alone. */
+describe('cloudModels with MODEL_PROVIDER=bedrock', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+  const withEnvironment = (variables: Record<string, string>) => {
+    process.env = { ...saved, MODEL_PROVIDER: 'bedrock', ...variables };
+  };
+
+  it('embeds with Titan Text Embeddings V2 at 1024 dimensions and answers with Bedrock by default', () => {
+    withEnvironment({});
+
+    const models = cloudModels();
+
+    expect(models.embedder.id).toBe('bedrock/amazon.titan-embed-text-v2:0/1024');
+    expect(models.answererFor('amazon.nova-lite-v1:0').constructor.name).toBe('BedrockAnswerer');
+    expect(models.answererFor('offline-extractive').constructor.name).toBe('ExtractiveAnswerer');
+  });
+
+  it('takes the models and the dimension the stack names', () => {
+    withEnvironment({
+      BEDROCK_EMBEDDING_MODEL: 'cohere.embed-multilingual-v3',
+      BEDROCK_ANSWER_MODEL: 'eu.amazon.nova-pro-v1:0',
+    });
+
+    expect(cloudModels().embedder.id).toBe('bedrock/cohere.embed-multilingual-v3/1024');
+  });
+
+  it('fails the cold start on an embedding model or length it cannot use, naming it', () => {
+    withEnvironment({ BEDROCK_EMBEDDING_MODEL: 'amazon.titan-embed-image-v1' });
+    expect(() => cloudModels()).toThrow(/BEDROCK_EMBEDDING_MODEL: must be one of/);
+
+    withEnvironment({ BEDROCK_EMBEDDING_DIMENSIONS: '768' });
+    expect(() => cloudModels()).toThrow(/1024, 512, 256 dimensions, not 768/);
+  });
+});
