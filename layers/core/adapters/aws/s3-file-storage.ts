@@ -7,8 +7,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FileStorage, PresignedUpload } from '../../ports/file-storage.port';
-import { presignedGetUrl } from './s3-presigned-get';
 
 /** DeleteObjects takes at most 1,000 keys a call. */
 const DELETE_BATCH = 1000;
@@ -45,8 +45,7 @@ export class S3FileStorage implements FileStorage {
   /**
    * A presigned GET: S3 serves the object with the content type and
    * disposition the signature pins (`response-content-*`), so the browser
-   * shows the file under its name; the bucket's address is the client's own
-   * endpoint resolution (region, partition, FIPS, dual-stack).
+   * shows the file under its name.
    */
   async presignDownload(input: {
     key: string;
@@ -54,28 +53,20 @@ export class S3FileStorage implements FileStorage {
     contentDisposition: string;
     expiresAt: Date;
   }): Promise<string> {
-    const { config } = this.client;
-    const region = await config.region();
-    const endpoint = config.endpointProvider({
-      Bucket: this.bucket,
-      Region: region,
-      UseFIPS: await config.useFipsEndpoint(),
-      UseDualStack: await config.useDualstackEndpoint(),
-      ForcePathStyle: config.forcePathStyle,
-    });
     const now = this.now();
-    return presignedGetUrl({
-      bucketUrl: new URL(endpoint.url.href),
-      key: input.key,
-      region,
-      credentials: await config.credentials(),
-      signedAt: new Date(now),
-      expiresInSeconds: Math.max(1, Math.ceil((input.expiresAt.getTime() - now) / 1000)),
-      query: {
-        'response-content-type': input.contentType,
-        'response-content-disposition': input.contentDisposition,
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: input.key,
+        ResponseContentType: input.contentType,
+        ResponseContentDisposition: input.contentDisposition,
+      }),
+      {
+        expiresIn: Math.max(1, Math.ceil((input.expiresAt.getTime() - now) / 1000)),
+        signingDate: new Date(now),
       },
-    });
+    );
   }
 
   async read(key: string): Promise<Buffer | null> {

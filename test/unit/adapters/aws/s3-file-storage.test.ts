@@ -69,5 +69,7 @@ describe('Class: S3FileStorage', () => {
     expect(url.searchParams.get('response-content-disposition')).toBe(
       'inline; filename="warranty.pdf"',
     );
+    expect(url.searchParams.get('X-Amz-Date')).toBe('20261129T060000Z');
+    expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   });
 });
