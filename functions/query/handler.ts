@@ -28,6 +28,7 @@ const logger = new Logger({ serviceName: 'svc-query' });
 async function* serverSentEvents(
   events: AsyncIterable<QueryEvent>,
   requestId: string,
+  abandoned: AbortSignal,
 ): AsyncGenerator<ServerSentEvent> {
   try {
     for await (const event of events) {
@@ -39,6 +40,8 @@ async function* serverSentEvents(
       }
     }
   } catch (error) {
+    // The client left and the answer was stopped for it: nobody to tell, nothing to log.
+    if (abandoned.aborted) return;
     const view = errorViewOf(error, logger, requestId);
     yield { event: 'error', data: nestedErrorBody(view, requestId) };
   } finally {
@@ -84,7 +87,10 @@ export const operations = {
     },
     async handle({ body, principal, deps, requestId }) {
       const { stream, ...input } = body;
-      const events = answerQuery(deps, principal, input);
+      // A streamed answer whose client goes away is stopped at once (the model call aborted),
+      // not left running until the model finishes or falls silent.
+      const abandoned = new AbortController();
+      const events = answerQuery(deps, principal, input, { signal: abandoned.signal });
       if (!stream) {
         let result: QueryResult | undefined;
         for await (const event of events) if (event.type === 'done') result = event.result;
@@ -104,8 +110,9 @@ export const operations = {
       const response: StreamableResult = {
         statusCode: 200,
         headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' },
-        body: sseStream(serverSentEvents(rest, requestId), {
+        body: sseStream(serverSentEvents(rest, requestId, abandoned.signal), {
           onUnexpectedError: (error) => logger.error('stream', { error: error as Error }),
+          onAbandoned: () => abandoned.abort(),
         }),
       };
       // The middleware chain only touches status and headers; the body stays a stream.

@@ -122,6 +122,10 @@ export async function* answerQuery(
   deps: QueryDependencies,
   principal: Principal,
   input: QueryInput,
+  options: {
+    /** Aborted when nobody waits for the answer any more (a streamed answer's client left): the model call stops. */
+    readonly signal?: AbortSignal;
+  } = {},
 ): AsyncGenerator<QueryEvent> {
   const started = deps.clock.now();
   const orgId = principal.orgId;
@@ -189,6 +193,7 @@ export async function* answerQuery(
       sources: offered,
       temperature: input.temperature ?? agent.temperature,
       maxTokens: input.max_tokens ?? agent.max_tokens,
+      ...(options.signal ? { signal: options.signal } : {}),
     })) {
       if (event.type === 'delta') yield event;
       else result = event.result;
