@@ -82,7 +82,7 @@ describe('Agent scope on every answering path', () => {
     ).chunks as Array<{ chunk_id: string }>;
     payrollChunkIds = payrollChunks.map((chunk) => chunk.chunk_id);
 
-    // A user whose only group gives them the help desk agent (P81): their
+    // A user whose only group gives them the help desk agent: their
     // searches cover that agent's sources only.
     const admin = await signedIn(service, await createTestUser(service, { role: 'admin' }));
     const group = await admin.request('/api/v1/groups', {

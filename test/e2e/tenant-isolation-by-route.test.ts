@@ -20,7 +20,7 @@ const NAMES_AN_ORGANIZATION_BY_DESIGN: Readonly<Record<string, string>> = {
   'GET /api/v1/sso/saml/{org_id}':
     "The SAML service provider metadata an identity provider downloads: public, no credential, the organization's own address.",
   'POST /api/v1/sso/saml/{org_id}':
-    "The identity provider's HTTP-POST binding: no credential, the signed assertion decides (P90, P92).",
+    "The identity provider's HTTP-POST binding: no credential, the signed assertion decides.",
 };
 
 /**
