@@ -23,6 +23,9 @@ const NAMES_AN_ORGANIZATION_BY_DESIGN: Readonly<Record<string, string>> = {
     "The identity provider's HTTP-POST binding: no credential, the signed assertion decides.",
 };
 
+/** An SSO domain organization A has added, for the routes that name a domain. */
+const DOMAIN_OF_A = 'domain-of-a.example';
+
 /**
  * The kind of id `{id}` is, by the collection named before it. A route with
  * `{id}` under a collection not listed here fails the test until it is added
@@ -155,6 +158,12 @@ describe('Tenant isolation, route by route', () => {
     await step(service);
     const [delivery] = await listDeliveries(service, service.adminKey, webhook.id);
     const keyOfA = await createKey(service, service.orgId, { scopes: ['Read'] });
+    const aAdmin = await signedIn(service, await createTestUser(service, { role: 'admin' }));
+    const domain = await aAdmin.request(`/api/v1/organizations/${service.orgId}/sso/domains`, {
+      method: 'POST',
+      body: { domain: DOMAIN_OF_A },
+    });
+    expect(domain.status).toBe(201);
 
     const ids: Array<[string, unknown]> = [
       ['agt', agent.id],
@@ -194,6 +203,10 @@ describe('Tenant isolation, route by route', () => {
     const template = route.path.split('/');
     for (const [index, part] of template.entries()) {
       const concrete = segments[index] ?? '';
+      if (part === '{domain}') {
+        segments[index] = DOMAIN_OF_A;
+        continue;
+      }
       const prefix = idParam.exec(concrete)?.[1];
       if (!prefix) continue;
       const real =
