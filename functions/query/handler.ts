@@ -29,6 +29,7 @@ const logger = new Logger({ serviceName: 'svc-query' });
 async function* serverSentEvents(
   events: AsyncIterable<QueryEvent>,
   requestId: string,
+  abandoned: AbortSignal,
 ): AsyncGenerator<ServerSentEvent> {
   try {
     for await (const event of events) {
@@ -40,6 +41,8 @@ async function* serverSentEvents(
       }
     }
   } catch (error) {
+    // The client left and the answer was stopped for it: nobody to tell, nothing to log.
+    if (abandoned.aborted) return;
     const view = errorViewOf(error, logger, requestId);
     yield { event: 'error', data: nestedErrorBody(view, requestId) };
   } finally {
@@ -85,8 +88,12 @@ export const operations = {
     },
     async handle({ body, principal, client, deps, requestId }) {
       const { stream } = body;
+      // A streamed answer whose client goes away is stopped at once (the model call aborted),
+      // not left running until the model finishes or falls silent.
+      const abandoned = new AbortController();
       const events = answerQuery(deps, principal, body, {
         linkOrigin: publicOriginOf(deps, client),
+        signal: abandoned.signal,
       });
       if (!stream) {
         let result: QueryResult | undefined;
@@ -107,8 +114,9 @@ export const operations = {
       const response: StreamableResult = {
         statusCode: 200,
         headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' },
-        body: sseStream(serverSentEvents(rest, requestId), {
+        body: sseStream(serverSentEvents(rest, requestId, abandoned.signal), {
           onUnexpectedError: (error) => logger.error('stream', { error: error as Error }),
+          onAbandoned: () => abandoned.abort(),
         }),
       };
       // The middleware chain only touches status and headers; the body stays a stream.

@@ -1,4 +1,5 @@
 import type { Clock } from '../../layers/core/ports/clock.port';
+import type { AccessLogLine } from '../../lib/local/gateway';
 import { parseLocalConfig } from '../../lib/local/local-config';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime';
 
@@ -21,6 +22,8 @@ export async function startTestService(
     readonly clock?: Clock;
     /** P227: serve a built console from this folder at `/`, as `npm start` serves web/dist. */
     readonly consoleDirectory?: string;
+    /** Each request's access-log line, after its response ended (a stream's too). */
+    readonly onRequest?: (line: AccessLogLine) => void;
   } = {},
 ): Promise<TestService> {
   const config = parseLocalConfig({
@@ -35,6 +38,7 @@ export async function startTestService(
   const runtime = await startLocalRuntime(config, {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.consoleDirectory ? { consoleDirectory: options.consoleDirectory } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const adminKey = runtime.bootstrap.newKey;
   if (!adminKey) throw new Error('a fresh in-memory runtime must create its bootstrap key');

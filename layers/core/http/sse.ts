@@ -21,7 +21,16 @@ export function encodeEvent(event: ServerSentEvent): string {
  */
 export function sseStream(
   source: AsyncIterable<ServerSentEvent>,
-  options: { keepAliveMs?: number; onUnexpectedError?: (error: unknown) => void } = {},
+  options: {
+    keepAliveMs?: number;
+    onUnexpectedError?: (error: unknown) => void;
+    /**
+     * Called once if the stream is destroyed before its end (the client went
+     * away), so the producer can stop the work behind it at once: a source
+     * waiting on a model would otherwise only notice at its next event.
+     */
+    onAbandoned?: () => void;
+  } = {},
 ): Readable {
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
   async function* encoded(): AsyncGenerator<string> {
@@ -55,5 +64,28 @@ export function sseStream(
       }
     }
   }
-  return Readable.from(encoded());
+  // Not Readable.from: its destroy waits for the generator to return, which
+  // a generator waiting on a model does only at its next event.
+  const chunks = encoded();
+  let ended = false;
+  const stream: Readable = new Readable({
+    read() {
+      chunks.next().then(
+        (next) => {
+          if (next.done) {
+            ended = true;
+            stream.push(null);
+          } else stream.push(next.value);
+        },
+        (error: unknown) => stream.destroy(error as Error),
+      );
+    },
+    destroy(error, callback) {
+      if (!ended) options.onAbandoned?.();
+      // The generator ends after its current step; nothing waits for it.
+      chunks.return(undefined).catch(() => undefined);
+      callback(error);
+    },
+  });
+  return stream;
 }

@@ -535,7 +535,8 @@ describe('Function: crawlWebsite', () => {
     expect(site.maxInFlight()).toBe(1);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5 * 150 - 20);
-    expect(elapsed).toBeLessThan(5_000);
+    // One uncapped gap would take the site's 60 s: far above anything a busy machine adds.
+    expect(elapsed).toBeLessThan(60_000);
   });
 
   it('stops requesting when the caller stops iterating', async () => {

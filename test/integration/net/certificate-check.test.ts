@@ -147,7 +147,9 @@ describe('Function: checkTlsCertificate', () => {
     );
     await silent.close();
 
+    // The reason says the check's own deadline ended it; it waited that long
+    // (a lower bound, which a slow machine cannot break), not the system's.
     expect(check).toEqual({ ok: false, reason: 'no TLS handshake within 300 ms' });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 });

@@ -41,24 +41,53 @@ describe('Function: parseCidrRange (D15, P79)', () => {
   });
 
   it('gives back only ranges the request path can compile, and each is its own canonical form', () => {
+    // Addresses with their host bits cleared, so most inputs are ranges the
+    // parser accepts (random bits under a random prefix almost never are);
+    // arbitrary strings stay in, a few, for the refusals.
     const v4 = fc
       .tuple(fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), fc.nat(32))
-      .map(([parts, prefix]) => `${parts.join('.')}/${prefix}`);
+      .map(([parts, prefix]) => {
+        const masked = parts.map((part, index) => {
+          const keptBits = Math.min(8, Math.max(0, prefix - index * 8));
+          return part & ((0xff << (8 - keptBits)) & 0xff);
+        });
+        return `${masked.join('.')}/${prefix}`;
+      });
     const v6 = fc
       .tuple(fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }), fc.nat(128))
-      .map(([groups, prefix]) => `${groups.map((g) => g.toString(16)).join(':')}/${prefix}`);
+      .map(([groups, prefix]) => {
+        const masked = groups.map((group, index) => {
+          const keptBits = Math.min(16, Math.max(0, prefix - index * 16));
+          return group & ((0xffff << (16 - keptBits)) & 0xffff);
+        });
+        return `${masked.map((g) => g.toString(16)).join(':')}/${prefix}`;
+      });
+    let runs = 0;
+    let accepted = 0;
     fc.assert(
-      fc.property(fc.oneof(v4, v6, fc.string({ maxLength: 50 })), (text) => {
-        const parsed = parseCidrRange(text);
-        if (!parsed.ok) return;
-        const invalid: string[] = [];
+      fc.property(
+        fc.oneof(
+          { arbitrary: v4, weight: 4 },
+          { arbitrary: v6, weight: 4 },
+          { arbitrary: fc.string({ maxLength: 50 }), weight: 1 },
+        ),
+        (text) => {
+          runs += 1;
+          const parsed = parseCidrRange(text);
+          if (!parsed.ok) return;
+          accepted += 1;
+          const invalid: string[] = [];
 
-        compileIpAllowlist([parsed.range], (range) => invalid.push(range));
+          compileIpAllowlist([parsed.range], (range) => invalid.push(range));
 
-        expect(invalid).toEqual([]);
-        expect(parseCidrRange(parsed.range)).toEqual(parsed);
-      }),
+          expect(invalid).toEqual([]);
+          expect(parseCidrRange(parsed.range)).toEqual(parsed);
+        },
+      ),
       { numRuns: 500 },
     );
+
+    // The property checked most of its runs, not a handful.
+    expect(accepted).toBeGreaterThan(runs * 0.7);
   });
 });

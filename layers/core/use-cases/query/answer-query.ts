@@ -62,6 +62,8 @@ export interface QueryInput {
 export interface QueryContext {
   /** The service's public origin (`https://host[/stage]`); empty leaves file links relative to the API. */
   readonly linkOrigin: string;
+  /** Aborted when nobody waits for the answer any more (a streamed answer's client left): the model call stops. */
+  readonly signal?: AbortSignal;
 }
 
 /** The spec's Query result (D18). */
@@ -208,6 +210,7 @@ export async function* answerQuery(
       temperature: input.temperature ?? agent.temperature,
       maxTokens: input.max_tokens ?? agent.max_tokens,
       stream: input.stream === true,
+      ...(context.signal ? { signal: context.signal } : {}),
     })) {
       if (event.type === 'delta') yield event;
       else result = event.result;

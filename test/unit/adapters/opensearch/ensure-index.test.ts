@@ -7,6 +7,7 @@ import {
   SearchUnavailableError,
 } from '../../../../layers/core/adapters/opensearch/errors';
 import { chunkIndexDefinition } from '../../../../layers/core/adapters/opensearch/index-definition';
+import { expectDocumentedRequests } from './documented-request-shapes';
 import {
   clientFor,
   fixture,
@@ -35,7 +36,10 @@ describe('Function: ensureIndex', () => {
   });
 
   afterEach(async () => {
+    // Every request it sent has the shape OpenSearch's documentation gives it.
+    const requests = [...server.requests];
     await server.close();
+    expectDocumentedRequests(requests);
   });
 
   it('creates a missing index with the definition as its body', async () => {
@@ -169,7 +173,10 @@ describe('Function: ensureIndexes', () => {
   });
 
   afterEach(async () => {
+    // Every request it sent has the shape OpenSearch's documentation gives it.
+    const requests = [...server.requests];
     await server.close();
+    expectDocumentedRequests(requests);
   });
 
   const noWait = async () => {};

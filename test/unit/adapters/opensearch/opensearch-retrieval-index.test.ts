@@ -11,6 +11,7 @@ import {
   EmbedderMismatchError,
   type IndexedChunk,
 } from '../../../../layers/core/ports/retrieval-index.port';
+import { expectDocumentedRequests } from './documented-request-shapes';
 import {
   clientFor,
   fixture,
@@ -74,7 +75,10 @@ describe('Class: OpenSearchRetrievalIndex', () => {
   });
 
   afterEach(async () => {
+    // Every request it sent has the shape OpenSearch's documentation gives it.
+    const requests = [...server.requests];
     await server.close();
+    expectDocumentedRequests(requests);
   });
 
   describe('Method: upsert', () => {
