@@ -507,12 +507,6 @@ function pickUnits(
       picked.push(holder);
     }
   }
-  if (process.env.ANSWER_DEBUG) {
-    for (const c of scored.slice(0, 8))
-      console.log(
-        `   ${c.score.toFixed(3)} cov ${c.coverage.toFixed(2)} doc ${(documentCoverage.get(c.document) ?? 0).toFixed(2)} f ${c.focus} [${c.source.number}] ${c.unit.kind} ${c.unit.parts.join(' / ').slice(0, 110)}`,
-      );
-  }
   return picked;
 }
 
