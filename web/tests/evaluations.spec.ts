@@ -110,7 +110,7 @@ test.describe('Evaluations', () => {
     const warranty = results.getByRole('article', { name: 'How long is the warranty?' });
     await expect(warranty).toContainText('Expected answer: A two-year warranty.');
     await expect(warranty).toContainText('two-year warranty');
-    await expect(warranty.getByRole('listitem').first()).toHaveText('Nimbus Lamp help');
+    await expect(warranty.getByRole('listitem').first()).toHaveText('help.md — Nimbus Lamp help');
     await expect(warranty.getByRole('term')).toContainText(['Answer support', 'Answer F1']);
     const mongolia = results.getByRole('article', { name: 'What is the capital of Mongolia?' });
     await expect(mongolia).toContainText('The agent found no answer in its sources.');
@@ -322,7 +322,7 @@ test.describe('Evaluations', () => {
     const results = page.getByRole('region', { name: 'Results per question' });
     const wifi = results.getByRole('article', { name: 'Which Wi-Fi does the lamp need?' });
     await expect(wifi).toContainText('Expected answer:', { timeout: 15_000 });
-    await expect(wifi).toContainText('Expected sources: Nimbus Lamp help');
+    await expect(wifi).toContainText('Expected sources: help.md — Nimbus Lamp help');
     await expect(page.getByText('The newest interaction rated helpful')).toBeVisible();
   });
 

@@ -1,6 +1,7 @@
 import {
   absoluteDocumentUrl,
   inlineContentDisposition,
+  isUploadedFileLink,
   uploadedFileContentPath,
   uploadedFileTitle,
 } from '../../../layers/core/domain/uploaded-file';
@@ -65,5 +66,21 @@ describe('inlineContentDisposition', () => {
     expect(inlineContentDisposition("a\\b'(c).txt")).toBe(
       `inline; filename="ab'(c).txt"; filename*=UTF-8''a%5Cb%27%28c%29.txt`,
     );
+  });
+});
+
+describe('isUploadedFileLink', () => {
+  const path =
+    '/api/v1/data-sources/ds_01m8k1bkx3rthj0hnrvfc0320p/files/doc_01m8k1bkz9g3cb5tqf6ea84h8g/content';
+
+  it("knows a file's content link, relative or with any origin and stage", () => {
+    expect(isUploadedFileLink(path)).toBe(true);
+    expect(isUploadedFileLink(`https://svc.example/stage${path}`)).toBe(true);
+    expect(isUploadedFileLink(`http://127.0.0.1:3000${path}`)).toBe(true);
+  });
+
+  it('knows a web page and no address are not', () => {
+    expect(isUploadedFileLink('https://help.example/warranty')).toBe(false);
+    expect(isUploadedFileLink(null)).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { distinctDocuments, documentKey } from '../../domain/evaluation-metrics'
 import { newId } from '../../domain/ids';
 import type { Interaction } from '../../domain/interaction';
 import { agentAccessOf, type Principal } from '../../domain/principal';
+import { isUploadedFileLink } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
 import type { Clock } from '../../ports/clock.port';
 import type { EvaluationRepository } from '../../ports/evaluation-repository.port';
@@ -69,8 +70,12 @@ function askerOf(principal: Principal): EvaluationAsker {
  */
 export function questionFromInteraction(interaction: Interaction): EvaluationQuestion {
   const positive = interaction.feedback === 'positive';
+  // An uploaded file is expected by its title (its name first): its link carries the address
+  // the service had when it answered, which a later run, or another deployment, may not share.
   const expected = distinctDocuments(interaction.sources)
-    .map(documentKey)
+    .map((source) =>
+      isUploadedFileLink(source.document_url) ? source.document_title : documentKey(source),
+    )
     .slice(0, EVALUATION_LIMITS.expectedSourcesMax)
     .filter((key) => key.length <= EVALUATION_LIMITS.expectedSourceMax);
   // Its [n] markers numbered that answer's sources: they mean nothing to another answer.
