@@ -283,8 +283,12 @@ function documentOf(source: AnswerSource): string {
 }
 
 /** How well a unit holds what the question's focus asks for, 0–1. */
-function focusMatch(focus: QuestionFocus, unit: PassageUnit, text: string): number {
-  const identifiers = identifiersIn(text).length;
+function focusMatch(
+  focus: QuestionFocus,
+  unit: PassageUnit,
+  text: string,
+  identifiers: number,
+): number {
   switch (focus) {
     case 'procedure':
       if (unit.kind === 'lead' && unit.codeLines > 0) return 1;
@@ -312,40 +316,42 @@ function focusMatch(focus: QuestionFocus, unit: PassageUnit, text: string): numb
 }
 
 /**
- * The heading that names what a unit is about, when the unit itself does
+ * The heading that may name what a unit is about, when the unit itself does
  * not: an API reference writes "Binds and listens for connections…" under
- * "app.listen([port])", and the answer must say `app.listen`.
+ * "app.listen([port])", and the answer must say `app.listen`. Only a short
+ * heading that holds an identifier and does not ask.
  */
-function leadingHeadingOf(source: AnswerSource, text: string): string | null {
+function leadingHeadingCandidate(
+  source: AnswerSource,
+): { readonly text: string; readonly identifiers: readonly string[] } | null {
   const heading = source.heading_path?.at(-1)?.trim();
   if (!heading || QUESTION_END.test(heading)) return null;
   if (heading.split(/\s+/).length > HEADING_MAX_WORDS) return null;
-  const named = identifiersIn(heading);
-  if (named.length === 0 || identifiersIn(text).length > 0) return null;
-  return heading;
+  const identifiers = identifiersIn(heading);
+  return identifiers.length === 0 ? null : { text: heading, identifiers };
 }
 
 function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
   const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
   const titleTerms = meaningfulTerms(source.document_title);
   const document = documentOf(source);
+  const heading = leadingHeadingCandidate(source);
   return passageUnits(source.text).map((unit) => {
     const text = [unit.term ?? '', ...unit.parts].join('\n').trim();
-    const leadingHeading = leadingHeadingOf(source, text);
+    const identifiers = identifiersIn(text);
+    const leadingHeading = heading && identifiers.length === 0 ? heading.text : null;
+    const named =
+      leadingHeading && heading ? [...heading.identifiers, ...identifiers] : identifiers;
     return {
       source,
       unit,
       document,
       terms: meaningfulTerms(text),
-      namedTerms: meaningfulTerms(
-        identifiersIn(leadingHeading ? `${leadingHeading} ${text}` : text)
-          .join(' ')
-          .replace(/[-_.]/g, ' '),
-      ),
+      namedTerms: meaningfulTerms(named.join(' ').replace(/[-_.]/g, ' ')),
       headingTerms,
       titleTerms,
       leadingHeading,
-      focus: focusMatch(focus, unit, leadingHeading ? `${leadingHeading} ${text}` : text),
+      focus: focusMatch(focus, unit, text, named.length),
     };
   });
 }

@@ -161,6 +161,10 @@ function sentencesOf(block: string): string[] {
 
 /** A line that names options or identifiers and says nothing else (`-L, --location`, `` `item_depth` ``). */
 function isTermLine(line: string): boolean {
+  // Cheap refusals first: this runs on every block of every passage.
+  if (line.length > TERM_LINE_MAX_LENGTH) return false;
+  const [first = ''] = line.split(/\s/, 1);
+  if (!first.startsWith('`') && identifiersIn(first).length === 0) return false;
   const named = identifiersIn(line);
   if (named.length === 0 || stripCitations(line) !== line) return false;
   // The line opens with the name it defines ("Example: curl -L …" shows one in use).
@@ -169,6 +173,9 @@ function isTermLine(line: string): boolean {
   for (const name of named) rest = rest.replace(name, ' ');
   return rest.split(/[\s,;:|/()[\]=<>]+/).filter((word) => /\p{L}/u.test(word)).length <= 3;
 }
+
+/** Term lines are short: a name, perhaps its aliases and an argument. */
+const TERM_LINE_MAX_LENGTH = 160;
 
 /** Code holding `[0]`-like indexes would read as citations (`items[1]`): not quoted. */
 function quotableCode(block: string): boolean {

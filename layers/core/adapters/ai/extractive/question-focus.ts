@@ -106,6 +106,7 @@ export function identifiersIn(text: string): string[] {
 
 /** The token with a closing parenthesis back that trimming took from a call (`listen(3000)`). */
 function balanced(raw: string, token: string): string {
+  if (!token.includes('(')) return token;
   const opened = token.split('(').length - token.split(')').length;
   return opened > 0 && raw.includes(`${token})`) ? `${token})` : token;
 }
