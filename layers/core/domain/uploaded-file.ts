@@ -95,7 +95,8 @@ export function absoluteDocumentUrl(url: string | null, origin: string): string 
   return url !== null && CONTENT_PATH.test(url) ? `${origin.replace(/\/+$/, '')}${url}` : url;
 }
 
-const CONTENT_PATH_END = /\/api\/v1\/data-sources\/ds_[0-9a-z]{26}\/files\/doc_[0-9a-z]{26}\/content$/;
+const CONTENT_PATH_END =
+  /\/api\/v1\/data-sources\/ds_[0-9a-z]{26}\/files\/doc_[0-9a-z]{26}\/content$/;
 
 /** Is `url` an uploaded file's content link (relative, or made absolute with any origin and stage)? */
 export function isUploadedFileLink(url: string | null): boolean {
