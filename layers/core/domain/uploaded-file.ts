@@ -82,7 +82,8 @@ export function uploadedFileContentPath(dataSourceId: string, documentId: string
   return `/api/v1/data-sources/${dataSourceId}/files/${documentId}/content`;
 }
 
-const CONTENT_PATH = /^\/api\/v1\/data-sources\/ds_[0-9a-z]{26}\/files\/doc_[0-9a-z]{26}\/content$/;
+const CONTENT_ROUTE = '/api/v1/data-sources/ds_[0-9a-z]{26}/files/doc_[0-9a-z]{26}/content';
+const CONTENT_PATH = new RegExp(`^${CONTENT_ROUTE}$`);
 
 /**
  * A source's `document_url` as a client follows it: an uploaded file's
@@ -95,8 +96,8 @@ export function absoluteDocumentUrl(url: string | null, origin: string): string 
   return url !== null && CONTENT_PATH.test(url) ? `${origin.replace(/\/+$/, '')}${url}` : url;
 }
 
-const CONTENT_PATH_END =
-  /\/api\/v1\/data-sources\/ds_[0-9a-z]{26}\/files\/doc_[0-9a-z]{26}\/content$/;
+/** The same route after an origin's path (an API Gateway stage). */
+const CONTENT_PATH_END = new RegExp(`${CONTENT_ROUTE}$`);
 
 /** Is `url` an uploaded file's content link (relative, or made absolute with any origin and stage)? */
 export function isUploadedFileLink(url: string | null): boolean {

@@ -247,11 +247,16 @@ interface Candidate {
 
 interface ScoredCandidate extends Candidate {
   readonly score: number;
-  readonly coverage: number;
 }
 
 function meaningfulTerms(text: string): Set<string> {
   return new Set(analyze(text).filter((term) => !QUESTION_FILLER.has(term)));
+}
+
+/** The question's own meaningful terms, and the documentation's words for some of them. */
+interface AskedTerms {
+  readonly own: ReadonlySet<string>;
+  readonly documentation: ReadonlySet<string>;
 }
 
 /**
@@ -259,12 +264,16 @@ function meaningfulTerms(text: string): Set<string> {
  * word less); when the question refers back ("does it…") or says almost
  * nothing, the previous question's terms join at half weight.
  */
-function queryTerms(question: string, history: readonly ConversationTurn[]): Map<string, number> {
+function queryTerms(
+  question: string,
+  asked: AskedTerms,
+  history: readonly ConversationTurn[],
+): Map<string, number> {
   const weights = new Map<string, number>();
   const weigh = (term: string, weight: number) =>
     weights.set(term, COMMON_WORDS.has(term) ? weight * COMMON_TERM_WEIGHT : weight);
-  for (const term of meaningfulTerms(question)) weigh(term, 1);
-  for (const term of documentationTerms(question).keys()) {
+  for (const term of asked.own) weigh(term, 1);
+  for (const term of asked.documentation) {
     if (!weights.has(term)) weigh(term, DOCUMENTATION_TERM_WEIGHT);
   }
   const previous = history.at(-1);
@@ -396,7 +405,11 @@ function pickUnits(
   sources: readonly AnswerSource[],
   { minCoverage, relativeCutoff }: SupportSettings,
 ): ScoredCandidate[] {
-  const query = queryTerms(question, history);
+  const asked: AskedTerms = {
+    own: meaningfulTerms(question),
+    documentation: new Set(documentationTerms(question).keys()),
+  };
+  const query = queryTerms(question, asked, history);
   if (query.size === 0 || sources.length === 0) return [];
   const focus = questionFocus(question);
   const candidates = sources.flatMap((source) => candidatesOf(source, focus));
@@ -404,13 +417,13 @@ function pickUnits(
   let queryMass = 0;
   for (const [term, weight] of query) queryMass += weight * (idf.get(term) ?? 0);
   if (!(queryMass > 0)) return [];
-  const asked = meaningfulTerms(question);
-  for (const term of documentationTerms(question).keys()) asked.add(term);
-  const questionTerms = new Set([...query.keys()].filter((term) => asked.has(term)));
+  const questionTerms = new Set(
+    [...query.keys()].filter((term) => asked.own.has(term) || asked.documentation.has(term)),
+  );
 
   // A question whose own words the passages mostly never use is about something they do not
   // cover ("kubectl", "nginx"): the honest answer is that nothing was found.
-  if (absentShare(question, sources, query, idf, queryMass) > ABSENT_SHARE) return [];
+  if (absentShare(asked.own, sources, query, idf, queryMass) > ABSENT_SHARE) return [];
   const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
   const documentRank = documentRanks(sources);
   const scored: ScoredCandidate[] = [];
@@ -448,7 +461,7 @@ function pickUnits(
       SCORE_WEIGHTS.named * (namedMass / queryMass) +
       SCORE_WEIGHTS.position / (1 + candidate.unit.index) +
       SCORE_WEIGHTS.density * (candidate.terms.size === 0 ? 0 : matched / candidate.terms.size);
-    scored.push({ ...candidate, score, coverage });
+    scored.push({ ...candidate, score });
   }
   // Ties go to the better-ranked source, then to the earlier unit: deterministic.
   scored.sort(
@@ -522,7 +535,7 @@ function pickUnits(
  * title holds.
  */
 function absentShare(
-  question: string,
+  ownTerms: ReadonlySet<string>,
   sources: readonly AnswerSource[],
   query: ReadonlyMap<string, number>,
   idf: ReadonlyMap<string, number>,
@@ -534,7 +547,7 @@ function absentShare(
     for (const term of analyze(texts.join('\n'))) present.add(term);
   }
   let mass = 0;
-  for (const term of meaningfulTerms(question)) {
+  for (const term of ownTerms) {
     if (!present.has(term)) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
   }
   return mass / queryMass;

@@ -114,11 +114,6 @@ export function passageUnits(passage: string): PassageUnit[] {
   return units;
 }
 
-/** The unit as one string: parts on lines of their own. */
-export function unitText(unit: Pick<PassageUnit, 'parts'>): string {
-  return unit.parts.join('\n');
-}
-
 function blockKind(block: string): BlockKind {
   if (block.includes('\n')) return readsAsProse(block) ? 'prose' : 'code';
   const text = block.trim();
