@@ -457,7 +457,7 @@ const contextSchema = z.object({
 
 type ContextKey = keyof typeof contextSchema.shape;
 
-/** Every context key the app reads; docs/deployment.md describes each. */
+/** Every context key the app reads; docs/deployment/configuration.md describes each. */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as readonly ContextKey[];
 
 /** Thrown for a missing or malformed context value, naming the key and how to set it. */
