@@ -19,6 +19,8 @@ import {
  */
 
 /** More quoted units read as a pasted document, not an answer. */
+/** A term's description is quoted with at most this many of its first units. */
+const TERM_DESCRIPTION_UNITS = 4;
 const MAX_UNITS = 3;
 
 /** When a unit supports an answer. */
@@ -41,6 +43,11 @@ export const RELATIVE_CUTOFF = 0.7;
  */
 const ABSENT_SHARE = 0.5;
 /** A unit not next to the best one is quoted only if it scores at least this share of it. */
+/**
+ * A unit scoring within this share of the best is as likely to be the
+ * answer: the scores cannot tell them apart, so both are quoted.
+ */
+const NEAR_TIE = 0.98;
 const CLOSE_SECOND = 0.9;
 /** A further unit not next to the best one must cover at least this share of the question that the picked ones do not. */
 const NEW_COVERAGE = 0.15;
@@ -139,6 +146,8 @@ const QUESTION_END = /[?？]["'”’)\]]*$/u;
 
 /** Headings longer than this are sentences, not names to lead a quote with. */
 const HEADING_MAX_WORDS = 12;
+/** A code block of names is this short: a path per platform, not a program. */
+const NAMES_ONLY_LINES = 3;
 
 export interface Candidate {
   readonly source: AnswerSource;
@@ -221,7 +230,8 @@ function focusMatch(
     case 'name':
       // A described term names the thing and says what it does; an example only shows it used.
       if (unit.term !== undefined) return 1;
-      if (unit.kind === 'code') return 0.4;
+      // A short block of names alone (a path, a setting) is the name itself.
+      if (unit.kind === 'code') return namesOnly(unit) ? 1 : 0.4;
       return identifiers > 0 ? 0.8 : 0;
     case 'number':
       // A default or a limit is a number, or a named value ("defaults to --mixed").
@@ -236,6 +246,18 @@ function focusMatch(
     case 'explanation':
       return unit.kind === 'sentence' || unit.kind === 'lead' ? 0.5 : 0;
   }
+}
+
+/** A code block of at most a few lines, each one identifier: `~/.cache/pip`, `PIP_CONFIG_FILE=…`. */
+function namesOnly(unit: PassageUnit): boolean {
+  const lines = unit.parts
+    .slice(unit.parts.length - unit.codeLines)
+    .filter((line) => !line.trim().startsWith('```'));
+  return (
+    lines.length > 0 &&
+    lines.length <= NAMES_ONLY_LINES &&
+    lines.every((line) => identifiersIn(line.trim()).length === 1 && !/\s/.test(line.trim()))
+  );
 }
 
 /**
@@ -419,6 +441,7 @@ export function pickUnits(
     if (isRepeat(candidate)) continue;
     if (
       nextToBest(candidate) ||
+      candidate.score >= best.score * NEAR_TIE ||
       (candidate.score >= best.score * CLOSE_SECOND && addsTerms(candidate))
     ) {
       picked.push(candidate);
@@ -440,7 +463,39 @@ export function pickUnits(
       picked.push(holder);
     }
   }
-  return picked;
+  return withDefinition(picked, candidates);
+}
+
+/**
+ * A described term (an option, a setting) is answered by its description,
+ * read from the start: the sentence that matched the question best is often
+ * a later remark ("Use ~/.ssh/config for jump hosts"), while the first says
+ * what the term does. The best unit's term is quoted with the first
+ * sentences of its description, up to the matched one; other picked units
+ * of that term are kept in that span.
+ */
+function withDefinition(
+  picked: readonly ScoredCandidate[],
+  candidates: readonly Candidate[],
+): ScoredCandidate[] {
+  const [best] = picked;
+  if (best?.unit.term === undefined) return [...picked];
+  const description = candidates.filter(
+    (candidate) => candidate.source === best.source && candidate.unit.term === best.unit.term,
+  );
+  const span = description.slice(0, TERM_DESCRIPTION_UNITS);
+  if (span.some((candidate) => candidate.unit === best.unit)) {
+    const chosen = span.map((candidate) =>
+      candidate.unit === best.unit ? best : { ...candidate, score: best.score },
+    );
+    return [
+      ...chosen,
+      ...picked.filter((unit) => unit.source !== best.source || unit.unit.term !== best.unit.term),
+    ].slice(0, Math.max(MAX_UNITS, chosen.length));
+  }
+  const [first] = description;
+  if (!first) return [...picked];
+  return [best, { ...first, score: best.score }, ...picked.slice(1)].slice(0, MAX_UNITS);
 }
 
 /**
