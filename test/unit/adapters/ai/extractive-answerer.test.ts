@@ -474,6 +474,23 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).toContain('--include-untracked');
   });
 
+  it('reads the words inside the names a code example writes', async () => {
+    const { result } = await answer(
+      {
+        question: 'how do i parse a big file with xmltodict in a stream',
+        sources: [
+          doc(
+            1,
+            'It has a streaming mode with a small memory footprint:\n\n>>> xmltodict.parse(GzipFile(path),\n...     item_depth=2, item_callback=handle)\n\nOr cache the dicts so you do not have to read that file again.',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('item_callback=handle');
+  });
+
   it('answers a "where" question with the path a short code block names', async () => {
     const { result } = await answer(
       {

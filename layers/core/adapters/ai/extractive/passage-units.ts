@@ -199,9 +199,15 @@ function introducedBlocks(
   const next = blocks[at + 1];
   if (next === undefined) return null;
   if (kinds[at + 1] === 'code') {
-    if (!quotableCode(next)) return null;
-    const lines = codeLinesOf(next);
-    return { parts: lines, codeLines: lines.length };
+    // A blank line inside a code block splits it into blocks here: the
+    // sentence introduces all of them ("[global] … [freeze] …").
+    const lines: string[] = [];
+    for (let index = at + 1; index < blocks.length && kinds[index] === 'code'; index += 1) {
+      const block = blocks[index] ?? '';
+      if (!quotableCode(block)) break;
+      lines.push(...codeLinesOf(block));
+    }
+    return lines.length > 0 ? { parts: lines, codeLines: lines.length } : null;
   }
   if (!/:["'”’)\]]*$/u.test(sentence)) return null;
   const items: string[] = [];

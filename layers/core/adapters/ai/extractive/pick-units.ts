@@ -63,6 +63,8 @@ const DUPLICATE_OVERLAP = 0.8;
  */
 const HEADING_TERM_WEIGHT = 0.5;
 const TITLE_TERM_WEIGHT = 0.3;
+/** A question term found only inside a compound name the unit writes. */
+const PART_TERM_WEIGHT = 0.5;
 /** How much an earlier question counts when the current one refers back to it. */
 const HISTORY_TERM_WEIGHT = 0.5;
 /** How much the documentation's word for a question's word counts ("disable" for "turn off"). */
@@ -156,6 +158,8 @@ export interface Candidate {
   readonly document: string;
   readonly terms: ReadonlySet<string>;
   readonly headingTerms: ReadonlySet<string>;
+  /** The words inside the unit's compound names (`parse` of `xmltodict.parse`), which count for less. */
+  readonly partTerms: ReadonlySet<string>;
   readonly titleTerms: ReadonlySet<string>;
   /**
    * The words of the identifiers the unit names (its term line's, its code's):
@@ -170,6 +174,15 @@ export interface Candidate {
 
 export interface ScoredCandidate extends Candidate {
   readonly score: number;
+}
+
+/**
+ * The words inside the compound names code writes: `xmltodict.parse(…)`,
+ * `item_callback`, `getUserName`. The analyzer keeps a dotted or snake_case
+ * name whole, as the index does; a question says "parse" or "callback".
+ */
+function identifierWords(text: string): string {
+  return text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^\p{L}\p{N}\s]+/gu, ' ');
 }
 
 function meaningfulTerms(text: string): Set<string> {
@@ -292,6 +305,7 @@ function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
       unit,
       document,
       terms: meaningfulTerms(text),
+      partTerms: meaningfulTerms(identifierWords(text)),
       namedTerms: meaningfulTerms(named.join(' ').replace(/[-_.]/g, ' ')),
       headingTerms,
       titleTerms,
@@ -373,7 +387,8 @@ export function pickUnits(
       if (candidate.terms.has(term)) {
         share = 1;
         matched += 1;
-      } else if (candidate.headingTerms.has(term)) share = HEADING_TERM_WEIGHT;
+      } else if (candidate.partTerms.has(term)) share = PART_TERM_WEIGHT;
+      else if (candidate.headingTerms.has(term)) share = HEADING_TERM_WEIGHT;
       else if (candidate.titleTerms.has(term)) share = TITLE_TERM_WEIGHT;
       if (share === 0) continue;
       matchedMass += share * weight * termIdf;

@@ -16,6 +16,25 @@ describe('Function: passageUnits', () => {
     expect(units.map((unit) => unit.kind)).toEqual(['lead', 'code', 'sentence']);
   });
 
+  it('quotes every code block a blank line split off the one the sentence introduces', () => {
+    const passage =
+      'To use 10 seconds for freeze and 60 for the rest:\n\n[global]\ntimeout = 60\n\n[freeze]\ntimeout = 10\n\nEach file overrides the one before.';
+
+    const [lead] = passageUnits(passage);
+
+    expect(lead).toMatchObject({
+      kind: 'lead',
+      parts: [
+        'To use 10 seconds for freeze and 60 for the rest:',
+        '[global]',
+        'timeout = 60',
+        '[freeze]',
+        'timeout = 10',
+      ],
+      codeLines: 4,
+    });
+  });
+
   it('quotes a sentence ending with a colon together with the list items after it', () => {
     const passage =
       'pip has 3 levels:\n\n`global`: system-wide\n\n`user`: per-user\n\nThat is all.';
