@@ -1,11 +1,10 @@
 import { createOrganization } from '../../layers/core/use-cases/organizations/organization-use-cases';
-import { TestDnsServer } from '../support/dns-server';
 import { expectFlatError, expectNestedError, fieldPaths } from '../support/error-shapes';
 import { api, json } from '../support/http-client';
-import { startTestService, type TestService } from '../support/local-service';
 import { IDP_CERT } from '../support/saml-idp';
 import { createKey } from '../support/tenants';
-import { createTestUser, signedIn, type TestUser, WebSession } from '../support/web-session';
+import { createTestUser, signedIn } from '../support/web-session';
+import { ssoConfigurationSuite } from './sso-configuration-suite';
 
 /**
  * D14 SSO configuration over HTTP against the real local runtime, with a
@@ -14,73 +13,26 @@ import { createTestUser, signedIn, type TestUser, WebSession } from '../support/
  * plans, tenants, legacy paths.
  */
 describe('SSO configuration (D14)', () => {
-  const dns = new TestDnsServer();
-  let service: TestService;
-  let admin: TestUser;
-  let browser: WebSession;
-  let orgPath: string;
-  let counter = 0;
-  const uniqueDomain = () => {
-    counter += 1;
-    return `acme${counter}-${Date.now()}.example`;
-  };
-
-  const oidcBody = (extra: Record<string, unknown> = {}) => ({
-    protocol: 'oidc',
-    enforce_sso: false,
-    oidc: {
-      issuer: 'https://idp.example.com',
-      client_id: 'svc-client',
-      client_secret: 'the client secret value',
-    },
-    ...extra,
-  });
-
-  /** Adds a domain, publishes its TXT record on the test DNS server, verifies it. */
-  async function verifiedDomain(session: WebSession, path: string, domain = uniqueDomain()) {
-    const added = await session.request(`${path}/sso/domains`, {
-      method: 'POST',
-      body: { domain },
-    });
-    expect(added.status).toBe(201);
-    const record = json(added).txt_record;
-    dns.txt.set(record.name, [record.value]);
-    const verified = await session.request(`${path}/sso/domains/${domain}/verify`, {
-      method: 'POST',
-    });
-    expect(verified.status).toBe(200);
-    return domain;
-  }
-
-  beforeAll(async () => {
-    await dns.start();
-    service = await startTestService({ env: { SVC_DNS_SERVERS: dns.address } });
-    admin = await createTestUser(service, { role: 'admin' });
-    browser = await signedIn(service, admin);
-    orgPath = `/api/v1/organizations/${service.orgId}`;
-  });
-  afterAll(async () => {
-    await service.end();
-    await dns.stop();
-  });
+  const { dns, uniqueDomain, oidcBody, verifiedDomain, service, browser, orgPath } =
+    ssoConfigurationSuite();
 
   describe('Domains verified by a DNS TXT record (P86)', () => {
     it('gives a token to publish, refuses verification until the record is there, then verifies', async () => {
       const domain = uniqueDomain();
 
-      const added = await browser.request(`${orgPath}/sso/domains`, {
+      const added = await browser().request(`${orgPath()}/sso/domains`, {
         method: 'POST',
         body: { domain: `  ${domain.toUpperCase()}. ` },
       });
-      const early = await browser.request(`${orgPath}/sso/domains/${domain}/verify`, {
+      const early = await browser().request(`${orgPath()}/sso/domains/${domain}/verify`, {
         method: 'POST',
       });
       const record = json(added).txt_record;
       dns.txt.set(record.name, ['v=spf1 -all', record.value]);
-      const verified = await browser.request(`${orgPath}/sso/domains/${domain}/verify`, {
+      const verified = await browser().request(`${orgPath()}/sso/domains/${domain}/verify`, {
         method: 'POST',
       });
-      const listed = await browser.request(`${orgPath}/sso/domains`);
+      const listed = await browser().request(`${orgPath()}/sso/domains`);
 
       expect(added.status).toBe(201);
       expect(json(added)).toMatchObject({ domain, status: 'pending', verified_at: null });
@@ -97,18 +49,18 @@ describe('SSO configuration (D14)', () => {
 
     it('does not accept a record carrying another token', async () => {
       const domain = uniqueDomain();
-      const added = await browser.request(`${orgPath}/sso/domains`, {
+      const added = await browser().request(`${orgPath()}/sso/domains`, {
         method: 'POST',
         body: { domain },
       });
       dns.txt.set(json(added).txt_record.name, ['svc-domain-verification=someone-elses-token']);
 
-      const response = await browser.request(`${orgPath}/sso/domains/${domain}/verify`, {
+      const response = await browser().request(`${orgPath()}/sso/domains/${domain}/verify`, {
         method: 'POST',
       });
 
       expectNestedError(response, 409, 'invalid_request');
-      const listed = json(await browser.request(`${orgPath}/sso/domains`)).domains;
+      const listed = json(await browser().request(`${orgPath()}/sso/domains`)).domains;
       expect(listed.find((entry: { domain: string }) => entry.domain === domain)).toMatchObject({
         status: 'pending',
         last_error: expect.stringContaining('No TXT record'),
@@ -117,10 +69,10 @@ describe('SSO configuration (D14)', () => {
 
     it('answers 503 when DNS fails, and the domain stays pending', async () => {
       const domain = uniqueDomain();
-      await browser.request(`${orgPath}/sso/domains`, { method: 'POST', body: { domain } });
+      await browser().request(`${orgPath()}/sso/domains`, { method: 'POST', body: { domain } });
       dns.failing = true;
       try {
-        const response = await browser.request(`${orgPath}/sso/domains/${domain}/verify`, {
+        const response = await browser().request(`${orgPath()}/sso/domains/${domain}/verify`, {
           method: 'POST',
         });
         expectNestedError(response, 503, 'service_unavailable');
@@ -131,13 +83,13 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('lets one organization hold a verified domain: a second one gets 409', async () => {
-      const domain = await verifiedDomain(browser, orgPath);
-      const other = await createOrganization(service.runtime.dependencies, {
+      const domain = await verifiedDomain(browser(), orgPath());
+      const other = await createOrganization(service().runtime.dependencies, {
         name: 'Other',
         plan: 'enterprise',
       });
-      const otherAdmin = await createTestUser(service, { orgId: other.id, role: 'admin' });
-      const otherBrowser = await signedIn(service, otherAdmin);
+      const otherAdmin = await createTestUser(service(), { orgId: other.id, role: 'admin' });
+      const otherBrowser = await signedIn(service(), otherAdmin);
       const otherPath = `/api/v1/organizations/${other.id}`;
       const added = await otherBrowser.request(`${otherPath}/sso/domains`, {
         method: 'POST',
@@ -168,7 +120,7 @@ describe('SSO configuration (D14)', () => {
         'a@b.example',
         '',
       ]) {
-        const response = await browser.request(`${orgPath}/sso/domains`, {
+        const response = await browser().request(`${orgPath()}/sso/domains`, {
           method: 'POST',
           body: { domain },
         });
@@ -178,16 +130,18 @@ describe('SSO configuration (D14)', () => {
 
     it('refuses the same domain twice (409) and deletes a domain (204, then 404)', async () => {
       const domain = uniqueDomain();
-      await browser.request(`${orgPath}/sso/domains`, { method: 'POST', body: { domain } });
+      await browser().request(`${orgPath()}/sso/domains`, { method: 'POST', body: { domain } });
 
-      const again = await browser.request(`${orgPath}/sso/domains`, {
+      const again = await browser().request(`${orgPath()}/sso/domains`, {
         method: 'POST',
         body: { domain },
       });
-      const deleted = await browser.request(`${orgPath}/sso/domains/${domain}`, {
+      const deleted = await browser().request(`${orgPath()}/sso/domains/${domain}`, {
         method: 'DELETE',
       });
-      const gone = await browser.request(`${orgPath}/sso/domains/${domain}`, { method: 'DELETE' });
+      const gone = await browser().request(`${orgPath()}/sso/domains/${domain}`, {
+        method: 'DELETE',
+      });
 
       expectNestedError(again, 409, 'invalid_request');
       expect(deleted.status).toBe(204);
@@ -197,13 +151,13 @@ describe('SSO configuration (D14)', () => {
 
   describe('The configuration (PUT /api/v1/organizations/:id/sso)', () => {
     it('needs a verified domain first (403)', async () => {
-      const fresh = await createOrganization(service.runtime.dependencies, {
+      const fresh = await createOrganization(service().runtime.dependencies, {
         name: 'No domain yet',
         plan: 'enterprise',
       });
       const freshAdmin = await signedIn(
-        service,
-        await createTestUser(service, { orgId: fresh.id, role: 'admin' }),
+        service(),
+        await createTestUser(service(), { orgId: fresh.id, role: 'admin' }),
       );
 
       const response = await freshAdmin.request(`/api/v1/organizations/${fresh.id}/sso`, {
@@ -217,13 +171,13 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('needs the enterprise plan (403) for the configuration and for domains', async () => {
-      const pro = await createOrganization(service.runtime.dependencies, {
+      const pro = await createOrganization(service().runtime.dependencies, {
         name: 'Pro',
         plan: 'pro',
       });
       const proAdmin = await signedIn(
-        service,
-        await createTestUser(service, { orgId: pro.id, role: 'admin' }),
+        service(),
+        await createTestUser(service(), { orgId: pro.id, role: 'admin' }),
       );
 
       const configured = await proAdmin.request(`/api/v1/organizations/${pro.id}/sso`, {
@@ -245,11 +199,11 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('stores the configuration, never returning the client secret, and keeps it when omitted later', async () => {
-      await verifiedDomain(browser, orgPath);
+      await verifiedDomain(browser(), orgPath());
 
-      const put = await browser.request(`${orgPath}/sso`, { method: 'PUT', body: oidcBody() });
-      const got = await browser.request(`${orgPath}/sso`);
-      const updated = await browser.request(`${orgPath}/sso`, {
+      const put = await browser().request(`${orgPath()}/sso`, { method: 'PUT', body: oidcBody() });
+      const got = await browser().request(`${orgPath()}/sso`);
+      const updated = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: {
           protocol: 'oidc',
@@ -258,13 +212,13 @@ describe('SSO configuration (D14)', () => {
           provision_role: 'readonly',
         },
       });
-      const stored = await service.runtime.dependencies.ssoRepository.getConfiguration(
-        service.orgId,
+      const stored = await service().runtime.dependencies.ssoRepository.getConfiguration(
+        service().orgId,
       );
 
       expect(put.status).toBe(200);
       expect(json(put)).toMatchObject({
-        org_id: service.orgId,
+        org_id: service().orgId,
         protocol: 'oidc',
         enforce_sso: false,
         oidc: {
@@ -276,8 +230,8 @@ describe('SSO configuration (D14)', () => {
         },
         attribute_mapping: { email: 'email' },
         provision_role: null,
-        redirect_uri: `${service.url}/api/v1/sso/oidc/callback`,
-        sign_in_url: `${service.url}/api/v1/sso/start?org_id=${service.orgId}`,
+        redirect_uri: `${service().url}/api/v1/sso/oidc/callback`,
+        sign_in_url: `${service().url}/api/v1/sso/start?org_id=${service().orgId}`,
       });
       for (const response of [put, got, updated]) {
         expect(response.text).not.toContain('the client secret value');
@@ -294,21 +248,21 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('fills the issuer in from a preset (P87) and refuses a preset whose issuer disagrees', async () => {
-      const google = await browser.request(`${orgPath}/sso`, {
+      const google = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: oidcBody({ oidc: { preset: 'google', client_id: 'g', client_secret: 's' } }),
       });
-      const microsoft = await browser.request(`${orgPath}/sso`, {
+      const microsoft = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: oidcBody({
           oidc: { preset: 'microsoft', tenant: 'contoso.onmicrosoft.com', client_id: 'm' },
         }),
       });
-      const noTenant = await browser.request(`${orgPath}/sso`, {
+      const noTenant = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: oidcBody({ oidc: { preset: 'microsoft', client_id: 'm' } }),
       });
-      const disagreeing = await browser.request(`${orgPath}/sso`, {
+      const disagreeing = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: oidcBody({
           oidc: { preset: 'google', issuer: 'https://evil.example', client_id: 'g' },
@@ -342,7 +296,7 @@ describe('SSO configuration (D14)', () => {
         [{ ...oidcBody(), surprise: true }, ''],
       ];
       for (const [body, field] of cases) {
-        const response = await browser.request(`${orgPath}/sso`, { method: 'PUT', body });
+        const response = await browser().request(`${orgPath()}/sso`, { method: 'PUT', body });
         const error = expectNestedError(response, 400, 'invalid_request');
         if (field) expect(fieldPaths(error)).toContain(field);
       }
@@ -371,11 +325,11 @@ describe('SSO configuration (D14)', () => {
         [oidc('https://admin:secret@idp.example.com'), 'oidc.issuer'],
       ];
       for (const [body, field] of cases) {
-        const response = await browser.request(`${orgPath}/sso`, { method: 'PUT', body });
+        const response = await browser().request(`${orgPath()}/sso`, { method: 'PUT', body });
 
         expect(fieldPaths(expectNestedError(response, 400, 'invalid_request'))).toEqual([field]);
       }
-      const https = await browser.request(`${orgPath}/sso`, {
+      const https = await browser().request(`${orgPath()}/sso`, {
         method: 'PUT',
         body: saml('https://idp.example/sso'),
       });
@@ -383,13 +337,13 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('deletes the configuration (204), after which it is 404', async () => {
-      const other = await createOrganization(service.runtime.dependencies, {
+      const other = await createOrganization(service().runtime.dependencies, {
         name: 'Deletes',
         plan: 'enterprise',
       });
       const otherBrowser = await signedIn(
-        service,
-        await createTestUser(service, { orgId: other.id, role: 'admin' }),
+        service(),
+        await createTestUser(service(), { orgId: other.id, role: 'admin' }),
       );
       const path = `/api/v1/organizations/${other.id}`;
       await verifiedDomain(otherBrowser, path);
@@ -408,14 +362,14 @@ describe('SSO configuration (D14)', () => {
   describe('Who may (D13, P85)', () => {
     it('refuses roles below admin (403) and API keys, even Admin ones (403)', async () => {
       const configure = await signedIn(
-        service,
-        await createTestUser(service, { role: 'configure' }),
+        service(),
+        await createTestUser(service(), { role: 'configure' }),
       );
-      const key = await createKey(service, service.orgId, { scopes: ['Admin'] });
+      const key = await createKey(service(), service().orgId, { scopes: ['Admin'] });
 
-      const byRole = await configure.request(`${orgPath}/sso`);
-      const byKey = await api(service.url, `${orgPath}/sso`, { key: key.key });
-      const keyAddsDomain = await api(service.url, `${orgPath}/sso/domains`, {
+      const byRole = await configure.request(`${orgPath()}/sso`);
+      const byKey = await api(service().url, `${orgPath()}/sso`, { key: key.key });
+      const keyAddsDomain = await api(service().url, `${orgPath()}/sso/domains`, {
         method: 'POST',
         key: key.key,
         body: { domain: uniqueDomain() },
@@ -430,17 +384,17 @@ describe('SSO configuration (D14)', () => {
     });
 
     it("answers another organization's id as not found, and a malformed id as 400", async () => {
-      const other = await createOrganization(service.runtime.dependencies, {
+      const other = await createOrganization(service().runtime.dependencies, {
         name: 'Someone else',
         plan: 'enterprise',
       });
 
-      const read = await browser.request(`/api/v1/organizations/${other.id}/sso`);
-      const write = await browser.request(`/api/v1/organizations/${other.id}/sso/domains`, {
+      const read = await browser().request(`/api/v1/organizations/${other.id}/sso`);
+      const write = await browser().request(`/api/v1/organizations/${other.id}/sso/domains`, {
         method: 'POST',
         body: { domain: uniqueDomain() },
       });
-      const malformed = await browser.request('/api/v1/organizations/agt_nope/sso');
+      const malformed = await browser().request('/api/v1/organizations/agt_nope/sso');
 
       expectNestedError(read, 404, 'not_found');
       expectNestedError(write, 404, 'not_found');
@@ -448,159 +402,19 @@ describe('SSO configuration (D14)', () => {
     });
 
     it('needs the CSRF token for changes, like every cookie-authenticated change (D12)', async () => {
-      const response = await api(service.url, `${orgPath}/sso/domains`, {
+      const response = await api(service().url, `${orgPath()}/sso/domains`, {
         method: 'POST',
         body: { domain: uniqueDomain() },
-        headers: { cookie: browser.jar.header() ?? '' },
+        headers: { cookie: browser().jar.header() ?? '' },
       });
 
       expectNestedError(response, 403, 'forbidden');
     });
 
     it('has no unversioned twin (P85): /api/organizations/:id/sso is not found, in the flat shape', async () => {
-      const response = await browser.request(`/api/organizations/${service.orgId}/sso`);
+      const response = await browser().request(`/api/organizations/${service().orgId}/sso`);
 
       expectFlatError(response, 404);
-    });
-  });
-
-  describe('enforce_sso (P89)', () => {
-    it("refuses password sign-in for the organization's users once on, with 403 naming where to sign in", async () => {
-      const org = await createOrganization(service.runtime.dependencies, {
-        name: 'Enforcing',
-        plan: 'enterprise',
-      });
-      const orgAdmin = await createTestUser(service, { orgId: org.id, role: 'admin' });
-      const member = await createTestUser(service, { orgId: org.id, role: 'readonly' });
-      const orgBrowser = await signedIn(service, orgAdmin);
-      const path = `/api/v1/organizations/${org.id}`;
-      await verifiedDomain(orgBrowser, path);
-      await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: oidcBody({ enforce_sso: true }),
-      });
-
-      const v1 = await new WebSession(service.url).signIn(member.email, member.password);
-      const legacy = await api(service.url, '/api/auth/login', {
-        method: 'POST',
-        body: { email: member.email, password: member.password },
-      });
-      const wrongPassword = await new WebSession(service.url).signIn(
-        member.email,
-        'not the password at all',
-      );
-
-      expect(expectNestedError(v1, 403, 'forbidden').details).toEqual({
-        reason: 'sso_required',
-        sso_start_url: `/api/v1/sso/start?org_id=${org.id}`,
-      });
-      expect(v1.headers.getSetCookie()).toEqual([]);
-      expectFlatError(legacy, 403);
-      // The refusal comes only after the password: a guesser learns nothing.
-      expectNestedError(wrongPassword, 401, 'unauthorized');
-    });
-
-    it("refuses password sign-in for an email of an enforcing organization's verified domain, in any organization", async () => {
-      const org = await createOrganization(service.runtime.dependencies, {
-        name: 'Owns the domain',
-        plan: 'enterprise',
-      });
-      const orgBrowser = await signedIn(
-        service,
-        await createTestUser(service, { orgId: org.id, role: 'admin' }),
-      );
-      const path = `/api/v1/organizations/${org.id}`;
-      const domain = await verifiedDomain(orgBrowser, path);
-      await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: oidcBody({ enforce_sso: true }),
-      });
-      const elsewhere = await createTestUser(service, { email: `someone@${domain}` });
-
-      const response = await new WebSession(service.url).signIn(
-        elsewhere.email,
-        elsewhere.password,
-      );
-
-      expect(expectNestedError(response, 403, 'forbidden').details).toMatchObject({
-        reason: 'sso_required',
-        sso_start_url: `/api/v1/sso/start?org_id=${org.id}`,
-      });
-    });
-
-    it('lets password sign-in through again once enforce_sso is off', async () => {
-      const org = await createOrganization(service.runtime.dependencies, {
-        name: 'Toggles',
-        plan: 'enterprise',
-      });
-      const orgAdmin = await createTestUser(service, { orgId: org.id, role: 'admin' });
-      const orgBrowser = await signedIn(service, orgAdmin);
-      const path = `/api/v1/organizations/${org.id}`;
-      await verifiedDomain(orgBrowser, path);
-      await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: oidcBody({ enforce_sso: true }),
-      });
-      const refused = await new WebSession(service.url).signIn(orgAdmin.email, orgAdmin.password);
-      // The admin's session from before still works: they turn it off.
-      const off = await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: {
-          protocol: 'oidc',
-          enforce_sso: false,
-          oidc: { issuer: 'https://idp.example.com', client_id: 'c' },
-        },
-      });
-
-      const allowed = await new WebSession(service.url).signIn(orgAdmin.email, orgAdmin.password);
-
-      expect(refused.status).toBe(403);
-      expect(off.status).toBe(200);
-      expect(allowed.status).toBe(200);
-    });
-
-    it('refuses to accept an invitation with a password while on, and leaves it usable (P205)', async () => {
-      const org = await createOrganization(service.runtime.dependencies, {
-        name: 'Invites under SSO',
-        plan: 'enterprise',
-      });
-      const orgBrowser = await signedIn(
-        service,
-        await createTestUser(service, { orgId: org.id, role: 'admin' }),
-      );
-      const path = `/api/v1/organizations/${org.id}`;
-      const domain = await verifiedDomain(orgBrowser, path);
-      await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: oidcBody({ enforce_sso: true }),
-      });
-      const invited = await orgBrowser.request('/api/v1/users', {
-        method: 'POST',
-        body: { email: `newcomer@${domain}`, name: 'Newcomer', role: 'readonly' },
-      });
-      const { token } = json(invited).invitation;
-      const accept = (route: string) =>
-        api(service.url, route, {
-          method: 'POST',
-          body: { token, password: 'a long enough password' },
-        });
-
-      const v1 = await accept('/api/v1/auth/invitations/accept');
-      const legacy = await accept('/api/auth/invitations/accept');
-      await orgBrowser.request(`${path}/sso`, {
-        method: 'PUT',
-        body: oidcBody({ enforce_sso: false }),
-      });
-      const accepted = await accept('/api/v1/auth/invitations/accept');
-
-      expect(expectNestedError(v1, 403, 'forbidden').details).toEqual({
-        reason: 'sso_required',
-        sso_start_url: `/api/v1/sso/start?org_id=${org.id}`,
-      });
-      expect(v1.headers.getSetCookie()).toEqual([]);
-      expectFlatError(legacy, 403);
-      expect(accepted.status).toBe(200);
-      expect(accepted.headers.getSetCookie().some((c) => c.startsWith('svc_session='))).toBe(true);
     });
   });
 });

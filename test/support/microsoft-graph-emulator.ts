@@ -1,9 +1,7 @@
 /**
  * A loopback stand-in for Microsoft (issue 12, P183–P185): the identity
  * platform's v2.0 endpoints for one authority (`/organizations/oauth2/v2.0/
- * authorize` and `/token`: form-encoded requests, the authorization code
- * with PKCE checked, refresh tokens replaced at each renewal, `invalid_grant`
- * with an AADSTS description once access is revoked) and the Microsoft Graph
+ * authorize` and `/token`, in `MicrosoftIdentityPlatform`) and the Microsoft Graph
  * calls the SharePoint connector makes, with Graph's documented shapes:
  * `GET /v1.0/sites/{hostname}:/{path}`, `/sites/{id}/drives`,
  * `/drives/{id}/root/delta` (a full enumeration without a token; with one,
@@ -20,6 +18,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../layers/core/ports/clock.port';
+import { MicrosoftIdentityPlatform } from './microsoft-identity-platform';
 
 interface DriveNode {
   readonly id: string;
@@ -47,11 +46,6 @@ interface Drive {
   oldestToken: number;
 }
 
-interface Grant {
-  readonly refreshTokens: Set<string>;
-  revoked: boolean;
-}
-
 interface DeltaToken {
   /** Changes after this counter (`null`: the full enumeration). */
   readonly since: number | null;
@@ -69,7 +63,6 @@ export interface RecordedRequest {
   readonly authorization: string | null;
 }
 
-const ACCESS_SECONDS = 3599;
 const TENANT = 'organizations';
 const SITE_PATH = '/sites/kb';
 const HOSTNAME = 'acme.sharepoint.com';
@@ -81,13 +74,7 @@ export class MicrosoftGraphEmulator {
   readonly siteId = `${HOSTNAME},${randomUUID()},${randomUUID()}`;
   /** Items per delta page (Graph chooses its own page size; `$top` asks for fewer). */
   pageSize = 3;
-  /** Consent refused at `/authorize` (`error=access_denied`). */
-  denyConsent = false;
   private readonly drives = new Map<string, Drive>();
-  private readonly codes = new Map<string, { challenge: string; redirectUri: string }>();
-  private readonly grants: Grant[] = [];
-  private readonly refreshTokens = new Map<string, Grant>();
-  private readonly accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
   private readonly downloads = new Map<
     string,
     { drive: string; item: string; expiresAt: number }
@@ -98,7 +85,23 @@ export class MicrosoftGraphEmulator {
   private readonly server = createServer((req, res) => void this.handle(req, res));
   origin = '';
 
-  constructor(private readonly clock: Clock) {}
+  private readonly identity: MicrosoftIdentityPlatform;
+
+  constructor(private readonly clock: Clock) {
+    this.identity = new MicrosoftIdentityPlatform(clock, {
+      id: this.clientId,
+      secret: this.clientSecret,
+    });
+  }
+
+  /** Consent refused at `/authorize` (`error=access_denied`). */
+  get denyConsent(): boolean {
+    return this.identity.denyConsent;
+  }
+
+  set denyConsent(deny: boolean) {
+    this.identity.denyConsent = deny;
+  }
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -217,7 +220,7 @@ export class MicrosoftGraphEmulator {
 
   /** The user (or an administrator) removed the app's access: tokens and refresh tokens stop working. */
   revokeEverything(): void {
-    for (const grant of this.grants) grant.revoked = true;
+    this.identity.revokeEverything();
   }
 
   /** The next `count` Graph requests answer `status` with this `Retry-After`. */
@@ -236,7 +239,7 @@ export class MicrosoftGraphEmulator {
 
   /** Every access and refresh token ever issued (to look for them in logs and responses). */
   issuedTokens(): string[] {
-    return [...this.accessTokens.keys(), ...this.refreshTokens.keys()];
+    return this.identity.issuedTokens();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -251,9 +254,10 @@ export class MicrosoftGraphEmulator {
       authorization: req.headers.authorization ?? null,
     });
     try {
-      if (url.pathname === `/${TENANT}/oauth2/v2.0/authorize`) return this.authorize(url, res);
+      if (url.pathname === `/${TENANT}/oauth2/v2.0/authorize`)
+        return this.identity.authorize(url, res);
       if (url.pathname === `/${TENANT}/oauth2/v2.0/token` && req.method === 'POST') {
-        return this.token(body, res);
+        return this.identity.token(body, res);
       }
       if (url.pathname.startsWith('/download/')) return this.download(req, url, res);
       if (url.pathname.startsWith('/v1.0/')) return this.graph(req, url, res);
@@ -261,105 +265,6 @@ export class MicrosoftGraphEmulator {
     } catch (error) {
       graphError(res, 500, 'generalException', (error as Error).message);
     }
-  }
-
-  private authorize(url: URL, res: ServerResponse) {
-    const redirectUri = url.searchParams.get('redirect_uri') ?? '';
-    const state = url.searchParams.get('state') ?? '';
-    if (
-      url.searchParams.get('client_id') !== this.clientId ||
-      url.searchParams.get('response_type') !== 'code' ||
-      url.searchParams.get('code_challenge_method') !== 'S256' ||
-      !redirectUri
-    ) {
-      return json(res, 400, {
-        error: 'invalid_request',
-        error_description: 'AADSTS900144: The request body must contain the following parameter',
-      });
-    }
-    const back = new URL(redirectUri);
-    if (this.denyConsent) {
-      back.searchParams.set('error', 'access_denied');
-      back.searchParams.set('error_description', 'AADSTS65004: User declined to consent');
-    } else {
-      const code = `0.A${randomBytes(24).toString('base64url')}`;
-      this.codes.set(code, {
-        challenge: url.searchParams.get('code_challenge') ?? '',
-        redirectUri,
-      });
-      back.searchParams.set('code', code);
-    }
-    back.searchParams.set('state', state);
-    res.writeHead(302, { Location: back.toString() }).end();
-  }
-
-  private token(body: string, res: ServerResponse) {
-    const form = new URLSearchParams(body);
-    if (
-      form.get('client_id') !== this.clientId ||
-      form.get('client_secret') !== this.clientSecret
-    ) {
-      return json(res, 401, {
-        error: 'invalid_client',
-        error_description: 'AADSTS7000215: Invalid client secret provided.',
-        error_codes: [7000215],
-      });
-    }
-    if (form.get('grant_type') === 'authorization_code') {
-      const code = this.codes.get(form.get('code') ?? '');
-      this.codes.delete(form.get('code') ?? '');
-      const challenge = createHash('sha256')
-        .update(form.get('code_verifier') ?? '')
-        .digest('base64url');
-      if (!code || code.redirectUri !== form.get('redirect_uri') || code.challenge !== challenge) {
-        return json(res, 400, {
-          error: 'invalid_grant',
-          error_description:
-            'AADSTS70008: The provided authorization code or refresh token has expired',
-          error_codes: [70008],
-        });
-      }
-      const grant: Grant = { refreshTokens: new Set(), revoked: false };
-      this.grants.push(grant);
-      return json(res, 200, this.issue(grant, form.get('scope') ?? ''));
-    }
-    if (form.get('grant_type') === 'refresh_token') {
-      const grant = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      if (!grant || grant.revoked) {
-        return json(res, 400, {
-          error: 'invalid_grant',
-          error_description:
-            'AADSTS50173: The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password.',
-          error_codes: [50173],
-        });
-      }
-      return json(res, 200, this.issue(grant, form.get('scope') ?? ''));
-    }
-    json(res, 400, { error: 'unsupported_grant_type' });
-  }
-
-  private issue(grant: Grant, scope: string) {
-    const accessToken = `eyJ0eXAi.${randomBytes(24).toString('base64url')}`;
-    const refreshToken = `0.AR${randomBytes(32).toString('base64url')}`;
-    this.accessTokens.set(accessToken, {
-      grant,
-      expiresAt: this.clock.now().getTime() + ACCESS_SECONDS * 1000,
-    });
-    // Each renewal brings a new refresh token; Microsoft does not revoke the old one.
-    grant.refreshTokens.add(refreshToken);
-    this.refreshTokens.set(refreshToken, grant);
-    return {
-      token_type: 'Bearer',
-      scope: scope
-        .split(' ')
-        .filter((s) => s !== 'offline_access')
-        .map((s) => `https://graph.microsoft.com/${s}`)
-        .join(' '),
-      expires_in: ACCESS_SECONDS,
-      ext_expires_in: ACCESS_SECONDS,
-      access_token: accessToken,
-      refresh_token: refreshToken,
-    };
   }
 
   private graph(req: IncomingMessage, url: URL, res: ServerResponse) {
@@ -379,8 +284,7 @@ export class MicrosoftGraphEmulator {
       );
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const access = this.accessTokens.get(token);
-    if (!access || access.grant.revoked || access.expiresAt <= this.clock.now().getTime()) {
+    if (!this.identity.isValidAccessToken(token)) {
       return graphError(
         res,
         401,
