@@ -53,7 +53,10 @@ export default {
   mutate: Object.values(SECURITY_MODULES).flat(),
   jest: {
     configFile: 'jest.config.js',
-    config: { roots: ['<rootDir>/test'], testMatch: COVERING_TESTS.map((file) => `<rootDir>/${file}`) },
+    config: {
+      roots: ['<rootDir>/test'],
+      testMatch: COVERING_TESTS.map((file) => `<rootDir>/${file}`),
+    },
     enableFindRelatedTests: true,
   },
   coverageAnalysis: 'perTest',
