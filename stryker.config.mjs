@@ -40,7 +40,6 @@ const COVERING_TESTS = [
   'test/unit/domain/principal.test.ts',
   'test/unit/domain/gcra.test.ts',
   'test/integration/limits/admit-request.test.ts',
-  'test/unit/domain/webhook-signature.test.ts',
   'test/unit/domain/webhook.test.ts',
   'test/unit/domain/session.test.ts',
   'test/unit/adapters/crypto/jose-session-tokens.test.ts',
