@@ -28,4 +28,7 @@ module.exports = {
   // heap grows suite after suite; late suites then slowed down until 300 simultaneous requests
   // ran past the local gateway's 29 s deadline. A worker past this memory is started afresh.
   workerIdleMemoryLimit: '1GB',
+  // Jest's default is one worker less than the cores: on the 2-core CI machine that is one,
+  // and the second core idled through the whole run. Each worker runs one suite on one core.
+  maxWorkers: 2,
 };

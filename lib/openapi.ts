@@ -30,7 +30,7 @@ for (const { object, fields } of WEBHOOK_FIELD_DESCRIPTIONS) {
   }
 }
 
-const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
+export const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   agents: agentOperations,
   'data-sources': dataSourceOperations,
   webhooks: webhookOperations,

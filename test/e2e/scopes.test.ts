@@ -1,7 +1,7 @@
 import type { Scope } from '../../layers/core/domain/scopes';
 import { ROUTES } from '../../layers/core/http/routes/route-table';
 import { expectFlatError, expectNestedError } from '../support/error-shapes';
-import { api } from '../support/http-client';
+import { api, json } from '../support/http-client';
 import { concretePath } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';
 import { createKey, type TestKey } from '../support/tenants';
@@ -208,6 +208,44 @@ describe('Scopes (D9)', () => {
       });
     },
   );
+
+  /**
+   * The other half of the matrix: routes a signed-in person alone may call
+   * (D11: keys never manage keys; P85: nor sign-in settings; P215:
+   * connecting is a person consenting). Every key is refused, an Admin key
+   * too, and the refusal says a session is what the route needs.
+   */
+  describe.each(
+    ROUTES.filter((route) => route.access === 'session').map(
+      (route) => [`${route.method} ${route.path}`, route] as const,
+    ),
+  )('%s (session only)', (_name, route) => {
+    it('refuses a key of every scope with 403, an Admin key for want of a session', async () => {
+      const refusal = route.access === 'session' ? route.keyRefusal : undefined;
+      for (const held of [...SINGLE_SCOPES, 'Admin' as const]) {
+        const response = await api(service.url, concretePath(route.path), {
+          method: route.method,
+          key: keyFor(held),
+          ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
+        });
+
+        const body = json(response);
+        const details = route.api === 'v1' ? body.error?.details : body;
+        expect({ held, status: response.status }).toEqual({ held, status: 403 });
+        if ((held === 'Admin' || held === route.scope) && route.api === 'legacy') {
+          // The flat shape (D5) of this refusal carries its code, not its details.
+          expect(body).toMatchObject({ code: 'forbidden', status: 403 });
+        } else if (held === 'Admin' || held === route.scope) {
+          expect(details).toMatchObject({
+            required_credential: 'session',
+            ...(refusal ? { reason: refusal.reason } : {}),
+          });
+        } else {
+          expect(details).toMatchObject({ required_scope: route.scope, current_scopes: [held] });
+        }
+      }
+    });
+  });
 
   it('lists every scope a multi-scope key holds in current_scopes', async () => {
     const response = await api(service.url, '/api/v1/agents', {

@@ -1,8 +1,9 @@
 import type { Route } from '../../layers/core/http/route';
 import { ROUTES } from '../../layers/core/http/routes/route-table';
+import { bodyIdFields } from '../support/body-id-fields';
 import { createAgent, createDataSource } from '../support/fixtures';
 import { type ApiResponse, api, json } from '../support/http-client';
-import { concretePath } from '../support/ids';
+import { concretePath, unknownId } from '../support/ids';
 import { startTestService, type TestService } from '../support/local-service';
 import { type ModelProviders, startModelProviders } from '../support/model-providers';
 import { createKey, createTenant, type TestKey } from '../support/tenants';
@@ -80,6 +81,109 @@ function bodyFor(route: Route): unknown {
   return undefined;
 }
 
+const nameOf = (route: Route): string => `${route.method} ${route.path}`;
+
+/** Where a body names a resource: filled with A's id, then with an unknown id of the same kind. */
+const THE_ID = '<the id>';
+/** Where a body needs B's own agent or organization to be valid. */
+const OWN_AGENT = '<own agent>';
+const OWN_ORG = '<own organization>';
+
+/** The kind of id a body field holds, by the field's name. */
+const ID_KIND_BY_FIELD: Readonly<Record<string, Parameters<typeof unknownId>[0]>> = {
+  agent_id: 'agt',
+  agent_ids: 'agt',
+  data_source_ids: 'ds',
+  model_key_id: 'mk',
+  session_id: 'sess',
+  interaction_id: 'int',
+  org_id: 'org',
+};
+
+const kindOfField = (field: string) => ID_KIND_BY_FIELD[field.split('.').at(-1) ?? ''];
+
+/** Body fields named like ids that name nothing of another organization, with why. */
+const NOT_A_RESOURCE_OF_OURS: Readonly<Record<string, string>> = {
+  'PUT /api/v1/organizations/{id}/sso oidc.client_id':
+    'The client id the identity provider gave the organization: its own setting, not a resource of ours.',
+  'PUT /api/v1/organizations/{id}/sso saml.idp_entity_id':
+    "The identity provider's entity id: the organization's own setting.",
+};
+
+/** A's agent, data source and the rest, for the bodies of each route (each names THE_ID once). */
+const agentBodies = (name: string) => [
+  { name, data_source_ids: [THE_ID] },
+  { name, model_key_id: THE_ID },
+];
+const queryBodies = (chat: boolean) => [
+  { agent_id: THE_ID, query: 'Hi?' },
+  ...(chat ? [] : [{ agent_id: THE_ID, query: 'Hi?', stream: true }]),
+  { agent_id: OWN_AGENT, query: 'Hi?', session_id: THE_ID },
+];
+const searchBodies = [
+  { org_id: THE_ID, query: 'handbook' },
+  { org_id: OWN_ORG, query: 'handbook', data_source_ids: [THE_ID] },
+];
+const BODIES_NAMING_AN_ID: Readonly<Record<string, readonly unknown[]>> = {
+  'POST /api/v1/agents': agentBodies('Borrower'),
+  'PUT /api/v1/agents/{id}': agentBodies('Borrower'),
+  'POST /api/ai-agent-managers': agentBodies('Borrower'),
+  'PUT /api/ai-agent-managers/{id}': agentBodies('Borrower'),
+  'POST /api/v1/query': queryBodies(false),
+  'POST /api/chat': queryBodies(true),
+  'POST /api/v1/semantic-search': searchBodies,
+  'POST /api/semantic-search': searchBodies,
+  'POST /api/interactions/feedback': [{ interaction_id: THE_ID, feedback: 'negative' }],
+  'POST /api/v1/groups': [{ name: 'Borrowers', agent_ids: [THE_ID] }],
+  'PUT /api/v1/groups/{id}': [{ agent_ids: [THE_ID] }],
+  'POST /api/groups': [{ name: 'Borrowers', agent_ids: [THE_ID] }],
+  'PUT /api/groups/{id}': [{ agent_ids: [THE_ID] }],
+  'POST /api/v1/evals': [
+    { agent_id: THE_ID, name: 'x', questions: [{ question: 'Hi?' }] },
+    { agent_id: OWN_AGENT, name: 'x', from_interactions: { agent_id: THE_ID } },
+  ],
+};
+
+/**
+ * Fields where an unknown id is no error: the request goes on as if the
+ * field named nothing (a search of no source, a new conversation).
+ */
+const ANSWERS_AN_UNKNOWN_ID: readonly string[] = [
+  'POST /api/v1/query session_id',
+  'POST /api/chat session_id',
+  'POST /api/v1/semantic-search data_source_ids',
+  'POST /api/semantic-search data_source_ids',
+];
+
+/** The dotted path of THE_ID in a body (`from_interactions.agent_id`; an array adds nothing). */
+function fieldOfTheId(body: unknown, prefix = ''): string {
+  if (Array.isArray(body)) {
+    for (const item of body) {
+      const found = fieldOfTheId(item, prefix);
+      if (found) return found;
+    }
+    return body.includes(THE_ID) ? prefix : '';
+  }
+  if (body === null || typeof body !== 'object') return '';
+  for (const [name, value] of Object.entries(body)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (value === THE_ID) return path;
+    const found = fieldOfTheId(value, path);
+    if (found) return found;
+  }
+  return '';
+}
+
+/** The body with each placeholder replaced, at any depth. */
+function withPlaceholders(body: unknown, values: Readonly<Record<string, string>>): unknown {
+  if (typeof body === 'string') return values[body] ?? body;
+  if (Array.isArray(body)) return body.map((item) => withPlaceholders(item, values));
+  if (body === null || typeof body !== 'object') return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, withPlaceholders(value, values)]),
+  );
+}
+
 /**
  * Every route of the route table that takes an id in its path, asked by
  * organization B with organization A's real ids, answers exactly as it does
@@ -99,6 +203,8 @@ describe('Tenant isolation, route by route', () => {
   /** A's real ids, by the id prefix `concretePath` puts in each path. */
   const idsOfA = new Map<string, string>();
   const paramsOfA = new Map<string, string>();
+  /** B's own agent and group, for the routes that change one of B's with a body naming A's id. */
+  const ownIdsOfB = new Map<string, string>();
 
   const asA = (path: string, method = 'GET', body?: unknown) =>
     api(service.url, path, {
@@ -174,6 +280,7 @@ describe('Tenant isolation, route by route', () => {
       ['mk', modelKey.id],
       ['eval', evaluation.id],
       ['int', interaction.metadata?.interaction_id],
+      ['sess', interaction.metadata?.session_id],
       ['wh', webhook.id],
       ['org', service.orgId],
       ['key', keyOfA.keyId],
@@ -186,6 +293,16 @@ describe('Tenant isolation, route by route', () => {
       idsOfA.set(prefix, id as string);
     }
     paramsOfA.set('dlv', delivery?.id);
+    ownIdsOfB.set(
+      'agt',
+      (await createAgent(service, b.key, { name: 'Agent of B', data_source_ids: [] })).id,
+    );
+    const groupOfB = await api(service.url, '/api/v1/groups', {
+      method: 'POST',
+      key: b.key,
+      body: { name: 'Group of B' },
+    });
+    ownIdsOfB.set('grp', json(groupOfB).id);
     paramsOfA.set('doc', ticket.document_id);
     paramsOfA.set('usr', user.id);
   });
@@ -241,7 +358,7 @@ describe('Tenant isolation, route by route', () => {
   };
 
   const withPathIds = ROUTES.filter((route) => route.path.includes('{')).filter(
-    (route) => !(`${route.method} ${route.path}` in NAMES_AN_ORGANIZATION_BY_DESIGN),
+    (route) => !(nameOf(route) in NAMES_AN_ORGANIZATION_BY_DESIGN),
   );
 
   it('checks every route with a path id (the table has them), each of a known id kind', () => {
@@ -273,80 +390,87 @@ describe('Tenant isolation, route by route', () => {
   );
 
   /**
-   * Routes that take another resource's id in their body: B names A's id, and
-   * the answer is the one an unknown id gets (a 404 for the thing asked
-   * about, a 400 listing it as unknown, or an empty search). These are listed
-   * by hand: the table does not say which bodies carry ids.
+   * Every body field that names a resource (read from the route's zod body
+   * schema: a name ending in `_id` or `_ids`, at any depth) is checked: B
+   * names A's id there, and the answer is the one an unknown id of the same
+   * kind gets. The bodies are written here, since a valid body needs more
+   * than its id; a route whose schema gains an id field without a body here
+   * fails the first test below. Public routes are left out: signing in names
+   * an organization by design, with no organization of the caller's to cross.
    */
-  const bodyIdCases: ReadonlyArray<
-    readonly [name: string, method: string, path: string, body: (ids: Ids) => unknown]
-  > = [
-    ['query an agent', 'POST', '/api/v1/query', (ids) => ({ agent_id: ids.agt, query: 'Hi?' })],
-    [
-      'query an agent, streamed',
-      'POST',
-      '/api/v1/query',
-      (ids) => ({ agent_id: ids.agt, query: 'Hi?', stream: true }),
-    ],
-    [
-      'legacy chat with an agent',
-      'POST',
-      '/api/chat',
-      (ids) => ({ agentId: ids.agt, query: 'Hi?' }),
-    ],
-    [
-      'evaluate an agent',
-      'POST',
-      '/api/v1/evals',
-      (ids) => ({ agent_id: ids.agt, name: 'x', questions: [{ question: 'Hi?' }] }),
-    ],
-    [
-      'create an agent on a data source',
-      'POST',
-      '/api/v1/agents',
-      (ids) => ({ name: 'Borrower', data_source_ids: [ids.ds] }),
-    ],
-    [
-      'create a group of an agent',
-      'POST',
-      '/api/v1/groups',
-      (ids) => ({ name: 'Borrowers', agent_ids: [ids.agt] }),
-    ],
-    [
-      'search a data source',
-      'POST',
-      '/api/v1/semantic-search',
-      (ids) => ({ org_id: b.orgId, query: 'handbook', data_source_ids: [ids.ds] }),
-    ],
-  ];
-  type Ids = { agt: string; ds: string };
+  const bodyIdRoutes = ROUTES.filter((route) => route.access !== 'public').flatMap((route) =>
+    bodyIdFields(route)
+      .filter((field) => !(`${nameOf(route)} ${field}` in NOT_A_RESOURCE_OF_OURS))
+      .map((field) => ({ route, field })),
+  );
 
-  it.each(bodyIdCases)(
+  it('has a body for every body field that names a resource, each of a known id kind', () => {
+    const needed = bodyIdRoutes.map(({ route, field }) => `${nameOf(route)} ${field}`).sort();
+    const written = Object.entries(BODIES_NAMING_AN_ID)
+      .flatMap(([name, bodies]) => bodies.map((body) => `${name} ${fieldOfTheId(body)}`))
+      .sort();
+
+    expect(needed.length).toBeGreaterThan(15);
+    expect([...new Set(written)]).toEqual([...new Set(needed)]);
+    const ofUnknownKind = bodyIdRoutes.filter(({ field }) => kindOfField(field) === undefined);
+    expect(ofUnknownKind.map(({ route, field }) => `${nameOf(route)} ${field}`)).toEqual([]);
+    for (const name of Object.keys(NOT_A_RESOURCE_OF_OURS)) {
+      const [method, path, field] = name.split(' ');
+      const route = ROUTES.find(
+        (candidate) => candidate.method === method && candidate.path === path,
+      );
+      expect({ name, fields: route ? bodyIdFields(route) : [] }).toEqual({
+        name,
+        fields: expect.arrayContaining([field]),
+      });
+    }
+  });
+
+  const bodyCases = Object.entries(BODIES_NAMING_AN_ID).flatMap(([name, bodies]) =>
+    bodies.map((body) => [`${name} ${fieldOfTheId(body)}`, name, body] as const),
+  );
+
+  it.each(bodyCases)(
     "%s: A's id in the body answers as an unknown id does",
-    async (_name, method, path, body) => {
-      const theirs = await api(service.url, path, {
-        method,
-        key: b.key,
-        body: body({ agt: idsOfA.get('agt') ?? '', ds: idsOfA.get('ds') ?? '' }),
-      });
-      const unknown = await api(service.url, path, {
-        method,
-        key: b.key,
-        body: body({
-          agt: concretePath('/api/v1/agents/{id}').split('/').at(-1) ?? '',
-          ds: concretePath('/x/{id}').split('/').at(-1) ?? '',
-        }),
-      });
+    async (_case, name, body) => {
+      const route = ROUTES.find((candidate) => nameOf(candidate) === name);
+      if (!route) throw new Error(`No route ${name}`);
+      const field = fieldOfTheId(body);
+      const kind = kindOfField(field);
+      const ofA = kind === undefined ? undefined : idsOfA.get(kind);
+      if (!kind || !ofA) throw new Error(`No id of A for ${field}`);
+      const path = route.path.replace(
+        '{id}',
+        ownIdsOfB.get(ID_KIND_BY_COLLECTION[collectionOf(route) ?? ''] ?? '') ?? '',
+      );
+      const sendWith = (id: string) => {
+        const filled = withPlaceholders(body, {
+          [THE_ID]: id,
+          [OWN_AGENT]: ownIdsOfB.get('agt') ?? '',
+          [OWN_ORG]: b.orgId,
+        });
+        return route.access === 'session'
+          ? bAdmin.request(path, { method: route.method, body: filled })
+          : api(service.url, path, { method: route.method, key: b.key, body: filled });
+      };
+
+      const unknownIdSent = unknownId(kind);
+      const theirs = await sendWith(ofA);
+      const unknown = await sendWith(unknownIdSent);
 
       expect({ status: theirs.status, code: errorCode(theirs) }).toEqual({
         status: unknown.status,
         code: errorCode(unknown),
       });
-      if (theirs.status === 200) {
-        // A search finds nothing in A's source, as in a source that does not exist.
-        expect(json(theirs).chunks).toEqual([]);
-        expect(json(theirs).metadata.total_chunks_searched).toBe(0);
-      } else expect([400, 404]).toContain(theirs.status);
+      if (theirs.status < 300) {
+        // Admitted as an unknown id is (a search of nothing, a new conversation of B's): A's id
+        // comes back only where the answer repeats what B sent, as the unknown id does.
+        const echoes = (response: ApiResponse, id: string) =>
+          JSON.stringify(response.body).split(id).length - 1;
+        expect(echoes(theirs, ofA)).toBe(echoes(unknown, unknownIdSent));
+        expect(ANSWERS_AN_UNKNOWN_ID).toContain(`${name} ${field}`);
+        if (/semantic-search/.test(name)) expect(json(theirs).chunks).toEqual([]);
+      } else expect([400, 403, 404]).toContain(theirs.status);
     },
   );
 });

@@ -369,8 +369,8 @@ describe('Webhook management (local receivers allowed, test CA trusted)', () => 
       expectUrlRefused(await send(V1, 'POST', { url, events: ['agent.created'] }), reason);
     });
 
-    it('refuses a host name that does not resolve, quickly', async () => {
-      const started = Date.now();
+    it("refuses a host name that does not resolve, on the resolver's answer", async () => {
+      // Not a time: a lookup that ran into its deadline says "did not resolve within N ms".
       expectUrlRefused(
         await send(V1, 'POST', {
           url: 'https://hooks.does-not-exist.invalid/x',
@@ -378,7 +378,6 @@ describe('Webhook management (local receivers allowed, test CA trusted)', () => 
         }),
         /does not resolve/,
       );
-      expect(Date.now() - started).toBeLessThan(6_000);
     });
   });
 

@@ -181,12 +181,61 @@ describe('Use case: admitRequest (dynalite)', () => {
     const who = principal();
     const unlimited: PlanLimits = { ...SMALL_PLAN, requestsPerDay: null, tokensPerDay: null };
     await deps.dailyUsage.addTokens(who.orgId, 1_000_000, NOW);
+    const counted: string[] = [];
+    const dailyUsage = {
+      countRequest: (...args: Parameters<typeof deps.dailyUsage.countRequest>) => {
+        counted.push(args[0]);
+        return deps.dailyUsage.countRequest(...args);
+      },
+      refundRequest: deps.dailyUsage.refundRequest.bind(deps.dailyUsage),
+      addTokens: deps.dailyUsage.addTokens.bind(deps.dailyUsage),
+    };
 
     const admission = await admitRequest(
-      deps,
+      { ...deps, dailyUsage },
       request(who, { limits: unlimited, spendsTokens: true }),
     );
 
     expect(admission.lease.orgId).toBe(who.orgId);
+    expect(counted).toEqual([]);
+  });
+
+  it('refuses a query on a plan capped by tokens alone once they are spent', async () => {
+    const who = principal();
+    const tokensOnly: PlanLimits = { ...SMALL_PLAN, requestsPerDay: null, tokensPerDay: 100 };
+    await deps.dailyUsage.addTokens(who.orgId, 100, NOW);
+
+    const query = await refusal(
+      admitRequest(deps, request(who, { limits: tokensOnly, spendsTokens: true })),
+    );
+
+    expect(query).toMatchObject({ reason: 'daily_tokens', limit: 100 });
+  });
+
+  it("refuses a key past its scope bucket with scope_rate, the bucket's size and when it is full", async () => {
+    // Prepare: a plan roomy enough that only the Write bucket (10 a minute, burst 15) can refuse
+    const who = principal();
+    const roomy: PlanLimits = {
+      requestsPerMinute: 1_000,
+      requestsPerDay: null,
+      tokensPerDay: null,
+      concurrentRequests: 50,
+    };
+    const write = (now: number) => request(who, { scope: 'Write', limits: roomy, now });
+    for (let i = 0; i < 15; i += 1)
+      await releaseAdmission(deps, await admitRequest(deps, write(NOW)));
+
+    // Act
+    const refused = await refusal(admitRequest(deps, write(NOW)));
+    const later = await admitRequest(deps, write(NOW + 6_000));
+
+    // Assess: a token comes back every 6 s; the bucket is full 15 tokens' time on
+    expect(refused).toMatchObject({ reason: 'scope_rate', limit: 10, retryAfterSeconds: 6 });
+    expect(refused.resetAt.getTime()).toBe(NOW + 15 * 6_000);
+    expect(refused.bucket).toMatchObject({
+      scope: 'Write',
+      state: { allowed: false, remaining: 0 },
+    });
+    expect(later.bucket.state.remaining).toBe(0);
   });
 });

@@ -14,15 +14,25 @@ const STREAM_ROUTE: Route = {
   streaming: true,
 };
 
-/** An SSE body that sends one event, then waits for `release` (a model that is still thinking). */
-function pendingStream(release: Promise<void>): Readable {
-  return Readable.from(
-    (async function* () {
-      yield 'data: first\n\n';
-      await release;
-      yield 'data: second\n\n';
-    })(),
-  );
+/**
+ * An SSE body that has sent one event and waits for more (a model that is
+ * still thinking), and says when the server stops reading it: the
+ * gateway's pipeline destroys it once the client has hung up.
+ */
+function pendingStream(): { body: Readable; destroyed: Promise<void> } {
+  let destroyedNow: () => void = () => undefined;
+  const destroyed = new Promise<void>((resolve) => {
+    destroyedNow = resolve;
+  });
+  const body = new Readable({
+    read() {},
+    destroy(error, callback) {
+      destroyedNow();
+      callback(error);
+    },
+  });
+  body.push('data: first\n\n');
+  return { body, destroyed };
 }
 
 /**
@@ -33,17 +43,18 @@ function pendingStream(release: Promise<void>): Readable {
 describe('Local gateway: a client closing a stream early', () => {
   let gateway: LocalGateway;
   const lines: AccessLogLine[] = [];
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
+  let logged: () => void = () => undefined;
+  const firstLine = new Promise<void>((resolve) => {
+    logged = resolve;
   });
+  const stream = pendingStream();
 
   beforeAll(async () => {
     const handler = streamable(
       async (): Promise<StreamableResult> => ({
         statusCode: 200,
         headers: { 'Content-Type': 'text/event-stream', 'X-Request-Id': 'req_test' },
-        body: pendingStream(released),
+        body: stream.body,
       }),
     );
     gateway = await startGateway({
@@ -52,11 +63,13 @@ describe('Local gateway: a client closing a stream early', () => {
       routes: [STREAM_ROUTE],
       functions: { stream: handler },
       fallback: async () => ({ statusCode: 404, body: '' }),
-      onRequest: (line) => lines.push(line),
+      onRequest: (line) => {
+        lines.push(line);
+        logged();
+      },
     });
   });
   afterAll(async () => {
-    release();
     await gateway.end();
   });
 
@@ -76,12 +89,10 @@ describe('Local gateway: a client closing a stream early', () => {
         });
         outgoing.end();
       });
-      // The model answers a moment later, when the server has seen the hang-up.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      release();
-      for (let waited = 0; lines.length === 0 && waited < 5_000; waited += 10) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      // The model answers once the server has seen the hang-up (it stops reading the body).
+      await stream.destroyed;
+      stream.body.push('data: second\n\n');
+      await firstLine;
 
       // Assess
       expect(lines).toEqual([

@@ -17,7 +17,14 @@ import {
   TEST_CA,
 } from './local-receivers';
 
+/** The deadline of the tests about timing out: the receiver never answers, so no load makes it flaky. */
 const TIMEOUT_MS = 300;
+/**
+ * The deadline of every other delivery: one that answers must not fail for a
+ * busy machine (a 2-core CI runner took over 300 ms to answer a loopback
+ * request), and only a hang would reach it.
+ */
+const ANSWERED_WITHIN_MS = 30_000;
 
 const resolvesTo =
   (...addresses: string[]): Resolver =>
@@ -46,7 +53,7 @@ const delivery = (url: string, overrides: Partial<WebhookRequest> = {}): Webhook
   url,
   body: BODY,
   headers: HEADERS,
-  timeoutMs: TIMEOUT_MS,
+  timeoutMs: ANSWERED_WITHIN_MS,
   ...overrides,
 });
 
@@ -120,7 +127,9 @@ describe('Class: HttpWebhookTransport', () => {
   it('times out a receiver that never answers', async () => {
     const receiver = await https(() => undefined);
 
-    const result = await new HttpWebhookTransport(localPolicy).post(delivery(receiver.url()));
+    const result = await new HttpWebhookTransport(localPolicy).post(
+      delivery(receiver.url(), { timeoutMs: TIMEOUT_MS }),
+    );
 
     expect(result).toEqual({
       statusCode: null,
@@ -136,7 +145,9 @@ describe('Class: HttpWebhookTransport', () => {
       res.write('partial');
     });
 
-    const result = await new HttpWebhookTransport(localPolicy).post(delivery(receiver.url()));
+    const result = await new HttpWebhookTransport(localPolicy).post(
+      delivery(receiver.url(), { timeoutMs: TIMEOUT_MS }),
+    );
 
     expect(result).toMatchObject({ statusCode: null, error: `timeout after ${TIMEOUT_MS} ms` });
   });
@@ -146,7 +157,7 @@ describe('Class: HttpWebhookTransport', () => {
     receivers.push(silent);
 
     const result = await new HttpWebhookTransport(localPolicy).post(
-      delivery(`https://127.0.0.1:${silent.port}/hook`),
+      delivery(`https://127.0.0.1:${silent.port}/hook`, { timeoutMs: TIMEOUT_MS }),
     );
 
     expect(result).toMatchObject({ statusCode: null, error: `timeout after ${TIMEOUT_MS} ms` });
@@ -216,14 +227,12 @@ describe('Class: HttpWebhookTransport', () => {
       pump();
     });
 
-    const result = await new HttpWebhookTransport(localPolicy).post(
-      delivery(receiver.url(), { timeoutMs: 5_000 }),
-    );
+    const result = await new HttpWebhookTransport(localPolicy).post(delivery(receiver.url()));
     await closed;
 
-    // It stopped on the cap, not on its timeout, and the receiver wrote a fraction of the body.
+    // It stopped on the cap, not on its timeout (which would be its error), and the receiver
+    // wrote a fraction of the body.
     expect(result).toMatchObject({ statusCode: 200, error: null });
-    expect(result.durationMs).toBeLessThan(5_000);
     expect(closedEarly).toBe(true);
     expect(written).toBeLessThan(total / 4);
     expect(MAX_RESPONSE_BYTES).toBe(64 * 1024);

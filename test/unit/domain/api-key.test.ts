@@ -61,11 +61,16 @@ describe('Domain: API key format (D10)', () => {
     });
     expect(parseApiKey('svcsk_prod_abc')).toEqual({ ok: false, problem: 'malformed' });
     expect(parseApiKey(`${key} `)).toEqual({ ok: false, problem: 'malformed' });
+    expect(parseApiKey(`x${key}`)).toEqual({ ok: false, problem: 'malformed' });
   });
 
   it('stores a SHA-256 hash and shows only the last four characters', () => {
     const key = generateApiKey('test');
     expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    // FIPS 180-2's example: SHA-256 of "abc", in lower-case hex.
+    expect(hashApiKey('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     expect(hashApiKey(key)).toBe(hashApiKey(key));
     expect(apiKeyLast4(key)).toBe(key.slice(-4));
   });

@@ -18,6 +18,11 @@ describe('Domain: GCRA token bucket', () => {
     expect(admittedState(write, now, now + 6_000).remaining).toBe(14);
     // The fifteenth request in a burst leaves nothing.
     expect(admittedState(write, now, now + 15 * 6_000).remaining).toBe(0);
+    expect(admittedState(write, now, now + 6_000)).toMatchObject({
+      allowed: true,
+      retryAfterSeconds: 0,
+      fullAt: now + 6_000,
+    });
   });
 
   it('admits up to the burst and no more', () => {

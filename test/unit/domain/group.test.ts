@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { mayUseAgent } from '../../../layers/core/domain/agent-access';
-import { effectiveAccess, type GroupGrant } from '../../../layers/core/domain/group';
+import {
+  effectiveAccess,
+  GROUP_DEFAULT_ROLE,
+  type GroupGrant,
+} from '../../../layers/core/domain/group';
 import { ROLES, roleAtLeast } from '../../../layers/core/domain/user';
 
 const grant = (id: string, role: GroupGrant['role'], agentIds: string[] | null): GroupGrant => ({
@@ -31,6 +35,10 @@ describe('Function: effectiveAccess (issue 9 item 5, P80)', () => {
 
     expect(both.agents).toEqual({ kind: 'only', agentIds: new Set(['x', 'y']) });
     expect(oneOpen.agents).toEqual({ kind: 'all' });
+  });
+
+  it('gives a group created without a role no more than every user has (P82)', () => {
+    expect(GROUP_DEFAULT_ROLE).toBe(ROLES[0]);
   });
 
   it('never restricts an effective admin', () => {

@@ -1,6 +1,7 @@
 import { newId } from '../../../layers/core/domain/ids';
 import {
   endedByCutoff,
+  SESSION_COOKIE_NAME,
   type SessionCutoffs,
   signedInAtMs,
   signInMethodOf,
@@ -12,6 +13,12 @@ const session = (signedInAt: number, method: 'password' | 'sso' = 'password') =>
   const id = newId('session', signedInAt);
   return { id, signedInAtMs: signedInAtMs(id), method } as const;
 };
+
+describe('Domain: the session cookie (spec, Session)', () => {
+  it('is named svc_session, as the spec names it for browsers and clients', () => {
+    expect(SESSION_COOKIE_NAME).toBe('svc_session');
+  });
+});
 
 describe('Domain: session cutoffs (P222, P223)', () => {
   it('reads the sign-in time from the session id to the millisecond', () => {

@@ -21,6 +21,12 @@ describe('Emails (P60)', () => {
     expect(normalizeEmail('Jose\u0301@example.com')).toBe(normalizeEmail('José@example.com'));
   });
 
+  it('compares what is not an address folded and lower-cased as it is (sign-in answers it as unknown)', () => {
+    expect(displayEmail('  No Address Here ')).toBeNull();
+    expect(normalizeEmail('  No\uff21ddress ')).toBe('noaddress');
+    expect(normalizeEmail('@Example.com')).toBe('@example.com');
+  });
+
   it('folds look-alikes (NFKC) and puts the domain in its ASCII form (P213)', () => {
     expect(normalizeEmail('readonly@\uff41.example')).toBe('readonly@a.example');
     expect(normalizeEmail('\uff32eadonly@A.Example')).toBe('readonly@a.example');

@@ -70,6 +70,10 @@ describe('Domain: webhook signatures', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(svcSignature(body, secret)).toMatch(/^[0-9a-f]{64}$/);
     expect(svcSignature(`${body} `, secret)).not.toBe(svcSignature(body, secret));
+    // RFC 4231, test case 2: HMAC-SHA256 keyed "Jefe".
+    expect(svcSignature('what do ya want for nothing?', 'Jefe')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
 
   it('signs id.timestamp.body for Standard Webhooks with the decoded secret', () => {
@@ -89,5 +93,8 @@ describe('Domain: webhook signatures', () => {
     expect(signaturesMatch(signature, signature)).toBe(true);
     expect(signaturesMatch(signature, signature.replace(/.$/, '0'))).toBe(signature.endsWith('0'));
     expect(signaturesMatch(signature, '')).toBe(false);
+    expect(signaturesMatch('', '')).toBe(false);
+    // Not hex at all decodes to nothing on both sides: still no match.
+    expect(signaturesMatch('zz', 'yy')).toBe(false);
   });
 });
