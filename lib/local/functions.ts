@@ -11,7 +11,9 @@ import { handler as fallback } from '../../functions/fallback/handler';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
 import { handler as interactions } from '../../functions/interactions/handler';
 import { handler as kb } from '../../functions/kb/handler';
+import { handler as mcp } from '../../functions/mcp/handler';
 import { handler as modelKeys } from '../../functions/model-keys/handler';
+import { handler as openai } from '../../functions/openai/handler';
 import { handler as organizations } from '../../functions/organizations/handler';
 import { handler as query } from '../../functions/query/handler';
 import { handler as search } from '../../functions/search/handler';
@@ -59,6 +61,9 @@ export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
   kb: asProxyHandler(kb),
   'model-keys': asProxyHandler(modelKeys),
   evals: asProxyHandler(evals),
+  mcp: asProxyHandler(mcp),
+  // Streaming-capable, as query is.
+  openai,
 };
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */
