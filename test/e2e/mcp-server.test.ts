@@ -147,7 +147,11 @@ describe('MCP server (Streamable HTTP, stateless)', () => {
 
     const followUp = await client.callTool({
       name: 'ask_agent',
-      arguments: { agent_id: agentId, question: 'Does it cover drops?', session_id: first.session_id },
+      arguments: {
+        agent_id: agentId,
+        question: 'Does it cover drops?',
+        session_id: first.session_id,
+      },
     });
 
     const second = followUp.structuredContent as unknown as AskResult;

@@ -313,6 +313,12 @@ describe('Tenant isolation, route by route', () => {
       (ids) => ({ name: 'Borrowers', agent_ids: [ids.agt] }),
     ],
     [
+      'chat completion with an agent as the model (OpenAI-compatible)',
+      'POST',
+      '/api/v1/openai/chat/completions',
+      (ids) => ({ model: ids.agt, messages: [{ role: 'user', content: 'Hi?' }] }),
+    ],
+    [
       'search a data source',
       'POST',
       '/api/v1/semantic-search',
