@@ -7,7 +7,9 @@ import { operations as dataSourceOperations } from '../functions/data-sources/ha
 import { operations as evalOperations } from '../functions/evals/handler';
 import { operations as interactionOperations } from '../functions/interactions/handler';
 import { operations as kbOperations } from '../functions/kb/handler';
+import { operations as mcpOperations } from '../functions/mcp/handler';
 import { operations as modelKeyOperations } from '../functions/model-keys/handler';
+import { operations as openAiOperations } from '../functions/openai/handler';
 import { operations as organizationOperations } from '../functions/organizations/handler';
 import { operations as queryOperations } from '../functions/query/handler';
 import { operations as searchOperations } from '../functions/search/handler';
@@ -46,6 +48,8 @@ const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
   kb: kbOperations,
   'model-keys': modelKeyOperations,
   evals: evalOperations,
+  mcp: mcpOperations,
+  openai: openAiOperations,
 };
 
 type JsonSchema = Record<string, unknown>;

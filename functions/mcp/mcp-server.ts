@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AppError } from '../../layers/core/domain/errors';
 import type { Principal } from '../../layers/core/domain/principal';
 import { agentAccessOf } from '../../layers/core/domain/principal';
@@ -32,6 +33,18 @@ const SERVER_INFO = { name: 'agent-query-service', version: '1.0.0' };
 const INSTRUCTIONS =
   "Agents that answer questions from this organization's own documents, with cited sources. Call list_agents to see which agents you may use, then ask_agent with one of them; search finds passages without writing an answer.";
 
+/**
+ * The SDK checks a client's answers to elicitation requests with a JSON
+ * Schema validator; this server never asks the client anything, so it needs
+ * none. Given one of its own, the SDK does not build its default (ajv),
+ * which the Lambda bundle leaves out (lib/bundling/ajv-unused.cjs).
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('This MCP server asks clients nothing, so it validates no answers');
+  },
+};
+
 /** Passages a search returns unless the caller asks for another number. */
 const DEFAULT_PASSAGES = 5;
 
@@ -42,7 +55,10 @@ const DEFAULT_PASSAGES = 5;
  * and tenant isolation hold exactly as there.
  */
 export function mcpServerFor(deps: McpDependencies, context: McpRequestContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: NO_ELICITATION,
+  });
   const { principal } = context;
 
   server.registerTool(
