@@ -1,27 +1,15 @@
 import * as z from 'zod/mini';
-import { operations as agentOperations } from '../functions/agents/handler';
-import { operations as analyticsOperations } from '../functions/analytics/handler';
-import { operations as authOperations } from '../functions/auth/handler';
-import { operations as connectionsOperations } from '../functions/connections/handler';
-import { operations as dataSourceOperations } from '../functions/data-sources/handler';
-import { operations as evalOperations } from '../functions/evals/handler';
-import { operations as interactionOperations } from '../functions/interactions/handler';
-import { operations as kbOperations } from '../functions/kb/handler';
-import { operations as mcpOperations } from '../functions/mcp/handler';
-import { operations as modelKeyOperations } from '../functions/model-keys/handler';
-import { operations as openAiOperations } from '../functions/openai/handler';
-import { operations as organizationOperations } from '../functions/organizations/handler';
-import { operations as queryOperations } from '../functions/query/handler';
-import { operations as searchOperations } from '../functions/search/handler';
-import { operations as ssoOperations } from '../functions/sso/handler';
-import { operations as userOperations } from '../functions/users/handler';
-import { operations as webhookOperations } from '../functions/webhooks/handler';
+import { ENDPOINT_FAMILIES } from '../functions/families';
 import { FIELD_DESCRIPTIONS as WEBHOOK_FIELD_DESCRIPTIONS } from '../functions/webhooks/webhook.schema';
 import { RATE_LIMIT_REASONS, type RateLimitReason } from '../layers/core/domain/errors';
 import { ID_PREFIXES } from '../layers/core/domain/ids';
 import { NO_BODY, NO_QUERY, type Operation } from '../layers/core/http/operation';
 import type { Route } from '../layers/core/http/route';
 import { ROUTES } from '../layers/core/http/routes/route-table';
+
+/** Each endpoint family's operations (functions/families.ts), loaded before the descriptions below are attached. */
+const OPERATIONS_BY_FAMILY: Readonly<Record<string, Readonly<Record<string, Operation>>>> =
+  Object.fromEntries(ENDPOINT_FAMILIES.map((family) => [family.name, family.entry().operations]));
 
 // P301: descriptions kept out of function bundles, attached for the document only.
 for (const { object, fields } of WEBHOOK_FIELD_DESCRIPTIONS) {
@@ -31,26 +19,6 @@ for (const { object, fields } of WEBHOOK_FIELD_DESCRIPTIONS) {
     if (schema) z.globalRegistry.add(schema, { description });
   }
 }
-
-const OPERATIONS_BY_FAMILY: Record<string, Record<string, Operation>> = {
-  agents: agentOperations,
-  'data-sources': dataSourceOperations,
-  webhooks: webhookOperations,
-  query: queryOperations,
-  search: searchOperations,
-  interactions: interactionOperations,
-  analytics: analyticsOperations,
-  users: userOperations,
-  organizations: organizationOperations,
-  auth: authOperations,
-  sso: ssoOperations,
-  connections: connectionsOperations,
-  kb: kbOperations,
-  'model-keys': modelKeyOperations,
-  evals: evalOperations,
-  mcp: mcpOperations,
-  openai: openAiOperations,
-};
 
 type JsonSchema = Record<string, unknown>;
 

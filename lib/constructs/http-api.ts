@@ -4,8 +4,22 @@ import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import type { Route } from '../../layers/core/http/route';
+import {
+  ACCESS_LOG_FORMAT,
+  errorTemplate,
+  GATEWAY_ERRORS,
+  GATEWAY_RESPONSE_HEADERS,
+} from './api-gateway-formats';
+import {
+  constructId,
+  deploymentFingerprint,
+  pathPrefixes,
+  type RouteGroup,
+  relativePath,
+  routeGroups,
+  validateRoutes,
+} from './api-route-groups';
 import { ServiceFunction, type ServiceFunctionNetworkProps } from './service-function';
 
 export interface HttpApiDomain {
@@ -15,9 +29,36 @@ export interface HttpApiDomain {
   readonly certificate: acm.ICertificate;
 }
 
-export interface HttpApiProps {
-  /** The route table (layers/core/http/routes/route-table.ts): every row becomes a method on its resource path. */
+/** One endpoint family: one function (functions/<name>/handler.ts) serving its routes. */
+export interface HttpApiFamily {
+  /** The folder under functions/, and the `family` every one of its routes names. */
+  readonly name: string;
   readonly routes: readonly Route[];
+  /**
+   * How long its function may run, where `functionTimeout` is too short (a
+   * family that waits on an outside server). At most 29 s, or 15 minutes
+   * for a family whose routes stream (`streaming: true`); a streaming
+   * family's integration waits exactly as long as its function runs.
+   * @default `functionTimeout`
+   */
+  readonly timeout?: Duration;
+  /** @default `functionMemorySize` */
+  readonly memorySize?: number;
+  /**
+   * VPC placement, for a family that talks to something only reachable
+   * inside a VPC (P50: the search domain in `live`) or must leave through
+   * known addresses (P239).
+   * @default - outside any VPC
+   */
+  readonly network?: ServiceFunctionNetworkProps;
+}
+
+export interface HttpApiProps {
+  /**
+   * The endpoint families, one function each (functions/families.ts): every
+   * row of their routes becomes a method on its resource path, in this order.
+   */
+  readonly families: readonly HttpApiFamily[];
   /** Variables every family function gets (the configuration layers/core/config.ts parses). */
   readonly functionEnvironment: Readonly<Record<string, string>>;
   /** Key for the API's and the functions' log groups. */
@@ -65,31 +106,16 @@ export interface HttpApiProps {
    */
   readonly cloudWatchRole?: boolean;
   /**
-   * Memory of each family function, in MB.
+   * Memory of a family function that names none, in MB.
    * @default 1024
    */
   readonly functionMemorySize?: number;
   /**
-   * Timeout of each family function; API Gateway gives up on a buffered
-   * response after 29 s anyway.
+   * Timeout of a family function that names none; API Gateway gives up on a
+   * buffered response after 29 s anyway.
    * @default Duration.seconds(10)
    */
   readonly functionTimeout?: Duration;
-  /**
-   * Timeouts of particular families, by family name, where `functionTimeout`
-   * is too short (a family that waits on an outside server). At most 29 s,
-   * or 15 minutes for a family whose routes stream (`streaming: true`); a
-   * streaming family's integration waits exactly as long as its function runs.
-   * @default - every family gets `functionTimeout`
-   */
-  readonly familyTimeouts?: Readonly<Record<string, Duration>>;
-  /**
-   * VPC placement of particular families, by family name: the families that
-   * talk to something only reachable inside a VPC (P50: the search domain
-   * in `live`). The fallback never runs in a VPC; it reaches nothing.
-   * @default - every family runs outside any VPC
-   */
-  readonly familyNetworks?: Readonly<Record<string, ServiceFunctionNetworkProps>>;
   /**
    * Where functions/ is.
    * @default the repository's functions/ folder
@@ -111,77 +137,6 @@ export const BUFFERED_TIMEOUT_LIMIT = Duration.seconds(29);
  * 15 minutes, which is also Lambda's longest run.
  */
 export const STREAMING_TIMEOUT_LIMIT = Duration.minutes(15);
-
-/**
- * Gateway errors (throttling, WAF, oversized bodies, integration failures)
- * happen before any function runs, so API Gateway writes them. They use the
- * D5 nested shape; `$context.error.messageString` is already a quoted JSON
- * string. Legacy paths get the nested shape here too: a gateway response
- * cannot tell path families apart.
- */
-function errorTemplate(code: string): string {
-  return `{"error":{"code":"${code}","message":$context.error.messageString,"details":{}},"request_id":"$context.requestId"}`;
-}
-
-const GATEWAY_ERRORS: ReadonlyArray<{
-  readonly type: apigateway.ResponseType;
-  readonly code: string;
-  readonly statusCode?: string;
-}> = [
-  { type: apigateway.ResponseType.DEFAULT_4XX, code: 'invalid_request' },
-  { type: apigateway.ResponseType.DEFAULT_5XX, code: 'internal_error' },
-  // Stage throttling, before the per-key limits of D16 are even reached.
-  { type: apigateway.ResponseType.THROTTLED, code: 'rate_limit_exceeded', statusCode: '429' },
-  // D4: oversized bodies are invalid_request.
-  { type: apigateway.ResponseType.REQUEST_TOO_LARGE, code: 'invalid_request', statusCode: '413' },
-  { type: apigateway.ResponseType.WAF_FILTERED, code: 'forbidden', statusCode: '403' },
-];
-
-/**
- * Gateway response header values are single-quoted literals, so values that
- * contain a quote themselves (the CSP) are left to the functions.
- */
-const GATEWAY_RESPONSE_HEADERS: Record<string, string> = Object.fromEntries(
-  Object.entries(SECURITY_HEADERS)
-    .filter(([, value]) => !value.includes("'"))
-    .map(([name, value]) => [name, `'${value}'`]),
-);
-
-/** One access-log line per request, as JSON (CloudWatch Logs Insights reads it as fields). */
-const ACCESS_LOG_FORMAT = JSON.stringify({
-  requestId: '$context.requestId',
-  extendedRequestId: '$context.extendedRequestId',
-  requestTime: '$context.requestTimeEpoch',
-  ip: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
-  httpMethod: '$context.httpMethod',
-  resourcePath: '$context.resourcePath',
-  path: '$context.path',
-  protocol: '$context.protocol',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  responseLatency: '$context.responseLatency',
-  integrationStatus: '$context.integration.status',
-  integrationLatency: '$context.integration.latency',
-  errorType: '$context.error.responseType',
-  errorMessage: '$context.error.message',
-  wafStatus: '$context.waf.status',
-  xrayTraceId: '$context.xrayTraceId',
-});
-
-function constructId(folder: string): string {
-  return folder
-    .split(/[^a-zA-Z0-9]+/)
-    .filter((part) => part.length > 0)
-    .map((part) => part[0]?.toUpperCase() + part.slice(1))
-    .join('');
-}
-
-/** `/api/v1/agents/{id}` → `/api`, `/api/v1`, `/api/v1/agents`, `/api/v1/agents/{id}`. */
-function pathPrefixes(path: string): string[] {
-  const segments = path.split('/').filter((segment) => segment.length > 0);
-  return segments.map((_, index) => `/${segments.slice(0, index + 1).join('/')}`);
-}
 
 /**
  * The public API: an API Gateway REST API built from the route table, one
@@ -220,92 +175,38 @@ export class HttpApi extends Construct {
   /** Base URL callers use: the custom domain when there is one, else the stage URL. */
   readonly url: string;
 
+  private readonly logRetention: logs.RetentionDays;
+  private readonly logRemovalPolicy: RemovalPolicy;
+  /** The routes of every family, in the families' order. */
+  private readonly routes: readonly Route[];
+  private readonly timeoutOf: (family: string) => Duration;
+  private readonly fallbackMethods = new Set<apigateway.Method>();
+
   constructor(scope: Construct, id: string, props: HttpApiProps) {
     super(scope, id);
     const stageName = props.stageName ?? 'prod';
-    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
-    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
-    const throttlingRateLimit = props.throttlingRateLimit ?? 50;
-    const throttlingBurstLimit = props.throttlingBurstLimit ?? 100;
+    this.logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    this.logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
+    this.routes = props.families.flatMap((family) => family.routes);
 
     // Checked before building: a duplicate route would otherwise fail deep
     // inside API Gateway's constructs with a message about construct ids.
-    const routeProblems = validateRoutes(props.routes);
-    if (routeProblems.length > 0) {
-      throw new Error(`${this.node.path}: invalid route table: ${routeProblems.join('; ')}`);
+    const problems = [...familyProblems(props.families), ...validateRoutes(this.routes)];
+    if (problems.length > 0) {
+      throw new Error(`${this.node.path}: invalid route table: ${problems.join('; ')}`);
     }
-    this.node.addValidation({
-      validate: () =>
-        throttlingRateLimit > 0 && throttlingBurstLimit > 0
-          ? []
-          : ['throttlingRateLimit and throttlingBurstLimit must be positive'],
-    });
-
-    const families = [...new Set(props.routes.map((route) => route.family))];
     // validateRoutes made sure every route of a family agrees on `streaming`.
     this.streamingFamilies = new Set(
-      props.routes.filter((route) => route.streaming).map((route) => route.family),
+      this.routes.filter((route) => route.streaming).map((route) => route.family),
     );
-    const familyTimeouts = props.familyTimeouts ?? {};
-    const timeoutOf = (family: string): Duration =>
-      familyTimeouts[family] ?? props.functionTimeout ?? DEFAULT_FUNCTION_TIMEOUT;
-    const familyNetworks = props.familyNetworks ?? {};
-    this.node.addValidation({
-      validate: () => [
-        ...Object.keys(familyTimeouts)
-          .filter((family) => !families.includes(family))
-          .map((family) => `familyTimeouts names "${family}", which no route serves`),
-        ...Object.keys(familyNetworks)
-          .filter((family) => !families.includes(family))
-          .map((family) => `familyNetworks names "${family}", which no route serves`),
-        ...families.flatMap((family) => {
-          // A buffered run longer than API Gateway waits is never answered.
-          const limit = this.streamingFamilies.has(family)
-            ? STREAMING_TIMEOUT_LIMIT
-            : BUFFERED_TIMEOUT_LIMIT;
-          return timeoutOf(family).toSeconds() > limit.toSeconds()
-            ? [
-                `the timeout of family "${family}" (${timeoutOf(family).toHumanString()}) is over API Gateway's ${limit.toHumanString()} for ${this.streamingFamilies.has(family) ? 'streamed' : 'buffered'} responses`,
-              ]
-            : [];
-        }),
-      ],
-    });
-    const functions = new Map<string, ServiceFunction>();
-    for (const family of families) {
-      const routeCount = props.routes.filter((route) => route.family === family).length;
-      const streaming = this.streamingFamilies.has(family) ? ', response streaming' : '';
-      functions.set(
-        family,
-        new ServiceFunction(this, constructId(family), {
-          folder: family,
-          description: `Agent Query Service: ${family} endpoints (${routeCount} routes${streaming})`,
-          environment: props.functionEnvironment,
-          memorySize: props.functionMemorySize,
-          timeout: timeoutOf(family),
-          logRetention,
-          logEncryptionKey: props.encryptionKey,
-          logRemovalPolicy,
-          functionsDir: props.functionsDir,
-          ...familyNetworks[family],
-        }),
-      );
-    }
-    this.functions = functions;
+    const timeouts = new Map(props.families.map((family) => [family.name, family.timeout]));
+    this.timeoutOf = (family) =>
+      timeouts.get(family) ?? props.functionTimeout ?? DEFAULT_FUNCTION_TIMEOUT;
+    this.validateLimits(props);
 
-    // No table, no key, no queue: it only reads the route table it is bundled with.
-    this.fallback = new ServiceFunction(this, 'Fallback', {
-      folder: FALLBACK_FOLDER,
-      description: 'Agent Query Service: 404/405 for anything no route serves',
-      memorySize: 256,
-      timeout: Duration.seconds(5),
-      logRetention,
-      logEncryptionKey: props.encryptionKey,
-      logRemovalPolicy,
-      functionsDir: props.functionsDir,
-    });
-
-    for (const fn of [...functions.values(), this.fallback]) {
+    this.functions = this.createFamilyFunctions(props);
+    this.fallback = this.createFallback(props);
+    for (const fn of [...this.functions.values(), this.fallback]) {
       Validations.of(fn.function).acknowledge({
         id: 'Serverless-LambdaDLQ',
         reason:
@@ -314,174 +215,14 @@ export class HttpApi extends Construct {
     }
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
-      retention: logRetention,
+      retention: this.logRetention,
       encryptionKey: props.encryptionKey,
-      removalPolicy: logRemovalPolicy,
+      removalPolicy: this.logRemovalPolicy,
     });
-
-    this.api = new apigateway.RestApi(this, 'RestApi', {
-      restApiName: props.restApiName,
-      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
-      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
-      disableExecuteApiEndpoint: props.domain !== undefined,
-      cloudWatchRole: props.cloudWatchRole ?? true,
-      // The role is an account-wide setting other APIs rely on too.
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
-      // P196: every request body reaches the function as the bytes the
-      // client sent (base64 in the proxy event), so D4's strict UTF-8 check
-      // sees them; text responses (isBase64Encoded false) pass unchanged.
-      binaryMediaTypes: ['*/*'],
-      // The deployment is made below, once the route groups' nested stacks
-      // exist: the RestApi's own would not see methods added in them.
-      deploy: false,
-    });
-    // The RestApi's own "Endpoint" output has a generated name; the stack
-    // exports the URL under a stable one instead.
-    this.api.node.tryRemoveChild('Endpoint');
-
-    // API Gateway creates this group on first use with no expiry; creating
-    // it here gives execution logs the same retention and key.
-    new logs.LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
-      retention: logRetention,
-      encryptionKey: props.encryptionKey,
-      removalPolicy: logRemovalPolicy,
-    });
-
-    // One integration (and one invoke permission, scoped to this API) per
-    // function instead of one permission per method. A streaming family's
-    // handler is a response-streaming one inside Lambda (layers/core/http/
-    // streaming.ts), so API Gateway must call it through
-    // InvokeWithResponseStream (the integration URI's
-    // `…/response-streaming-invocations`; lambda:InvokeFunction covers it)
-    // and may wait for the stream as long as the function runs. Every other
-    // integration stays BUFFERED with API Gateway's default 29 s.
-    const integrationOf = (fn: ServiceFunction, streamFor?: Duration) =>
-      new apigateway.LambdaIntegration(fn.function, {
-        scopePermissionToMethod: false,
-        ...(streamFor
-          ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: streamFor }
-          : {}),
-      });
-    const familyIntegrations = () =>
-      new Map(
-        [...functions].map(
-          ([family, fn]) =>
-            [
-              family,
-              integrationOf(fn, this.streamingFamilies.has(family) ? timeoutOf(family) : undefined),
-            ] as const,
-        ),
-      );
-    const integrations = familyIntegrations();
-    const fallbackIntegration = integrationOf(this.fallback);
-
-    // P195: the methods and resources under each route group's base path
-    // live in a nested stack of their own, so the API can grow past what
-    // one CloudFormation stack holds (500 resources). The base paths
-    // themselves, the root and the root catch-all stay here.
-    const methods: apigateway.Method[] = [];
-    const fallbackMethods = new Set<apigateway.Method>();
-    const addFallback = (resource: apigateway.IResource) => {
-      const method = resource.addMethod('ANY', fallbackIntegration);
-      fallbackMethods.add(method);
-      methods.push(method);
-    };
-    const groups = routeGroups(props.routes);
-    const groupStacks: NestedStack[] = [];
-    for (const group of groups) {
-      const base = this.api.root.resourceForPath(group.basePath);
-      if (group.stackId === undefined) {
-        for (const route of group.routes) {
-          methods.push(addRoute(base, route));
-        }
-        for (const path of group.resourcePaths) addFallback(base.resourceForPath(path));
-        continue;
-      }
-      const stack = new NestedStack(this, group.stackId, {
-        description: `Agent Query Service API: the methods under ${group.basePath}`,
-      });
-      groupStacks.push(stack);
-      const restApi = apigateway.RestApi.fromRestApiAttributes(stack, 'RestApi', {
-        restApiId: this.api.restApiId,
-        rootResourceId: this.api.restApiRootResourceId,
-      });
-      // Named after its path, so logical ids differ between the groups'
-      // templates too (both have a `webhooks` resource, say).
-      const importedBase = apigateway.Resource.fromResourceAttributes(
-        stack,
-        constructId(group.basePath),
-        {
-          restApi,
-          resourceId: base.resourceId,
-          path: group.basePath,
-        },
-      );
-      // Integrations are bound per stack: each nested stack grants its own
-      // invoke permission, scoped to this API, once per function.
-      const groupIntegrations = familyIntegrations();
-      for (const route of group.routes) {
-        methods.push(addRoute(importedBase, route, groupIntegrations));
-      }
-      for (const path of group.resourcePaths) {
-        const method = importedBase.resourceForPath(path).addMethod('ANY', fallbackIntegration);
-        fallbackMethods.add(method);
-        methods.push(method);
-      }
-    }
-    function addRoute(
-      base: apigateway.IResource,
-      route: Route,
-      byFamily: ReadonlyMap<string, apigateway.LambdaIntegration> = integrations,
-    ): apigateway.Method {
-      const integration = byFamily.get(route.family);
-      // unreachable: families come from the same routes
-      if (!integration) throw new Error(`no function for family "${route.family}"`);
-      return base
-        .resourceForPath(relativePath(route.path, groupOf(route.path, groups).basePath))
-        .addMethod(route.method, integration, {
-          operationName: route.api === 'legacy' ? `${route.operation}Legacy` : route.operation,
-        });
-    }
-
-    // The fallback takes every other method of each resource (405 with
-    // Allow), the root, and every path no resource matches (404).
-    for (const basePath of new Set(groups.flatMap((group) => pathPrefixes(group.basePath)))) {
-      addFallback(this.api.root.resourceForPath(basePath));
-    }
-    addFallback(this.api.root);
-    addFallback(this.api.root.addResource('{proxy+}'));
+    this.api = this.createRestApi(props, stageName);
+    const { methods, groupStacks } = this.addMethods();
     this.methods = methods;
-
-    // A deployment sees only the methods of its own stack, so it depends on
-    // every method here and on each group's nested stack, and its logical id
-    // changes with the route table: a changed route is a new deployment.
-    const deployment = new apigateway.Deployment(this.api, 'Deployment', {
-      api: this.api,
-      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
-    });
-    deployment.addToLogicalId(deploymentFingerprint(props.routes, timeoutOf));
-    for (const method of methods) {
-      if (Stack.of(method) === Stack.of(this)) deployment.node.addDependency(method);
-    }
-    for (const stack of groupStacks) deployment.node.addDependency(stack);
-    // The same construct id as the RestApi's own stage, so the stage keeps
-    // its logical id (a stage replaced in place fails: its name is taken).
-    this.stage = new apigateway.Stage(this.api, `DeploymentStage.${stageName}`, {
-      deployment,
-      stageName,
-      tracingEnabled: true,
-      metricsEnabled: true,
-      // Execution logs at ERROR only, and never bodies: requests carry API
-      // keys and customers' data.
-      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
-      dataTraceEnabled: false,
-      throttlingRateLimit,
-      throttlingBurstLimit,
-      accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
-      accessLogFormat: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
-    });
-    this.api.deploymentStage = this.stage;
+    this.stage = this.deploy(props, stageName, groupStacks);
 
     for (const { type, code, statusCode } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`GatewayResponse${type.responseType}`, {
@@ -506,7 +247,226 @@ export class HttpApi extends Construct {
       this.url = this.api.url;
     }
 
-    this.acknowledgeDesignFindings(fallbackMethods);
+    this.acknowledgeDesignFindings(this.fallbackMethods);
+  }
+
+  /** The stage's throttling, and each family's timeout against what API Gateway waits. */
+  private validateLimits(props: HttpApiProps): void {
+    const throttlingRateLimit = props.throttlingRateLimit ?? 50;
+    const throttlingBurstLimit = props.throttlingBurstLimit ?? 100;
+    this.node.addValidation({
+      validate: () =>
+        throttlingRateLimit > 0 && throttlingBurstLimit > 0
+          ? []
+          : ['throttlingRateLimit and throttlingBurstLimit must be positive'],
+    });
+    this.node.addValidation({
+      validate: () =>
+        props.families.flatMap(({ name }) => {
+          // A buffered run longer than API Gateway waits is never answered.
+          const streamed = this.streamingFamilies.has(name);
+          const limit = streamed ? STREAMING_TIMEOUT_LIMIT : BUFFERED_TIMEOUT_LIMIT;
+          const timeout = this.timeoutOf(name);
+          return timeout.toSeconds() > limit.toSeconds()
+            ? [
+                `the timeout of family "${name}" (${timeout.toHumanString()}) is over API Gateway's ${limit.toHumanString()} for ${streamed ? 'streamed' : 'buffered'} responses`,
+              ]
+            : [];
+        }),
+    });
+  }
+
+  private createFamilyFunctions(props: HttpApiProps): Map<string, ServiceFunction> {
+    const functions = new Map<string, ServiceFunction>();
+    for (const family of props.families) {
+      const streaming = this.streamingFamilies.has(family.name) ? ', response streaming' : '';
+      functions.set(
+        family.name,
+        new ServiceFunction(this, constructId(family.name), {
+          folder: family.name,
+          description: `Agent Query Service: ${family.name} endpoints (${family.routes.length} routes${streaming})`,
+          environment: props.functionEnvironment,
+          memorySize: family.memorySize ?? props.functionMemorySize,
+          timeout: this.timeoutOf(family.name),
+          logRetention: this.logRetention,
+          logEncryptionKey: props.encryptionKey,
+          logRemovalPolicy: this.logRemovalPolicy,
+          functionsDir: props.functionsDir,
+          ...family.network,
+        }),
+      );
+    }
+    return functions;
+  }
+
+  /** No table, no key, no queue: it only reads the route table it is bundled with. */
+  private createFallback(props: HttpApiProps): ServiceFunction {
+    return new ServiceFunction(this, 'Fallback', {
+      folder: FALLBACK_FOLDER,
+      description: 'Agent Query Service: 404/405 for anything no route serves',
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      logRetention: this.logRetention,
+      logEncryptionKey: props.encryptionKey,
+      logRemovalPolicy: this.logRemovalPolicy,
+      functionsDir: props.functionsDir,
+    });
+  }
+
+  private createRestApi(props: HttpApiProps, stageName: string): apigateway.RestApi {
+    const api = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: props.restApiName,
+      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      disableExecuteApiEndpoint: props.domain !== undefined,
+      cloudWatchRole: props.cloudWatchRole ?? true,
+      // The role is an account-wide setting other APIs rely on too.
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // P196: every request body reaches the function as the bytes the
+      // client sent (base64 in the proxy event), so D4's strict UTF-8 check
+      // sees them; text responses (isBase64Encoded false) pass unchanged.
+      binaryMediaTypes: ['*/*'],
+      // The deployment is made below, once the route groups' nested stacks
+      // exist: the RestApi's own would not see methods added in them.
+      deploy: false,
+    });
+    // The RestApi's own "Endpoint" output has a generated name; the stack
+    // exports the URL under a stable one instead.
+    api.node.tryRemoveChild('Endpoint');
+
+    // API Gateway creates this group on first use with no expiry; creating
+    // it here gives execution logs the same retention and key.
+    new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${stageName}`,
+      retention: this.logRetention,
+      encryptionKey: props.encryptionKey,
+      removalPolicy: this.logRemovalPolicy,
+    });
+    return api;
+  }
+
+  /**
+   * One integration (and one invoke permission, scoped to this API) per
+   * function instead of one permission per method. A streaming family's
+   * handler is a response-streaming one inside Lambda (layers/core/http/
+   * streaming.ts), so API Gateway must call it through
+   * InvokeWithResponseStream (the integration URI's
+   * `…/response-streaming-invocations`; lambda:InvokeFunction covers it)
+   * and may wait for the stream as long as the function runs. Every other
+   * integration stays BUFFERED with API Gateway's default 29 s.
+   */
+  private familyIntegrations(): Map<string, apigateway.LambdaIntegration> {
+    return new Map(
+      [...this.functions].map(
+        ([family, fn]) =>
+          [
+            family,
+            integrationOf(
+              fn,
+              this.streamingFamilies.has(family) ? this.timeoutOf(family) : undefined,
+            ),
+          ] as const,
+      ),
+    );
+  }
+
+  /**
+   * P195: the methods and resources under each route group's base path
+   * live in a nested stack of their own, so the API can grow past what
+   * one CloudFormation stack holds (500 resources). The base paths
+   * themselves, the root and the root catch-all stay here.
+   */
+  private addMethods(): { methods: apigateway.Method[]; groupStacks: NestedStack[] } {
+    const methods: apigateway.Method[] = [];
+    const fallbackIntegration = integrationOf(this.fallback);
+    const addFallback = (resource: apigateway.IResource) => {
+      const method = resource.addMethod('ANY', fallbackIntegration);
+      this.fallbackMethods.add(method);
+      methods.push(method);
+    };
+    const integrations = this.familyIntegrations();
+    const groups = routeGroups(this.routes);
+    const groupStacks: NestedStack[] = [];
+    for (const group of groups) {
+      const base = this.api.root.resourceForPath(group.basePath);
+      if (group.stackId === undefined) {
+        for (const route of group.routes) {
+          methods.push(addRoute(base, route, group, integrations));
+        }
+        for (const path of group.resourcePaths) addFallback(base.resourceForPath(path));
+        continue;
+      }
+      const stack = new NestedStack(this, group.stackId, {
+        description: `Agent Query Service API: the methods under ${group.basePath}`,
+      });
+      groupStacks.push(stack);
+      const restApi = apigateway.RestApi.fromRestApiAttributes(stack, 'RestApi', {
+        restApiId: this.api.restApiId,
+        rootResourceId: this.api.restApiRootResourceId,
+      });
+      // Named after its path, so logical ids differ between the groups'
+      // templates too (both have a `webhooks` resource, say).
+      const importedBase = apigateway.Resource.fromResourceAttributes(
+        stack,
+        constructId(group.basePath),
+        { restApi, resourceId: base.resourceId, path: group.basePath },
+      );
+      // Integrations are bound per stack: each nested stack grants its own
+      // invoke permission, scoped to this API, once per function.
+      const groupIntegrations = this.familyIntegrations();
+      for (const route of group.routes) {
+        methods.push(addRoute(importedBase, route, group, groupIntegrations));
+      }
+      for (const path of group.resourcePaths) addFallback(importedBase.resourceForPath(path));
+    }
+
+    // The fallback takes every other method of each resource (405 with
+    // Allow), the root, and every path no resource matches (404).
+    for (const basePath of new Set(groups.flatMap((group) => pathPrefixes(group.basePath)))) {
+      addFallback(this.api.root.resourceForPath(basePath));
+    }
+    addFallback(this.api.root);
+    addFallback(this.api.root.addResource('{proxy+}'));
+    return { methods, groupStacks };
+  }
+
+  /**
+   * A deployment sees only the methods of its own stack, so it depends on
+   * every method here and on each group's nested stack, and its logical id
+   * changes with the route table: a changed route is a new deployment.
+   */
+  private deploy(
+    props: HttpApiProps,
+    stageName: string,
+    groupStacks: readonly NestedStack[],
+  ): apigateway.Stage {
+    const deployment = new apigateway.Deployment(this.api, 'Deployment', {
+      api: this.api,
+      description: 'Agent Query Service API (routes from layers/core/http/routes/route-table.ts)',
+    });
+    deployment.addToLogicalId(deploymentFingerprint(this.routes, this.timeoutOf));
+    for (const method of this.methods) {
+      if (Stack.of(method) === Stack.of(this)) deployment.node.addDependency(method);
+    }
+    for (const stack of groupStacks) deployment.node.addDependency(stack);
+    // The same construct id as the RestApi's own stage, so the stage keeps
+    // its logical id (a stage replaced in place fails: its name is taken).
+    const stage = new apigateway.Stage(this.api, `DeploymentStage.${stageName}`, {
+      deployment,
+      stageName,
+      tracingEnabled: true,
+      metricsEnabled: true,
+      // Execution logs at ERROR only, and never bodies: requests carry API
+      // keys and customers' data.
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+      throttlingRateLimit: props.throttlingRateLimit ?? 50,
+      throttlingBurstLimit: props.throttlingBurstLimit ?? 100,
+      accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
+      accessLogFormat: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+    });
+    this.api.deploymentStage = stage;
+    return stage;
   }
 
   /**
@@ -546,101 +506,44 @@ export class HttpApi extends Construct {
   }
 }
 
-function validateRoutes(routes: readonly Route[]): string[] {
+function integrationOf(fn: ServiceFunction, streamFor?: Duration): apigateway.LambdaIntegration {
+  return new apigateway.LambdaIntegration(fn.function, {
+    scopePermissionToMethod: false,
+    ...(streamFor
+      ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: streamFor }
+      : {}),
+  });
+}
+
+function addRoute(
+  base: apigateway.IResource,
+  route: Route,
+  group: RouteGroup,
+  byFamily: ReadonlyMap<string, apigateway.LambdaIntegration>,
+): apigateway.Method {
+  const integration = byFamily.get(route.family);
+  // unreachable: familyProblems made sure each route belongs to its family
+  if (!integration) throw new Error(`no function for family "${route.family}"`);
+  return base
+    .resourceForPath(relativePath(route.path, group.basePath))
+    .addMethod(route.method, integration, {
+      operationName: route.api === 'legacy' ? `${route.operation}Legacy` : route.operation,
+    });
+}
+
+/** Families that cannot be built as given: one function per name, serving its own routes. */
+function familyProblems(families: readonly HttpApiFamily[]): string[] {
   const problems: string[] = [];
-  const seen = new Set<string>();
-  // One function serves a family, and it either streams (a response-streaming
-  // handler in Lambda) or it does not: its routes must agree.
-  const streamingOf = new Map<string, boolean>();
-  for (const route of routes) {
-    const streaming = route.streaming === true;
-    const known = streamingOf.get(route.family);
-    if (known === undefined) streamingOf.set(route.family, streaming);
-    else if (known !== streaming) {
+  const names = new Set<string>();
+  for (const { name, routes } of families) {
+    if (names.has(name)) problems.push(`family "${name}" appears twice`);
+    names.add(name);
+    if (routes.length === 0) problems.push(`family "${name}" has no routes`);
+    for (const route of routes.filter((candidate) => candidate.family !== name)) {
       problems.push(
-        `family "${route.family}" mixes streaming and buffered routes (${route.method} ${route.path}); one function serves them all`,
+        `family "${name}" lists ${route.method} ${route.path}, a route of family "${route.family}"`,
       );
     }
-    const key = `${route.method} ${route.path}`;
-    if (seen.has(key)) problems.push(`route ${key} appears twice`);
-    seen.add(key);
-    if (!route.path.startsWith('/') || (route.path.length > 1 && route.path.endsWith('/'))) {
-      problems.push(`route ${key}: the path must start with "/" and not end with one`);
-    }
-    if (route.path.includes('+')) {
-      problems.push(`route ${key}: greedy parameters belong to the fallback's catch-all`);
-    }
   }
-  if (routes.length === 0) problems.push('the route table is empty');
   return problems;
-}
-
-/**
- * P195: where the API's methods are built. Routes under `/api/v1` and the
- * legacy routes under `/api` each have a nested stack; anything else stays
- * in the API's own stack. Groups are fixed by path, never by size, so a
- * route never moves between stacks as the table grows (moving an API
- * Gateway resource between stacks fails: its path is taken until the old
- * stack lets it go).
- */
-const ROUTE_GROUPS: ReadonlyArray<{ readonly basePath: string; readonly stackId?: string }> = [
-  { basePath: '/api/v1', stackId: 'RoutesV1' },
-  { basePath: '/api', stackId: 'RoutesLegacy' },
-  { basePath: '/' },
-];
-
-interface RouteGroup {
-  readonly basePath: string;
-  readonly stackId: string | undefined;
-  readonly routes: readonly Route[];
-  /** Paths below the base, relative to it, that get the fallback's `ANY`. */
-  readonly resourcePaths: readonly string[];
-}
-
-function groupOf<T extends { readonly basePath: string }>(path: string, groups: readonly T[]): T {
-  const group = groups.find(
-    (candidate) => candidate.basePath === '/' || path.startsWith(`${candidate.basePath}/`),
-  );
-  if (!group) throw new Error(`no route group for ${path}`);
-  return group;
-}
-
-/** `/api/v1/agents/{id}` under `/api/v1` → `agents/{id}` (what `resourceForPath` takes below a resource). */
-function relativePath(path: string, basePath: string): string {
-  return path.slice(basePath === '/' ? 1 : basePath.length + 1);
-}
-
-function routeGroups(routes: readonly Route[]): RouteGroup[] {
-  return ROUTE_GROUPS.map(({ basePath, stackId }) => {
-    const own = routes.filter((route) => groupOf(route.path, ROUTE_GROUPS).basePath === basePath);
-    return {
-      basePath,
-      stackId,
-      routes: own,
-      resourcePaths: [
-        ...new Set(
-          own.flatMap((route) =>
-            pathPrefixes(relativePath(route.path, basePath)).map((prefix) => prefix.slice(1)),
-          ),
-        ),
-      ],
-    };
-  }).filter((group) => group.routes.length > 0);
-}
-
-/** What the deployed API depends on in the route table (P195). */
-function deploymentFingerprint(
-  routes: readonly Route[],
-  timeoutOf: (family: string) => Duration,
-): string {
-  return JSON.stringify(
-    routes.map((route) => [
-      route.method,
-      route.path,
-      route.family,
-      route.operation,
-      route.api,
-      route.streaming === true ? timeoutOf(route.family).toSeconds() : 0,
-    ]),
-  );
 }

@@ -1,30 +1,20 @@
 import type { MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { handler as agents } from '../../functions/agents/handler';
-import { handler as analytics } from '../../functions/analytics/handler';
-import { handler as auth } from '../../functions/auth/handler';
-import { handler as connections } from '../../functions/connections/handler';
-import { handler as dataSources } from '../../functions/data-sources/handler';
+import type { FamilyEntry } from '../../functions/endpoint-family';
 import { handler as evalWorker } from '../../functions/eval-worker/handler';
-import { handler as evals } from '../../functions/evals/handler';
 import { handler as fallback } from '../../functions/fallback/handler';
+import { ENDPOINT_FAMILIES } from '../../functions/families';
 import { handler as ingestionWorker } from '../../functions/ingestion-worker/handler';
-import { handler as interactions } from '../../functions/interactions/handler';
-import { handler as kb } from '../../functions/kb/handler';
-import { handler as mcp } from '../../functions/mcp/handler';
-import { handler as modelKeys } from '../../functions/model-keys/handler';
-import { handler as openai } from '../../functions/openai/handler';
-import { handler as organizations } from '../../functions/organizations/handler';
-import { handler as query } from '../../functions/query/handler';
-import { handler as search } from '../../functions/search/handler';
-import { handler as sso } from '../../functions/sso/handler';
 import { handler as syncWorker } from '../../functions/sync-worker/handler';
-import { handler as users } from '../../functions/users/handler';
 import { handler as webhookDispatcher } from '../../functions/webhook-dispatcher/handler';
-import { handler as webhooks } from '../../functions/webhooks/handler';
 import type { HttpContext } from '../../layers/core/http/request-state';
+import { type StreamableHandlerExport, streamingHandlerOf } from '../../layers/core/http/streaming';
 import { API_GATEWAY_TIMEOUT_MS } from './apigw-event';
 import type { ProxyHandler } from './gateway';
+
+function isStreamable(handler: FamilyEntry['handler']): handler is StreamableHandlerExport {
+  return streamingHandlerOf(handler) !== undefined;
+}
 
 /**
  * Calls a handler export as the Lambda runtime does: a plain context (the
@@ -43,28 +33,17 @@ export const asProxyHandler =
     return result;
   };
 
-/** The handler export of each family's Lambda, as the local gateway calls them. */
-export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = {
-  agents: asProxyHandler(agents),
-  'data-sources': asProxyHandler(dataSources),
-  webhooks: asProxyHandler(webhooks),
-  // Streaming-capable (D19): the gateway finds its streaming entry on the export itself.
-  query,
-  search: asProxyHandler(search),
-  interactions: asProxyHandler(interactions),
-  analytics: asProxyHandler(analytics),
-  users: asProxyHandler(users),
-  organizations: asProxyHandler(organizations),
-  auth: asProxyHandler(auth),
-  sso: asProxyHandler(sso),
-  connections: asProxyHandler(connections),
-  kb: asProxyHandler(kb),
-  'model-keys': asProxyHandler(modelKeys),
-  evals: asProxyHandler(evals),
-  mcp: asProxyHandler(mcp),
-  // Streaming-capable, as query is.
-  openai,
-};
+/**
+ * The handler export of each endpoint family's Lambda (functions/families.ts),
+ * as the local gateway calls them. A family whose routes stream exports a
+ * handler the gateway calls as it is: it finds the streaming entry on it (D19).
+ */
+export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = Object.fromEntries(
+  ENDPOINT_FAMILIES.map((family) => {
+    const { handler } = family.entry();
+    return [family.name, isStreamable(handler) ? handler : asProxyHandler(handler)];
+  }),
+);
 
 /** functions/sync-worker, as the local sync-jobs consumer calls it. */
 export const SYNC_WORKER = syncWorker;

@@ -3,11 +3,9 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { DURATION_ALARM_RATIO } from '../../lib/constructs/alarms';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
-import {
-  QUERY_TIMEOUT,
-  type ServiceStack,
-  SYNC_WORKER_DURATION_ALARM,
-} from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+import { SYNC_WORKER_DURATION_ALARM } from '../../lib/service-workers';
+import { declaredFamily } from './family-needs';
 import { buildServiceStack, logicalIdOf, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Alarm = { Properties: Record<string, any> };
@@ -86,7 +84,7 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
     const query = stack.http.functions.get('query');
     if (!query) throw new Error('no query function');
     expect(lambdaAlarms('Duration', query)[0]?.Properties.Threshold).toBe(
-      QUERY_TIMEOUT.toMilliseconds() * 0.9,
+      (declaredFamily('query').needs.timeoutSeconds ?? 0) * 1000 * 0.9,
     );
   });
 

@@ -11,18 +11,14 @@ import {
   DELIVERY_MAX_RECEIVE_COUNT,
   DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
 } from '../../lib/local/local-dependencies';
-import {
-  CONNECTIONS_FAMILY,
-  CONNECTOR_TOKEN_PURPOSE,
-  MODEL_KEY_MANAGER,
-  MODEL_KEY_PURPOSE,
-  QUERY_FAMILY,
-  type ServiceStack,
-  SSO_FAMILY,
-  SSO_SECRET_PURPOSE,
-  WEBHOOK_MANAGER,
-  WEBHOOK_SECRET_PURPOSE,
-} from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+
+/** The encryption-context purposes of the secrets the secrets key seals (D33). */
+const WEBHOOK_SECRET_PURPOSE = 'webhook-signing';
+const SSO_SECRET_PURPOSE = 'sso-client-secret';
+const CONNECTOR_TOKEN_PURPOSE = 'connector-oauth-tokens';
+const MODEL_KEY_PURPOSE = 'model-key';
+
 import { buildServiceStack, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -139,12 +135,12 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
 
   describe('webhooks family (D30)', () => {
     it('is a family of the route table, with its own function behind the API', () => {
-      expect(FAMILIES).toContain(WEBHOOK_MANAGER);
-      expect(stack.http.functions.get(WEBHOOK_MANAGER)).toBeDefined();
+      expect(FAMILIES).toContain('webhooks');
+      expect(stack.http.functions.get('webhooks')).toBeDefined();
     });
 
     it('may run longer than one outbound POST, within API Gateway’s 29 s', () => {
-      const webhooks = stack.http.functions.get(WEBHOOK_MANAGER);
+      const webhooks = stack.http.functions.get('webhooks');
       if (!webhooks) throw new Error('no webhooks function');
       const timeout = propertiesOf(webhooks.function).Timeout as number;
       expect(timeout).toBeGreaterThan(WEBHOOK_TIMEOUT_MS / 1000);
@@ -344,7 +340,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
           ),
         )
         .map(([name]) => name);
-      expect(senders.sort()).toEqual(['event-publisher', WEBHOOK_MANAGER].sort());
+      expect(senders.sort()).toEqual(['event-publisher', 'webhooks'].sort());
     });
   });
 
@@ -372,17 +368,17 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       }
       expect(Object.keys(users).sort()).toEqual(
         [
-          WEBHOOK_MANAGER,
+          'webhooks',
           'webhook-dispatcher',
-          SSO_FAMILY,
-          CONNECTIONS_FAMILY,
+          'sso',
+          'connections',
           'sync-worker',
-          MODEL_KEY_MANAGER,
-          QUERY_FAMILY,
+          'model-keys',
+          'query',
         ].sort(),
       );
       // D33: connector tokens under a purpose of their own, sealed at sign-in and again after a refresh.
-      for (const name of [CONNECTIONS_FAMILY, 'sync-worker']) {
+      for (const name of ['connections', 'sync-worker']) {
         expect(users[name]).toEqual([
           {
             Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
@@ -396,18 +392,18 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
       expect(CONNECTOR_TOKEN_PURPOSE).toBe('connector-oauth-tokens');
       // D33, P130: model keys under their own purpose: sealed where registered, opened only where agents answer.
       const modelKeys = { StringEquals: { 'kms:EncryptionContext:purpose': MODEL_KEY_PURPOSE } };
-      expect(users[MODEL_KEY_MANAGER]).toEqual([
+      expect(users['model-keys']).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
           Resource: [arnOf(secretsKeyId)],
           Condition: modelKeys,
         },
       ]);
-      expect(users[QUERY_FAMILY]).toEqual([
+      expect(users.query).toEqual([
         { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: modelKeys },
       ]);
       expect(MODEL_KEY_PURPOSE).toBe('model-key');
-      expect(users[WEBHOOK_MANAGER]).toEqual([
+      expect(users.webhooks).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
           Resource: [arnOf(secretsKeyId)],
@@ -418,7 +414,7 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
         { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: purpose },
       ]);
       // D33: SSO's client secrets are sealed under a purpose of their own: neither opens the other's.
-      expect(users[SSO_FAMILY]).toEqual([
+      expect(users.sso).toEqual([
         {
           Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
           Resource: [arnOf(secretsKeyId)],

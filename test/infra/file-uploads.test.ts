@@ -1,11 +1,13 @@
 import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { fileObjectKey } from '../../layers/core/domain/uploaded-file';
-import {
-  FILE_UPLOADER,
-  INGESTION_WORKER_TIMEOUT,
-  type ServiceStack,
-  UPLOAD_PREFIX,
-} from '../../lib/service-stack';
+import { UPLOAD_PREFIX } from '../../lib/service-grants';
+import type { ServiceStack } from '../../lib/service-stack';
+import { INGESTION_WORKER_TIMEOUT } from '../../lib/service-workers';
+import { familiesThat } from './family-needs';
+
+/** The family that presigns uploads and deletes uploaded files (D25: …/data-sources/:id/files). */
+const FILE_UPLOADER = 'data-sources';
+
 import { buildServiceStack, templateOf } from './service-stack-fixture';
 
 interface Resource {
@@ -133,6 +135,7 @@ describe('File uploads in the cloud (D25)', () => {
   });
 
   it('gives no other function of ours access to the bucket', () => {
+    expect(familiesThat((needs) => needs.files === true)).toEqual([FILE_UPLOADER]);
     const others = [...stack.http.functions]
       .filter(([family]) => family !== FILE_UPLOADER)
       .map(([, fn]) => fn);

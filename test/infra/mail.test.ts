@@ -1,6 +1,10 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { MAIL_FAMILIES, type ServiceStack } from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+import { familiesThat } from './family-needs';
+
+const MAIL_FAMILIES = familiesThat((needs) => needs.mail === true);
+
 import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any> };

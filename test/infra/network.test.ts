@@ -1,7 +1,12 @@
 import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { EGRESS_ADDRESS_LOGICAL_IDS } from '../../lib/constructs/service-network';
-import { RETRIEVAL_FAMILIES, type ServiceStack, WEBHOOK_MANAGER } from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+import { familiesThat } from './family-needs';
+
+const RETRIEVAL_FAMILIES = familiesThat((needs) => needs.search === true);
+const WEBHOOK_MANAGER = 'webhooks';
+
 import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };

@@ -3,7 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { TABLE_KEYS } from '../../layers/core/adapters/dynamodb/table-design';
 import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-headers';
 import { FAMILIES, ROUTES } from '../../layers/core/http/routes/route-table';
-import { type ServiceStack, SYNC_JOB_VISIBILITY } from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+import { SYNC_JOB_VISIBILITY } from '../../lib/service-workers';
 import {
   type ApiMethod,
   apiMethods,

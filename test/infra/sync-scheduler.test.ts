@@ -2,11 +2,13 @@ import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { SyncScheduler } from '../../lib/constructs/sync-scheduler';
-import {
-  type ServiceStack,
-  SYNC_QUEUE_WRITERS,
-  SYNC_SCHEDULE_INTERVAL,
-} from '../../lib/service-stack';
+import type { ServiceStack } from '../../lib/service-stack';
+import { SYNC_SCHEDULE_INTERVAL } from '../../lib/service-workers';
+import { familiesThat } from './family-needs';
+
+/** data-sources (sync jobs and index purges, P45) and kb (published article changes, P119). */
+const SYNC_QUEUE_WRITERS = familiesThat((needs) => needs.sendsTo?.includes('syncJobs') === true);
+
 import { buildServiceStack, templateOf } from './service-stack-fixture';
 
 type Resource = { Type: string; Properties: Record<string, any> };

@@ -2,7 +2,7 @@ import { App, Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Route } from '../../../layers/core/http/route';
-import { HttpApi } from '../../../lib/constructs/http-api';
+import { HttpApi, type HttpApiFamily } from '../../../lib/constructs/http-api';
 
 type KeyOrSessionRoute = Extract<Route, { scope: string }>;
 
@@ -29,16 +29,27 @@ const streamingRoute = (overrides: Partial<KeyOrSessionRoute> = {}): Route =>
     ...overrides,
   });
 
-function apiIn(routes: readonly Route[], familyTimeouts?: Record<string, Duration>) {
+/** The routes' families, each with its own routes, as functions/families.ts lists them. */
+function familiesOf(
+  routes: readonly Route[],
+  timeouts: Record<string, Duration> = {},
+): HttpApiFamily[] {
+  return [...new Set(routes.map((candidate) => candidate.family))].map((name) => ({
+    name,
+    routes: routes.filter((candidate) => candidate.family === name),
+    timeout: timeouts[name],
+  }));
+}
+
+function apiWith(families: readonly HttpApiFamily[]) {
   // No bundling: these tests look at the construct tree, not the code.
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Api');
   const encryptionKey = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-  return new HttpApi(stack, 'Http', {
-    routes,
-    functionEnvironment: {},
-    encryptionKey,
-    familyTimeouts,
-  });
+  return new HttpApi(stack, 'Http', { families, functionEnvironment: {}, encryptionKey });
+}
+
+function apiIn(routes: readonly Route[], timeouts?: Record<string, Duration>) {
+  return apiWith(familiesOf(routes, timeouts));
 }
 
 describe('Class: HttpApi', () => {
@@ -65,14 +76,28 @@ describe('Class: HttpApi', () => {
     expect(() => apiIn(routes)).toThrow(message);
   });
 
-  it('gives a family its own timeout, and refuses one for no family or over 29 s', () => {
+  it.each([
+    [
+      [{ name: 'agents', routes: [route({ family: 'search' })] }],
+      /family "agents" lists GET \/api\/v1\/agents, a route of family "search"/,
+    ],
+    [[{ name: 'agents', routes: [] }], /family "agents" has no routes/],
+    [
+      [
+        { name: 'agents', routes: [route()] },
+        { name: 'agents', routes: [route({ method: 'POST', operation: 'createAgent' })] },
+      ],
+      /family "agents" appears twice/,
+    ],
+  ])('refuses families that do not each serve their own routes (%#)', (families, message) => {
+    expect(() => apiWith(families)).toThrow(message);
+  });
+
+  it('gives a family its own timeout, and refuses one over 29 s', () => {
     const api = apiIn([route()], { agents: Duration.seconds(20) });
     expect(api.node.validate()).toEqual([]);
     expect(api.functions.get('agents')?.function.timeout?.toSeconds()).toBe(20);
 
-    expect(apiIn([route()], { agent: Duration.seconds(20) }).node.validate()).toEqual([
-      'familyTimeouts names "agent", which no route serves',
-    ]);
     expect(apiIn([route()], { agents: Duration.seconds(30) }).node.validate()).toEqual([
       'the timeout of family "agents" (30 seconds) is over API Gateway\'s 29 seconds for buffered responses',
     ]);

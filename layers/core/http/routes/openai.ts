@@ -16,6 +16,8 @@ export const OPENAI_ROUTES: readonly Route[] = [
     scope: 'Execute',
     role: 'readonly',
     api: 'v1',
+    // One function serves the family and it streams (completions do); a list is one write.
+    streaming: true,
   },
   {
     method: 'POST',

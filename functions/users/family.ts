@@ -1,0 +1,10 @@
+import { USERS_ROUTES } from '../../layers/core/http/routes/users';
+import type { EndpointFamily } from '../endpoint-family';
+
+/** Users and groups: the table, and mail for invitations (P264). */
+export const family: EndpointFamily = {
+  name: 'users',
+  routes: USERS_ROUTES,
+  needs: { mail: true },
+  entry: () => require('./handler') as typeof import('./handler'),
+};
