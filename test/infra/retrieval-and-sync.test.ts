@@ -183,6 +183,9 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       // Issue 11 item 5 (P139): asks questions as query does.
       'eval-worker',
       'ingestion-worker',
+      // The MCP server and OpenAI-compatible chat answer and search as query and search do.
+      'mcp',
+      'openai',
       'query',
       'search',
       'search-index-bootstrap',
@@ -190,7 +193,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     ];
 
     it('grants the data plane to the retrieval families, the sync, ingestion and eval workers and the bootstrap only', () => {
-      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
+      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['mcp', 'openai', 'query', 'search']);
       const withSearch = ownFunctions(stack)
         .filter(([, fn]) =>
           statementsOf(fn.role).some((s) => s.Action.some((a) => a.startsWith('es:'))),
