@@ -79,6 +79,17 @@ module.exports = {
       to: { path: '^(lib|bin)/' },
     },
     {
+      name: 'family-declarations-are-read-by-lib-only',
+      comment:
+        "A family's declaration (functions/<family>/family.ts) names its handler, and the list (functions/families.ts) names every family: a Lambda that imported either would bundle other handlers. Only lib/ (the stack, the local gateway, the OpenAPI generator) reads them.",
+      severity: 'error',
+      from: {
+        path: '^(functions|layers)/',
+        pathNot: '^functions/(families|[^/]+/family)\\.ts$',
+      },
+      to: { path: '^functions/(families|[^/]+/family)\\.ts$' },
+    },
+    {
       name: 'layers-never-import-functions',
       comment:
         'Issue 23 item 3: the core is shared by every function and knows none of them; a function is a front door over it.',

@@ -22,7 +22,7 @@ export interface FamilyEntry {
 /** The work queues a family's function may send to (the stack's queues by name). */
 export type SendableQueue = 'syncJobs' | 'evaluations' | 'webhookDeliveries';
 
-/** How a family uses the secrets key (D33) for one purpose of its encryption context. */
+/** How a family uses the secrets key for one purpose of its encryption context. */
 export interface SecretsKeyUse {
   /** The encryption context's `purpose`, from the code that seals them. */
   readonly purpose: string;
@@ -61,31 +61,32 @@ export interface FamilyNeeds {
   /**
    * Where the function runs:
    * - `search-domain`: beside the search domain, in its VPC when it has one
-   *   (P50); a family that reads the index needs it;
+   *   (a live deployment keeps the domain off the internet); a family that
+   *   reads the index needs it;
    * - `published-addresses`: out through the NAT gateways' Elastic IPs that
-   *   receivers allowlist (P239), for a family that connects to them.
+   *   receivers allowlist, for a family that connects to them.
    * @default - outside any VPC
    */
   readonly network?: 'search-domain' | 'published-addresses';
   /** Reads and writes the OpenSearch chunk index (needs `network: 'search-domain'`). */
   readonly search?: true;
   /**
-   * Calls the model provider (its key, P55; or Amazon Bedrock, issue 32):
+   * Calls the model provider (with the deployment's key, or Amazon Bedrock with its role):
    * `answers` writes answers and embeds, `embeddings` only embeds.
    */
   readonly models?: 'answers' | 'embeddings';
   /** The queues it sends messages to. */
   readonly sendsTo?: readonly SendableQueue[];
   /**
-   * Uploaded files (D25): presigns uploads and downloads and deletes files,
+   * Uploaded files: presigns uploads and downloads and deletes files,
    * under the bucket's `files/` prefix only.
    */
   readonly files?: true;
-  /** Sealing or opening stored secrets with the secrets key (D33), by purpose. */
+  /** Sealing or opening stored secrets with the secrets key, by purpose. */
   readonly secretsKey?: readonly SecretsKeyUse[];
-  /** Reads the connector providers' apps secret, when the deployment has one (P150). */
+  /** Reads the connector providers' apps secret, when the deployment has one. */
   readonly connectorApps?: true;
-  /** Sends mail through the deployment's SES identity, when it has one (P265). */
+  /** Sends mail through the deployment's SES identity, when it has one. */
   readonly mail?: true;
   /** Deployment values it is given as environment variables. */
   readonly environment?: readonly FamilyVariable[];

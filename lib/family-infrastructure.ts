@@ -1,5 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
-import type { EndpointFamily, FamilyNeeds, FamilyVariable } from '../functions/endpoint-family';
+import type {
+  EndpointFamily,
+  FamilyNeeds,
+  FamilyVariable,
+  SendableQueue,
+} from '../functions/endpoint-family';
 import type { BedrockModelAccess } from './constructs/bedrock-model-access';
 import type { ConnectorApps } from './constructs/connector-apps';
 import type { HttpApiFamily } from './constructs/http-api';
@@ -22,7 +27,7 @@ export type FamilyPlacements = Readonly<
   Record<NonNullable<FamilyNeeds['network']>, ServiceFunctionNetworkProps>
 >;
 
-/** The family declarations as the HTTP API construct builds them: timeouts, memory and placement. */
+/** The declarations as the HTTP API construct takes them: routes, timeout, memory and placement. */
 export function httpApiFamilies(
   families: readonly EndpointFamily[],
   placements: FamilyPlacements,
@@ -41,12 +46,12 @@ export function httpApiFamilies(
 /** What families are granted from: the stack's resources, the optional ones undefined when not deployed. */
 export interface FamilyResources {
   readonly grants: ServiceGrants;
-  readonly sendableQueues: Readonly<Record<NonNullable<FamilyNeeds['sendsTo']>[number], WorkQueue>>;
+  readonly sendableQueues: Readonly<Record<SendableQueue, WorkQueue>>;
   readonly search: SearchDomain;
   readonly secretsKey: SecretsKey;
   readonly sessionSecret: SessionSigningSecret;
   readonly originVerify: OriginVerifySecret;
-  /** The console's origin (P236): signed-in changes arrive through its distribution with it. */
+  /** The console's origin: signed-in changes arrive through its distribution with it. */
   readonly consoleOrigin: string;
   readonly network: ServiceNetwork | undefined;
   readonly models: ModelProvider | undefined;
@@ -62,10 +67,10 @@ function familyVariables(
 ): Record<string, string> {
   switch (variable) {
     case 'publicUrl':
-      // P91, P237: browsers reach the service at the console's origin.
+      // Browsers reach the service at the console's origin.
       return { SVC_PUBLIC_URL: resources.consoleOrigin };
     case 'webhookSourceAddresses':
-      // P240: published at GET /api/v1/webhooks/source-ips; unset without the VPC, which says so.
+      // Published at GET /api/v1/webhooks/source-ips; unset without the VPC, which says so.
       return resources.network
         ? {
             SVC_WEBHOOK_SOURCE_IPS: resources.network.egressCidrs,
@@ -80,9 +85,9 @@ function familyVariables(
  * then exactly what its declaration needs, nothing for anyone else.
  *
  * Every HTTP family reads and writes table items (API keys, rate-limit
- * buckets, the outbox live there), checks sessions (P63: the session
- * secret), judges addresses (P242: the origin-verify secret) and checks the
- * console's origin on signed-in changes (P236).
+ * buckets, the outbox live there), checks sessions (the session
+ * secret), judges addresses (the origin-verify secret) and checks the
+ * console's origin on signed-in changes.
  */
 export function connectFamily(
   family: EndpointFamily,
@@ -95,12 +100,12 @@ export function connectFamily(
   fn.function.addEnvironment('SVC_CONSOLE_ORIGIN', resources.consoleOrigin);
   resources.originVerify.connect(fn);
   if (needs.search) resources.search.grantReadWrite(fn.role);
-  // P265: ses:SendEmail for the deployment's identity, when it has one.
+  // ses:SendEmail for the deployment's identity, when it has one.
   if (needs.mail) resources.mail?.connect(fn);
   for (const queue of needs.sendsTo ?? []) {
     resources.sendableQueues[queue].queue.grantSendMessages(fn.function);
   }
-  // D33: each purpose sealed where its secrets are made, opened only where they are used.
+  // Each purpose is sealed where its secrets are made and opened only where they are used.
   for (const { purpose, use } of needs.secretsKey ?? []) {
     if (use === 'seal-and-open') resources.secretsKey.grantSealAndOpen(fn.function, purpose);
     else resources.secretsKey.grantOpen(fn.function, purpose);
@@ -111,7 +116,7 @@ export function connectFamily(
       fn.function.addEnvironment(name, value);
     }
   }
-  // D25: a presigned POST or GET is signed with the role, so the role needs the object actions.
+  // A presigned POST or GET is signed with the role, so the role needs the object actions.
   if (needs.files) {
     resources.grants.fileAccess(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], true);
   }
@@ -123,7 +128,7 @@ export function connectFamily(
 
 /**
  * Declarations that cannot be built as they are, found before anything is:
- * the index is only reachable from beside the domain (P50).
+ * the index is only reachable from beside the domain.
  */
 export function familyDeclarationProblems(families: readonly EndpointFamily[]): string[] {
   return families.flatMap(({ name, needs }) =>

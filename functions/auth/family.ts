@@ -1,7 +1,7 @@
 import { AUTH_ROUTES } from '../../layers/core/http/routes/auth';
 import type { EndpointFamily } from '../endpoint-family';
 
-/** Signing in and out: the table, and mail for password resets (P265). */
+/** Signing in and out: the table, and mail for password resets. */
 export const family: EndpointFamily = {
   name: 'auth',
   routes: AUTH_ROUTES,

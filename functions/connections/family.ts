@@ -3,9 +3,9 @@ import { CONNECTIONS_ROUTES } from '../../layers/core/http/routes/connections';
 import type { EndpointFamily } from '../endpoint-family';
 
 /**
- * Connector sign-in (D26) and revoking grants: it seals the providers'
- * tokens (D33) with the providers' apps (P150), and the provider sends the
- * administrator back to the console's origin (P237).
+ * Connector sign-in and revoking grants: it seals the providers'
+ * tokens with the providers' apps, and the provider sends the
+ * administrator back to the console's origin.
  */
 export const family: EndpointFamily = {
   name: 'connections',

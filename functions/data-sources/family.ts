@@ -3,7 +3,7 @@ import type { EndpointFamily } from '../endpoint-family';
 
 /**
  * Data sources: sync jobs and index purges go to the sync queue (the sync
- * worker deletes chunks, P45); uploads (D25) are presigned here (a presigned
+ * worker deletes chunks); uploads are presigned here (a presigned
  * POST is signed with this role, so the role needs PutObject, and GetObject
  * for the downloads cited files open at) and deleted here.
  */

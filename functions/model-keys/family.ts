@@ -3,7 +3,7 @@ import { MODEL_KEYS_ROUTES } from '../../layers/core/http/routes/model-keys';
 import type { EndpointFamily } from '../endpoint-family';
 
 /**
- * Organizations' model keys (D33): sealed where they are registered (and
+ * Organizations' model keys: sealed where they are registered (and
  * opened to check them with their provider); only the query family and the
  * eval worker open them besides.
  */

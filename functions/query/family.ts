@@ -5,7 +5,7 @@ import type { EndpointFamily } from '../endpoint-family';
 /**
  * Query (POST /api/v1/query, legacy /api/chat): retrieves, answers with the
  * model provider or an organization's own model key (opened here, never
- * sealed, D33), and streams the answer (D19).
+ * sealed), and streams the answer.
  */
 export const family: EndpointFamily = {
   name: 'query',

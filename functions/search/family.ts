@@ -8,7 +8,7 @@ export const family: EndpointFamily = {
   needs: {
     // An OpenSearch request may take 10 s and is retried once
     // (layers/core/wiring/cloud/cloud-retrieval.ts): the function outlives
-    // both, to answer an outage with its 503 (D5) rather than be cut off.
+    // both, to answer an outage with its 503 rather than be cut off.
     // Under API Gateway's 29 s.
     timeoutSeconds: 25,
     network: 'search-domain',

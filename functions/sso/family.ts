@@ -3,10 +3,10 @@ import { clientSecretContext } from '../../layers/core/use-cases/sso/sso-configu
 import type { EndpointFamily } from '../endpoint-family';
 
 /**
- * SSO (D14): configures identity providers and signs people in through them.
- * It seals and opens OIDC client secrets (D33); browsers reach the service at
+ * SSO: configures identity providers and signs people in through them.
+ * It seals and opens OIDC client secrets; browsers reach the service at
  * the console's origin, so the providers' callbacks land there and the
- * session cookie is the console's (P91, P237).
+ * session cookie is the console's.
  */
 export const family: EndpointFamily = {
   name: 'sso',

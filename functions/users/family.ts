@@ -1,7 +1,7 @@
 import { USERS_ROUTES } from '../../layers/core/http/routes/users';
 import type { EndpointFamily } from '../endpoint-family';
 
-/** Users and groups: the table, and mail for invitations (P264). */
+/** Users and groups: the table, and mail for invitations. */
 export const family: EndpointFamily = {
   name: 'users',
   routes: USERS_ROUTES,

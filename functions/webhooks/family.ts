@@ -3,20 +3,20 @@ import { secretContext } from '../../layers/core/use-cases/webhooks/signed-reque
 import type { EndpointFamily } from '../endpoint-family';
 
 /**
- * Webhooks (D30): seals new signing secrets and opens them to sign the test
+ * Webhooks: seals new signing secrets and opens them to sign the test
  * event, re-queues a delivery retried by hand, and publishes the addresses
- * deliveries come from (P240, GET /api/v1/webhooks/source-ips).
+ * deliveries come from (GET /api/v1/webhooks/source-ips).
  */
 export const family: EndpointFamily = {
   name: 'webhooks',
   routes: WEBHOOKS_ROUTES,
   needs: {
     // Creating a webhook resolves its host and checks its certificate (5 s
-    // each at most); the test event waits up to 10 s for the receiver (D29).
+    // each at most); the test event waits up to 10 s for the receiver.
     // Under API Gateway's 29 s.
     timeoutSeconds: 25,
     // The URL check and the test event connect to the receiver, from the
-    // addresses receivers allowlist (P239).
+    // addresses receivers allowlist.
     network: 'published-addresses',
     sendsTo: ['webhookDeliveries'],
     secretsKey: [{ purpose: secretContext('', '').purpose, use: 'seal-and-open' }],
