@@ -6,7 +6,7 @@ import { DeploymentSettingsError, readDeploymentSettings } from '../lib/deployme
 import { ServiceStack } from '../lib/service-stack';
 
 /**
- * The CDK app (`npx cdk synth|deploy`, see docs/deployment.md). The
+ * The CDK app (`npx cdk synth|deploy`, see docs/deployment/README.md). The
  * deployment environment comes from context (D10): cdk.json says `test`;
  * `-c environment=live` deploys the live stack beside it.
  */

@@ -43,7 +43,7 @@ Creates a web user (role default: admin; D13). Without --password-stdin the user
 invited: a single-use invitation (valid 7 days) is printed once, with the request that
 accepts it and sets a password (P61). With --password-stdin the password is read from
 standard input (one line) and the user is active at once. The first administrator of a
-deployment is made this way (docs/deployment.md, "Day one").`,
+deployment is made this way (docs/deployment/README.md, "Day one").`,
   'users list': `Usage: svc users list --org ORG_ID [--json] [--stack NAME [--region R]]
 
 Lists an organization's users: id, role, status, email, name.`,

@@ -50,7 +50,7 @@ export const SEARCH_JVM_PRESSURE_PERCENT = 95;
  * thrown error into a response, so a Lambda `Errors` datapoint means a
  * crash or a timeout), throttles and durations near the timeout, on
  * DynamoDB throttling, and on the search domain's health.
- * docs/deployment.md says what to do when each fires.
+ * docs/deployment/operations.md says what to do when each fires.
  */
 export class Alarms extends Construct {
   readonly topic: sns.Topic;

@@ -58,7 +58,7 @@ export interface SearchDomainProps {
   readonly removalPolicy?: RemovalPolicy;
   /**
    * Put the domain in this VPC, with no public endpoint (P50). Needs the
-   * account's OpenSearch service-linked role (docs/deployment.md).
+   * account's OpenSearch service-linked role (docs/deployment/README.md).
    * @default - a public endpoint (IAM/SigV4 only), no VPC
    */
   readonly vpc?: ec2.IVpc;

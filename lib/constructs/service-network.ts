@@ -63,7 +63,7 @@ const INTERFACE_ENDPOINTS = {
   // by the query function.
   Kms: ec2.InterfaceVpcEndpointAwsService.KMS,
   // The model-provider secret the query function reads at cold start
-  // (docs/deployment.md, "Model provider").
+  // (docs/deployment/configuration.md, "Model provider").
   SecretsManager: ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER,
   // Lambda records the invocation's own segment outside the VPC, but the
   // X-Ray daemon in the function's environment sends the tracer's

@@ -201,7 +201,7 @@ export const contextSchema = z.object({
 
 export type ContextKey = keyof typeof contextSchema.shape;
 
-/** Every context key the app reads; docs/deployment.md describes each. */
+/** Every context key the app reads; docs/deployment/configuration.md describes each. */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as readonly ContextKey[];
 
 /** The context as parsed, before the environment's defaults fill it in. */

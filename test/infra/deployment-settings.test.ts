@@ -243,9 +243,9 @@ describe('Function: readDeploymentSettings', () => {
     expect(() => settingsFor({ environment: 'staging' })).toThrow(/-c environment=test/);
   });
 
-  it('documents every context key in docs/deployment.md', () => {
+  it('documents every context key in docs/deployment/configuration.md', () => {
     const docs = fs.readFileSync(
-      path.resolve(__dirname, '..', '..', 'docs', 'deployment.md'),
+      path.resolve(__dirname, '..', '..', 'docs', 'deployment', 'configuration.md'),
       'utf8',
     );
     for (const key of CONTEXT_KEYS) expect(docs).toContain(`\`${key}\``);

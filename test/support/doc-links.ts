@@ -8,7 +8,7 @@ import MarkdownIt from 'markdown-it';
  * the rules are tried on small made-up trees as well as on the real one.
  *
  * What is a reference:
- * - every link and image in README.md and docs/*.md, as markdown-it parses
+ * - every link and image in README.md and the pages under docs/, as markdown-it parses
  *   them (inline, reference-style and autolinks; nothing inside code; raw
  *   HTML such as `<a href>` is not read, and the docs use none);
  * - every `docs/<name>.md`, with an optional `#anchor`, named in a source file
@@ -192,16 +192,20 @@ function problemWith(root: string, page: string, target: string): string | null 
   return null;
 }
 
-/** README.md and docs/*.md (not deeper: docs has no sub-folders of pages). */
+/** README.md and every page under docs/, sub-folders included (docs/decisions/, docs/deployment/). */
 export function markdownFiles(root: string): string[] {
+  const pages: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      if (entry.isDirectory()) walk(join(folder, entry.name));
+      else if (entry.isFile() && entry.name.endsWith('.md')) pages.push(join(folder, entry.name));
+    }
+  };
   const docs = join(root, 'docs');
-  const inDocs = existsSync(docs)
-    ? readdirSync(docs)
-        .filter((name) => name.endsWith('.md'))
-        .sort()
-        .map((name) => join(docs, name))
-    : [];
-  return [join(root, 'README.md'), ...inDocs].filter((path) => existsSync(path));
+  if (existsSync(docs)) walk(docs);
+  return [join(root, 'README.md'), ...pages].filter((path) => existsSync(path));
 }
 
 /** Text files under the source folders, node_modules and build output left out. */

@@ -5,7 +5,7 @@ import { SESSION_COOKIE_NAME } from '../domain/session';
  * D12: `svc_session`, `HttpOnly; Secure; SameSite=Lax; Path=/`, with an
  * expiry equal to the token's. Secure stays on the local runtime too:
  * browsers treat http://localhost and 127.0.0.1 as secure for cookies, and
- * curl sends Secure cookies there (README: sign in with a cookie jar).
+ * curl sends Secure cookies there (docs/api-tour.md: sign in with a cookie jar).
  */
 export function sessionCookie(token: string, expiresAt: number, now: number): string {
   const maxAge = Math.max(0, expiresAt - now);

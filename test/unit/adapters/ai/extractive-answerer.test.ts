@@ -437,6 +437,60 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).toContain('`pip cache purge`');
   });
 
+  it("quotes an option's description from its first sentence when a later one matches best", async () => {
+    const { result } = await answer(
+      {
+        question: 'how do i go through a jump host with ssh',
+        sources: [
+          doc(
+            1,
+            '-J destination\n\nConnect to the target host by first making a connection to the host described by destination. This is a shortcut to specify a ProxyJump configuration directive. Use ~/.ssh/config to specify configuration for jump hosts.\n\n-F configfile\n\nSpecifies an alternative per-user configuration file.',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toMatch(/^-J destination \[1\]\nConnect to the target host/);
+    expect(result.text).toContain('ProxyJump');
+    expect(result.text).not.toContain('-F configfile');
+  });
+
+  it('quotes both of two units it cannot tell apart', async () => {
+    const { result } = await answer(
+      {
+        question: 'how do i stash untracked files',
+        sources: [
+          doc(
+            1,
+            '--only-untracked\n\nShow only the untracked files in the stash entry.\n\n-u, --include-untracked\n\nAll untracked files are also stashed.',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('--only-untracked');
+    expect(result.text).toContain('--include-untracked');
+  });
+
+  it('answers a "where" question with the path a short code block names', async () => {
+    const { result } = await answer(
+      {
+        question: 'where does the tool keep its cache on linux?',
+        sources: [
+          doc(
+            1,
+            'The tool keeps a cache of downloads, so a second install is fast.\n\nOn Linux the cache is in:\n\n~/.cache/tool\n~/.cache/tool/http',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('~/.cache/tool');
+  });
+
   it('says what it searched for and which documents it read when it finds nothing', async () => {
     const { result } = await answer(
       {

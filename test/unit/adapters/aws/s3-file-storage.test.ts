@@ -5,7 +5,7 @@ import { S3FileStorage } from '../../../../layers/core/adapters/aws/s3-file-stor
  * The presigned POST is computed locally by the AWS SDK (no request is
  * made), so it is checked here for real: the policy S3 will enforce pins the
  * key and bounds the size (D17); so is the presigned GET. Reads and deletes need S3 itself and are
- * not exercised here (docs/deployment.md).
+ * not exercised here (docs/deployment/resources.md).
  */
 describe('Class: S3FileStorage', () => {
   const client = new S3Client({

@@ -22,7 +22,7 @@ const PROCEDURE =
   /^(?:\W*)(?:how\s+(?:do|can|could|should|would|might|may|to)\b|how\s+(?:i|we|you)\b|(?:what(?:'s|\s+is)|whats)\s+the\s+(?:best\s+|right\s+|correct\s+|proper\s+|recommended\s+)?(?:way|command|steps?)\s+to\b|is\s+there\s+(?:a|any)\s+way\b|steps?\s+to\b|(?:i|we)\s+(?:want|need|would\s+like|wanna)\s+to\b|can\s+(?:i|we|you)\b|(?:show|tell)\s+me\s+how\b)/i;
 
 const NAME =
-  /\b(?:what|which|whats|what's)\b.*\b(?:function|method|command|option|flag|switch|setting|variable|env(?:ironment)?(?:\s+var(?:iable)?)?|key|parameter|param|argument|arg|class|module|package|file(?:name)?|directory|folder|path|header|field|property|attribute|hook|event|endpoint|api|call|directive|keyword|name|called|subcommand|plugin|extension|format|syntax|scheme)s?\b|\bwhat\s+(?:do|should)\s+(?:i|you|we)\s+(?:call|use|pass|set|type|run)\b|\bname\s+of\b/i;
+  /\b(?:what|which|whats|what's)\b.*\b(?:function|method|command|option|flag|switch|setting|variable|env(?:ironment)?(?:\s+var(?:iable)?)?|key|parameter|param|argument|arg|class|module|package|file(?:name)?|directory|folder|path|header|field|property|attribute|hook|event|endpoint|api|call|directive|keyword|name|called|subcommand|plugin|extension|format|syntax|scheme)s?\b|\bwhat\s+(?:do|should)\s+(?:i|you|we)\s+(?:call|use|pass|set|type|run)\b|\bname\s+of\b|^\W*where\s+(?:is|are|does|do|did|can|should|will)\b/i;
 
 const NUMBER =
   /\bhow\s+(?:many|much|long|big|large|often|old|fast|far|high|low)\b|\b(?:default|maximum|minimum|max|min|limit|timeout|port|size|version|number|count|ratio|rate|percentage|speed|length|interval|duration|capacity)\b/i;
@@ -66,8 +66,8 @@ export function comparesThings(question: string): boolean {
  * Identifiers as documentation writes them: flags (`-L`, `--location`),
  * calls (`listen(`), dotted names (`app.listen`, `pip.conf`), environment
  * variables (`PIP_CONFIG_FILE`), snake_case and camelCase names, paths
- * (`~/.cache/pip`, `/etc/hosts`), shell variables (`$HOME`) and `key=value`
- * settings. Words of prose never match.
+ * (`~/.cache/pip`, `/etc/hosts`), shell variables (`$HOME`), `key=value`
+ * settings, e-mail addresses and web addresses. Words of prose never match.
  */
 const IDENTIFIER_PATTERNS: readonly RegExp[] = [
   /^--?[A-Za-z][\w-]*(?:=\S*)?$/,
@@ -81,15 +81,19 @@ const IDENTIFIER_PATTERNS: readonly RegExp[] = [
   /^[\w.-]+=[^=\s]+$/,
   /^`[^`]+`$/,
   /^<[\w-]+>$/,
+  /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
+  /^https?:\/\/\S+$/,
 ];
 
 const INLINE_CODE = /`[^`\n]+`/g;
+
+const MANUAL_REFERENCE = /^[\w.-]+\(\d[a-z]*\)$/;
 
 /** Abbreviations that look dotted but are prose. */
 const DOTTED_PROSE = /^(?:e\.g|i\.e|etc|vs|cf|et\.al|a\.k\.a|u\.s)\.?$/i;
 
 /** Punctuation around a token that is not part of it (quotes, brackets, a sentence's full stop). */
-const SURROUNDING = /^[("'“‘[{]+|[)"'”’\]},;:!?.]+$/g;
+const SURROUNDING = /^[("'“‘[{<]+|[)"'”’\]}>,;:!?.]+$/g;
 
 /** The identifiers in `text`, as written. */
 export function identifiersIn(text: string): string[] {
@@ -99,6 +103,8 @@ export function identifiersIn(text: string): string[] {
   for (const raw of text.replace(INLINE_CODE, ' ').split(/\s+/)) {
     const token = balanced(raw, raw.replace(SURROUNDING, ''));
     if (token.length < 2 || DOTTED_PROSE.test(token) || /^\d+(?:[.,]\d+)*$/.test(token)) continue;
+    // "zstd(1)" refers to a manual page; it names no call.
+    if (MANUAL_REFERENCE.test(token)) continue;
     if (IDENTIFIER_PATTERNS.some((pattern) => pattern.test(token))) found.push(token);
   }
   return found;
@@ -205,14 +211,64 @@ const DOCUMENTATION_WORDS: ReadonlyArray<readonly [string, string]> = [
   ['copy', 'clone'],
   ['undo', 'revert'],
   ['undo', 'reset'],
+  ['turn', 'convert'],
+  ['transform', 'convert'],
+  ['huge', 'large'],
+  ['huge', 'big'],
+  ['big', 'large'],
+  ['large', 'big'],
+  ['keep', 'store'],
+  ['keep', 'preserve'],
+  ['save', 'store'],
+  ['save', 'write'],
+  ['read', 'load'],
+  ['read', 'parse'],
+  ['load', 'read'],
+  ['print', 'output'],
+  ['show', 'display'],
+  ['see', 'show'],
+  ['see', 'display'],
+  ['list', 'show'],
+  ['time limit', 'timeout'],
+  ['time limit', 'maximum time'],
+  ['limit', 'maximum'],
+  ['throw away', 'discard'],
+  ['drop', 'strip'],
+  ['drop', 'discard'],
+  ['get back', 'restore'],
+  ['check', 'verify'],
+  ['check', 'validate'],
+  ['combine', 'merge'],
+  ['kill', 'terminate'],
+  ['quit', 'exit'],
+  ['cancel', 'abort'],
+  ['send', 'request'],
+  ['auth', 'authentication'],
+  ['repo', 'repository'],
+  ['deps', 'dependencies'],
+  ['db', 'database'],
+  ['app', 'application'],
+  ['docs', 'documentation'],
+  ['regex', 'regular expression'],
+  ['colour', 'color'],
+  ['quiet', 'silent'],
+  ['debug', 'verbose'],
 ];
 
 /** The documentation's terms for a question's words, each with the question term it stands for. */
 export function documentationTerms(question: string): Map<string, string> {
   const asked = ` ${words(question).join(' ')} `;
+  // A word of a matched phrase means the phrase: "turn off" is "disable", not "convert".
+  const inPhrases = new Set<string>();
+  for (const [users] of DOCUMENTATION_WORDS) {
+    if (users.includes(' ') && asked.includes(` ${users} `)) {
+      for (const word of users.split(' ')) inPhrases.add(word);
+    }
+  }
   const found = new Map<string, string>();
   for (const [users, documentation] of DOCUMENTATION_WORDS) {
     if (!asked.includes(` ${users} `)) continue;
+    if (!users.includes(' ') && inPhrases.has(users)) continue;
     const [userTerm] = analyze(users).slice(-1);
     for (const term of analyze(documentation)) {
       if (userTerm !== undefined && !found.has(term)) found.set(term, userTerm);

@@ -17,6 +17,7 @@ describe('Function: questionFocus', () => {
     ['does tar keep permissions by default?', 'yes-no'],
     ['is the git protocol recommended?', 'yes-no'],
     ['why is my build slow', 'explanation'],
+    ['where does pip keep its cache on linux?', 'name'],
   ] as const)('reads %j as a %s question', (question, focus) => {
     expect(questionFocus(question)).toBe(focus);
   });
@@ -38,6 +39,14 @@ describe('Function: identifiersIn', () => {
     ]);
   });
 
+  it('finds e-mail and web addresses, but not manual page references', () => {
+    expect(
+      identifiersIn(
+        'Send bug reports to <bug-make@gnu.org> or https://savannah.gnu.org/bugs; see zstd(1).',
+      ),
+    ).toEqual(['bug-make@gnu.org', 'https://savannah.gnu.org/bugs']);
+  });
+
   it('finds none in prose, abbreviations or numbers', () => {
     expect(identifiersIn('Refunds, e.g. for 1,000 orders, take 2.5 days (i.e. soon).')).toEqual([]);
   });
@@ -55,5 +64,6 @@ describe('Function: documentationTerms', () => {
   it("brings in the documentation's word for a user's", () => {
     expect([...documentationTerms('how can i turn off the cache').keys()]).toEqual(['disabl']);
     expect([...documentationTerms('which folder is it in').keys()]).toEqual(['directori']);
+    expect([...documentationTerms('turn a dict back into xml').keys()]).toEqual(['convert']);
   });
 });
