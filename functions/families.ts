@@ -7,7 +7,9 @@ import type { EndpointFamily } from './endpoint-family';
 import { family as evals } from './evals/family';
 import { family as interactions } from './interactions/family';
 import { family as kb } from './kb/family';
+import { family as mcp } from './mcp/family';
 import { family as modelKeys } from './model-keys/family';
+import { family as openai } from './openai/family';
 import { family as organizations } from './organizations/family';
 import { family as query } from './query/family';
 import { family as search } from './search/family';
@@ -42,4 +44,6 @@ export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
   kb,
   modelKeys,
   evals,
+  mcp,
+  openai,
 ];

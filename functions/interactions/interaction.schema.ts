@@ -1,6 +1,10 @@
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
-import { FEEDBACK_VALUES, INTERACTION_LIMITS } from '../../layers/core/domain/interaction';
+import {
+  FEEDBACK_VALUES,
+  INTERACTION_CHANNELS,
+  INTERACTION_LIMITS,
+} from '../../layers/core/domain/interaction';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
 import {
   citedSourceResource,
@@ -86,6 +90,15 @@ export const interactionResource = z.object({
   model_key_id: z.optional(z.nullable(z.string())),
   key_id: z.nullable(z.string()),
   user_id: z.optional(z.nullable(z.string())),
+  channel: z.optional(
+    z
+      .enum(INTERACTION_CHANNELS)
+      .check(
+        z.describe(
+          'How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept',
+        ),
+      ),
+  ),
   created_at: z.string(),
 });
 

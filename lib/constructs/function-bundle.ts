@@ -48,6 +48,12 @@ export const LAMBDA_BUNDLING = {
   alias: {
     // P53: only the X-Ray SDK's AWS SDK v2 patcher requires semver, for a call the service never makes.
     semver: path.resolve(__dirname, '..', 'bundling', 'semver-unused.cjs'),
+    // The MCP SDK's default JSON Schema validator, which the MCP server replaces with its own.
+    ajv: path.resolve(__dirname, '..', 'bundling', 'ajv-unused.cjs'),
+    'ajv-formats': path.resolve(__dirname, '..', 'bundling', 'ajv-unused.cjs'),
+    // The MCP SDK's support for zod 3 tool schemas; the MCP server's are zod 4.
+    'zod/v3': path.resolve(__dirname, '..', 'bundling', 'zod-v3-unused.cjs'),
+    'zod-to-json-schema': path.resolve(__dirname, '..', 'bundling', 'zod-v3-unused.cjs'),
   },
 } as const satisfies BuildOptions;
 

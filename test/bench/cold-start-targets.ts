@@ -33,7 +33,7 @@ export const CRUD_FAMILIES = [
 export const PROVIDER_SIGN_IN_FAMILIES = ['sso', 'connections'] as const;
 
 /** The HTTP families that retrieve and answer: they carry the search and model code. */
-export const RETRIEVAL_FAMILIES = ['query', 'search'] as const;
+export const RETRIEVAL_FAMILIES = ['query', 'search', 'mcp', 'openai'] as const;
 
 export interface ColdStartTarget {
   /** How the table names the target. */

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import OpenAI from 'openai';
 import { api, json } from '../support/http-client';
 import { startTestService, type TestService } from '../support/local-service';
 import {
@@ -219,6 +222,67 @@ describe('Agent scope on every answering path', () => {
     };
   }
 
+  /** An MCP tool called with the SDK's own client: everything it returned, as text. */
+  async function mcpTool(name: string, args: Record<string, unknown>): Promise<Observed> {
+    const client = new Client({ name: 'scope-check', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.url}/api/v1/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${service.adminKey}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBeFalsy();
+      return { statuses: [200], text: JSON.stringify(result), chunkIds: [] };
+    } finally {
+      await client.close();
+    }
+  }
+
+  /** MCP's ask_agent tool. */
+  const mcpAsk = (agentId: string) =>
+    mcpTool('ask_agent', { agent_id: agentId, question: PAYROLL_QUESTION });
+
+  /** MCP's search tool, narrowed to the agent. */
+  const mcpSearch = (agentId: string) =>
+    mcpTool('search', { agent_id: agentId, query: PAYROLL_QUESTION, top_k: 50 });
+
+  const openai = () =>
+    new OpenAI({
+      baseURL: `${service.url}/api/v1/openai`,
+      apiKey: service.adminKey,
+      maxRetries: 0,
+    });
+
+  /** OpenAI-compatible chat completion, the agent as the model. */
+  async function openAiCompletion(agentId: string): Promise<Observed> {
+    const completion = await openai().chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: PAYROLL_QUESTION }],
+    });
+    return {
+      statuses: [200],
+      text: JSON.stringify(completion),
+      chunkIds: chunkIdsIn((completion as unknown as { sources: unknown }).sources),
+    };
+  }
+
+  /** The same, streamed: every chunk, the last one's sources included. */
+  async function openAiStream(agentId: string): Promise<Observed> {
+    const stream = await openai().chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: PAYROLL_QUESTION }],
+      stream: true,
+    });
+    const chunks: unknown[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return {
+      statuses: [200],
+      text: JSON.stringify(chunks),
+      chunkIds: chunks.flatMap((chunk) => chunkIdsIn((chunk as { sources?: unknown }).sources)),
+    };
+  }
+
   const PATHS: Array<[string, (agentId: string) => Promise<Observed>]> = [
     ['plain query', plainQuery],
     ['streamed query (sources, deltas and done events)', streamedQuery],
@@ -226,6 +290,10 @@ describe('Agent scope on every answering path', () => {
     ['follow-up in a session', followUp],
     ['evaluation run', evaluation],
     ["semantic search over the agent's data sources", searchNamingTheAgentsSources],
+    ['MCP ask_agent tool', mcpAsk],
+    ['MCP search tool with the agent', mcpSearch],
+    ['OpenAI-compatible chat completion', openAiCompletion],
+    ['OpenAI-compatible chat completion, streamed (every chunk)', openAiStream],
   ];
 
   it('the payroll question has a payroll answer to leak (an agent on that source cites it)', async () => {

@@ -207,6 +207,7 @@ describe('Evaluations', () => {
           response: item.result.response,
           key_id: expect.stringMatching(/^key_/),
           billed_to: 'service',
+          channel: 'evaluation',
         });
       }
     });

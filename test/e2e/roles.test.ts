@@ -9,7 +9,7 @@ import { createTestUser, signedIn, type WebSession } from '../support/web-sessio
 /**
  * D13, written out from the decision rather than read from the route table,
  * so a route given the wrong role fails here: `readonly` views (every GET,
- * asking agents and searching, analytics); `train` adds feedback and KB
+ * asking agents — by query, MCP or OpenAI-compatible chat — and searching, analytics); `train` adds feedback and KB
  * editing; `configure` adds agents, data sources and webhooks;
  * `admin` adds users, groups, keys, the organization, its IP allowlist and
  * SSO (and model keys, not built). Signing in, refreshing, `me` and logging
@@ -25,7 +25,7 @@ function requiredRole(method: string, path: string): Role {
   if (/webhooks|oauth\/start/.test(path)) return 'configure';
   if (/feedback/.test(path)) return 'train';
   if (/\/kb(\/|$)/.test(path)) return method === 'GET' ? 'readonly' : 'train';
-  if (/auth|query|chat|semantic-search|analytics/.test(path)) return 'readonly';
+  if (/auth|query|chat|semantic-search|analytics|mcp/.test(path)) return 'readonly';
   return method === 'GET' ? 'readonly' : 'configure';
 }
 

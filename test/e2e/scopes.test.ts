@@ -129,6 +129,10 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/evals': 'Admin',
   'POST /api/v1/evals': 'Admin',
   'GET /api/v1/evals/{id}': 'Admin',
+  // Asking agents from other tools is asking agents: Execute, as query is, listing what may be asked included.
+  'POST /api/v1/mcp': 'Execute',
+  'GET /api/v1/openai/models': 'Execute',
+  'POST /api/v1/openai/chat/completions': 'Execute',
 };
 
 /** Routes that take API keys: all but the session-only (D11: keys, P85: SSO) and public (sign-in) ones. */

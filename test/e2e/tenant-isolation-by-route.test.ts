@@ -93,6 +93,8 @@ const OWN_ORG = '<own organization>';
 const ID_KIND_BY_FIELD: Readonly<Record<string, Parameters<typeof unknownId>[0]>> = {
   agent_id: 'agt',
   agent_ids: 'agt',
+  // The OpenAI-compatible chat names the agent as the model.
+  model: 'agt',
   data_source_ids: 'ds',
   model_key_id: 'mk',
   session_id: 'sess',
@@ -138,6 +140,9 @@ const BODIES_NAMING_AN_ID: Readonly<Record<string, readonly unknown[]>> = {
   'PUT /api/v1/groups/{id}': [{ agent_ids: [THE_ID] }],
   'POST /api/groups': [{ name: 'Borrowers', agent_ids: [THE_ID] }],
   'PUT /api/groups/{id}': [{ agent_ids: [THE_ID] }],
+  'POST /api/v1/openai/chat/completions': [
+    { model: THE_ID, messages: [{ role: 'user', content: 'Hi?' }] },
+  ],
   'POST /api/v1/evals': [
     { agent_id: THE_ID, name: 'x', questions: [{ question: 'Hi?' }] },
     { agent_id: OWN_AGENT, name: 'x', from_interactions: { agent_id: THE_ID } },

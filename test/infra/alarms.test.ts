@@ -42,8 +42,9 @@ describe('Construct: Alarms in the service stack (throttles, durations, table, s
 
   it('alarms on any throttle of every function of ours', () => {
     // 18 before the knowledge base, model keys and connections (issue 11, issue 12); 23 with
-    // evaluations (the evals family and the eval worker, issue 11 item 5).
-    expect(ownFunctions(stack)).toHaveLength(23);
+    // evaluations (the evals family and the eval worker, issue 11 item 5); 25 with the MCP
+    // server and OpenAI-compatible chat (issue 30).
+    expect(ownFunctions(stack)).toHaveLength(25);
     for (const [name, fn] of ownFunctions(stack)) {
       expect({ name, alarms: lambdaAlarms('Throttles', fn).map((a) => a.Properties) }).toEqual({
         name,

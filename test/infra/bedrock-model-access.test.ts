@@ -8,8 +8,8 @@ import { buildServiceStack, ownFunctions, templateOf } from './service-stack-fix
 type Resource = { Type: string; Properties: Record<string, any> };
 type Statement = { Sid?: string; Action: string | string[]; Resource: unknown };
 
-/** Answers (and embeds the question): query and the eval worker. */
-const ANSWERERS = ['query', 'eval-worker'];
+/** Answers (and embeds the question): query, the MCP server, OpenAI-compatible chat and the eval worker. */
+const ANSWERERS = ['query', 'mcp', 'openai', 'eval-worker'];
 /** Embeds only: search, and the workers that index. */
 const EMBEDDERS = ['search', 'sync-worker', 'ingestion-worker'];
 

@@ -375,6 +375,8 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
           'sync-worker',
           'model-keys',
           'query',
+          'mcp',
+          'openai',
         ].sort(),
       );
       // D33: connector tokens under a purpose of their own, sealed at sign-in and again after a refresh.
@@ -399,9 +401,11 @@ describe('Issue 4 in the cloud: event publisher, webhook dispatcher, webhooks fa
           Condition: modelKeys,
         },
       ]);
-      expect(users.query).toEqual([
-        { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: modelKeys },
-      ]);
+      for (const answering of ['query', 'mcp', 'openai']) {
+        expect(users[answering]).toEqual([
+          { Action: ['kms:Decrypt'], Resource: [arnOf(secretsKeyId)], Condition: modelKeys },
+        ]);
+      }
       expect(MODEL_KEY_PURPOSE).toBe('model-key');
       expect(users.webhooks).toEqual([
         {

@@ -105,6 +105,24 @@ const FORBIDDEN: Record<string, Heavy[]> = {
     'Anthropic SDK',
     ...NEVER,
   ],
+  // Answers as query does. Its classic zod is the MCP SDK's own (its protocol types are written in it).
+  mcp: [
+    'PDF or DOCX parser',
+    'crawler',
+    'BPE tokenizer',
+    'SAML or XML signature library',
+    'connector code',
+    ...NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK' && heavy !== 'classic zod'),
+  ],
+  // Answers as query does (OpenAI's request and response shapes are its own code, not OpenAI's SDK).
+  openai: [
+    'PDF or DOCX parser',
+    'crawler',
+    'BPE tokenizer',
+    'SAML or XML signature library',
+    'connector code',
+    ...NEVER.filter((heavy) => heavy !== 'AWS Encryption SDK'),
+  ],
   'ingestion-worker': ['crawler', 'connector code', ...NEVER],
   // Issue 12: seals grants and talks OAuth to providers, never reads their content.
   connections: EVERYTHING.filter(
@@ -140,7 +158,9 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   '@aws-crypto/client-node': [
     'connections',
     'eval-worker',
+    'mcp',
     'model-keys',
+    'openai',
     'query',
     'sso',
     'sync-worker',
@@ -148,7 +168,7 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
     'webhooks',
   ],
   // P136: answers with an organization's Anthropic key, in queries and evaluation runs.
-  '@anthropic-ai/sdk': ['eval-worker', 'query'],
+  '@anthropic-ai/sdk': ['eval-worker', 'mcp', 'openai', 'query'],
   // P93: SAML sign-in only.
   '@node-saml/node-saml': ['sso'],
   // P272: reading an IdP's SAML metadata, and checking its signature, when SSO is configured.
@@ -160,6 +180,8 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   '@smithy/node-http-handler': [
     'eval-worker',
     'ingestion-worker',
+    'mcp',
+    'openai',
     'query',
     'search',
     'sync-worker',
@@ -331,6 +353,34 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
       const sample = await measureInit(file, environment);
 
       expect(sample).toEqual({ initMs: expect.any(Number) });
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
+
+  it(
+    'runs the MCP server from a bundle built as the mcp function is (without ajv and zod 3)',
+    async () => {
+      const directory = join(OUT, 'mcp-server-probe');
+      const probe = await bundleFunction(join(__dirname, 'probes', 'mcp-server.ts'), directory, {
+        sourceMaps: false,
+      });
+      const left = inputsOf(probe).filter((input) =>
+        /node_modules\/(ajv|ajv-formats|zod-to-json-schema|zod\/v3)\//.test(input),
+      );
+
+      const { stdout: output } = await promisify(execFile)(process.execPath, [probe.file], {
+        cwd: directory,
+        env: { PATH: process.env.PATH ?? '', NODE_PATH: join(directory, 'nothing') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+
+      expect(left).toEqual([]);
+      expect(JSON.parse(output)).toEqual({
+        server: 'agent-query-service',
+        tools: ['list_agents:object', 'ask_agent:object', 'search:object'],
+        refused: true,
+      });
     },
     BUNDLE_TIMEOUT_MS,
   );

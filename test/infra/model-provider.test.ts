@@ -12,7 +12,16 @@ const SECRET_NAME = 'agent-query-service/openai';
 const BASE_URL = 'https://models.example.com/v1';
 /** The functions that call a model: the only ones told the secret and allowed to read it (P55). */
 // Issue 11 item 5 (P139): the eval worker answers questions as query does.
-const MODEL_CALLERS = ['query', 'search', 'sync-worker', 'ingestion-worker', 'eval-worker'];
+// The MCP server and OpenAI-compatible chat answer as query does.
+const MODEL_CALLERS = [
+  'query',
+  'search',
+  'mcp',
+  'openai',
+  'sync-worker',
+  'ingestion-worker',
+  'eval-worker',
+];
 
 describe('Issue 8: the model provider in the cloud (modelApiKeySecret, P55)', () => {
   let stack: ServiceStack;

@@ -20,6 +20,9 @@ const SEARCH_CLIENTS = [
   // Issue 11 item 5 (P139): asks questions as query does.
   'eval-worker',
   'ingestion-worker',
+  // The MCP server and OpenAI-compatible chat answer and search as query and search do.
+  'mcp',
+  'openai',
   'query',
   'search',
   'search-index-bootstrap',

@@ -83,22 +83,27 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     const methodOf = (method: string, path: string) =>
       methods.find((m) => m.httpMethod === method && m.path === path);
 
-    it('marks exactly the query routes as streaming, v1 and legacy', () => {
+    /** Query, and OpenAI-compatible chat, whose completions stream as query answers do. */
+    const STREAMING_FAMILIES = [QUERY_FAMILY, 'openai'];
+
+    it('marks exactly the query and OpenAI-compatible routes as streaming, v1 and legacy', () => {
       expect(streamingRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+        'GET /api/v1/openai/models',
         'POST /api/chat',
+        'POST /api/v1/openai/chat/completions',
         'POST /api/v1/query',
       ]);
       expect(new Set(streamingRoutes.map((route) => route.family))).toEqual(
-        new Set([QUERY_FAMILY]),
+        new Set(STREAMING_FAMILIES),
       );
-      expect([...stack.http.streamingFamilies]).toEqual([QUERY_FAMILY]);
+      expect([...stack.http.streamingFamilies].sort()).toEqual([...STREAMING_FAMILIES].sort());
     });
 
     it('streams those routes: STREAM transfer mode, InvokeWithResponseStream, the function’s timeout', () => {
-      const query = stack.http.functions.get(QUERY_FAMILY);
-      if (!query) throw new Error('no query function');
-      const queryId = logicalId(stack, query.function);
       for (const route of streamingRoutes) {
+        const query = stack.http.functions.get(route.family);
+        if (!query) throw new Error(`no ${route.family} function`);
+        const queryId = logicalId(stack, query.function);
         const integration = methodOf(route.method, route.path)?.properties.Integration;
         expect({ route: route.path, integration }).toEqual({
           route: route.path,
@@ -142,12 +147,14 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     });
 
     it('lets a streamed answer run a minute, and keeps buffered families within 29 s', () => {
-      const query = stack.http.functions.get(QUERY_FAMILY);
-      if (!query) throw new Error('no query function');
-      expect(timeoutOf(query)).toBe(QUERY_TIMEOUT_SECONDS);
-      expect(timeoutOf(query)).toBeGreaterThan(BUFFERED_TIMEOUT_LIMIT.toSeconds());
+      for (const family of STREAMING_FAMILIES) {
+        const query = stack.http.functions.get(family);
+        if (!query) throw new Error(`no ${family} function`);
+        expect(timeoutOf(query)).toBe(QUERY_TIMEOUT_SECONDS);
+        expect(timeoutOf(query)).toBeGreaterThan(BUFFERED_TIMEOUT_LIMIT.toSeconds());
+      }
       for (const [family, fn] of stack.http.functions) {
-        if (family === QUERY_FAMILY) continue;
+        if (STREAMING_FAMILIES.includes(family)) continue;
         expect({ family, timeout: timeoutOf(fn) }).toEqual({
           family,
           timeout: expect.any(Number),
@@ -183,6 +190,9 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
       // Issue 11 item 5 (P139): asks questions as query does.
       'eval-worker',
       'ingestion-worker',
+      // The MCP server and OpenAI-compatible chat answer and search as query and search do.
+      'mcp',
+      'openai',
       'query',
       'search',
       'search-index-bootstrap',
@@ -190,7 +200,7 @@ describe('Issue 3 in the cloud: streaming, OpenSearch access, sync worker, index
     ];
 
     it('grants the data plane to the retrieval families, the sync, ingestion and eval workers and the bootstrap only', () => {
-      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['query', 'search']);
+      expect([...RETRIEVAL_FAMILIES].sort()).toEqual(['mcp', 'openai', 'query', 'search']);
       const withSearch = ownFunctions(stack)
         .filter(([, fn]) =>
           statementsOf(fn.role).some((s) => s.Action.some((a) => a.startsWith('es:'))),

@@ -10,6 +10,14 @@ type JsonSchema = {
   readonly allOf?: readonly JsonSchema[];
 };
 
+/**
+ * Fields that name a resource though their name does not say so: an
+ * OpenAI-compatible client names the agent as its `model`.
+ */
+const NAMED_OTHERWISE: Readonly<Record<string, readonly string[]>> = {
+  'POST /api/v1/openai/chat/completions': ['model'],
+};
+
 /** A field that names a resource: `agent_id`, `data_source_ids`, `from_interactions.agent_id`. */
 const NAMES_AN_ID = /_ids?$/;
 
@@ -39,7 +47,7 @@ export function bodyIdFields(route: Route): string[] {
   const operation = OPERATIONS_BY_FAMILY[route.family]?.[route.operation];
   if (!operation) throw new Error(`No operation ${route.operation} in ${route.family}`);
   const schema = z.toJSONSchema(operation.body, { io: 'input', unrepresentable: 'any' });
-  const found = new Set<string>();
+  const found = new Set<string>(NAMED_OTHERWISE[`${route.method} ${route.path}`] ?? []);
   idFieldsOf(schema as JsonSchema, '', found);
   return [...found].sort();
 }

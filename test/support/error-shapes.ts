@@ -14,20 +14,31 @@ export function expectSecurityHeaders(response: ApiResponse): void {
   requestIdOf(response);
 }
 
+/** The OpenAI-compatible routes answer errors in OpenAI's shape too: `type` and `param` besides ours. */
+const OPENAI_COMPATIBLE_PATHS = /^\/api\/v1\/openai\//;
+
 /**
  * D5 nested shape (`/api/v1`, unknown versions): exactly
  * `{ error: { code, message, details }, request_id }`, with `request_id` equal
- * to the `X-Request-Id` header. Returns `error` for further checks.
+ * to the `X-Request-Id` header (under `/api/v1/openai/`, `error` also has
+ * OpenAI's `type` and `param`). Returns `error` for further checks.
  */
 export function expectNestedError(
   response: ApiResponse,
   status: number,
   code: string,
 ): { code: string; message: string; details: Record<string, any> } {
+  const openAiCompatible =
+    response.url !== undefined && OPENAI_COMPATIBLE_PATHS.test(new URL(response.url).pathname);
   expect({ status: response.status, body: response.body }).toEqual({
     status,
     body: {
-      error: { code, message: expect.any(String), details: expect.any(Object) },
+      error: {
+        code,
+        message: expect.any(String),
+        details: expect.any(Object),
+        ...(openAiCompatible ? { type: expect.any(String), param: null } : {}),
+      },
       request_id: expect.any(String),
     },
   });

@@ -4,6 +4,8 @@ export interface ApiResponse {
   readonly headers: Headers;
   readonly body: unknown;
   readonly text: string;
+  /** The address that answered (after redirects), when the request went through fetch. */
+  readonly url?: string;
 }
 
 export interface ApiRequest {
@@ -43,7 +45,13 @@ export async function api(
   } catch {
     parsed = null;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: parsed,
+    text,
+    url: response.url,
+  };
 }
 
 /** Narrows an unknown JSON body for assertions. */

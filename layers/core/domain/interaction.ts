@@ -27,6 +27,13 @@ export interface CitedSource {
   readonly quoted_ranges: readonly TextRange[];
 }
 
+/**
+ * How a question reached the service: the query API (and the console, which
+ * uses it), an MCP host, an OpenAI-compatible client, or an evaluation run.
+ */
+export const INTERACTION_CHANNELS = ['api', 'mcp', 'openai', 'evaluation'] as const;
+export type InteractionChannel = (typeof INTERACTION_CHANNELS)[number];
+
 export const FEEDBACK_VALUES = ['positive', 'negative'] as const;
 export type Feedback = (typeof FEEDBACK_VALUES)[number];
 
@@ -63,6 +70,8 @@ export interface Interaction {
   readonly key_id: string | null;
   /** The signed-in user who asked (D12), or null for an API key; absent on interactions recorded before users existed. */
   readonly user_id?: string | null;
+  /** How the question was asked; absent on interactions recorded before channels were, all asked through the API. */
+  readonly channel?: InteractionChannel;
   readonly created_at: string;
 }
 

@@ -30,9 +30,12 @@ export function sseStream(
      * waiting on a model would otherwise only notice at its next event.
      */
     onAbandoned?: () => void;
+    /** How an event is written: `event:` and `data:` lines unless said (an OpenAI-style stream has data only). */
+    encode?: (event: ServerSentEvent) => string;
   } = {},
 ): Readable {
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  const encode = options.encode ?? encodeEvent;
   async function* encoded(): AsyncGenerator<string> {
     const iterator = source[Symbol.asyncIterator]();
     let pending = iterator.next();
@@ -48,11 +51,11 @@ export function sseStream(
           continue;
         }
         if (next.done) return;
-        yield encodeEvent(next.value);
+        yield encode(next.value);
         pending = iterator.next();
       } catch (error) {
         options.onUnexpectedError?.(error);
-        yield encodeEvent({
+        yield encode({
           event: 'error',
           data: {
             error: { code: 'internal_error', message: 'The answer stream failed', details: {} },

@@ -37,9 +37,12 @@ describe('OpenAPI reference (docs/openapi.json)', () => {
       );
       expect(refusal.description).toContain('concurrency');
       // Only answers that spend model tokens are held to tokens/day (P57): queries, and
-      // starting an evaluation, whose questions are queries (P139).
+      // starting an evaluation, whose questions are queries (P139); the MCP server (its
+      // ask tool) and OpenAI-compatible chat completions, which answer as queries do.
       expect(refusal.description.includes('daily_tokens')).toBe(
-        route.family === 'query' || (route.family === 'evals' && route.method === 'POST'),
+        route.family === 'query' ||
+          route.family === 'mcp' ||
+          (['evals', 'openai'].includes(route.family) && route.method === 'POST'),
       );
       expect(refusal.description).not.toContain('login_attempts');
     }

@@ -1779,6 +1779,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Model Context Protocol server (Streamable HTTP, stateless): the tools list_agents, ask_agent and search */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openai/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenAI-compatible: the agents you may ask, as models */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openai/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI-compatible: a chat completion answered by an agent, with its sources (stream: true gives chat.completion.chunk events) */
+        post: operations["chatCompletions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8318,6 +8369,11 @@ export interface operations {
                             model_key_id?: string | null;
                             key_id: string | null;
                             user_id?: string | null;
+                            /**
+                             * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+                             * @enum {string}
+                             */
+                            channel?: "api" | "mcp" | "openai" | "evaluation";
                             created_at: string;
                         }[];
                         total: number;
@@ -8476,6 +8532,11 @@ export interface operations {
                         model_key_id?: string | null;
                         key_id: string | null;
                         user_id?: string | null;
+                        /**
+                         * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+                         * @enum {string}
+                         */
+                        channel?: "api" | "mcp" | "openai" | "evaluation";
                         created_at: string;
                     };
                 };
@@ -8628,6 +8689,11 @@ export interface operations {
                             model_key_id?: string | null;
                             key_id: string | null;
                             user_id?: string | null;
+                            /**
+                             * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+                             * @enum {string}
+                             */
+                            channel?: "api" | "mcp" | "openai" | "evaluation";
                             created_at: string;
                         }[];
                         total: number;
@@ -8785,6 +8851,11 @@ export interface operations {
                         model_key_id?: string | null;
                         key_id: string | null;
                         user_id?: string | null;
+                        /**
+                         * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+                         * @enum {string}
+                         */
+                        channel?: "api" | "mcp" | "openai" | "evaluation";
                         created_at: string;
                     };
                 };
@@ -18193,6 +18264,452 @@ export interface operations {
                 };
             };
             /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (application/json). A tool's refusal (no such agent, a disabled one) is its result with isError true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description A notification or response from the client, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description The Accept header does not list both application/json and text/event-stream (a JSON-RPC error) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents, as an OpenAI model list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @description The agent id (agt_…) */
+                            id: string;
+                            /** @constant */
+                            object: "model";
+                            /** @description Unix seconds: when the agent was created */
+                            created: number;
+                            /** @description The organization (org_…) */
+                            owned_by: string;
+                            /** @description Extension: the agent's name */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedRateLimitError"];
+                };
+            };
+            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+        };
+    };
+    chatCompletions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent to answer with (agt_…), as GET /models lists it */
+                    model: string;
+                    /** @description The conversation: the last message is the user's question, earlier user and assistant messages the history the agent sees. System and tool messages are ignored (the agent has its own instructions) */
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+                        content?: (string | ({
+                            type: string;
+                            text?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[]) | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    stream?: boolean | null;
+                    temperature?: number | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    n?: 1 | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A chat.completion, or with stream: true a text/event-stream of chat.completion.chunk data lines ending with data: [DONE] */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "chat.completion";
+                        /** @description Unix seconds */
+                        created: number;
+                        model: string;
+                        choices: {
+                            index: number;
+                            message: {
+                                /** @constant */
+                                role: "assistant";
+                                content: string;
+                                refusal: null;
+                            };
+                            logprobs: null;
+                            /** @constant */
+                            finish_reason: "stop";
+                        }[];
+                        usage: {
+                            prompt_tokens: number;
+                            completion_tokens: number;
+                            total_tokens: number;
+                        };
+                        /** @description Extension: the sources the answer cites, each with its passage */
+                        sources: {
+                            chunk_id: string;
+                            /** @description The document the chunk belongs to (doc_…) */
+                            document_id: string;
+                            /** @description The data source the document belongs to (ds_…) */
+                            data_source_id: string;
+                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                            document_title: string;
+                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                            document_url: string | null;
+                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                            rank: number;
+                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                            score: number;
+                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                            similarity_score: number;
+                            chunk_text: string;
+                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                            quoted_ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                            /** @description The [n] the answer's text cites this source by: in a streamed answer, the numbering of the text as streamed */
+                            number: number;
+                        }[];
+                        /** @description Extension: the interaction recorded (int_…) */
+                        interaction_id: string;
+                    };
+                };
+            };
+            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body over 1 MiB (D4) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description invalid_request: body not application/json (D4) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NestedError"];
+                };
+            };
+            /** @description model_provider_refused: the organization's model key was refused by its provider, or is gone */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

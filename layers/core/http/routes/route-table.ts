@@ -7,7 +7,9 @@ import { DATA_SOURCES_ROUTES } from './data-sources';
 import { EVALS_ROUTES } from './evals';
 import { INTERACTIONS_ROUTES } from './interactions';
 import { KB_ROUTES } from './kb';
+import { MCP_ROUTES } from './mcp';
 import { MODEL_KEYS_ROUTES } from './model-keys';
+import { OPENAI_ROUTES } from './openai';
 import { ORGANIZATIONS_ROUTES } from './organizations';
 import { QUERY_ROUTES } from './query';
 import { SEARCH_ROUTES } from './search';
@@ -45,6 +47,8 @@ export const ROUTES: readonly Route[] = [
   ...KB_ROUTES,
   ...MODEL_KEYS_ROUTES,
   ...EVALS_ROUTES,
+  ...MCP_ROUTES,
+  ...OPENAI_ROUTES,
 ];
 
 /** The Lambda families, one function each, in the order they appear in the table. */

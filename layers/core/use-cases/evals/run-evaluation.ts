@@ -93,7 +93,7 @@ async function askQuestion(
       deps,
       principal,
       { agent_id: agentId, query: item.question },
-      { linkOrigin },
+      { linkOrigin, channel: 'evaluation' },
     )) {
       if (event.type === 'sources') retrieved = event.sources;
       else if (event.type === 'done') result = event.result;

@@ -4,7 +4,7 @@ import { renumberCitations } from '../../domain/citations';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
-import type { CitedSource, Interaction } from '../../domain/interaction';
+import type { CitedSource, Interaction, InteractionChannel } from '../../domain/interaction';
 import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
 import { agentAccessOf, type Principal } from '../../domain/principal';
@@ -13,7 +13,12 @@ import { words } from '../../domain/retrieval/text-analysis';
 import { estimateTokens, firstEstimatedTokens } from '../../domain/retrieval/token-estimate';
 import { absoluteDocumentUrl } from '../../domain/uploaded-file';
 import type { AgentRepository } from '../../ports/agent-repository.port';
-import type { Answerer, AnswerResult, AnswerSource } from '../../ports/answerer.port';
+import type {
+  Answerer,
+  AnswerResult,
+  AnswerSource,
+  ConversationTurn,
+} from '../../ports/answerer.port';
 import type { Clock } from '../../ports/clock.port';
 import type { Embedder } from '../../ports/embedder.port';
 import type {
@@ -52,6 +57,12 @@ export interface QueryInput {
   readonly agent_id: string;
   readonly query: string;
   readonly session_id?: string | undefined;
+  /**
+   * Earlier turns the caller keeps itself (an OpenAI-style client sends the
+   * whole conversation each time): used instead of the session's, which a
+   * new session then starts from.
+   */
+  readonly history?: readonly ConversationTurn[] | undefined;
   readonly temperature?: number | undefined;
   readonly max_tokens?: number | undefined;
   /** D19: the caller streams the answer (the answerer may pick its provider's streaming call). */
@@ -64,6 +75,8 @@ export interface QueryContext {
   readonly linkOrigin: string;
   /** Aborted when nobody waits for the answer any more (a streamed answer's client left): the model call stops. */
   readonly signal?: AbortSignal;
+  /** How the question reached the service, recorded with the interaction; `api` unless said. */
+  readonly channel?: InteractionChannel;
 }
 
 /** The spec's Query result (D18). */
@@ -145,7 +158,8 @@ export async function* answerQuery(
   // model key is gone or unreadable, is a plain 4xx either way.
   const { answerer, billedTo, modelKeyId } = await answererForAgent(deps, orgId, agent);
   const sessionId = input.session_id ?? newId('session', started.getTime());
-  const history = input.session_id ? await deps.sessions.turns(orgId, sessionId) : [];
+  const history =
+    input.history ?? (input.session_id ? await deps.sessions.turns(orgId, sessionId) : []);
 
   const retrieved =
     agent.data_source_ids.length === 0
@@ -256,6 +270,7 @@ export async function* answerQuery(
     model_key_id: modelKeyId,
     key_id: principal.kind === 'api_key' ? principal.keyId : null,
     user_id: principal.kind === 'session' ? principal.userId : null,
+    channel: context.channel ?? 'api',
     created_at: started.toISOString(),
   };
   await deps.interactions.create(
