@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { useApp } from './context';
+import { useApp } from '../state/app-context';
 import type { ScreenRoute } from './routes';
 
 /**

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { GroundednessFact } from '../../components/groundedness';

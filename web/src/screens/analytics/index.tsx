@@ -3,7 +3,7 @@ import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { Chart } from '../../components/chart';
 import { ErrorNotice } from '../../components/error-notice';

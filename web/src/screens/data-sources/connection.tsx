@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { type DataSource, TYPE_NAMES } from './words';
 

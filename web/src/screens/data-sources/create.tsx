@@ -4,7 +4,7 @@ import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { type CreatableType, type DataSource, FREQUENCY_NAMES, TYPE_NAMES } from './words';
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
 import { sendFile, type UploadTicket } from '../../api/upload';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { nextPollDelay, retryDelay } from './sync-progress';

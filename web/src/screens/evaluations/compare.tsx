@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';

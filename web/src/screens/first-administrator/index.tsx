@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
 

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
-import { SIGN_IN_PATH } from '../../app/return-path';
+import { useApp } from '../../state/app-context';
+import { SIGN_IN_PATH } from '../../navigation/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { RESET_REQUESTED, requestMessage } from '../password-reset/password-reset-words';
 

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../components/new-password-fields';

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso/router';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { formatDateTime } from '../../format/format';
 import type { ThemeChoice } from '../../state/theme';
 import { ChangePassword } from './change-password';

@@ -1,6 +1,6 @@
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type ApiKey, keyEnding } from './api-keys.state';
 

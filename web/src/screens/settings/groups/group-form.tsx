@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import type { AgentChoice } from '../../../components/agent-select';
 import { ErrorNotice } from '../../../components/error-notice';
 import type { Role } from '../../../state/roles';

@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { allUsers, type GroupView, STATUS_WORDS } from '../people';
 

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber } from '../../../format/format';
 import { DeleteModelKeyDialog } from './delete-model-key-dialog';

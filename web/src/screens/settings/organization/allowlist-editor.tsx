@@ -3,7 +3,7 @@ import { useRef } from 'preact/hooks';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { problemsByRow, type RangeRow, rangeRow, rangesToSend, rowProblem } from './allowlist-rows';
 import { rangeContains, rangeForAddress, wouldShutOut } from './cidr';

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import type { OrganizationView } from './types';
 

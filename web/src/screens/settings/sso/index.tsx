@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { Domains } from './domains';
 import { Enforcement, RemoveSso, TestSignIn } from './enforcement';

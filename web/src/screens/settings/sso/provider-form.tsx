@@ -4,7 +4,7 @@ import { useRef } from 'preact/hooks';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { CopyButton } from '../../../components/copy-button';
 import { ErrorNotice } from '../../../components/error-notice';
 import {

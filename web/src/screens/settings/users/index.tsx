@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
+import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../../format/format';
 import { pageOf, STATUS_WORDS, type UserView } from '../people';
