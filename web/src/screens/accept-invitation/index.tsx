@@ -2,9 +2,9 @@ import { useSignal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { useApp } from '../../state/app-context';
 
 /**
  * The token of an invitation link (`<origin>/invitations/accept#token=svcinv_…`).

@@ -3,9 +3,9 @@ import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   AGENT_FORM_DEFAULTS,
   type Agent,

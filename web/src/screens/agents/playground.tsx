@@ -1,12 +1,12 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../state/app-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { GroundednessFact } from '../../components/groundedness';
 import { QuotedPassage, quotesSomething } from '../../components/quoted-passage';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   type Agent,
   agentPermissions,

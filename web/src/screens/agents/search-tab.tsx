@@ -1,9 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   type Agent,
   formatScore,

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
+import { useApp } from '../../state/app-context';
 import { type DataSource, TYPE_NAMES } from './words';
 
 /**

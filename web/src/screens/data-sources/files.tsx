@@ -3,9 +3,9 @@ import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
 import { sendFile, type UploadTicket } from '../../api/upload';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { nextPollDelay, retryDelay } from './sync-progress';
 import {
   batchEntry,

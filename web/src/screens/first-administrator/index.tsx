@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { useApp } from '../../state/app-context';
 
 /**
  * P228: on the machine itself, while the organization has no user, the

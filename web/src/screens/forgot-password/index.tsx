@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../state/app-context';
-import { SIGN_IN_PATH } from '../../navigation/return-path';
 import { ErrorNotice } from '../../components/error-notice';
+import { SIGN_IN_PATH } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import { RESET_REQUESTED, requestMessage } from '../password-reset/password-reset-words';
 
 /**

@@ -5,10 +5,10 @@ import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../state/app-context';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { explainSaveFailure, KB_PATH, type KbVersion, statusLabel } from './kb.state';
 import { type Comparison, compareTexts, type DiffMode } from './kb-diff';
 

@@ -2,10 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../state/app-context';
-import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../navigation/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import { passwordResetToken, resetMessage } from './password-reset-words';
 
 /**

@@ -1,11 +1,11 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../state/app-context';
 import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../components/new-password-fields';
 import { formatWait } from '../../format/format';
+import { useApp } from '../../state/app-context';
 
 /** Which field a refusal is about, and what to tell the person (P224); null: the shared notice. */
 export function changePasswordMessage(

@@ -2,10 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../state/app-context';
-import { FORGOT_PASSWORD_PATH, safeReturnPath } from '../../navigation/return-path';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
+import { FORGOT_PASSWORD_PATH, safeReturnPath } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import {
   browserStorage,
   ORGANIZATION_ID_PATTERN,

@@ -1,9 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import { type ApiKey, environmentWords, keyEnding, lastUseWords } from './api-keys.state';
 import { CreateKeyDialog } from './create-key-dialog';
 import { RevokeKeyDialog } from './revoke-key-dialog';

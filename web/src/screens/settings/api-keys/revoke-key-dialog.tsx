@@ -1,7 +1,7 @@
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../state/app-context';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useApp } from '../../../state/app-context';
 import { type ApiKey, keyEnding } from './api-keys.state';
 
 /**

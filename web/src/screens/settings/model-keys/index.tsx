@@ -1,9 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../state/app-context';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import { DeleteModelKeyDialog } from './delete-model-key-dialog';
 import { type ModelKey, modelKeyTitle, PROVIDERS, providerLabel } from './model-keys.state';
 import { ProviderForm } from './provider-form';
