@@ -110,7 +110,7 @@ export function KbEditor({
     }),
   );
   /** After a conflict: the article as it is now, the person's edits dropped (they chose to). */
-  const loading = useAction(async () => {
+  const reloading = useAction(async () => {
     if (!article) return;
     const latest = await unwrap(
       session.api.GET('/api/v1/kb/{id}', { params: { path: { id: article.id } } }),
@@ -124,7 +124,7 @@ export function KbEditor({
   });
   const save = (status?: KbStatus) => {
     savingAs.value = status ?? 'save';
-    loading.reset();
+    reloading.reset();
     conflict.value = false;
     notice.value = null;
     return saving.run(status);
@@ -133,7 +133,7 @@ export function KbEditor({
   const status = article?.status ?? 'draft';
   const busy = saving.pending.value;
   // One notice for the last failure, the save's or the reload's.
-  const failure = saving.failure.value ?? loading.failure.value;
+  const failure = saving.failure.value ?? reloading.failure.value;
   return (
     <section class="screen kb-wide" aria-labelledby="kb-editor-heading">
       <p class="kb-back">
@@ -210,7 +210,7 @@ export function KbEditor({
         {failure ? <ErrorNotice error={failure} /> : null}
         {conflict.value ? (
           <p>
-            <button type="button" class="button" onClick={() => void loading.run()}>
+            <button type="button" class="button" onClick={() => void reloading.run()}>
               Load the latest version (drops your changes)
             </button>
           </p>
