@@ -114,6 +114,14 @@ module.exports = {
       to: { path: '^web/' },
     },
     {
+      name: 'console-screens-do-not-reach-up-into-the-shell',
+      comment:
+        'The app shell (web/src/app) composes the screens; screens, components and shared state never import it back. What they share with the shell (the session context, the public paths) lives in web/src/state and web/src/navigation.',
+      severity: 'error',
+      from: { path: '^web/src/', pathNot: '^web/src/app/' },
+      to: { path: '^web/src/app/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -1,8 +1,8 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { Redirect } from '../components/redirect';
 import { ScreenBoundary } from '../components/screen-boundary';
+import { AppContext, type AppServices, useApp } from '../state/app-context';
 import { roleAtLeast } from '../state/session';
-import { AppContext, type AppServices, useApp } from './context';
 import {
   CONSOLE_LINKS,
   FORGOT_PASSWORD_PATH,

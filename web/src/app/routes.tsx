@@ -72,7 +72,8 @@ export const PUBLIC_SCREENS = {
   passwordReset: lazy(() => import('../screens/password-reset')),
 };
 
-// The pages' own paths and the return-path rule live apart, so screens can read them without a cycle.
+// The pages' own paths and the return-path rule live in navigation/, where screens read them too;
+// the app shell re-exports them so its own files import one module.
 export {
   CONSOLE_LINKS,
   FORGOT_PASSWORD_PATH,
@@ -81,4 +82,4 @@ export {
   SETUP_PATH,
   SIGN_IN_PATH,
   safeReturnPath,
-} from './return-path';
+} from '../navigation/return-path';

@@ -2,7 +2,8 @@ import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { useApp } from './context';
+import { useAction } from '../api/use-action';
+import { useApp } from '../state/app-context';
 import type { ScreenRoute } from './routes';
 
 /**
@@ -85,7 +86,9 @@ function ThemeToggle() {
 function UserMenu() {
   const { session } = useApp();
   const open = useSignal(false);
-  const pending = useSignal(false);
+  // Signing out ends this browser's session even when the service cannot be reached (the
+  // session forgets it either way), so there is no failure to show here.
+  const signOut = useAction(() => session.signOut());
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const me = session.me.value;
@@ -106,14 +109,6 @@ function UserMenu() {
   };
 
   if (!me) return null;
-  const signOut = async () => {
-    pending.value = true;
-    try {
-      await session.signOut();
-    } finally {
-      pending.value = false;
-    }
-  };
   return (
     <div class="user-menu" ref={root}>
       <button
@@ -135,9 +130,9 @@ function UserMenu() {
         <button
           type="button"
           class="button"
-          disabled={pending.value}
+          disabled={signOut.pending.value}
           onKeyDown={onKeyDown}
-          onClick={() => void signOut()}
+          onClick={() => void signOut.run()}
         >
           Sign out
         </button>

@@ -1,6 +1,6 @@
 import { unwrap } from '../api/client';
 import { type Loaded, useLoad } from '../api/use-load';
-import { useApp } from '../app/context';
+import { useApp } from '../state/app-context';
 import './filters.css';
 
 export interface AgentChoice {

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useApp } from '../app/context';
+import { useApp } from '../state/app-context';
 import './chart.css';
 
 /** A colour token of styles/tokens.css a series is drawn in (CONSOLE.md §9). */

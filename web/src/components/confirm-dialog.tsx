@@ -19,6 +19,7 @@ export function ConfirmDialog({
   confirm,
   working,
   action,
+  refusalDetails,
 }: {
   readonly open: boolean;
   /** Called on "Cancel", Esc, and by the caller once the action succeeded. */
@@ -33,6 +34,8 @@ export function ConfirmDialog({
   readonly working?: string;
   /** The request, with what it acts on already bound (the caller closes the dialog when it succeeds). */
   readonly action: Action<[]>;
+  /** What the failure adds under its notice (the agents that block a delete, say). */
+  readonly refusalDetails?: ComponentChildren;
 }) {
   const heading = useId();
   const close = () => {
@@ -44,6 +47,7 @@ export function ConfirmDialog({
       <h2 id={heading}>{question}</h2>
       {children}
       {action.failure.value ? <ErrorNotice error={action.failure.value} /> : null}
+      {refusalDetails}
       <div class="form__actions">
         <button
           type="button"

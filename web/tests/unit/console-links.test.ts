@@ -1,4 +1,4 @@
-import { CONSOLE_LINKS } from '../../src/app/return-path';
+import { CONSOLE_LINKS } from '../../src/navigation/return-path';
 
 describe('CONSOLE_LINKS: the links the console routes itself', () => {
   it.each([

@@ -1,10 +1,10 @@
-import { useSignal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { useApp } from '../../state/app-context';
 
 /**
  * The token of an invitation link (`<origin>/invitations/accept#token=svcinv_…`).
@@ -37,27 +37,21 @@ export default function AcceptInvitation() {
     }
     return found;
   });
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
+  const accept = useAction(async (invitation: string, password: string) => {
+    await session.acceptInvitation(invitation, password);
+    location.route('/', true);
+  });
 
-  const submit = async (event: SubmitEvent) => {
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     if (!token) return;
     const password = newPasswordOf(event.currentTarget as HTMLFormElement);
     if (password === null) return;
-    pending.value = true;
-    failure.value = null;
-    try {
-      await session.acceptInvitation(token, password);
-      location.route('/', true);
-    } catch (error) {
-      failure.value = error;
-    } finally {
-      pending.value = false;
-    }
+    void accept.run(token, password);
   };
 
-  const message = acceptMessage(failure.value);
+  const failure = accept.failure.value;
+  const message = acceptMessage(failure);
   return (
     <main class="public-page" id="main">
       <section class="public-page__card" aria-labelledby="invitation-heading">
@@ -66,10 +60,14 @@ export default function AcceptInvitation() {
         {token ? (
           <>
             <p>Choose the password you will sign in with.</p>
-            <form class="form" onSubmit={(event) => void submit(event)}>
+            <form class="form" onSubmit={submit}>
               <NewPasswordFields idPrefix="invitation" />
               <div class="form__actions">
-                <button type="submit" class="button button--primary" disabled={pending.value}>
+                <button
+                  type="submit"
+                  class="button button--primary"
+                  disabled={accept.pending.value}
+                >
                   Set password and sign in
                 </button>
               </div>
@@ -81,13 +79,13 @@ export default function AcceptInvitation() {
             administrator for a new one.
           </p>
         )}
-        {failure.value ? (
+        {failure ? (
           message ? (
             <p class="error-notice" role="alert">
               {message}
             </p>
           ) : (
-            <ErrorNotice error={failure.value} />
+            <ErrorNotice error={failure} />
           )
         ) : null}
         <p>

@@ -1,11 +1,11 @@
-import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   AGENT_FORM_DEFAULTS,
   type Agent,
@@ -97,35 +97,30 @@ function AgentFields({
 }) {
   const { session } = useApp();
   const location = useLocation();
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
   const chosen = new Set(agent?.data_source_ids ?? []);
   const withModelKey = modelKeys !== null;
 
-  const submit = async (event: SubmitEvent) => {
+  const save = useAction(async (input: ReturnType<typeof agentInput>) => {
+    const saved = agent
+      ? await unwrap(
+          session.api.PUT('/api/v1/agents/{id}', {
+            params: { path: { id: agent.id } },
+            body: input,
+          }),
+        )
+      : await unwrap(session.api.POST('/api/v1/agents', { body: input }));
+    location.route(`/agents/${saved.id}`);
+  });
+
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    const input = agentInput(new FormData(event.currentTarget as HTMLFormElement), withModelKey);
-    pending.value = true;
-    failure.value = null;
-    try {
-      const saved = agent
-        ? await unwrap(
-            session.api.PUT('/api/v1/agents/{id}', {
-              params: { path: { id: agent.id } },
-              body: input,
-            }),
-          )
-        : await unwrap(session.api.POST('/api/v1/agents', { body: input }));
-      location.route(`/agents/${saved.id}`);
-    } catch (error) {
-      failure.value = error;
-      pending.value = false;
-    }
+    void save.run(agentInput(new FormData(event.currentTarget as HTMLFormElement), withModelKey));
   };
-  const fields = failure.value instanceof ApiError ? failure.value.fields : [];
+  const failure = save.failure.value;
+  const fields = failure instanceof ApiError ? failure.fields : [];
 
   return (
-    <form class="form agent-form" onSubmit={(event) => void submit(event)}>
+    <form class="form agent-form" onSubmit={submit}>
       <label for="agent-name">Name</label>
       <input
         id="agent-name"
@@ -272,9 +267,9 @@ function AgentFields({
         <option value="disabled">Disabled: refuses questions</option>
       </select>
 
-      {failure.value ? (
+      {failure ? (
         <div class="form__errors">
-          <ErrorNotice error={failure.value} />
+          <ErrorNotice error={failure} />
           {fields.length > 0 ? (
             <ul>
               {fields.map((field) => (
@@ -287,7 +282,7 @@ function AgentFields({
         </div>
       ) : null}
       <div class="form__actions">
-        <button type="submit" class="button button--primary" disabled={pending.value}>
+        <button type="submit" class="button button--primary" disabled={save.pending.value}>
           {agent ? 'Save changes' : 'Create agent'}
         </button>
         <a class="button" href={agent ? `/agents/${agent.id}` : '/agents'}>

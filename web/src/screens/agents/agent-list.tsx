@@ -2,10 +2,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { agentPermissions, listPath, pageOf } from './agents.state';
 
 const PAGE_SIZE = 20;

@@ -1,12 +1,13 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { GroundednessFact } from '../../components/groundedness';
 import { QuotedPassage, quotesSomething } from '../../components/quoted-passage';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   type Agent,
   agentPermissions,
@@ -401,30 +402,23 @@ function Feedback({ interactionId }: { readonly interactionId: string }) {
   const may = agentPermissions(session.me.value);
   const choice = useSignal<'positive' | 'negative' | null>(null);
   const sent = useSignal(false);
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
+  const record = useAction(async (feedback: 'positive' | 'negative', comment: string) => {
+    await unwrap(
+      session.api.POST('/api/v1/interactions/{id}/feedback', {
+        params: { path: { id: interactionId } },
+        body: { feedback, ...(comment ? { comment } : {}) },
+      }),
+    );
+    sent.value = true;
+  });
   if (!may.feedback) return null;
-  const send = async (event: SubmitEvent) => {
+  const send = (event: SubmitEvent) => {
     event.preventDefault();
     if (!choice.value) return;
     const comment = String(
       new FormData(event.currentTarget as HTMLFormElement).get('comment') ?? '',
     ).trim();
-    pending.value = true;
-    failure.value = null;
-    try {
-      await unwrap(
-        session.api.POST('/api/v1/interactions/{id}/feedback', {
-          params: { path: { id: interactionId } },
-          body: { feedback: choice.value, ...(comment ? { comment } : {}) },
-        }),
-      );
-      sent.value = true;
-    } catch (error) {
-      failure.value = error;
-    } finally {
-      pending.value = false;
-    }
+    void record.run(choice.value, comment);
   };
   if (sent.value) {
     return (
@@ -435,7 +429,7 @@ function Feedback({ interactionId }: { readonly interactionId: string }) {
   }
   const commentId = `feedback-comment-${interactionId}`;
   return (
-    <form class="feedback" onSubmit={(event) => void send(event)}>
+    <form class="feedback" onSubmit={send}>
       <fieldset class="feedback__choices">
         <legend>Was this answer helpful?</legend>
         <button
@@ -464,13 +458,13 @@ function Feedback({ interactionId }: { readonly interactionId: string }) {
           <label for={commentId}>Comment (optional)</label>
           <textarea id={commentId} name="comment" rows={2} maxLength={2000} />
           <div class="form__actions">
-            <button type="submit" class="button button--primary" disabled={pending.value}>
+            <button type="submit" class="button button--primary" disabled={record.pending.value}>
               Send feedback
             </button>
           </div>
         </div>
       ) : null}
-      {failure.value ? <ErrorNotice error={failure.value} /> : null}
+      {record.failure.value ? <ErrorNotice error={record.failure.value} /> : null}
     </form>
   );
 }

@@ -1,9 +1,10 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   type Agent,
   formatScore,
@@ -25,43 +26,34 @@ export function SearchTab({ agent }: { readonly agent: Agent }) {
   const { session } = useApp();
   const sources = useLoad((signal) => allDataSources(session.api, signal), []);
   const result = useSignal<SearchResult | null>(null);
-  const failure = useSignal<unknown>(null);
-  const pending = useSignal(false);
   const names = new Map((sources.data.value ?? []).map((source) => [source.id, source.name]));
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const orgId = session.me.value?.organization.id ?? '';
+  const search = useAction(async (form: FormData) => {
     const chosen = form.getAll('data_source_ids').map(String);
-    pending.value = true;
-    failure.value = null;
-    try {
-      result.value = await unwrap(
-        session.api.POST('/api/v1/semantic-search', {
-          body: {
-            query: String(form.get('query') ?? ''),
-            org_id: orgId,
-            rag_strategy: String(form.get('rag_strategy')) as RagStrategy,
-            top_k: Number(form.get('top_k')),
-            similarity_threshold: Number(form.get('similarity_threshold')),
-            // D21: none chosen is every data source (an empty list would search nothing).
-            ...(chosen.length > 0 ? { data_source_ids: chosen } : {}),
-          },
-        }),
-      );
-    } catch (error) {
-      failure.value = error;
-    } finally {
-      pending.value = false;
-    }
+    result.value = await unwrap(
+      session.api.POST('/api/v1/semantic-search', {
+        body: {
+          query: String(form.get('query') ?? ''),
+          org_id: session.me.value?.organization.id ?? '',
+          rag_strategy: String(form.get('rag_strategy')) as RagStrategy,
+          top_k: Number(form.get('top_k')),
+          similarity_threshold: Number(form.get('similarity_threshold')),
+          // D21: none chosen is every data source (an empty list would search nothing).
+          ...(chosen.length > 0 ? { data_source_ids: chosen } : {}),
+        },
+      }),
+    );
+  });
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    void search.run(new FormData(event.currentTarget as HTMLFormElement));
   };
   const found = result.value;
   const strategy = found?.metadata.rag_strategy;
 
   return (
     <div class="search-tab">
-      <form class="form" onSubmit={(event) => void submit(event)}>
+      <form class="form" onSubmit={submit}>
         <label for="search-query">Search for</label>
         <input id="search-query" name="query" type="search" required maxLength={4000} />
         <div class="form__row">
@@ -131,12 +123,12 @@ export function SearchTab({ agent }: { readonly agent: Agent }) {
           </ul>
         </fieldset>
         <div class="form__actions">
-          <button type="submit" class="button button--primary" disabled={pending.value}>
+          <button type="submit" class="button button--primary" disabled={search.pending.value}>
             Search
           </button>
         </div>
       </form>
-      {failure.value ? <ErrorNotice error={failure.value} /> : null}
+      {search.failure.value ? <ErrorNotice error={search.failure.value} /> : null}
       {found ? (
         <section class="search-results" aria-labelledby="search-results-heading">
           <h2 id="search-results-heading">Passages</h2>

@@ -3,12 +3,12 @@ import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { Chart } from '../../components/chart';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
 import { formatLatency, formatPercent, formatUsd } from '../../format/measures';
+import { useApp } from '../../state/app-context';
 import {
   type AnalyticsResult,
   type AnalyticsView,

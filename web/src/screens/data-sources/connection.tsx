@@ -1,7 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
+import { useApp } from '../../state/app-context';
 import { type DataSource, TYPE_NAMES } from './words';
 
 /**
@@ -21,50 +22,35 @@ export function ConnectionPanel({
   readonly onChanged: () => void;
 }) {
   const { session } = useApp();
-  const pending = useSignal(false);
-  const error = useSignal<unknown>(null);
   const revocationNote = useSignal<string | null>(null);
   const provider = TYPE_NAMES[source.type];
   const status = source.connection_status ?? 'Disconnected';
 
   const connect = async () => {
-    pending.value = true;
-    error.value = null;
-    try {
-      const started = await unwrap(
-        session.api.GET('/api/v1/data-sources/{id}/oauth/start', {
-          params: { path: { id: source.id } },
-          headers: { Accept: 'application/json' },
-        }),
-      );
-      window.location.assign(started.authorization_url);
-    } catch (failure) {
-      error.value = failure;
-      pending.value = false;
-    }
+    const started = await unwrap(
+      session.api.GET('/api/v1/data-sources/{id}/oauth/start', {
+        params: { path: { id: source.id } },
+        headers: { Accept: 'application/json' },
+      }),
+    );
+    window.location.assign(started.authorization_url);
   };
   const disconnect = async () => {
-    pending.value = true;
-    error.value = null;
     revocationNote.value = null;
-    try {
-      const result = await unwrap(
-        session.api.DELETE('/api/v1/data-sources/{id}/connection', {
-          params: { path: { id: source.id } },
-        }),
-      );
-      revocationNote.value = result.revoked_at_provider
-        ? `Disconnected: ${provider} confirmed the access is revoked.`
-        : `Disconnected here. ${provider} did not confirm the revocation: ${
-            result.revocation_error ?? 'remove the app in your account there'
-          }`;
-      onChanged();
-    } catch (failure) {
-      error.value = failure;
-    } finally {
-      pending.value = false;
-    }
+    const result = await unwrap(
+      session.api.DELETE('/api/v1/data-sources/{id}/connection', {
+        params: { path: { id: source.id } },
+      }),
+    );
+    revocationNote.value = result.revoked_at_provider
+      ? `Disconnected: ${provider} confirmed the access is revoked.`
+      : `Disconnected here. ${provider} did not confirm the revocation: ${
+          result.revocation_error ?? 'remove the app in your account there'
+        }`;
+    onChanged();
   };
+  // One action for both buttons: either disables the other, and one notice shows the last failure.
+  const change = useAction((perform: () => Promise<void>) => perform());
 
   return (
     <section class="panel" aria-labelledby="connection-heading">
@@ -83,8 +69,8 @@ export function ConnectionPanel({
           <button
             type="button"
             class="button button--primary"
-            disabled={pending.value}
-            onClick={() => void connect()}
+            disabled={change.pending.value}
+            onClick={() => void change.run(connect)}
           >
             {status === 'Connected' ? 'Connect again' : 'Connect'}
           </button>
@@ -92,8 +78,8 @@ export function ConnectionPanel({
             <button
               type="button"
               class="button"
-              disabled={pending.value}
-              onClick={() => void disconnect()}
+              disabled={change.pending.value}
+              onClick={() => void change.run(disconnect)}
             >
               Disconnect
             </button>
@@ -105,7 +91,7 @@ export function ConnectionPanel({
           {revocationNote.value}
         </p>
       ) : null}
-      {error.value ? <ErrorNotice error={error.value} /> : null}
+      {change.failure.value ? <ErrorNotice error={change.failure.value} /> : null}
     </section>
   );
 }

@@ -4,8 +4,8 @@ import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
+import { useApp } from '../../state/app-context';
 import { type CreatableType, type DataSource, FREQUENCY_NAMES, TYPE_NAMES } from './words';
 
 const TYPES: readonly CreatableType[] = [

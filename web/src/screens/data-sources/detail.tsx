@@ -2,10 +2,11 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { ConnectionPanel } from './connection';
 import { FilesPanel } from './files';
 import { LastSync, SourceStatus } from './list';
@@ -128,21 +129,12 @@ function DeleteSource({ source }: { readonly source: DataSource }) {
   const { session } = useApp();
   const location = useLocation();
   const confirming = useSignal(false);
-  const pending = useSignal(false);
-  const error = useSignal<unknown>(null);
-  const remove = async () => {
-    pending.value = true;
-    error.value = null;
-    try {
-      await unwrap(
-        session.api.DELETE('/api/v1/data-sources/{id}', { params: { path: { id: source.id } } }),
-      );
-      location.route('/data-sources');
-    } catch (failure) {
-      error.value = failure;
-      pending.value = false;
-    }
-  };
+  const remove = useAction(async () => {
+    await unwrap(
+      session.api.DELETE('/api/v1/data-sources/{id}', { params: { path: { id: source.id } } }),
+    );
+    location.route('/data-sources');
+  });
   return (
     <section class="panel" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete</h2>
@@ -156,8 +148,8 @@ function DeleteSource({ source }: { readonly source: DataSource }) {
             <button
               type="button"
               class="button button--danger"
-              disabled={pending.value}
-              onClick={() => void remove()}
+              disabled={remove.pending.value}
+              onClick={() => void remove.run()}
             >
               Delete {source.name}
             </button>
@@ -183,7 +175,7 @@ function DeleteSource({ source }: { readonly source: DataSource }) {
           Delete data source
         </button>
       )}
-      {error.value ? <ErrorNotice error={error.value} /> : null}
+      {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
     </section>
   );
 }

@@ -2,10 +2,11 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
 import { sendFile, type UploadTicket } from '../../api/upload';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { nextPollDelay, retryDelay } from './sync-progress';
 import {
   batchEntry,
@@ -365,24 +366,14 @@ function DeleteFile({
 }) {
   const { session } = useApp();
   const confirming = useSignal(false);
-  const pending = useSignal(false);
-  const error = useSignal<unknown>(null);
-  const remove = async () => {
-    pending.value = true;
-    error.value = null;
-    try {
-      await unwrap(
-        session.api.DELETE('/api/v1/data-sources/{id}/files/{document_id}', {
-          params: { path: { id: sourceId, document_id: file.id } },
-        }),
-      );
-      onDeleted();
-    } catch (failure) {
-      error.value = failure;
-    } finally {
-      pending.value = false;
-    }
-  };
+  const remove = useAction(async () => {
+    await unwrap(
+      session.api.DELETE('/api/v1/data-sources/{id}/files/{document_id}', {
+        params: { path: { id: sourceId, document_id: file.id } },
+      }),
+    );
+    onDeleted();
+  });
   return (
     <div class="row-actions">
       {confirming.value ? (
@@ -390,8 +381,8 @@ function DeleteFile({
           <button
             type="button"
             class="button button--small button--danger"
-            disabled={pending.value}
-            onClick={() => void remove()}
+            disabled={remove.pending.value}
+            onClick={() => void remove.run()}
           >
             Delete {file.filename}
           </button>
@@ -417,7 +408,7 @@ function DeleteFile({
           Delete
         </button>
       )}
-      {error.value ? <ErrorNotice error={error.value} /> : null}
+      {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
     </div>
   );
 }

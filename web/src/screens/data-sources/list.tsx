@@ -3,10 +3,10 @@ import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { type DataSource, STATUS_NAMES, TYPE_NAMES } from './words';
 
 const PAGE_SIZE = 20;

@@ -1,9 +1,10 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   describeDocuments,
   describeEstimate,
@@ -33,8 +34,6 @@ export function SyncPanel({
   const { session } = useApp();
   const status = useSignal<SyncStatus | null>(null);
   const readError = useSignal<unknown>(null);
-  const syncError = useSignal<unknown>(null);
-  const pending = useSignal(false);
   /** Bumped to start reading again (after "Sync now"). `onFinished` also runs when a job is first seen running. */
   const watch = useSignal(0);
   const finished = useRef(onFinished);
@@ -82,22 +81,14 @@ export function SyncPanel({
     };
   }, [source.id, watch.value]);
 
-  const syncNow = async () => {
-    pending.value = true;
-    syncError.value = null;
-    try {
-      await unwrap(
-        session.api.POST('/api/v1/data-sources/{id}/sync', {
-          params: { path: { id: source.id } },
-        }),
-      );
-      watch.value += 1;
-    } catch (error) {
-      syncError.value = error;
-    } finally {
-      pending.value = false;
-    }
-  };
+  const syncNow = useAction(async () => {
+    await unwrap(
+      session.api.POST('/api/v1/data-sources/{id}/sync', {
+        params: { path: { id: source.id } },
+      }),
+    );
+    watch.value += 1;
+  });
 
   const current = status.value;
   const running = isSyncRunning(current);
@@ -109,14 +100,14 @@ export function SyncPanel({
           <button
             type="button"
             class="button button--primary"
-            disabled={pending.value || running}
-            onClick={() => void syncNow()}
+            disabled={syncNow.pending.value || running}
+            onClick={() => void syncNow.run()}
           >
             Sync now
           </button>
         </p>
       ) : null}
-      {syncError.value ? <ErrorNotice error={syncError.value} /> : null}
+      {syncNow.failure.value ? <ErrorNotice error={syncNow.failure.value} /> : null}
       {current ? <SyncProgress status={current} /> : null}
       {readError.value ? <ErrorNotice error={readError.value} /> : null}
     </section>

@@ -1,11 +1,11 @@
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatNumber } from '../../format/format';
 import { formatLatency, formatUsd } from '../../format/measures';
+import { useApp } from '../../state/app-context';
 import {
   CHANGE_LABELS,
   type Change,

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso/router';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { roleAtLeast } from '../../state/session';
 import { CompareRuns } from './compare';
 import { pageAt } from './evaluations.state';

@@ -3,9 +3,9 @@ import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import type { operations } from '../../api/schema';
 import { useAction } from '../../api/use-action';
-import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
+import { useApp } from '../../state/app-context';
 import { EVALUATIONS_PATH } from './evaluations.state';
 import {
   type LineProblem,

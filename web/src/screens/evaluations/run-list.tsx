@@ -1,11 +1,11 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   compareHref,
   EVALUATIONS_PATH,

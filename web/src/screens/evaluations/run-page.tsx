@@ -1,10 +1,10 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
 import { useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   compareHref,
   EVALUATIONS_PATH,

@@ -1,8 +1,8 @@
-import { useSignal } from '@preact/signals';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { useApp } from '../../state/app-context';
 
 /**
  * P228: on the machine itself, while the organization has no user, the
@@ -11,32 +11,31 @@ import { NewPasswordFields, newPasswordOf } from '../../components/new-password-
  */
 export default function FirstAdministrator() {
   const { session } = useApp();
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
+  const create = useAction(
+    async (administrator: { email: string; name: string; password: string }) => {
+      try {
+        await session.createAdministrator(administrator);
+      } catch (error) {
+        // Someone else finished first: the page is gone, and sign-in takes its place.
+        if (error instanceof ApiError && (error.status === 409 || error.status === 404)) {
+          await session.load().catch(() => undefined);
+        }
+        throw error;
+      }
+    },
+  );
 
-  const submit = async (event: SubmitEvent) => {
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
     const password = newPasswordOf(formElement);
     if (password === null) return;
-    pending.value = true;
-    failure.value = null;
-    try {
-      await session.createAdministrator({
-        email: String(form.get('email')),
-        name: String(form.get('name')),
-        password,
-      });
-    } catch (error) {
-      failure.value = error;
-      // Someone else finished first: the page is gone, and sign-in takes its place.
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404)) {
-        await session.load().catch(() => undefined);
-      }
-    } finally {
-      pending.value = false;
-    }
+    void create.run({
+      email: String(form.get('email')),
+      name: String(form.get('name')),
+      password,
+    });
   };
 
   return (
@@ -49,7 +48,7 @@ export default function FirstAdministrator() {
           they can then invite everyone else. This page is offered only on this machine, and only
           once.
         </p>
-        <form class="form" onSubmit={(event) => void submit(event)}>
+        <form class="form" onSubmit={submit}>
           <label for="setup-email">Email</label>
           <input
             id="setup-email"
@@ -70,12 +69,12 @@ export default function FirstAdministrator() {
           />
           <NewPasswordFields idPrefix="setup" label="Password" repeatLabel="Confirm password" />
           <div class="form__actions">
-            <button type="submit" class="button button--primary" disabled={pending.value}>
+            <button type="submit" class="button button--primary" disabled={create.pending.value}>
               Create the administrator
             </button>
           </div>
         </form>
-        {failure.value ? <ErrorNotice error={failure.value} /> : null}
+        {create.failure.value ? <ErrorNotice error={create.failure.value} /> : null}
       </section>
     </main>
   );

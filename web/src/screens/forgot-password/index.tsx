@@ -1,8 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
-import { SIGN_IN_PATH } from '../../app/return-path';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
+import { SIGN_IN_PATH } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import { RESET_REQUESTED, requestMessage } from '../password-reset/password-reset-words';
 
 /**
@@ -12,26 +13,20 @@ import { RESET_REQUESTED, requestMessage } from '../password-reset/password-rese
  */
 export default function ForgotPassword() {
   const { session } = useApp();
-  const pending = useSignal(false);
   const sent = useSignal(false);
-  const failure = useSignal<unknown>(null);
+  const request = useAction(async (email: string) => {
+    await unwrap(session.api.POST('/api/v1/auth/password-reset', { body: { email } }));
+    sent.value = true;
+  });
 
-  const submit = async (event: SubmitEvent) => {
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget as HTMLFormElement).get('email'));
-    pending.value = true;
-    failure.value = null;
-    try {
-      await unwrap(session.api.POST('/api/v1/auth/password-reset', { body: { email } }));
-      sent.value = true;
-    } catch (error) {
-      failure.value = error;
-    } finally {
-      pending.value = false;
-    }
+    void request.run(email);
   };
 
-  const message = requestMessage(failure.value);
+  const failure = request.failure.value;
+  const message = requestMessage(failure);
   return (
     <main class="public-page" id="main">
       <section class="public-page__card" aria-labelledby="forgot-heading">
@@ -47,7 +42,7 @@ export default function ForgotPassword() {
               Enter the email you sign in with, and we will mail you a link to choose a new
               password.
             </p>
-            <form class="form" onSubmit={(event) => void submit(event)}>
+            <form class="form" onSubmit={submit}>
               <label for="forgot-email">Email</label>
               <input
                 id="forgot-email"
@@ -58,20 +53,24 @@ export default function ForgotPassword() {
                 maxLength={254}
               />
               <div class="form__actions">
-                <button type="submit" class="button button--primary" disabled={pending.value}>
+                <button
+                  type="submit"
+                  class="button button--primary"
+                  disabled={request.pending.value}
+                >
                   Send reset link
                 </button>
               </div>
             </form>
           </>
         )}
-        {failure.value ? (
+        {failure ? (
           message ? (
             <p class="error-notice" role="alert">
               {message}
             </p>
           ) : (
-            <ErrorNotice error={failure.value} />
+            <ErrorNotice error={failure} />
           )
         ) : null}
         <p>

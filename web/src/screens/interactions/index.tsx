@@ -4,12 +4,12 @@ import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative, formatWait } from '../../format/format';
 import { formatLatency } from '../../format/measures';
+import { useApp } from '../../state/app-context';
 import {
   downloadText,
   EXPORT_MAX_ROWS,

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso/router';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { roleAtLeast } from '../../state/session';
 import { pageAt } from './kb.state';
 import { KbArticlePage } from './kb-article';

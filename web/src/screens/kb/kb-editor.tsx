@@ -2,9 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import {
   type Draft,
   draftOf,
@@ -26,7 +27,7 @@ const CONTENT_MAX = 200_000;
 const PREVIEW_DELAY_MS = 150;
 
 /** A button outside the submit path still gets the form's native checks (a title is required). */
-function whenValid(action: () => Promise<void>) {
+function whenValid(action: () => Promise<unknown>) {
   return (event: MouseEvent) => {
     if ((event.currentTarget as HTMLButtonElement).form?.reportValidity()) void action();
   };
@@ -52,8 +53,8 @@ export function KbEditor({
   const location = useLocation();
   const saved = useSignal<Draft>(draftOf(article));
   const draft = useSignal<Draft>(draftOf(article));
-  const pending = useSignal<KbStatus | 'save' | null>(null);
-  const failure = useSignal<unknown>(null);
+  /** Which button the running save is: only "Save" says "Saving…". */
+  const savingAs = useSignal<KbStatus | 'save'>('save');
   const conflict = useSignal(false);
   const notice = useSignal<string | null>(null);
   const preview = useSignal(renderMarkdown(draft.value.content));
@@ -71,68 +72,68 @@ export function KbEditor({
     notice.value = null;
   };
 
-  const save = async (status?: KbStatus) => {
-    pending.value = status ?? 'save';
-    failure.value = null;
-    conflict.value = false;
-    notice.value = null;
+  const write = async (status?: KbStatus) => {
     const fields = {
       title: draft.value.title.trim(),
       content: draft.value.content,
       tags: parseTags(draft.value.tags),
       ...(status ? { status } : {}),
     };
-    try {
-      if (!article) {
-        const created = await unwrap(session.api.POST('/api/v1/kb', { body: fields }));
-        saved.value = draft.value;
-        location.route(`${KB_PATH}/${created.id}`, true);
-        return;
-      }
-      const updated = await unwrap(
-        session.api.PUT('/api/v1/kb/{id}', {
-          params: { path: { id: article.id } },
-          body: { ...fields, expected_version: article.version },
-        }),
-      );
-      saved.value = draftOf(updated);
-      draft.value = draftOf(updated);
-      notice.value =
-        status === 'published'
-          ? `Published as version ${updated.version}.`
-          : status === 'draft'
-            ? `Unpublished: saved as version ${updated.version}, a draft.`
-            : `Saved as version ${updated.version}.`;
-      onSaved(updated);
-    } catch (error) {
+    if (!article) {
+      const created = await unwrap(session.api.POST('/api/v1/kb', { body: fields }));
+      saved.value = draft.value;
+      location.route(`${KB_PATH}/${created.id}`, true);
+      return;
+    }
+    const updated = await unwrap(
+      session.api.PUT('/api/v1/kb/{id}', {
+        params: { path: { id: article.id } },
+        body: { ...fields, expected_version: article.version },
+      }),
+    );
+    saved.value = draftOf(updated);
+    draft.value = draftOf(updated);
+    notice.value =
+      status === 'published'
+        ? `Published as version ${updated.version}.`
+        : status === 'draft'
+          ? `Unpublished: saved as version ${updated.version}, a draft.`
+          : `Saved as version ${updated.version}.`;
+    onSaved(updated);
+  };
+  const saving = useAction((status?: KbStatus) =>
+    write(status).catch((error: unknown) => {
+      // A save over someone else's version is said as a conflict, with a way to load theirs.
       const explained = explainSaveFailure(error);
       conflict.value = explained !== error;
-      failure.value = explained;
-    } finally {
-      pending.value = null;
-    }
-  };
-
+      throw explained;
+    }),
+  );
   /** After a conflict: the article as it is now, the person's edits dropped (they chose to). */
-  const loadLatest = async () => {
+  const reloading = useAction(async () => {
     if (!article) return;
-    try {
-      const latest = await unwrap(
-        session.api.GET('/api/v1/kb/{id}', { params: { path: { id: article.id } } }),
-      );
-      saved.value = draftOf(latest);
-      draft.value = draftOf(latest);
-      failure.value = null;
-      conflict.value = false;
-      notice.value = `Loaded version ${latest.version}.`;
-      onSaved(latest);
-    } catch (error) {
-      failure.value = error;
-    }
+    const latest = await unwrap(
+      session.api.GET('/api/v1/kb/{id}', { params: { path: { id: article.id } } }),
+    );
+    saved.value = draftOf(latest);
+    draft.value = draftOf(latest);
+    saving.reset();
+    conflict.value = false;
+    notice.value = `Loaded version ${latest.version}.`;
+    onSaved(latest);
+  });
+  const save = (status?: KbStatus) => {
+    savingAs.value = status ?? 'save';
+    reloading.reset();
+    conflict.value = false;
+    notice.value = null;
+    return saving.run(status);
   };
 
   const status = article?.status ?? 'draft';
-  const busy = pending.value !== null;
+  const busy = saving.pending.value;
+  // One notice for the last failure, the save's or the reload's.
+  const failure = saving.failure.value ?? reloading.failure.value;
   return (
     <section class="screen kb-wide" aria-labelledby="kb-editor-heading">
       <p class="kb-back">
@@ -206,10 +207,10 @@ export function KbEditor({
             )}
           </section>
         </div>
-        {failure.value ? <ErrorNotice error={failure.value} /> : null}
+        {failure ? <ErrorNotice error={failure} /> : null}
         {conflict.value ? (
           <p>
-            <button type="button" class="button" onClick={() => void loadLatest()}>
+            <button type="button" class="button" onClick={() => void reloading.run()}>
               Load the latest version (drops your changes)
             </button>
           </p>
@@ -221,7 +222,7 @@ export function KbEditor({
           {article ? (
             <>
               <button type="submit" class="button button--primary" disabled={busy || !dirty}>
-                {pending.value === 'save' ? 'Saving…' : 'Save'}
+                {busy && savingAs.value === 'save' ? 'Saving…' : 'Save'}
               </button>
               {status === 'draft' ? (
                 <button
@@ -246,7 +247,7 @@ export function KbEditor({
           ) : (
             <>
               <button type="submit" class="button button--primary" disabled={busy}>
-                {pending.value === 'save' ? 'Saving…' : 'Save draft'}
+                {busy && savingAs.value === 'save' ? 'Saving…' : 'Save draft'}
               </button>
               <button
                 type="button"

@@ -4,11 +4,12 @@ import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { explainSaveFailure, KB_PATH, type KbVersion, statusLabel } from './kb.state';
 import { type Comparison, compareTexts, type DiffMode } from './kb-diff';
 
@@ -65,16 +66,13 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
     },
     [id, page, reloads.value],
   );
+  /** The version being restored: its button says "Restoring…". */
   const restoring = useSignal<number | null>(null);
-  const failure = useSignal<unknown>(null);
   const notice = useSignal<string | null>(null);
   const loaded = history.data.value;
 
-  const restore = async (version: number) => {
+  const restoreAction = useAction(async (version: number) => {
     if (!loaded) return;
-    restoring.value = version;
-    failure.value = null;
-    notice.value = null;
     try {
       const old = await unwrap(
         session.api.GET('/api/v1/kb/{id}/versions/{version}', {
@@ -96,10 +94,13 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
       location.route(`${KB_PATH}/${id}/history?from=${version}&to=${saved.version}`, true);
       reloads.value += 1;
     } catch (error) {
-      failure.value = explainRestoreFailure(error);
-    } finally {
-      restoring.value = null;
+      throw explainRestoreFailure(error);
     }
+  });
+  const restore = (version: number) => {
+    restoring.value = version;
+    notice.value = null;
+    return restoreAction.run(version);
   };
 
   if (!loaded) {
@@ -126,7 +127,7 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
       </p>
       <h1 id="kb-history-heading">Version history: {article.title}</h1>
       {history.error.value ? <ErrorNotice error={history.error.value} /> : null}
-      {failure.value ? <ErrorNotice error={failure.value} /> : null}
+      {restoreAction.failure.value ? <ErrorNotice error={restoreAction.failure.value} /> : null}
       <p role="status" class="kb-notice">
         {notice.value}
       </p>
@@ -175,10 +176,10 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
                       <button
                         type="button"
                         class="button button--small"
-                        disabled={restoring.value !== null}
+                        disabled={restoreAction.pending.value}
                         onClick={() => void restore(version.version)}
                       >
-                        {restoring.value === version.version
+                        {restoreAction.pending.value && restoring.value === version.version
                           ? 'Restoring…'
                           : `Restore version ${version.version}`}
                       </button>

@@ -1,10 +1,10 @@
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
-import { useApp } from '../../app/context';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import { KB_PATH, type ListQuery, listHref, listQueryOf, PAGE_SIZE, statusLabel } from './kb.state';
 
 /**

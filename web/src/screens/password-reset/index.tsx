@@ -1,11 +1,11 @@
-import { useSignal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../api/client';
-import { useApp } from '../../app/context';
-import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../app/return-path';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { NewPasswordFields, newPasswordOf } from '../../components/new-password-fields';
+import { FORGOT_PASSWORD_PATH, SIGN_IN_PATH } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import { passwordResetToken, resetMessage } from './password-reset-words';
 
 /**
@@ -23,35 +23,29 @@ export default function PasswordReset() {
     }
     return found;
   });
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
-
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    if (!token) return;
-    const password = newPasswordOf(event.currentTarget as HTMLFormElement);
-    if (password === null) return;
-    pending.value = true;
-    failure.value = null;
-    try {
-      await unwrap(
-        session.api.POST('/api/v1/auth/password-reset/confirm', {
-          body: { token, new_password: password },
-        }),
-      );
-    } catch (error) {
-      failure.value = error;
-      pending.value = false;
-      return;
-    }
+  const reset = useAction(async (resetToken: string, password: string) => {
+    await unwrap(
+      session.api.POST('/api/v1/auth/password-reset/confirm', {
+        body: { token: resetToken, new_password: password },
+      }),
+    );
     // A session this browser had has ended with the reset (P222): forget it here too.
     if (session.status.value === 'signed-in') await session.signOut().catch(() => undefined);
     session.notice.value =
       'Your new password is set, and you are signed out everywhere. Sign in with it.';
     location.route(SIGN_IN_PATH, true);
+  });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!token) return;
+    const password = newPasswordOf(event.currentTarget as HTMLFormElement);
+    if (password === null) return;
+    void reset.run(token, password);
   };
 
-  const message = resetMessage(failure.value);
+  const failure = reset.failure.value;
+  const message = resetMessage(failure);
   return (
     <main class="public-page" id="main">
       <section class="public-page__card" aria-labelledby="reset-heading">
@@ -60,10 +54,10 @@ export default function PasswordReset() {
         {token ? (
           <>
             <p>Setting it signs you out everywhere; then you sign in with the new password.</p>
-            <form class="form" onSubmit={(event) => void submit(event)}>
+            <form class="form" onSubmit={submit}>
               <NewPasswordFields idPrefix="reset" />
               <div class="form__actions">
-                <button type="submit" class="button button--primary" disabled={pending.value}>
+                <button type="submit" class="button button--primary" disabled={reset.pending.value}>
                   Set new password
                 </button>
               </div>
@@ -75,7 +69,7 @@ export default function PasswordReset() {
             one.
           </p>
         )}
-        {failure.value ? (
+        {failure ? (
           message ? (
             <div class="error-notice" role="alert">
               <p>{message}</p>
@@ -84,7 +78,7 @@ export default function PasswordReset() {
               </p>
             </div>
           ) : (
-            <ErrorNotice error={failure.value} />
+            <ErrorNotice error={failure} />
           )
         ) : null}
         <p>

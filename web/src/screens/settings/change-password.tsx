@@ -1,11 +1,12 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
+import { useAction } from '../../api/use-action';
 import { confirmedPassword } from '../../components/confirmed-password';
 import { ErrorNotice } from '../../components/error-notice';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../components/new-password-fields';
 import { formatWait } from '../../format/format';
+import { useApp } from '../../state/app-context';
 
 /** Which field a refusal is about, and what to tell the person (P224); null: the shared notice. */
 export function changePasswordMessage(
@@ -49,11 +50,16 @@ export function changePasswordMessage(
  */
 export function ChangePassword() {
   const { session } = useApp();
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
   const changed = useSignal(false);
   const current = useRef<HTMLInputElement>(null);
   const next = useRef<HTMLInputElement>(null);
+  const change = useAction(
+    async (formElement: HTMLFormElement, currentPassword: string, newPassword: string) => {
+      await session.changePassword(currentPassword, newPassword);
+      formElement.reset();
+      changed.value = true;
+    },
+  );
   const me = session.me.value;
   if (!me) return null;
 
@@ -67,23 +73,15 @@ export function ChangePassword() {
       'The new passwords differ.',
     );
     if (newPassword === null) return;
-    pending.value = true;
-    failure.value = null;
     changed.value = false;
-    try {
-      await session.changePassword(String(form.get('current_password')), newPassword);
-      formElement.reset();
-      changed.value = true;
-    } catch (error) {
-      failure.value = error;
-      const field = changePasswordMessage(error)?.field;
-      (field === 'current' ? current : field === 'new' ? next : null)?.current?.focus();
-    } finally {
-      pending.value = false;
-    }
+    if (await change.run(formElement, String(form.get('current_password')), newPassword)) return;
+    // The field the refusal names gets the focus, so the person can correct it at once.
+    const field = changePasswordMessage(change.failure.value)?.field;
+    (field === 'current' ? current : field === 'new' ? next : null)?.current?.focus();
   };
 
-  const refusal = changePasswordMessage(failure.value);
+  const failure = change.failure.value;
+  const refusal = changePasswordMessage(failure);
   return (
     <section class="settings-section" aria-labelledby="password-heading">
       <nav aria-label="Breadcrumb" class="breadcrumb">
@@ -146,7 +144,7 @@ export function ChangePassword() {
             onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
           />
           <div class="form__actions">
-            <button type="submit" class="button button--primary" disabled={pending.value}>
+            <button type="submit" class="button button--primary" disabled={change.pending.value}>
               Change password
             </button>
           </div>
@@ -157,13 +155,13 @@ export function ChangePassword() {
             on your other browsers and devices.
           </p>
         ) : null}
-        {failure.value ? (
+        {failure ? (
           refusal ? (
             <p class="error-notice" role="alert">
               {refusal.text}
             </p>
           ) : (
-            <ErrorNotice error={failure.value} />
+            <ErrorNotice error={failure} />
           )
         ) : null}
       </section>

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso/router';
-import { useApp } from '../../app/context';
+import { useApp } from '../../state/app-context';
 import { roleAtLeast } from '../../state/session';
 import { SETTINGS_PAGES, settingsPageFor } from './pages';
 import './settings.css';

@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso/router';
-import { useApp } from '../../app/context';
 import { formatDateTime } from '../../format/format';
+import { useApp } from '../../state/app-context';
 import type { ThemeChoice } from '../../state/theme';
 import { ChangePassword } from './change-password';
 

@@ -2,10 +2,11 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from '../../api/api-error';
-import { useApp } from '../../app/context';
-import { FORGOT_PASSWORD_PATH, safeReturnPath } from '../../app/return-path';
+import { useAction } from '../../api/use-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { formatWait } from '../../format/format';
+import { FORGOT_PASSWORD_PATH, safeReturnPath } from '../../navigation/return-path';
+import { useApp } from '../../state/app-context';
 import {
   browserStorage,
   ORGANIZATION_ID_PATTERN,
@@ -50,8 +51,6 @@ export function signInMessage(error: unknown, namedOrganization = false): string
 export default function SignIn() {
   const { session } = useApp();
   const location = useLocation();
-  const pending = useSignal(false);
-  const failure = useSignal<unknown>(null);
   /** The organization ID was sent with the refused sign-in. */
   const namedOrganization = useSignal(false);
   /** "Sign in to another organization" is open (P261). */
@@ -74,23 +73,17 @@ export default function SignIn() {
   // A browser that filled the email in (autofill, back navigation) gets its organization too.
   useEffect(recall, []);
 
-  const submit = async (event: SubmitEvent) => {
+  const signIn = useAction(async (address: string, password: string, orgId: string) => {
+    await session.signIn(address, password, orgId || undefined);
+    const signedInTo = session.me.value?.organization.id;
+    if (signedInTo) rememberOrganization(browserStorage(), address, signedInTo);
+  });
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const address = String(form.get('email'));
     const orgId = String(form.get('org_id') ?? '').trim();
-    pending.value = true;
-    failure.value = null;
     namedOrganization.value = orgId !== '';
-    try {
-      await session.signIn(address, String(form.get('password')), orgId || undefined);
-      const signedInTo = session.me.value?.organization.id;
-      if (signedInTo) rememberOrganization(browserStorage(), address, signedInTo);
-    } catch (error) {
-      failure.value = error;
-    } finally {
-      pending.value = false;
-    }
+    void signIn.run(String(form.get('email')), String(form.get('password')), orgId);
   };
   const startSso = () => {
     const input = email.current;
@@ -112,7 +105,7 @@ export default function SignIn() {
     window.location.assign(ssoStartUrl({ email: input.value, orgId }, next));
   };
 
-  const error = failure.value;
+  const error = signIn.failure.value;
   const message = signInMessage(error, namedOrganization.value);
   const ssoUrl =
     error instanceof ApiError && typeof error.details.sso_start_url === 'string'
@@ -128,7 +121,7 @@ export default function SignIn() {
             {session.notice}
           </p>
         ) : null}
-        <form class="form" onSubmit={(event) => void submit(event)}>
+        <form class="form" onSubmit={submit}>
           <label for="sign-in-email">Email</label>
           <input
             id="sign-in-email"
@@ -183,7 +176,7 @@ export default function SignIn() {
             </p>
           </details>
           <div class="form__actions">
-            <button type="submit" class="button button--primary" disabled={pending.value}>
+            <button type="submit" class="button button--primary" disabled={signIn.pending.value}>
               Sign in
             </button>
             <button type="button" class="button" onClick={startSso}>

@@ -2,10 +2,10 @@ import { useSignal } from '@preact/signals';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import { chosenScopes, type Environment, environmentWords, SCOPE_CHOICES } from './api-keys.state';
 
 /**

@@ -1,15 +1,32 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { type Column, type Confirmation, ListTable } from '../../../components/list-table';
 import { formatDateTime, formatNumber } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import { type ApiKey, environmentWords, keyEnding, lastUseWords } from './api-keys.state';
 import { CreateKeyDialog } from './create-key-dialog';
-import { RevokeKeyDialog } from './revoke-key-dialog';
 import '../keys.css';
 
 const PAGE_SIZE = 50;
+
+/** What identifies a key once its value is gone: its scopes, its last four characters, its last use. */
+const KEY_COLUMNS: readonly Column<ApiKey>[] = [
+  { heading: 'Scopes', cell: (key) => key.scopes.join(', ') },
+  { heading: 'Ends in', cell: (key) => <code>{keyEnding(key.last4)}</code> },
+  {
+    heading: 'Last used',
+    cell: (key) =>
+      key.last_used_at ? (
+        <time dateTime={key.last_used_at} title={formatDateTime(key.last_used_at)}>
+          {lastUseWords(key.last_used_at)}
+        </time>
+      ) : (
+        lastUseWords(null)
+      ),
+  },
+];
 
 /**
  * API keys (issue 22 item 4; D11: made and revoked by a signed-in
@@ -22,7 +39,6 @@ export default function ApiKeys() {
   const offset = useSignal(0);
   const version = useSignal(0);
   const creating = useSignal(false);
-  const revoking = useSignal<ApiKey | null>(null);
   const said = useSignal<string | null>(null);
   const keys = useLoad(
     (signal) =>
@@ -40,6 +56,23 @@ export default function ApiKeys() {
     version.value += 1;
   };
   const environment = loaded ? environmentWords(loaded.environment) : null;
+  const revoke: Confirmation<ApiKey> = {
+    question: (key) => `Revoke “${key.name}”?`,
+    explanation: (key) => (
+      <p>
+        The key ending in <code>{keyEnding(key.last4)}</code> ({key.scopes.join(', ')}) stops
+        working at once: every script or application using it is refused from its next request. This
+        cannot be undone; a new key would have a new value.
+      </p>
+    ),
+    confirm: 'Revoke key',
+    working: 'Revoking…',
+    // A revoked key is refused from its next request on, and nothing brings it back.
+    perform: async (key) => {
+      await unwrap(session.api.DELETE('/api/v1/keys/{id}', { params: { path: { id: key.id } } }));
+      reload(`API key “${key.name}” revoked: requests with it are refused from now on.`);
+    },
+  };
 
   return (
     <>
@@ -81,59 +114,19 @@ export default function ApiKeys() {
           <p>No API keys yet. Create one for each script or application that calls the API.</p>
         ) : null}
         {loaded && loaded.keys.length > 0 ? (
-          <div class="table-scroll">
-            <table class="table keys-table">
-              <caption>
-                The organization's API keys, newest first ({formatNumber(loaded.total)})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Ends in</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.keys.map((key) => (
-                  <tr key={key.id}>
-                    <th scope="row" class="keys-table__name">
-                      {key.name}
-                    </th>
-                    <td>{key.scopes.join(', ')}</td>
-                    <td>
-                      <code>{keyEnding(key.last4)}</code>
-                    </td>
-                    <td>
-                      {key.last_used_at ? (
-                        <time dateTime={key.last_used_at} title={formatDateTime(key.last_used_at)}>
-                          {lastUseWords(key.last_used_at)}
-                        </time>
-                      ) : (
-                        lastUseWords(null)
-                      )}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        class="button button--small button--danger"
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => {
-                          said.value = null;
-                          revoking.value = key;
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            class="keys-table"
+            caption={`The organization's API keys, newest first (${formatNumber(loaded.total)})`}
+            rows={loaded.keys}
+            rowKey={(key) => key.id}
+            rowName={(key) => key.name}
+            header={{ heading: 'Name', class: 'keys-table__name', cell: (key) => key.name }}
+            columns={KEY_COLUMNS}
+            actions={[{ label: 'Revoke', danger: true, confirm: revoke }]}
+            onAction={() => {
+              said.value = null;
+            }}
+          />
         ) : null}
         {loaded && loaded.total > PAGE_SIZE ? (
           <nav class="pager" aria-label="API key pages">
@@ -175,15 +168,6 @@ export default function ApiKeys() {
           }}
         />
       ) : null}
-      <RevokeKeyDialog
-        apiKey={revoking.value}
-        onRevoked={(key) =>
-          reload(`API key “${key.name}” revoked: requests with it are refused from now on.`)
-        }
-        onClose={() => {
-          revoking.value = null;
-        }}
-      />
     </>
   );
 }

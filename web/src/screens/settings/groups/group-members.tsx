@@ -2,8 +2,8 @@ import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import { allUsers, type GroupView, STATUS_WORDS } from '../people';
 
 /** Members are read 200 at a time, up to this many pages (P83 bounds a user at 100 groups, not a group's members). */

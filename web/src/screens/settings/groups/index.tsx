@@ -1,13 +1,13 @@
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../../api/client';
-import { useAction } from '../../../api/use-action';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { type AgentChoice, useAgentChoices } from '../../../components/agent-select';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { type Confirmation, ListTable } from '../../../components/list-table';
 import { formatNumber } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import { type GroupView, pageOf } from '../people';
 import { GroupForm } from './group-form';
 import { GroupMembers } from './group-members';
@@ -19,7 +19,7 @@ const GROUPS_PATH = '/settings/groups';
 
 type Open =
   | { readonly kind: 'new' }
-  | { readonly kind: 'edit' | 'members' | 'delete'; readonly group: GroupView }
+  | { readonly kind: 'edit' | 'members'; readonly group: GroupView }
   | null;
 
 /** What a group's agents read as in the list (P80). */
@@ -55,15 +55,28 @@ export default function Groups() {
       ),
     [page, version.value],
   );
-  const remove = useAction(async (group: GroupView) => {
-    await unwrap(session.api.DELETE('/api/v1/groups/{id}', { params: { path: { id: group.id } } }));
-    open.value = null;
-    done.value = `Group ${group.name} is deleted; its members no longer get what it granted.`;
-    version.value += 1;
-  });
+  const remove: Confirmation<GroupView> = {
+    question: (group) => `Delete ${group.name}?`,
+    explanation: () => (
+      <p>
+        Its members leave it at once and lose the role and agents it granted (their own role stays).
+        This cannot be undone.
+      </p>
+    ),
+    confirm: 'Delete group',
+    perform: async (group) => {
+      await unwrap(
+        session.api.DELETE('/api/v1/groups/{id}', { params: { path: { id: group.id } } }),
+      );
+      done.value = `Group ${group.name} is deleted; its members no longer get what it granted.`;
+      version.value += 1;
+    },
+  };
+  const show = (kind: 'edit' | 'members', group: GroupView) => {
+    open.value = { kind, group };
+  };
   const close = () => {
     open.value = null;
-    remove.reset();
   };
   const list = groups.data.value;
   const pages = list ? Math.max(1, Math.ceil(list.total / PAGE_SIZE)) : 1;
@@ -99,51 +112,25 @@ export default function Groups() {
       {groups.loading.value && !list ? <p role="status">Loading groups…</p> : null}
       {list && list.total === 0 ? <p>No groups yet.</p> : null}
       {list && list.groups.length > 0 ? (
-        <div class="table-scroll">
-          <table class="table">
-            <caption>
-              {formatNumber(list.total)} {list.total === 1 ? 'group' : 'groups'}, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Agents</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.groups.map((group) => (
-                <tr key={group.id}>
-                  <th scope="row">{group.name}</th>
-                  <td>{group.role}</td>
-                  <td>{agentsText(group, agents.data.value)}</td>
-                  <td>
-                    <div class="people-actions">
-                      {(['edit', 'members', 'delete'] as const).map((kind) => (
-                        <button
-                          key={kind}
-                          type="button"
-                          class={`button button--small${kind === 'delete' ? ' button--danger' : ''}`}
-                          aria-haspopup="dialog"
-                          aria-label={`${ACTION_WORDS[kind]} ${group.name}`}
-                          onClick={() => {
-                            done.value = null;
-                            open.value = { kind, group };
-                          }}
-                        >
-                          {ACTION_WORDS[kind]}
-                        </button>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption={`${formatNumber(list.total)} ${list.total === 1 ? 'group' : 'groups'}, newest first`}
+          rows={list.groups}
+          rowKey={(group) => group.id}
+          rowName={(group) => group.name}
+          header={{ heading: 'Name', cell: (group) => group.name }}
+          columns={[
+            { heading: 'Role', cell: (group) => group.role },
+            { heading: 'Agents', cell: (group) => agentsText(group, agents.data.value) },
+          ]}
+          actions={[
+            { label: 'Edit', opensDialog: true, open: (group) => show('edit', group) },
+            { label: 'Members', opensDialog: true, open: (group) => show('members', group) },
+            { label: 'Delete', danger: true, opensDialog: true, confirm: remove },
+          ]}
+          onAction={() => {
+            done.value = null;
+          }}
+        />
       ) : null}
       <Pager label="Pages of groups" page={page} pages={pages} hrefOf={pagePath} />
       <Dialog
@@ -183,32 +170,7 @@ export default function Groups() {
             </div>
           </>
         ) : null}
-        {shown?.kind === 'delete' ? (
-          <>
-            <h2 id="group-dialog-heading">Delete {shown.group.name}?</h2>
-            <p>
-              Its members leave it at once and lose the role and agents it granted (their own role
-              stays). This cannot be undone.
-            </p>
-            {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
-            <div class="form__actions">
-              <button
-                type="button"
-                class="button button--danger"
-                disabled={remove.pending.value}
-                onClick={() => void remove.run(shown.group)}
-              >
-                Delete group
-              </button>
-              <button type="button" class="button" onClick={close}>
-                Cancel
-              </button>
-            </div>
-          </>
-        ) : null}
       </Dialog>
     </section>
   );
 }
-
-const ACTION_WORDS = { edit: 'Edit', members: 'Members', delete: 'Delete' } as const;

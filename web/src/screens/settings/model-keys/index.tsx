@@ -1,16 +1,76 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { type Column, type Confirmation, ListTable } from '../../../components/list-table';
 import { formatDateTime, formatNumber } from '../../../format/format';
-import { DeleteModelKeyDialog } from './delete-model-key-dialog';
-import { type ModelKey, modelKeyTitle, PROVIDERS, providerLabel } from './model-keys.state';
+import { useApp } from '../../../state/app-context';
+import {
+  agentsBlockingDelete,
+  inUseWords,
+  type ModelKey,
+  modelKeyFailure,
+  modelKeyTitle,
+  PROVIDERS,
+  providerLabel,
+} from './model-keys.state';
 import { ProviderForm } from './provider-form';
 import '../keys.css';
 
 /** The API's page size at most; organizations hold a handful of keys. */
 const PAGE_SIZE = 100;
+
+const MODEL_KEY_COLUMNS: readonly Column<ModelKey>[] = [
+  {
+    heading: 'Provider',
+    cell: (key) => (
+      <>
+        {providerLabel(key.provider)}
+        {key.endpoint ? (
+          <>
+            <br />
+            <code class="key-endpoint">{key.endpoint}</code>
+          </>
+        ) : null}
+      </>
+    ),
+  },
+  { heading: 'Ends in', cell: (key) => <code>…{key.last4}</code> },
+  {
+    heading: 'Used by',
+    cell: (key) =>
+      key.agents.length === 0 ? (
+        'No agent'
+      ) : (
+        <ul class="key-users">
+          {key.agents.map((agent) => (
+            <li key={agent.id}>
+              <a href={`/agents/${agent.id}`}>{agent.name}</a>
+            </li>
+          ))}
+        </ul>
+      ),
+  },
+  {
+    heading: 'Added',
+    cell: (key) => <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time>,
+  },
+];
+
+/** Under a refused delete: the agents that still use the key, each linked to its edit page. */
+function BlockingAgents({ failure }: { readonly failure: unknown }) {
+  const blocking = agentsBlockingDelete(failure);
+  if (blocking.length === 0) return null;
+  return (
+    <ul class="key-users" aria-label="Agents using this key">
+      {blocking.map((agent) => (
+        <li key={agent.id}>
+          <a href={`/agents/${agent.id}/edit`}>Change {agent.name}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * Model keys (issue 22 item 5; D33): the organization's own provider keys,
@@ -22,7 +82,6 @@ const PAGE_SIZE = 100;
 export default function ModelKeys() {
   const { session } = useApp();
   const version = useSignal(0);
-  const deleting = useSignal<ModelKey | null>(null);
   const said = useSignal<string | null>(null);
   const keys = useLoad(
     (signal) =>
@@ -38,6 +97,31 @@ export default function ModelKeys() {
   const reload = (message: string) => {
     said.value = message;
     version.value += 1;
+  };
+  // A key that agents use is refused (409); the dialog then names them, linked, so the person
+  // can move them to another key first.
+  const remove: Confirmation<ModelKey> = {
+    question: (key) => `Delete “${modelKeyTitle(key)}”?`,
+    explanation: (key) => (
+      <p>
+        The key ending in <code>…{key.last4}</code> is removed from the service; it stays valid at
+        the provider until you revoke it there.
+        {key.agents.length > 0 ? ` ${inUseWords(key.agents)}` : ''}
+      </p>
+    ),
+    confirm: 'Delete key',
+    working: 'Deleting…',
+    perform: async (key) => {
+      try {
+        await unwrap(
+          session.api.DELETE('/api/v1/model-keys/{id}', { params: { path: { id: key.id } } }),
+        );
+      } catch (error) {
+        throw modelKeyFailure(error, key.provider);
+      }
+      reload(`Model key “${modelKeyTitle(key)}” deleted.`);
+    },
+    refusalDetails: (failure) => <BlockingAgents failure={failure} />,
   };
 
   return (
@@ -60,73 +144,19 @@ export default function ModelKeys() {
           <p>No model keys yet: every agent answers with the service's own model.</p>
         ) : null}
         {loaded && loaded.model_keys.length > 0 ? (
-          <div class="table-scroll">
-            <table class="table keys-table">
-              <caption>The organization's model keys ({formatNumber(loaded.total)})</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Ends in</th>
-                  <th scope="col">Used by</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.model_keys.map((key) => (
-                  <tr key={key.id}>
-                    <th scope="row" class="keys-table__name">
-                      {modelKeyTitle(key)}
-                    </th>
-                    <td>
-                      {providerLabel(key.provider)}
-                      {key.endpoint ? (
-                        <>
-                          <br />
-                          <code class="key-endpoint">{key.endpoint}</code>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>
-                      <code>…{key.last4}</code>
-                    </td>
-                    <td>
-                      {key.agents.length === 0 ? (
-                        'No agent'
-                      ) : (
-                        <ul class="key-users">
-                          {key.agents.map((agent) => (
-                            <li key={agent.id}>
-                              <a href={`/agents/${agent.id}`}>{agent.name}</a>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                    <td>
-                      <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time>
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        class="button button--small button--danger"
-                        aria-label={`Delete ${modelKeyTitle(key)}`}
-                        onClick={() => {
-                          said.value = null;
-                          deleting.value = key;
-                        }}
-                      >
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            class="keys-table"
+            caption={`The organization's model keys (${formatNumber(loaded.total)})`}
+            rows={loaded.model_keys}
+            rowKey={(key) => key.id}
+            rowName={modelKeyTitle}
+            header={{ heading: 'Name', class: 'keys-table__name', cell: modelKeyTitle }}
+            columns={MODEL_KEY_COLUMNS}
+            actions={[{ label: 'Delete', danger: true, confirm: remove }]}
+            onAction={() => {
+              said.value = null;
+            }}
+          />
         ) : null}
       </section>
       <div class="provider-forms">
@@ -140,13 +170,6 @@ export default function ModelKeys() {
           />
         ))}
       </div>
-      <DeleteModelKeyDialog
-        modelKey={deleting.value}
-        onDeleted={(key) => reload(`Model key “${modelKeyTitle(key)}” deleted.`)}
-        onClose={() => {
-          deleting.value = null;
-        }}
-      />
     </>
   );
 }

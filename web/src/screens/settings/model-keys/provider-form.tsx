@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import { type ModelKey, modelKeyFailure, PROVIDERS, type Provider } from './model-keys.state';
 
 /**

@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import { AllowlistEditor } from './allowlist-editor';
 import { OrganizationName } from './organization-name';
 import type { OrganizationView } from './types';

@@ -3,8 +3,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import type { OrganizationView } from './types';
 
 /** The service's bound on a name (ORGANIZATION_LIMITS.nameMax). */

@@ -1,29 +1,22 @@
 import { useSignal } from '@preact/signals';
-import { Fragment } from 'preact';
-import { useRef } from 'preact/hooks';
 import { ApiError } from '../../../api/api-error';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
-import { CopyButton } from '../../../components/copy-button';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
+import { fieldAttributes } from './field-attributes';
+import { OidcFields, OidcServiceValues, useOidcChoice } from './oidc-fields';
+import { SamlFields, SamlServiceValues } from './saml-fields';
 import {
   configurationBody,
-  discoveryUrl,
   explainSsoFailure,
   fieldInputName,
   fieldLabel,
-  OIDC_PROVIDER_NAMES,
-  type OidcProvider,
   type ProviderFormValues,
-  presetIssuer,
-  providerOf,
-  SAML_SOURCE_NAMES,
   type SamlSource,
   type ServiceProviderValues,
   type SsoConfiguration,
   samlSourceOf,
-  tenantOf,
 } from './sso-setup';
 
 type Protocol = 'oidc' | 'saml';
@@ -50,12 +43,8 @@ export function ProviderForm({
 }) {
   const { session } = useApp();
   const protocol = useSignal<Protocol>(saved?.protocol ?? 'oidc');
-  const provider = useSignal<OidcProvider>(providerOf(saved));
-  const tenant = useSignal(saved?.oidc?.preset === 'microsoft' ? tenantOf(saved.oidc.issuer) : '');
-  const otherIssuer = useSignal(saved?.oidc && !saved.oidc.preset ? saved.oidc.issuer : '');
+  const oidc = useOidcChoice(saved);
   const samlSource = useSignal<SamlSource>(samlSourceOf(saved));
-  const metadataXml = useRef<HTMLTextAreaElement>(null);
-  const fileProblem = useSignal<string | null>(null);
   const done = useSignal(false);
   const save = useAction(async (form: HTMLFormElement) => {
     done.value = false;
@@ -63,9 +52,9 @@ export function ProviderForm({
     const text = (name: string) => String(data.get(name) ?? '');
     const values: ProviderFormValues = {
       protocol: protocol.value,
-      oidcProvider: provider.value,
-      tenant: tenant.value,
-      issuer: otherIssuer.value,
+      oidcProvider: oidc.provider.value,
+      tenant: oidc.tenant.value,
+      issuer: oidc.otherIssuer.value,
       clientId: text('client_id'),
       clientSecret: text('client_secret'),
       samlSource: samlSource.value,
@@ -90,28 +79,10 @@ export function ProviderForm({
   });
   const failure = save.failure.value;
   const fields = failure instanceof ApiError && failure.status === 400 ? failure.fields : [];
-  const invalid = new Set(fields.map((field) => fieldInputName(field.path)));
-  const issuer =
-    provider.value === 'other' ? otherIssuer.value : presetIssuer(provider.value, tenant.value);
   const sameProtocol = saved?.protocol === protocol.value;
-  const secretSet = Boolean(saved?.oidc?.client_secret_set);
-  // A file's XML goes into the field, where it can be read before saving.
-  const readFile = async (event: Event) => {
-    const file = (event.currentTarget as HTMLInputElement).files?.[0];
-    fileProblem.value = null;
-    if (!file || !metadataXml.current) return;
-    try {
-      metadataXml.current.value = await file.text();
-    } catch {
-      fileProblem.value = `${file.name} could not be read; paste its contents instead.`;
-    }
-  };
-  // Each way's fields are keyed (<Fragment key>), so switching never hands one field's text to another.
-  const input = (name: string) => ({
-    id: `sso-${name}`,
-    name,
-    'aria-invalid': invalid.has(name) ? ('true' as const) : undefined,
-  });
+  // Each protocol's fields are their own component (and SAML's ways keyed), so switching never
+  // hands one field's text to another.
+  const input = fieldAttributes(new Set(fields.map((field) => fieldInputName(field.path))));
 
   return (
     <section class="panel sso-step" aria-labelledby="sso-provider-heading">
@@ -143,267 +114,16 @@ export function ProviderForm({
 
         <h3>Give your identity provider these values</h3>
         {protocol.value === 'oidc' ? (
-          <dl class="facts sso-values">
-            <dt>Redirect URI</dt>
-            <dd>
-              <code>{serviceProvider.redirectUri}</code>{' '}
-              <CopyButton value={serviceProvider.redirectUri} label="Copy redirect URI" />
-            </dd>
-          </dl>
+          <OidcServiceValues serviceProvider={serviceProvider} />
         ) : (
-          <dl class="facts sso-values">
-            <dt>ACS URL</dt>
-            <dd>
-              <code>{serviceProvider.acsUrl}</code>{' '}
-              <CopyButton value={serviceProvider.acsUrl} label="Copy ACS URL" />
-            </dd>
-            <dt>SP entity ID</dt>
-            <dd>
-              <code>{serviceProvider.entityId}</code>{' '}
-              <CopyButton value={serviceProvider.entityId} label="Copy SP entity ID" />
-            </dd>
-            <dt>SP metadata URL</dt>
-            <dd>
-              <code>{serviceProvider.metadataUrl}</code>{' '}
-              <CopyButton value={serviceProvider.metadataUrl} label="Copy SP metadata URL" />
-            </dd>
-          </dl>
+          <SamlServiceValues serviceProvider={serviceProvider} />
         )}
-        <p class="form__hint">
-          {protocol.value === 'oidc'
-            ? 'Register a web application with this redirect URI; the provider then gives you a client ID and secret.'
-            : 'Most identity providers read all of these from the SP metadata URL. Their responses come back to the ACS URL by HTTP-POST, with the assertion signed.'}
-        </p>
 
         <h3>Your identity provider’s values</h3>
         {protocol.value === 'oidc' ? (
-          <Fragment key="oidc">
-            <label for="sso-oidc-provider">Provider</label>
-            <select
-              id="sso-oidc-provider"
-              value={provider.value}
-              onChange={(event) => {
-                provider.value = (event.currentTarget as HTMLSelectElement).value as OidcProvider;
-              }}
-            >
-              {(Object.keys(OIDC_PROVIDER_NAMES) as OidcProvider[]).map((value) => (
-                <option key={value} value={value}>
-                  {OIDC_PROVIDER_NAMES[value]}
-                </option>
-              ))}
-            </select>
-            {provider.value === 'microsoft' ? (
-              <>
-                <label for="sso-tenant">Tenant</label>
-                <p class="form__hint" id="sso-tenant-hint">
-                  Your directory (tenant) ID, or one of the tenant’s domains. Sign-in through the
-                  multi-tenant “common” address is not supported: the issuer must be one tenant’s.
-                </p>
-                <input
-                  {...input('tenant')}
-                  required
-                  autoComplete="off"
-                  pattern="[A-Za-z0-9][A-Za-z0-9.\-]{0,99}"
-                  value={tenant.value}
-                  aria-describedby="sso-tenant-hint"
-                  onInput={(event) => {
-                    tenant.value = (event.currentTarget as HTMLInputElement).value;
-                  }}
-                />
-              </>
-            ) : null}
-            <label for="sso-issuer">Issuer</label>
-            {provider.value === 'other' ? (
-              <input
-                {...input('issuer')}
-                type="url"
-                required
-                maxLength={500}
-                autoComplete="off"
-                value={otherIssuer.value}
-                aria-describedby="sso-discovery"
-                onInput={(event) => {
-                  otherIssuer.value = (event.currentTarget as HTMLInputElement).value;
-                }}
-              />
-            ) : (
-              <input
-                {...input('issuer')}
-                readOnly
-                value={issuer ?? ''}
-                aria-describedby="sso-discovery"
-              />
-            )}
-            <p class="form__hint" id="sso-discovery">
-              {issuer
-                ? `Discovery document: ${discoveryUrl(issuer)}`
-                : provider.value === 'microsoft'
-                  ? 'The issuer follows from the tenant.'
-                  : 'The provider’s issuer, https://…; the service reads its discovery document.'}
-            </p>
-            <label for="sso-client_id">Client ID</label>
-            <input
-              {...input('client_id')}
-              required
-              maxLength={500}
-              autoComplete="off"
-              defaultValue={sameProtocol ? (saved?.oidc?.client_id ?? '') : ''}
-            />
-            <label for="sso-client_secret">Client secret</label>
-            <p class="form__hint" id="sso-client-secret-hint">
-              {secretSet
-                ? 'A secret is saved (encrypted; it is never shown). Leave this empty to keep it.'
-                : 'Stored encrypted and never shown again.'}
-            </p>
-            <input
-              {...input('client_secret')}
-              type="password"
-              required={!secretSet}
-              maxLength={2000}
-              autoComplete="new-password"
-              aria-describedby="sso-client-secret-hint"
-            />
-          </Fragment>
+          <OidcFields choice={oidc} saved={saved} sameProtocol={sameProtocol} input={input} />
         ) : (
-          <Fragment key="saml">
-            {saved?.saml && sameProtocol ? <SamlInUse saml={saved.saml} /> : null}
-            <fieldset class="choices">
-              <legend>How to give the IdP</legend>
-              {(Object.keys(SAML_SOURCE_NAMES) as SamlSource[]).map((value) => (
-                <label class="choice" key={value}>
-                  <input
-                    type="radio"
-                    name="saml_source"
-                    value={value}
-                    checked={samlSource.value === value}
-                    onChange={() => {
-                      samlSource.value = value;
-                    }}
-                  />
-                  {SAML_SOURCE_NAMES[value]}
-                </label>
-              ))}
-            </fieldset>
-            {samlSource.value === 'url' ? (
-              <Fragment key="url">
-                <label for="sso-metadata_url">Metadata URL</label>
-                <p class="form__hint" id="sso-metadata-url-hint">
-                  Where your IdP publishes its metadata, https://…. It is read once, when you save;
-                  save again to read it anew.
-                </p>
-                <input
-                  {...input('metadata_url')}
-                  type="url"
-                  required
-                  maxLength={2000}
-                  autoComplete="off"
-                  aria-describedby="sso-metadata-url-hint"
-                  defaultValue={sameProtocol ? (saved?.saml?.metadata_url ?? '') : ''}
-                />
-              </Fragment>
-            ) : null}
-            {samlSource.value === 'xml' ? (
-              <Fragment key="xml">
-                <label for="sso-metadata_xml">Metadata XML</label>
-                <p class="form__hint" id="sso-metadata-xml-hint">
-                  Paste the IdP’s metadata (an EntityDescriptor), or read it from a file below.
-                </p>
-                <textarea
-                  {...input('metadata_xml')}
-                  ref={metadataXml}
-                  required
-                  rows={8}
-                  spellcheck={false}
-                  aria-describedby="sso-metadata-xml-hint"
-                />
-                <label for="sso-metadata-file">Read the XML from a file</label>
-                <input
-                  id="sso-metadata-file"
-                  type="file"
-                  class="sso-file"
-                  accept=".xml,application/xml,text/xml,application/samlmetadata+xml"
-                  onChange={(event) => void readFile(event)}
-                />
-                {fileProblem.value ? (
-                  <p class="form__hint" role="alert">
-                    {fileProblem.value}
-                  </p>
-                ) : null}
-              </Fragment>
-            ) : null}
-            {samlSource.value === 'manual' ? (
-              <Fragment key="manual">
-                <label for="sso-idp_entity_id">IdP entity ID</label>
-                <input
-                  {...input('idp_entity_id')}
-                  required
-                  maxLength={500}
-                  autoComplete="off"
-                  defaultValue={sameProtocol ? (saved?.saml?.idp_entity_id ?? '') : ''}
-                />
-                <label for="sso-sso_url">SSO URL</label>
-                <p class="form__hint" id="sso-sso-url-hint">
-                  Where the browser is sent to sign in, https://….
-                </p>
-                <input
-                  {...input('sso_url')}
-                  type="url"
-                  required
-                  maxLength={2000}
-                  autoComplete="off"
-                  aria-describedby="sso-sso-url-hint"
-                  defaultValue={sameProtocol ? (saved?.saml?.sso_url ?? '') : ''}
-                />
-                <label for="sso-sso_binding">Binding</label>
-                <p class="form__hint" id="sso-sso-binding-hint">
-                  How the SSO URL takes the sign-in request. With HTTP-POST, people press “Continue”
-                  once on the way to the IdP.
-                </p>
-                <select
-                  id="sso-sso_binding"
-                  name="sso_binding"
-                  aria-describedby="sso-sso-binding-hint"
-                  defaultValue={
-                    sameProtocol ? (saved?.saml?.sso_binding ?? 'redirect') : 'redirect'
-                  }
-                >
-                  <option value="redirect">HTTP-Redirect</option>
-                  <option value="post">HTTP-POST</option>
-                </select>
-                <label for="sso-certificates">Signing certificates</label>
-                <p class="form__hint" id="sso-certificates-hint">
-                  The IdP’s X.509 certificate in PEM (-----BEGIN CERTIFICATE-----…); up to four, one
-                  after the other, while it rolls its keys over.
-                </p>
-                <textarea
-                  {...input('certificates')}
-                  required
-                  rows={6}
-                  spellcheck={false}
-                  aria-describedby="sso-certificates-hint"
-                  defaultValue={
-                    sameProtocol ? (saved?.saml?.idp_certificates.join('\n') ?? '') : ''
-                  }
-                />
-              </Fragment>
-            ) : (
-              <Fragment key="metadata-signing">
-                <label for="sso-metadata_signing_certificate">
-                  Metadata signing certificate (optional)
-                </label>
-                <p class="form__hint" id="sso-metadata-signing-hint">
-                  If your IdP signs its metadata: its certificate in PEM. Metadata not signed with
-                  it is then refused.
-                </p>
-                <textarea
-                  {...input('metadata_signing_certificate')}
-                  rows={4}
-                  spellcheck={false}
-                  aria-describedby="sso-metadata-signing-hint"
-                />
-              </Fragment>
-            )}
-          </Fragment>
+          <SamlFields source={samlSource} saved={saved} sameProtocol={sameProtocol} input={input} />
         )}
 
         <h3>Who signs in</h3>
@@ -471,37 +191,5 @@ export function ProviderForm({
         </div>
       ) : null}
     </section>
-  );
-}
-
-/** P272: what SAML sign-in uses now, as read from the metadata or given by hand. */
-function SamlInUse({ saml }: { readonly saml: NonNullable<SsoConfiguration['saml']> }) {
-  const count = saml.idp_certificates.length;
-  return (
-    <>
-      <h4 class="sso-subheading">In use now</h4>
-      <dl class="facts sso-values">
-        <dt>IdP entity ID</dt>
-        <dd>
-          <code>{saml.idp_entity_id}</code>
-        </dd>
-        <dt>SSO URL</dt>
-        <dd>
-          <code>{saml.sso_url}</code>
-        </dd>
-        <dt>Binding</dt>
-        <dd>{saml.sso_binding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect'}</dd>
-        <dt>Signing certificates</dt>
-        <dd>{count === 1 ? 'one' : count}</dd>
-        {saml.metadata_url ? (
-          <>
-            <dt>Read from</dt>
-            <dd>
-              <code>{saml.metadata_url}</code>
-            </dd>
-          </>
-        ) : null}
-      </dl>
-    </>
   );
 }

@@ -2,9 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../../api/client';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { ErrorNotice } from '../../../components/error-notice';
+import { type Column, ListTable } from '../../../components/list-table';
 import { formatDateTime, formatNumber, formatRelative } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import { pageOf, STATUS_WORDS, type UserView } from '../people';
 import { InviteUser } from './invite-user';
 import { ManageUser } from './manage-user';
@@ -13,6 +14,30 @@ import { Pager } from '../../../components/pager';
 
 const PAGE_SIZE = 20;
 const USERS_PATH = '/settings/users';
+
+const USER_COLUMNS: readonly Column<UserView>[] = [
+  { heading: 'Email', cell: (user) => user.email },
+  { heading: 'Role', cell: (user) => user.role },
+  {
+    heading: 'Status',
+    cell: (user) => (
+      <span class="people-status" data-status={user.status}>
+        {STATUS_WORDS[user.status]}
+      </span>
+    ),
+  },
+  {
+    heading: 'Last sign-in',
+    cell: (user) =>
+      user.last_login_at ? (
+        <time dateTime={user.last_login_at} title={formatDateTime(user.last_login_at)}>
+          {formatRelative(user.last_login_at)}
+        </time>
+      ) : (
+        'Never'
+      ),
+  },
+];
 
 function pagePath(page: number): string {
   return page > 1 ? `${USERS_PATH}?page=${page}` : USERS_PATH;
@@ -58,67 +83,26 @@ export default function Users() {
       {users.error.value ? <ErrorNotice error={users.error.value} /> : null}
       {users.loading.value && !list ? <p role="status">Loading users…</p> : null}
       {list && list.users.length > 0 ? (
-        <div class="table-scroll">
-          <table class="table">
-            <caption>
-              {formatNumber(list.total)} {list.total === 1 ? 'user' : 'users'}, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.users.map((user) => (
-                <tr key={user.id}>
-                  <th scope="row">
-                    {user.name}
-                    {user.id === myId ? ' (you)' : ''}
-                  </th>
-                  <td>{user.email}</td>
-                  <td>{user.role}</td>
-                  <td>
-                    <span class="people-status" data-status={user.status}>
-                      {STATUS_WORDS[user.status]}
-                    </span>
-                  </td>
-                  <td>
-                    {user.last_login_at ? (
-                      <time
-                        dateTime={user.last_login_at}
-                        title={formatDateTime(user.last_login_at)}
-                      >
-                        {formatRelative(user.last_login_at)}
-                      </time>
-                    ) : (
-                      'Never'
-                    )}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      class="button button--small"
-                      aria-haspopup="dialog"
-                      aria-label={`Manage ${user.name}`}
-                      onClick={() => {
-                        managing.value = user;
-                      }}
-                    >
-                      Manage
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption={`${formatNumber(list.total)} ${list.total === 1 ? 'user' : 'users'}, newest first`}
+          rows={list.users}
+          rowKey={(user) => user.id}
+          rowName={(user) => user.name}
+          header={{
+            heading: 'Name',
+            cell: (user) => `${user.name}${user.id === myId ? ' (you)' : ''}`,
+          }}
+          columns={USER_COLUMNS}
+          actions={[
+            {
+              label: 'Manage',
+              opensDialog: true,
+              open: (user) => {
+                managing.value = user;
+              },
+            },
+          ]}
+        />
       ) : null}
       <Pager label="Pages of users" page={page} pages={pages} hrefOf={pagePath} />
       <ManageUser

@@ -1,9 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { useApp } from '../../../state/app-context';
 import type { Role } from '../../../state/roles';
 import { fieldProblem, onlyFields, ROLE_CHOICES } from '../people';
 import { InvitationLink } from './invitation-link';

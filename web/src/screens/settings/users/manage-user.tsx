@@ -1,10 +1,10 @@
 import { useSignal } from '@preact/signals';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
-import { useApp } from '../../../app/context';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import type { Role } from '../../../state/roles';
 import { type Invitation, ROLE_CHOICES, STATUS_WORDS, type UserView } from '../people';
 import { InvitationLink } from './invitation-link';

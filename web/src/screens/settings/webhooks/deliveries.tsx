@@ -4,10 +4,10 @@ import { useLocation } from 'preact-iso/router';
 import { unwrap } from '../../../api/client';
 import { useAction } from '../../../api/use-action';
 import { useLoad } from '../../../api/use-load';
-import { useApp } from '../../../app/context';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { formatDateTime, formatNumber } from '../../../format/format';
+import { useApp } from '../../../state/app-context';
 import '../../../components/filters.css';
 import { Pager } from '../../../components/pager';
 import {

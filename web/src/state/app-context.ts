@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Session } from '../state/session';
-import type { Theme } from '../state/theme';
+import type { Session } from './session';
+import type { Theme } from './theme';
 
 /** What every screen may reach: the session (and through it the one API client) and the theme. */
 export interface AppServices {
