@@ -51,14 +51,14 @@ export interface paths {
         /**
          * List agents
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents. Accepts camelCase synonyms.
          */
         get: operations["listAgentsLegacyAiAgentManagers"];
         put?: never;
         /**
          * Create an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents. Accepts camelCase synonyms.
          */
         post: operations["createAgentLegacyAiAgentManagers"];
         delete?: never;
@@ -77,20 +77,20 @@ export interface paths {
         /**
          * Get an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         get: operations["getAgentLegacyAiAgentManagers"];
         /**
          * Update an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateAgentLegacyAiAgentManagers"];
         post?: never;
         /**
          * Delete an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteAgentLegacyAiAgentManagers"];
         options?: never;
@@ -144,7 +144,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a sync job (D22: returns the running job if there is one) */
+        /** Queue a sync job (returns the running job if there is one) */
         post: operations["syncDataSource"];
         delete?: never;
         options?: never;
@@ -159,7 +159,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sync status and progress (D24) */
+        /** Sync status and progress */
         get: operations["getSyncStatus"];
         put?: never;
         post?: never;
@@ -179,7 +179,7 @@ export interface paths {
         /** List a data source's uploaded files, newest first */
         get: operations["listFiles"];
         put?: never;
-        /** Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108) */
+        /** Presign file uploads: POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request */
         post: operations["createFileUpload"];
         delete?: never;
         options?: never;
@@ -232,14 +232,14 @@ export interface paths {
         /**
          * List data sources
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources. Accepts camelCase synonyms.
          */
         get: operations["listDataSourcesLegacyDataSpecs"];
         put?: never;
         /**
          * Create a data source
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources. Accepts camelCase synonyms.
          */
         post: operations["createDataSourceLegacyDataSpecs"];
         delete?: never;
@@ -258,9 +258,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108)
+         * Presign file uploads: POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources/{id}/files. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources/{id}/files. Accepts camelCase synonyms.
          */
         post: operations["createFileUploadLegacyDataSpecs"];
         delete?: never;
@@ -279,9 +279,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Queue a sync job (D22: returns the running job if there is one)
+         * Queue a sync job (returns the running job if there is one)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources/{id}/sync. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources/{id}/sync. Accepts camelCase synonyms.
          */
         post: operations["syncDataSourceLegacyDataSpecs"];
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The addresses webhook deliveries come from, to allowlist (no credentials needed; P240) */
+        /** The addresses webhook deliveries come from, to allowlist (no credentials needed) */
         get: operations["getWebhookSourceIps"];
         put?: never;
         post?: never;
@@ -353,7 +353,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret (the old one signs beside it for 24 h, D29) */
+        /** Rotate the signing secret (the old one signs beside it for 24 h) */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -385,7 +385,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one delivery with its payload (P287) */
+        /** Get one delivery with its payload */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -404,7 +404,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286) */
+        /** Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt) */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -439,14 +439,14 @@ export interface paths {
         /**
          * List webhooks
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks. Accepts camelCase synonyms.
          */
         get: operations["listWebhooksLegacyWebhooks"];
         put?: never;
         /**
          * Register a webhook (the secret is returned this once)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks. Accepts camelCase synonyms.
          */
         post: operations["createWebhookLegacyWebhooks"];
         delete?: never;
@@ -465,20 +465,20 @@ export interface paths {
         /**
          * Get a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         get: operations["getWebhookLegacyWebhooks"];
         /**
          * Update a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateWebhookLegacyWebhooks"];
         post?: never;
         /**
          * Delete a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteWebhookLegacyWebhooks"];
         options?: never;
@@ -496,9 +496,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate the signing secret (the old one signs beside it for 24 h, D29)
+         * Rotate the signing secret (the old one signs beside it for 24 h)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/rotate-secret. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/rotate-secret. Accepts camelCase synonyms.
          */
         post: operations["rotateWebhookSecretLegacyWebhooks"];
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
         /**
          * List deliveries, newest first (filter by status)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/deliveries. Accepts camelCase synonyms.
          */
         get: operations["listDeliveriesLegacyWebhooks"];
         put?: never;
@@ -538,9 +538,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286)
+         * Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry. Accepts camelCase synonyms.
          */
         post: operations["retryDeliveryLegacyWebhooks"];
         delete?: never;
@@ -561,7 +561,7 @@ export interface paths {
         /**
          * Send a signed test event now and report the answer
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/test. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/test. Accepts camelCase synonyms.
          */
         post: operations["sendTestEventLegacyWebhooks"];
         delete?: never;
@@ -579,7 +579,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask an agent: an answer with cited sources (stream: true gives text/event-stream, D19) */
+        /** Ask an agent: an answer with cited sources (stream: true gives text/event-stream) */
         post: operations["query"];
         delete?: never;
         options?: never;
@@ -597,9 +597,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask an agent: an answer with cited sources (stream: true gives text/event-stream, D19)
+         * Ask an agent: an answer with cited sources (stream: true gives text/event-stream)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/query. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/query. Accepts camelCase synonyms.
          */
         post: operations["queryLegacyChat"];
         delete?: never;
@@ -637,7 +637,7 @@ export interface paths {
         /**
          * Search the organization's chunks by meaning (no answer generated)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/semantic-search. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/semantic-search. Accepts camelCase synonyms.
          */
         post: operations["semanticSearchLegacySemanticSearch"];
         delete?: never;
@@ -653,7 +653,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interactions, newest first, by agent, dates (inclusive, D3) and feedback */
+        /** List interactions, newest first, by agent, dates (inclusive) and feedback */
         get: operations["listInteractions"];
         put?: never;
         post?: never;
@@ -688,9 +688,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List interactions, newest first, by agent, dates (inclusive, D3) and feedback
+         * List interactions, newest first, by agent, dates (inclusive) and feedback
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/interactions. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/interactions. Accepts camelCase synonyms.
          */
         get: operations["listInteractionsLegacyInteractions"];
         put?: never;
@@ -711,9 +711,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Give feedback (legacy: the interaction id in the body, D8)
+         * Give feedback (legacy: the interaction id in the body)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/interactions/{id}/feedback. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/interactions/{id}/feedback. Accepts camelCase synonyms.
          */
         post: operations["giveFeedbackLegacyLegacyInteractions"];
         delete?: never;
@@ -749,7 +749,7 @@ export interface paths {
         /**
          * The dashboard charts (legacy): daily analytics
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/analytics. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/analytics. Accepts camelCase synonyms.
          */
         get: operations["getDashboardLegacyAnalytics"];
         put?: never;
@@ -841,7 +841,7 @@ export interface paths {
         /**
          * List the organization's users
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/users. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/users. Accepts camelCase synonyms.
          */
         get: operations["listUsersLegacyUsers"];
         put?: never;
@@ -864,7 +864,7 @@ export interface paths {
         /**
          * Invite a user
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/users. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/users. Accepts camelCase synonyms.
          */
         post: operations["createUserLegacyUserManagement"];
         delete?: never;
@@ -955,14 +955,14 @@ export interface paths {
         /**
          * List the organization's groups
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups. Accepts camelCase synonyms.
          */
         get: operations["listGroupsLegacyGroups"];
         put?: never;
         /**
          * Create a group: a role for its members and, optionally, the agents they may use
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups. Accepts camelCase synonyms.
          */
         post: operations["createGroupLegacyGroups"];
         delete?: never;
@@ -981,20 +981,20 @@ export interface paths {
         /**
          * Get a group
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         get: operations["getGroupLegacyGroups"];
         /**
          * Change a group's name, description, role or agents (members feel it at their next request)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateGroupLegacyGroups"];
         post?: never;
         /**
          * Delete a group (its members leave it)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteGroupLegacyGroups"];
         options?: never;
@@ -1012,7 +1012,7 @@ export interface paths {
         /**
          * List a group's members, newest first
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members. Accepts camelCase synonyms.
          */
         get: operations["listGroupMembersLegacyGroups"];
         put?: never;
@@ -1034,14 +1034,14 @@ export interface paths {
         /**
          * Add a user to a group (already a member: nothing changes)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
          */
         put: operations["addGroupMemberLegacyGroups"];
         post?: never;
         /**
          * Remove a user from a group
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
          */
         delete: operations["removeGroupMemberLegacyGroups"];
         options?: never;
@@ -1058,7 +1058,7 @@ export interface paths {
         };
         /** Get your organization: name, plan and settings */
         get: operations["getOrganization"];
-        /** Change your organization's name or settings (IP allowlist, D15) */
+        /** Change your organization's name or settings (IP allowlist) */
         put: operations["updateOrganization"];
         post?: never;
         delete?: never;
@@ -1074,7 +1074,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's API keys (never their values) and the environment new keys get (P282) */
+        /** List the organization's API keys (never their values) and the environment new keys get */
         get: operations["listApiKeys"];
         put?: never;
         /** Create an API key (its value is shown in this answer only) */
@@ -1112,13 +1112,13 @@ export interface paths {
         /**
          * Get your organization: name, plan and settings
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/organizations/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/organizations/{id}. Accepts camelCase synonyms.
          */
         get: operations["getOrganizationLegacyOrganizations"];
         /**
-         * Change your organization's name or settings (IP allowlist, D15)
+         * Change your organization's name or settings (IP allowlist)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/organizations/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/organizations/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateOrganizationLegacyOrganizations"];
         post?: never;
@@ -1136,16 +1136,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the organization's API keys (never their values) and the environment new keys get (P282)
+         * List the organization's API keys (never their values) and the environment new keys get
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys. Accepts camelCase synonyms.
          */
         get: operations["listApiKeysLegacyKeys"];
         put?: never;
         /**
          * Create an API key (its value is shown in this answer only)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys. Accepts camelCase synonyms.
          */
         post: operations["createApiKeyLegacyKeys"];
         delete?: never;
@@ -1167,7 +1167,7 @@ export interface paths {
         /**
          * Delete an API key (it stops working at once)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteApiKeyLegacyKeys"];
         options?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         /**
          * Sign in with email and password
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/login. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/login. Accepts camelCase synonyms.
          */
         post: operations["loginLegacyAuth"];
         delete?: never;
@@ -1344,7 +1344,7 @@ export interface paths {
         /**
          * Re-issue the session cookie (7 more days, within 30 days of sign-in)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/refresh. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/refresh. Accepts camelCase synonyms.
          */
         post: operations["refreshLegacyAuth"];
         delete?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
         /**
          * The signed-in user, their organization, and what their role and groups let them do now
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/me. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/me. Accepts camelCase synonyms.
          */
         get: operations["meLegacyAuth"];
         put?: never;
@@ -1387,7 +1387,7 @@ export interface paths {
         /**
          * Sign out: the cookie is cleared and the session revoked
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/logout. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/logout. Accepts camelCase synonyms.
          */
         delete: operations["logoutLegacyAuth"];
         options?: never;
@@ -1407,7 +1407,7 @@ export interface paths {
         /**
          * Accept an invitation: set the new user's password and sign in
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/invitations/accept. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/invitations/accept. Accepts camelCase synonyms.
          */
         post: operations["acceptInvitationLegacyAuth"];
         delete?: never;
@@ -1546,7 +1546,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connect a connector data source: a signed-in user's browser, with X-CSRF-Token (P215, P216); sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json` */
+        /** Connect a connector data source: a signed-in user's browser, with X-CSRF-Token; sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json` */
         get: operations["startConnection"];
         put?: never;
         post?: never;
@@ -1580,7 +1580,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie, P215): exchanges the code and makes the source Connected; clears the cookie */
+        /** The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie): exchanges the code and makes the source Connected; clears the cookie */
         get: operations["completeConnection"];
         put?: never;
         post?: never;
@@ -1617,7 +1617,7 @@ export interface paths {
         };
         /** Get a knowledge-base article (its latest version) */
         get: operations["getKbArticle"];
-        /** Update a knowledge-base article (D32: records version n+1) */
+        /** Update a knowledge-base article (records version n+1) */
         put: operations["updateKbArticle"];
         post?: never;
         /** Delete a knowledge-base article and its versions */
@@ -1671,14 +1671,14 @@ export interface paths {
         /**
          * List knowledge-base articles (without content)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb. Accepts camelCase synonyms.
          */
         get: operations["listKbArticlesLegacyKb"];
         put?: never;
         /**
          * Create a knowledge-base article (version 1)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb. Accepts camelCase synonyms.
          */
         post: operations["createKbArticleLegacyKb"];
         delete?: never;
@@ -1696,9 +1696,9 @@ export interface paths {
         };
         get?: never;
         /**
-         * Update a knowledge-base article (D32: records version n+1)
+         * Update a knowledge-base article (records version n+1)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateKbArticleLegacyKb"];
         post?: never;
@@ -1715,7 +1715,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's model keys (never the keys: last4 only), each with the agents that use it (P282) */
+        /** List the organization's model keys (never the keys: last4 only), each with the agents that use it */
         get: operations["listModelKeys"];
         put?: never;
         /** Register a model key: checked with one call to the provider (400 with the provider's reason when refused), stored sealed */
@@ -1733,11 +1733,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a model key (last4 only) and the agents that use it (P282) */
+        /** Get a model key (last4 only) and the agents that use it */
         get: operations["getModelKey"];
         put?: never;
         post?: never;
-        /** Delete a model key (409 naming the agents that still use it, by id and name: P135, P282) */
+        /** Delete a model key (409 naming the agents that still use it, by id and name:) */
         delete: operations["deleteModelKey"];
         options?: never;
         head?: never;
@@ -1751,7 +1751,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id, P294) */
+        /** List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id) */
         get: operations["listEvaluations"];
         put?: never;
         /** Run an agent over a question set (given, or built from its rated interactions) as a background job; eval.completed fires when it ends */
@@ -1769,7 +1769,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results, P144) */
+        /** Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results) */
         get: operations["getEvaluation"];
         put?: never;
         post?: never;
@@ -1783,42 +1783,1048 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        NestedError: {
-            error: {
+        /** @description An agent: the data sources it answers from and how it answers */
+        Agent: {
+            id: string;
+            name: string;
+            system_prompt: string | null;
+            /** @enum {string} */
+            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
+            model: string;
+            temperature: number;
+            max_tokens: number;
+            data_source_ids: string[];
+            model_key_id: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            created_at: string;
+            updated_at: string;
+        };
+        AgentList: {
+            agents: components["schemas"]["Agent"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Analytics: {
+            metrics: {
+                total_queries: number;
+                unique_users: number;
+                avg_latency_ms: number;
+                accuracy_rate: number | null;
+                citation_rate: number | null;
+                avg_groundedness: number | null;
+                total_cost_usd: number;
+                model_key_cost_usd: number;
+                model_key_queries: number;
+                total_tokens_input: number;
+                total_tokens_output: number;
+            };
+            time_series: {
+                timestamp: string;
+                queries: number;
+                latency_p50: number;
+                latency_p95: number;
+            }[];
+        };
+        /** @description Any error of the /api/v1 paths, told apart by `error.code` */
+        ApiError: components["schemas"]["InvalidRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ModelProviderRefusedError"] | components["schemas"]["RateLimitError"] | components["schemas"]["InternalError"] | components["schemas"]["ServiceUnavailableError"];
+        /** @description An API key, never its secret */
+        ApiKey: {
+            id: string;
+            name: string;
+            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
+            /** @enum {string} */
+            environment: "live" | "test";
+            last4: string;
+            created_at: string;
+            last_used_at: string | null;
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
+            /** @enum {string} */
+            environment: "live" | "test";
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A passage an answer is based on, and where it comes from */
+        CitedSource: {
+            chunk_id: string;
+            /** @description The document the chunk belongs to (doc_…) */
+            document_id: string;
+            /** @description The data source the document belongs to (ds_…) */
+            data_source_id: string;
+            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+            document_title: string;
+            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+            document_url: string | null;
+            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+            rank: number;
+            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+            score: number;
+            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+            similarity_score: number;
+            chunk_text: string;
+            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+            quoted_ranges: {
+                start: number;
+                end: number;
+            }[];
+        };
+        ConnectionStart: {
+            authorization_url: string;
+            expires_at: string;
+        };
+        /** @description A new API key with its secret, shown once */
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
+            /** @enum {string} */
+            environment: "live" | "test";
+            last4: string;
+            created_at: string;
+            last_used_at: string | null;
+            key: string;
+        };
+        /** @description A new user with the invitation to pass on */
+        CreatedUser: {
+            id: string;
+            org_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            /** @enum {string} */
+            status: "invited" | "active" | "deactivated";
+            created_at: string;
+            updated_at: string;
+            last_login_at: string | null;
+            invitation: components["schemas"]["Invitation"];
+        };
+        /** @description Where documents come from: files, a website, a connector, the knowledge base */
+        DataSource: {
+            id: string;
+            /** @enum {string} */
+            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
+            name: string;
+            config: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
+            next_sync_at: string | null;
+            /** @enum {string} */
+            status: "pending" | "active" | "processing" | "failed";
+            /** @enum {string} */
+            connection_status?: "Connected" | "Connection failed" | "Disconnected";
+            chunks_indexed: number;
+            created_at: string;
+            updated_at: string;
+            current_job: components["schemas"]["SyncJob"] | null;
+            last_job: components["schemas"]["SyncJob"] | null;
+        };
+        DataSourceList: {
+            data_sources: components["schemas"]["DataSource"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description One event sent (or to be sent) to a webhook */
+        Delivery: {
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: {
+                attempt: number;
+                at: string;
+                status_code: number | null;
+                duration_ms: number;
+                error: string | null;
+            }[];
+            created_at: string;
+            updated_at: string;
+            next_attempt_at: string | null;
+            failure_reason: string | null;
+            /** @description When it was last retried by hand; null until then */
+            retried_at: string | null;
+        };
+        DeliveryList: {
+            deliveries: components["schemas"]["Delivery"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        DeliveryWithPayload: {
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: {
+                attempt: number;
+                at: string;
+                status_code: number | null;
+                duration_ms: number;
+                error: string | null;
+            }[];
+            created_at: string;
+            updated_at: string;
+            next_attempt_at: string | null;
+            failure_reason: string | null;
+            /** @description When it was last retried by hand; null until then */
+            retried_at: string | null;
+            /** @description The request body exactly as signed and sent (the event envelope), as a string */
+            payload: string;
+        };
+        Disconnection: {
+            data_source: components["schemas"]["DataSource"];
+            revoked_at_provider: boolean;
+            revocation_error: string | null;
+        };
+        /** @description A run of questions through an agent, scored */
+        Evaluation: {
+            id: string;
+            name: string | null;
+            agent_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            question_count: number;
+            completed_count: number;
+            source: {
+                /** @constant */
+                type: "questions";
+            } | {
+                /** @constant */
+                type: "interactions";
+                agent_id: string;
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+                feedback: "positive" | "negative" | "any";
+                since: string | null;
+                limit: number;
+            };
+            totals: components["schemas"]["EvaluationTotals"] | null;
+            error: {
+                code: string;
                 message: string;
-                details: Record<string, never>;
-            };
-            request_id: string;
+            } | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
         };
-        /** @description D5 nested shape of a 429: details say which limit refused (D16) and when to retry. */
-        NestedRateLimitError: components["schemas"]["NestedError"] & {
-            error?: {
-                details?: {
-                    /** @enum {string} */
-                    reason: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts";
-                    limit: number;
-                    /** Format: date-time */
-                    reset_at: string;
-                    retry_after: number;
-                };
-            };
+        EvaluationList: {
+            evals: components["schemas"]["Evaluation"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
-        /** @description Legacy shapes (D5): {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id. */
+        EvaluationResult: {
+            index: number;
+            question: string;
+            expected_answer: string | null;
+            expected_sources: string[] | null;
+            source_interaction_id: string | null;
+            result: {
+                /** @enum {string} */
+                status: "answered" | "failed";
+                interaction_id: string | null;
+                response: string | null;
+                sources: {
+                    chunk_id: string;
+                    /** @description The document the chunk belongs to (doc_…) */
+                    document_id?: string;
+                    /** @description The data source the document belongs to (ds_…) */
+                    data_source_id?: string;
+                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                    document_title: string;
+                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                    document_url: string | null;
+                    similarity_score: number;
+                }[];
+                retrieved_documents: string[];
+                metrics: {
+                    retrieval_recall: number | null;
+                    citation_precision: number | null;
+                    citation_recall: number | null;
+                    answer_support: number | null;
+                    answer_sentences: number;
+                    supported_sentences: number;
+                    answer_f1: number | null;
+                    no_answer: boolean;
+                } | null;
+                latency_ms: number | null;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                billed_to: ("service" | "model_key") | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                answered_at: string;
+            } | null;
+        };
+        EvaluationTotals: {
+            questions: number;
+            answered: number;
+            failed: number;
+            no_answer: number;
+            retrieval_recall: number | null;
+            citation_precision: number | null;
+            citation_recall: number | null;
+            answer_support: number | null;
+            answer_f1: number | null;
+            latency_ms: {
+                p50: number | null;
+                p95: number | null;
+            };
+            tokens_input: number;
+            tokens_output: number;
+            cost_usd: number;
+        };
+        EvaluationWithResults: {
+            id: string;
+            name: string | null;
+            agent_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            question_count: number;
+            completed_count: number;
+            source: {
+                /** @constant */
+                type: "questions";
+            } | {
+                /** @constant */
+                type: "interactions";
+                agent_id: string;
+                /** @enum {string} */
+                feedback: "positive" | "negative" | "any";
+                since: string | null;
+                limit: number;
+            };
+            totals: components["schemas"]["EvaluationTotals"] | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+            results: components["schemas"]["EvaluationResult"][];
+            limit: number;
+            offset: number;
+        };
+        FieldIssue: {
+            /** @description Dotted path of the field in the body or query, e.g. `data_source_ids.0`; `(body)` or `(query)` for the whole input */
+            path: string;
+            message: string;
+        };
+        FileUploadBatch: {
+            tickets: components["schemas"]["FileUploadTicket"][];
+        };
+        /** @description Where and how to upload one file */
+        FileUploadTicket: {
+            document_id: string;
+            upload_url: string;
+            /** @constant */
+            upload_method: "POST";
+            upload_fields: {
+                [key: string]: string;
+            };
+            expires_at: string;
+            max_bytes: number;
+            file: components["schemas"]["UploadedFile"];
+        };
+        /** @description Legacy error shapes: {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id. */
         FlatError: {
             error: string;
             status?: number;
             code?: string;
+            message?: string;
             details?: Record<string, never>;
             required_scope?: string;
             current_scopes?: string[];
+            required_role?: string;
+            current_role?: string;
             limit?: number;
             reset_at?: string;
             retry_after?: number;
             /** @enum {string} */
             reason?: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts";
             request_id: string;
+        };
+        ForbiddenDetails: {
+            /** @enum {string} */
+            reason?: "cross_site" | "foreign_origin" | "csrf_token_missing" | "csrf_token_mismatch" | "session_required" | "admin_role_needs_session" | "ip_not_allowed" | "agents_restricted" | "no_password" | "plan_required" | "verified_domain_required" | "sso_required" | "unauthorized_domain";
+            /** @description The scope the endpoint needs of an API key */
+            required_scope?: string;
+            /** @description The key's scopes */
+            current_scopes?: string[];
+            /** @description The role the endpoint needs */
+            required_role?: string;
+            /** @description The signed-in user's role */
+            current_role?: string;
+            /**
+             * @description The endpoint takes a signed-in session, never an API key
+             * @enum {string}
+             */
+            required_credential?: "session";
+            /** @description ip_not_allowed: the address the request came from, as the service saw it */
+            source_ip?: string;
+            required_plan?: string;
+            current_plan?: string;
+            /** @description sso_required: where to sign in instead */
+            sso_start_url?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ForbiddenError: {
+            error: {
+                /** @constant */
+                code: "forbidden";
+                message: string;
+                details: components["schemas"]["ForbiddenDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description People given a role and access to agents together */
+        Group: {
+            id: string;
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            agent_ids: string[] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        GroupList: {
+            groups: components["schemas"]["Group"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        GroupMemberList: {
+            members: components["schemas"]["User"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A question asked of an agent, its answer and feedback */
+        Interaction: {
+            id: string;
+            agent_id: string;
+            session_id: string;
+            query: string;
+            response: string;
+            sources: {
+                chunk_id: string;
+                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                document_id?: string;
+                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                data_source_id?: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                chunk_text: string;
+                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                quoted_ranges: {
+                    start: number;
+                    end: number;
+                }[];
+            }[];
+            cited_sources: number;
+            groundedness: number | null;
+            feedback: ("positive" | "negative") | null;
+            feedback_comment: string | null;
+            latency_ms: number;
+            tokens_input: number;
+            tokens_output: number;
+            cost_usd: number;
+            rag_strategy: string;
+            model: string;
+            /** @enum {string} */
+            billed_to?: "service" | "model_key";
+            model_key_id?: string | null;
+            key_id: string | null;
+            user_id?: string | null;
+            created_at: string;
+        };
+        InteractionList: {
+            interactions: components["schemas"]["Interaction"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        InternalError: {
+            error: {
+                /** @constant */
+                code: "internal_error";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        InvalidRequestDetails: {
+            /** @description Every field that failed validation */
+            fields?: components["schemas"]["FieldIssue"][];
+            /** @description Fields or query parameters the endpoint does not take */
+            unknown_fields?: string[];
+            /** @description A 405: the methods the path serves (also in `Allow`) */
+            allowed_methods?: string[];
+            /** @description A 413: the largest body accepted, in bytes */
+            limit_bytes?: number;
+            /** @description A 409: why the request conflicts with the current state, e.g. version_conflict, built_in_data_source, domain_taken, txt_record_not_found, connector_unavailable, connector_app_not_configured */
+            reason?: string;
+            /** @description A version_conflict: the version the article is at now */
+            current_version?: number;
+            /** @description A 409: the agents that still use the resource */
+            agent_ids?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        InvalidRequestError: {
+            error: {
+                /** @constant */
+                code: "invalid_request";
+                message: string;
+                details: components["schemas"]["InvalidRequestDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        Invitation: {
+            token: string;
+            expires_at: string;
+            accept_path: string;
+            invitation_url: string;
+            mailed: boolean;
+        };
+        /** @description A knowledge base article */
+        KbArticle: {
+            id: string;
+            title: string;
+            content: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            version: number;
+            data_source_id: string;
+            created_at: string;
+            updated_at: string;
+        };
+        KbArticleList: {
+            articles: components["schemas"]["KbArticleSummary"][];
+            total: number;
+            limit: number;
+            offset: number;
+            data_source_id: string;
+        };
+        KbArticleSummary: {
+            id: string;
+            title: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            version: number;
+            data_source_id: string;
+            content_length: number;
+            created_at: string;
+            updated_at: string;
+        };
+        KbArticleVersion: {
+            article_id: string;
+            version: number;
+            title: string;
+            content: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            created_at: string;
+        };
+        KbArticleVersionList: {
+            versions: {
+                article_id: string;
+                version: number;
+                title: string;
+                tags: string[];
+                /** @enum {string} */
+                status: "draft" | "published";
+                content_length: number;
+                created_at: string;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Me: {
+            user: components["schemas"]["User"];
+            csrf_token: string;
+            expires_at: string;
+            session_expires_at: string;
+            refresh_after: string;
+            access: components["schemas"]["SessionAccess"];
+            organization: {
+                id: string;
+                name: string;
+            };
+            source_ip: string;
+        };
+        /** @description The organization's own key to a model provider, never the key itself */
+        ModelKey: {
+            id: string;
+            name: string | null;
+            /** @enum {string} */
+            provider: "openai" | "anthropic" | "custom";
+            endpoint: string | null;
+            last4: string;
+            created_at: string;
+            agents: {
+                id: string;
+                name: string;
+            }[];
+        };
+        ModelKeyList: {
+            model_keys: components["schemas"]["ModelKey"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        ModelProviderRefusedDetails: {
+            /** @enum {string} */
+            reason?: "model_key_missing" | "model_key_unreadable";
+            model_key_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ModelProviderRefusedError: {
+            error: {
+                /** @constant */
+                code: "model_provider_refused";
+                message: string;
+                details: components["schemas"]["ModelProviderRefusedDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        NotFoundError: {
+            error: {
+                /** @constant */
+                code: "not_found";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        Organization: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            settings: {
+                ip_allowlist: string[];
+            };
+            created_at: string;
+            updated_at: string | null;
+        };
+        /** @description An answer with its cited sources */
+        QueryResult: {
+            response: string;
+            sources: components["schemas"]["CitedSource"][];
+            metadata: {
+                interaction_id: string;
+                session_id: string;
+                latency_ms: number;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                rag_strategy: string;
+                model: string;
+                /** @enum {string} */
+                billed_to: "service" | "model_key";
+                model_key_id: string | null;
+                /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                groundedness: number;
+            };
+        };
+        /** @description The `data` of a streamed answer's `delta` event: the next piece of text */
+        QueryStreamDelta: {
+            text: string;
+        };
+        /** @description The `data` of a streamed answer's `done` event: the result, its sources without their text */
+        QueryStreamDone: {
+            response: string;
+            sources: {
+                chunk_id: string;
+                /** @description The document the chunk belongs to (doc_…) */
+                document_id: string;
+                /** @description The data source the document belongs to (ds_…) */
+                data_source_id: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                quoted_ranges: {
+                    start: number;
+                    end: number;
+                }[];
+            }[];
+            metadata: {
+                interaction_id: string;
+                session_id: string;
+                latency_ms: number;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                rag_strategy: string;
+                model: string;
+                /** @enum {string} */
+                billed_to: "service" | "model_key";
+                model_key_id: string | null;
+                /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                groundedness: number;
+            };
+        };
+        /** @description One server-sent event, its `data` line parsed as JSON; told apart by `event`. */
+        QueryStreamEvent: {
+            /** @constant */
+            event: "sources";
+            data: components["schemas"]["QueryStreamSources"];
+        } | {
+            /** @constant */
+            event: "delta";
+            data: components["schemas"]["QueryStreamDelta"];
+        } | {
+            /** @constant */
+            event: "done";
+            data: components["schemas"]["QueryStreamDone"];
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["ApiError"];
+        };
+        /** @description The `data` of a streamed answer's `sources` event */
+        QueryStreamSources: {
+            sources: components["schemas"]["CitedSource"][];
+        };
+        RateLimitDetails: {
+            /**
+             * @description Which limit refused: model_provider when the provider behind the organization's own model key is rate limiting it
+             * @enum {string}
+             */
+            reason: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts" | "model_provider";
+            /** @description The limit that was reached */
+            limit?: number;
+            /**
+             * Format: date-time
+             * @description When the limit has room again (ISO 8601 UTC)
+             */
+            reset_at?: string;
+            /** @description Seconds to wait before retrying (also in `Retry-After`) */
+            retry_after: number;
+        } & {
+            [key: string]: unknown;
+        };
+        RateLimitError: {
+            error: {
+                /** @constant */
+                code: "rate_limit_exceeded";
+                message: string;
+                details: components["schemas"]["RateLimitDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        SemanticSearchResult: {
+            chunks: {
+                chunk_id: string;
+                text: string;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                /** @description The document the chunk belongs to (doc_…) */
+                document_id: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The data source the document belongs to (ds_…) */
+                data_source_id: string;
+                heading_path: string[];
+            }[];
+            query_embedding?: number[];
+            metadata: {
+                total_chunks_searched: number;
+                latency_ms: number;
+                embedder: string;
+                /** @enum {string} */
+                rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
+            };
+        };
+        ServiceUnavailableDetails: {
+            /** @description Seconds to wait before retrying (also in `Retry-After`) */
+            retry_after: number;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceUnavailableError: {
+            error: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                details: components["schemas"]["ServiceUnavailableDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description A signed-in session: the user and the CSRF token to send with changes */
+        Session: {
+            user: components["schemas"]["User"];
+            csrf_token: string;
+            expires_at: string;
+            session_expires_at: string;
+            refresh_after: string;
+        };
+        SessionAccess: {
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            group_ids: string[];
+            agent_ids: string[] | null;
+        };
+        /** @description A document a sync did not index, and why */
+        SkippedDocument: {
+            key: string;
+            reason: string;
+        };
+        SsoConfiguration: {
+            org_id: string;
+            /** @enum {string} */
+            protocol: "oidc" | "saml";
+            enforce_sso: boolean;
+            oidc: {
+                issuer: string;
+                client_id: string;
+                preset: ("google" | "microsoft") | null;
+                scopes: string[];
+                client_secret_set: boolean;
+            } | null;
+            saml: {
+                idp_entity_id: string;
+                sso_url: string;
+                idp_certificates: string[];
+                /** @enum {string} */
+                sso_binding: "redirect" | "post";
+                metadata_url: string | null;
+            } | null;
+            attribute_mapping: {
+                email: string;
+            };
+            provision_role: ("readonly" | "train" | "configure" | "admin") | null;
+            redirect_uri: string;
+            saml_service_provider: {
+                entity_id: string;
+                acs_url: string;
+            };
+            sign_in_url: string;
+            created_at: string;
+            updated_at: string;
+        };
+        SsoDomain: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "unverified";
+            txt_record: {
+                name: string;
+                value: string;
+            };
+            created_at: string;
+            verified_at: string | null;
+            checked_at: string | null;
+            last_error: string | null;
+            unverified_at: string | null;
+        };
+        SsoDomainList: {
+            domains: components["schemas"]["SsoDomain"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        SyncAccepted: {
+            job: components["schemas"]["SyncJob"];
+            data_source: components["schemas"]["DataSource"];
+            created: boolean;
+        };
+        /** @description One run of reading a data source's documents into the index */
+        SyncJob: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            requested_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            documents_total: number | null;
+            documents_processed: number;
+            chunks_indexed: number;
+            documents_skipped: number;
+            skipped: components["schemas"]["SkippedDocument"][];
+            error: string | null;
+        };
+        /** @description A data source's sync progress */
+        SyncStatus: {
+            /** @enum {string} */
+            status: "pending" | "active" | "processing" | "failed";
+            job_id: string | null;
+            job_status: ("queued" | "running" | "succeeded" | "failed") | null;
+            chunks_indexed: number;
+            progress_pct: number;
+            estimated_completion: string | null;
+            documents_total: number | null;
+            documents_processed: number;
+            documents_skipped: number;
+            skipped: components["schemas"]["SkippedDocument"][];
+            started_at: string | null;
+            finished_at: string | null;
+            error: string | null;
+        };
+        UnauthorizedError: {
+            error: {
+                /** @constant */
+                code: "unauthorized";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description A file uploaded to a files data source */
+        UploadedFile: {
+            id: string;
+            data_source_id: string;
+            filename: string;
+            content_type: string | null;
+            /** @enum {string} */
+            status: "awaiting_upload" | "processing" | "indexed" | "failed";
+            size_bytes: number | null;
+            sha256: string | null;
+            chunks_indexed: number;
+            error: string | null;
+            upload_expires_at: string;
+            created_at: string;
+            updated_at: string;
+            indexed_at: string | null;
+        };
+        UploadedFileList: {
+            files: components["schemas"]["UploadedFile"][];
+        };
+        /** @description A person of the organization; never a password */
+        User: {
+            id: string;
+            org_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            /** @enum {string} */
+            status: "invited" | "active" | "deactivated";
+            created_at: string;
+            updated_at: string;
+            last_login_at: string | null;
+        };
+        UserList: {
+            users: components["schemas"]["User"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A receiver of event notifications */
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "failed" | "disabled";
+            secret_last4: string;
+            owner: {
+                /** @enum {string} */
+                type: "api_key" | "user";
+                id: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        WebhookSourceIps: {
+            /** @description True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why) */
+            fixed: boolean;
+            /** @description CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false */
+            cidrs: string[];
+            /** @description When `cidrs` last changed (ISO 8601); null when not fixed, or when the deployment does not know */
+            updated_at: string | null;
+            /** @description Why there are no fixed addresses; null when `fixed` is true */
+            reason: string | null;
+        };
+        WebhookTestResult: {
+            event_id: string;
+            delivered: boolean;
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+        };
+        /** @description A webhook with its signing secret, shown once */
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "failed" | "disabled";
+            secret_last4: string;
+            owner: {
+                /** @enum {string} */
+                type: "api_key" | "user";
+                id: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            secret: string;
         };
     };
     responses: never;
@@ -1827,17 +2833,17 @@ export interface components {
     headers: {
         /** @description Seconds to wait before retrying (429 and 503) */
         "Retry-After": number;
-        /** @description The scope bucket's requests per minute */
+        /** @description Requests per minute the key's bucket for this scope refills at */
         "X-RateLimit-Limit": number;
-        /** @description Whole tokens left in the scope bucket */
+        /** @description Requests the bucket allows right now. The bucket holds a burst above the per-minute rate (the `burst` of RateLimit-Policy), so a rested bucket shows more than X-RateLimit-Limit */
         "X-RateLimit-Remaining": number;
-        /** @description Unix seconds when the scope bucket is full again */
+        /** @description Unix seconds when the bucket is full again */
         "X-RateLimit-Reset": number;
-        /** @description Limit minus remaining */
+        /** @description X-RateLimit-Limit minus X-RateLimit-Remaining, never below 0 */
         "X-RateLimit-Used": number;
-        /** @description IETF draft: the scope bucket policy */
+        /** @description IETF draft: the bucket, its requests per window, window seconds and burst */
         "RateLimit-Policy": string;
-        /** @description IETF draft: remaining and seconds until full */
+        /** @description IETF draft: requests remaining and seconds until the bucket is full */
         RateLimit: string;
     };
     pathItems: never;
@@ -1863,54 +2869,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agents: {
-                            id: string;
-                            name: string;
-                            system_prompt: string | null;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                            model: string;
-                            temperature: number;
-                            max_tokens: number;
-                            data_source_ids: string[];
-                            model_key_id: string | null;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -1919,28 +2905,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1953,16 +2939,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -1998,49 +2985,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2049,28 +3021,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2083,16 +3055,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2114,49 +3087,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2165,28 +3123,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2199,16 +3157,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2246,49 +3205,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2297,28 +3241,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2331,16 +3275,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2363,31 +3308,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2396,28 +3341,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2430,16 +3375,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2463,30 +3409,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agents: {
-                            id: string;
-                            name: string;
-                            system_prompt: string | null;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                            model: string;
-                            temperature: number;
-                            max_tokens: number;
-                            data_source_ids: string[];
-                            model_key_id: string | null;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2495,7 +3421,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2504,7 +3430,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2522,7 +3448,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2531,7 +3457,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2540,7 +3466,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2556,9 +3482,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,25 +3525,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2625,7 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,7 +3546,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2652,7 +3564,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2661,7 +3573,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2670,7 +3582,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2686,9 +3598,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2714,25 +3627,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2741,7 +3639,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2750,7 +3648,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2768,7 +3666,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +3675,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2786,7 +3684,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2802,9 +3700,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,25 +3745,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2873,7 +3757,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2882,7 +3766,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2900,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2909,7 +3793,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2918,7 +3802,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2934,9 +3818,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,7 +3848,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,7 +3857,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,7 +3866,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2999,7 +3884,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,7 +3893,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3017,7 +3902,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3033,9 +3918,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,91 +3949,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_sources: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DataSourceList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3156,28 +3985,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3190,16 +4019,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3232,86 +4062,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3320,28 +4098,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3354,16 +4132,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3385,86 +4164,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3473,28 +4200,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3507,16 +4234,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3551,86 +4279,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3639,28 +4315,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3673,16 +4349,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3705,31 +4382,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3738,28 +4415,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3772,16 +4449,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3803,106 +4481,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        };
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        created: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAccepted"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3911,28 +4517,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3945,16 +4551,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3976,52 +4583,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        job_id: string | null;
-                        job_status: ("queued" | "running" | "succeeded" | "failed") | null;
-                        chunks_indexed: number;
-                        progress_pct: number;
-                        estimated_completion: string | null;
-                        documents_total: number | null;
-                        documents_processed: number;
-                        documents_skipped: number;
-                        skipped: {
-                            key: string;
-                            reason: string;
-                        }[];
-                        started_at: string | null;
-                        finished_at: string | null;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["SyncStatus"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4030,28 +4619,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4064,16 +4653,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4095,51 +4685,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        files: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["UploadedFileList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4148,28 +4721,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4182,16 +4755,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4226,88 +4800,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        document_id: string;
-                        upload_url: string;
-                        /** @constant */
-                        upload_method: "POST";
-                        upload_fields: {
-                            [key: string]: string;
-                        };
-                        expires_at: string;
-                        max_bytes: number;
-                        file: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        };
-                    } | {
-                        tickets: {
-                            document_id: string;
-                            upload_url: string;
-                            /** @constant */
-                            upload_method: "POST";
-                            upload_fields: {
-                                [key: string]: string;
-                            };
-                            expires_at: string;
-                            max_bytes: number;
-                            file: {
-                                id: string;
-                                data_source_id: string;
-                                filename: string;
-                                content_type: string | null;
-                                /** @enum {string} */
-                                status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                                size_bytes: number | null;
-                                sha256: string | null;
-                                chunks_indexed: number;
-                                error: string | null;
-                                upload_expires_at: string;
-                                created_at: string;
-                                updated_at: string;
-                                indexed_at: string | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["FileUploadTicket"] | components["schemas"]["FileUploadBatch"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4316,28 +4836,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4350,16 +4870,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4382,49 +4903,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        data_source_id: string;
-                        filename: string;
-                        content_type: string | null;
-                        /** @enum {string} */
-                        status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                        size_bytes: number | null;
-                        sha256: string | null;
-                        chunks_indexed: number;
-                        error: string | null;
-                        upload_expires_at: string;
-                        created_at: string;
-                        updated_at: string;
-                        indexed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["UploadedFile"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4433,28 +4939,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4467,16 +4973,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4500,31 +5007,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4533,28 +5040,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4567,16 +5074,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4600,61 +5108,61 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description not_found: no such resource in your organization */
+            /** @description No such file in this organization, or its upload never arrived; or not_found: no such resource in your organization */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4667,16 +5175,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4700,67 +5209,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_sources: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DataSourceList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4769,7 +5221,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4778,7 +5230,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4796,7 +5248,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4805,7 +5257,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +5266,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4830,9 +5282,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,62 +5322,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4933,7 +5334,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,7 +5343,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4960,7 +5361,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4969,7 +5370,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4978,7 +5379,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4994,9 +5395,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,64 +5437,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        document_id: string;
-                        upload_url: string;
-                        /** @constant */
-                        upload_method: "POST";
-                        upload_fields: {
-                            [key: string]: string;
-                        };
-                        expires_at: string;
-                        max_bytes: number;
-                        file: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        };
-                    } | {
-                        tickets: {
-                            document_id: string;
-                            upload_url: string;
-                            /** @constant */
-                            upload_method: "POST";
-                            upload_fields: {
-                                [key: string]: string;
-                            };
-                            expires_at: string;
-                            max_bytes: number;
-                            file: {
-                                id: string;
-                                data_source_id: string;
-                                filename: string;
-                                content_type: string | null;
-                                /** @enum {string} */
-                                status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                                size_bytes: number | null;
-                                sha256: string | null;
-                                chunks_indexed: number;
-                                error: string | null;
-                                upload_expires_at: string;
-                                created_at: string;
-                                updated_at: string;
-                                indexed_at: string | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["FileUploadTicket"] | components["schemas"]["FileUploadBatch"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5101,7 +5449,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5458,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5128,7 +5476,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,7 +5485,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5146,7 +5494,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5162,9 +5510,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5190,82 +5539,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        };
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        created: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAccepted"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5274,7 +5551,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5283,7 +5560,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +5578,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5310,7 +5587,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5319,7 +5596,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5335,9 +5612,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5361,34 +5639,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why) */
-                        fixed: boolean;
-                        /** @description CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false */
-                        cidrs: string[];
-                        /** @description When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know */
-                        updated_at: string | null;
-                        /** @description Why there are no fixed addresses; null when `fixed` is true */
-                        reason: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookSourceIps"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5411,54 +5681,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @enum {string} */
-                            status: "active" | "failed" | "disabled";
-                            secret_last4: string;
-                            owner: {
-                                /** @enum {string} */
-                                type: "api_key" | "user";
-                                id: string;
-                            } | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5467,28 +5717,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5501,16 +5751,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5538,50 +5789,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5590,28 +5825,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5624,16 +5859,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5655,49 +5891,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5706,28 +5927,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5740,16 +5961,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5779,49 +6001,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5830,28 +6037,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5864,16 +6071,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5896,31 +6104,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5929,28 +6137,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5963,16 +6171,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5994,50 +6203,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6046,28 +6239,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6080,16 +6273,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6115,59 +6309,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed" | "cancelled";
-                            attempts: {
-                                attempt: number;
-                                at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                error: string | null;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            next_attempt_at: string | null;
-                            failure_reason: string | null;
-                            /** @description When it was last retried by hand (P286); null until then */
-                            retried_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DeliveryList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6176,28 +6345,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6210,16 +6379,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6242,56 +6412,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                        /** @description The request body exactly as signed and sent (the event envelope, D28), as a string */
-                        payload: string;
-                    };
+                    "application/json": components["schemas"]["DeliveryWithPayload"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6300,28 +6448,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6334,16 +6482,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6366,54 +6515,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6422,28 +6551,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6456,16 +6585,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6487,40 +6617,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivered: boolean;
-                        status_code: number | null;
-                        duration_ms: number;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6529,28 +6653,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6563,16 +6687,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6595,30 +6720,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @enum {string} */
-                            status: "active" | "failed" | "disabled";
-                            secret_last4: string;
-                            owner: {
-                                /** @enum {string} */
-                                type: "api_key" | "user";
-                                id: string;
-                            } | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6627,7 +6732,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6636,7 +6741,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6654,7 +6759,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6663,7 +6768,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6672,7 +6777,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6688,9 +6793,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6722,26 +6828,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6750,7 +6840,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6759,7 +6849,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6777,7 +6867,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6786,7 +6876,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6795,7 +6885,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6811,9 +6901,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6839,25 +6930,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6866,7 +6942,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6875,7 +6951,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6893,7 +6969,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6902,7 +6978,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6911,7 +6987,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6927,9 +7003,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,25 +7040,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6990,7 +7052,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6999,7 +7061,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7079,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7026,7 +7088,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7035,7 +7097,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7051,9 +7113,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,7 +7143,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7089,7 +7152,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7098,7 +7161,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7179,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7125,7 +7188,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7134,7 +7197,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7150,9 +7213,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,26 +7242,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7206,7 +7254,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7215,7 +7263,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7233,7 +7281,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7242,7 +7290,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7251,7 +7299,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7267,9 +7315,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7299,35 +7348,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed" | "cancelled";
-                            attempts: {
-                                attempt: number;
-                                at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                error: string | null;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            next_attempt_at: string | null;
-                            failure_reason: string | null;
-                            /** @description When it was last retried by hand (P286); null until then */
-                            retried_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DeliveryList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7336,7 +7360,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7345,7 +7369,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7363,7 +7387,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7372,7 +7396,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7381,7 +7405,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7397,9 +7421,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7426,30 +7451,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7458,7 +7463,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7467,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7485,7 +7490,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7494,7 +7499,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7503,7 +7508,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7519,9 +7524,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,16 +7553,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivered: boolean;
-                        status_code: number | null;
-                        duration_ms: number;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +7574,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7592,7 +7592,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7601,7 +7601,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7610,7 +7610,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7626,9 +7626,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7658,80 +7659,41 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Query result, or an SSE stream of sources, delta…, done */
+            /** @description The answer with its cited sources; with `stream: true`, server-sent events: `sources`, then `delta`s, then `done`, or `error` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        metadata: {
-                            interaction_id: string;
-                            session_id: string;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to: "service" | "model_key";
-                            model_key_id: string | null;
-                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
-                            groundedness: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["QueryResult"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -7740,35 +7702,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134) */
+            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone */
             424: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ModelProviderRefusedError"];
+                };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7781,16 +7745,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -7816,56 +7781,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Query result, or an SSE stream of sources, delta…, done */
+            /** @description The answer with its cited sources; with `stream: true`, server-sent events: `sources`, then `delta`s, then `done`, or `error` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        metadata: {
-                            interaction_id: string;
-                            session_id: string;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to: "service" | "model_key";
-                            model_key_id: string | null;
-                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
-                            groundedness: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["QueryResult"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7874,7 +7800,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7883,7 +7809,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7901,7 +7827,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7910,7 +7836,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7919,14 +7845,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134) */
+            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone */
             424: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7942,9 +7870,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7990,62 +7919,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: {
-                            chunk_id: string;
-                            text: string;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            heading_path: string[];
-                        }[];
-                        query_embedding?: number[];
-                        metadata: {
-                            total_chunks_searched: number;
-                            latency_ms: number;
-                            embedder: string;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        };
-                    };
+                    "application/json": components["schemas"]["SemanticSearchResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8054,28 +7955,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8088,16 +7989,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8139,38 +8041,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: {
-                            chunk_id: string;
-                            text: string;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            heading_path: string[];
-                        }[];
-                        query_embedding?: number[];
-                        metadata: {
-                            total_chunks_searched: number;
-                            latency_ms: number;
-                            embedder: string;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        };
-                    };
+                    "application/json": components["schemas"]["SemanticSearchResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8179,7 +8053,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8188,7 +8062,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8206,7 +8080,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8215,7 +8089,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8224,7 +8098,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8240,9 +8114,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8273,84 +8148,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        interactions: {
-                            id: string;
-                            agent_id: string;
-                            session_id: string;
-                            query: string;
-                            response: string;
-                            sources: {
-                                chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                                document_id?: string;
-                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                                data_source_id?: string;
-                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                document_title: string;
-                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                document_url: string | null;
-                                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                                rank: number;
-                                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                                score: number;
-                                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                                similarity_score: number;
-                                chunk_text: string;
-                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                                quoted_ranges: {
-                                    start: number;
-                                    end: number;
-                                }[];
-                            }[];
-                            cited_sources: number;
-                            groundedness: number | null;
-                            feedback: ("positive" | "negative") | null;
-                            feedback_comment: string | null;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to?: "service" | "model_key";
-                            model_key_id?: string | null;
-                            key_id: string | null;
-                            user_id?: string | null;
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["InteractionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8359,28 +8184,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8393,16 +8218,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8432,79 +8258,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        session_id: string;
-                        query: string;
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                            document_id?: string;
-                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                            data_source_id?: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        cited_sources: number;
-                        groundedness: number | null;
-                        feedback: ("positive" | "negative") | null;
-                        feedback_comment: string | null;
-                        latency_ms: number;
-                        tokens_input: number;
-                        tokens_output: number;
-                        cost_usd: number;
-                        rag_strategy: string;
-                        model: string;
-                        /** @enum {string} */
-                        billed_to?: "service" | "model_key";
-                        model_key_id?: string | null;
-                        key_id: string | null;
-                        user_id?: string | null;
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Interaction"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8513,28 +8294,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8547,16 +8328,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8583,60 +8365,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        interactions: {
-                            id: string;
-                            agent_id: string;
-                            session_id: string;
-                            query: string;
-                            response: string;
-                            sources: {
-                                chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                                document_id?: string;
-                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                                data_source_id?: string;
-                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                document_title: string;
-                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                document_url: string | null;
-                                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                                rank: number;
-                                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                                score: number;
-                                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                                similarity_score: number;
-                                chunk_text: string;
-                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                                quoted_ranges: {
-                                    start: number;
-                                    end: number;
-                                }[];
-                            }[];
-                            cited_sources: number;
-                            groundedness: number | null;
-                            feedback: ("positive" | "negative") | null;
-                            feedback_comment: string | null;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to?: "service" | "model_key";
-                            model_key_id?: string | null;
-                            key_id: string | null;
-                            user_id?: string | null;
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["InteractionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8645,7 +8377,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +8386,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8672,7 +8404,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8681,7 +8413,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8690,7 +8422,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8706,9 +8438,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8741,55 +8474,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        session_id: string;
-                        query: string;
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                            document_id?: string;
-                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                            data_source_id?: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        cited_sources: number;
-                        groundedness: number | null;
-                        feedback: ("positive" | "negative") | null;
-                        feedback_comment: string | null;
-                        latency_ms: number;
-                        tokens_input: number;
-                        tokens_output: number;
-                        cost_usd: number;
-                        rag_strategy: string;
-                        model: string;
-                        /** @enum {string} */
-                        billed_to?: "service" | "model_key";
-                        model_key_id?: string | null;
-                        key_id: string | null;
-                        user_id?: string | null;
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Interaction"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8798,7 +8486,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8807,7 +8495,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8825,7 +8513,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8834,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8843,7 +8531,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8859,9 +8547,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8884,60 +8573,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description D34 metrics and time_series */
+            /** @description Usage metrics and their time_series */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        metrics: {
-                            total_queries: number;
-                            unique_users: number;
-                            avg_latency_ms: number;
-                            accuracy_rate: number | null;
-                            citation_rate: number | null;
-                            avg_groundedness: number | null;
-                            total_cost_usd: number;
-                            model_key_cost_usd: number;
-                            model_key_queries: number;
-                            total_tokens_input: number;
-                            total_tokens_output: number;
-                        };
-                        time_series: {
-                            timestamp: string;
-                            queries: number;
-                            latency_p50: number;
-                            latency_p95: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Analytics"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8946,28 +8615,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8980,16 +8649,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9007,36 +8677,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description D34 metrics and a daily time_series */
+            /** @description Usage metrics and a daily time_series */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        metrics: {
-                            total_queries: number;
-                            unique_users: number;
-                            avg_latency_ms: number;
-                            accuracy_rate: number | null;
-                            citation_rate: number | null;
-                            avg_groundedness: number | null;
-                            total_cost_usd: number;
-                            model_key_cost_usd: number;
-                            model_key_queries: number;
-                            total_tokens_input: number;
-                            total_tokens_output: number;
-                        };
-                        time_series: {
-                            timestamp: string;
-                            queries: number;
-                            latency_p50: number;
-                            latency_p95: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Analytics"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9045,7 +8695,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9054,7 +8704,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9072,7 +8722,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9081,7 +8731,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9090,7 +8740,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9106,9 +8756,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9135,51 +8786,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        users: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9188,28 +8822,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9222,16 +8856,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9260,53 +8895,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                        invitation: {
-                            token: string;
-                            expires_at: string;
-                            accept_path: string;
-                            invitation_url: string;
-                            mailed: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9315,28 +8931,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9349,16 +8965,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9380,46 +8997,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9428,28 +9033,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9462,16 +9067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9504,46 +9110,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9552,28 +9146,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9586,16 +9180,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9618,31 +9213,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9651,28 +9246,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9685,16 +9280,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9716,40 +9312,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        token: string;
-                        expires_at: string;
-                        accept_path: string;
-                        invitation_url: string;
-                        mailed: boolean;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9758,28 +9348,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9792,16 +9382,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9824,31 +9415,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9857,28 +9448,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9891,16 +9482,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9923,27 +9515,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        users: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9952,7 +9527,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9961,7 +9536,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9979,7 +9554,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9988,7 +9563,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9997,7 +9572,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10013,9 +9588,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10048,29 +9624,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                        invitation: {
-                            token: string;
-                            expires_at: string;
-                            accept_path: string;
-                            invitation_url: string;
-                            mailed: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10079,7 +9636,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +9645,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10106,7 +9663,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10115,7 +9672,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10124,7 +9681,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10140,9 +9697,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10169,49 +9727,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        groups: {
-                            id: string;
-                            org_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            agent_ids: string[] | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10220,28 +9763,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10254,16 +9797,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10293,44 +9837,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10339,28 +9873,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10373,16 +9907,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10404,44 +9939,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10450,28 +9975,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10484,16 +10009,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10525,44 +10051,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10571,28 +10087,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10605,16 +10121,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10637,31 +10154,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10670,28 +10187,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10704,16 +10221,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10738,51 +10256,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        members: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupMemberList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10791,28 +10292,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10825,16 +10326,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10858,31 +10360,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10891,28 +10393,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10925,16 +10427,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10958,31 +10461,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10991,28 +10494,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11025,16 +10528,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -11057,25 +10561,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        groups: {
-                            id: string;
-                            org_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            agent_ids: string[] | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11084,7 +10573,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11093,7 +10582,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11111,7 +10600,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,7 +10609,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11129,7 +10618,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11145,9 +10634,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11181,20 +10671,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11203,7 +10683,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11212,7 +10692,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +10710,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11239,7 +10719,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11248,7 +10728,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11264,9 +10744,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,20 +10773,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11314,7 +10785,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11323,7 +10794,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11341,7 +10812,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11350,7 +10821,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11359,7 +10830,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11375,9 +10846,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11413,20 +10885,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11435,7 +10897,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,7 +10906,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11462,7 +10924,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11471,7 +10933,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11480,7 +10942,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11496,9 +10958,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11525,7 +10988,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11534,7 +10997,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11543,7 +11006,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11561,7 +11024,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11570,7 +11033,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11579,7 +11042,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11595,9 +11058,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11626,27 +11090,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        members: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupMemberList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11655,7 +11102,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11664,7 +11111,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11682,7 +11129,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11691,7 +11138,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11700,7 +11147,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11716,9 +11163,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11746,7 +11194,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11755,7 +11203,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11764,7 +11212,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11782,7 +11230,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11791,7 +11239,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11800,7 +11248,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11816,9 +11264,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11846,7 +11295,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11855,7 +11304,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11864,7 +11313,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11882,7 +11331,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11891,7 +11340,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +11349,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11916,9 +11365,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11944,44 +11394,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -11990,28 +11430,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12024,16 +11464,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12066,44 +11507,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12112,28 +11543,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12146,16 +11577,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12178,50 +11610,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                            /** @enum {string} */
-                            environment: "live" | "test";
-                            last4: string;
-                            created_at: string;
-                            last_used_at: string | null;
-                        }[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12230,28 +11646,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12264,16 +11680,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12301,44 +11718,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        last4: string;
-                        created_at: string;
-                        last_used_at: string | null;
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12347,28 +11754,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12381,16 +11788,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12413,31 +11821,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12446,28 +11854,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12480,16 +11888,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12511,20 +11920,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12533,7 +11932,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12542,7 +11941,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12560,7 +11959,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12569,7 +11968,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12578,7 +11977,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12594,9 +11993,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12633,20 +12033,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12655,7 +12045,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12664,7 +12054,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12682,7 +12072,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12691,7 +12081,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12700,7 +12090,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12716,9 +12106,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12745,26 +12136,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                            /** @enum {string} */
-                            environment: "live" | "test";
-                            last4: string;
-                            created_at: string;
-                            last_used_at: string | null;
-                        }[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12773,7 +12148,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12782,7 +12157,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12800,7 +12175,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12809,7 +12184,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12818,7 +12193,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12834,9 +12209,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12868,20 +12244,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        last4: string;
-                        created_at: string;
-                        last_used_at: string | null;
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12890,7 +12256,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12899,7 +12265,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12917,7 +12283,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12926,7 +12292,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12935,7 +12301,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12951,9 +12317,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12980,7 +12347,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12989,7 +12356,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12998,7 +12365,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13016,7 +12383,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13025,7 +12392,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13034,7 +12401,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13050,9 +12417,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13084,89 +12452,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13186,52 +12537,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13240,28 +12573,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13274,16 +12607,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13303,63 +12637,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                        access: {
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            group_ids: string[];
-                            agent_ids: string[] | null;
-                        };
-                        organization: {
-                            id: string;
-                            name: string;
-                        };
-                        source_ip: string;
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13368,28 +12673,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13402,16 +12707,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13432,31 +12738,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13465,28 +12771,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13499,16 +12805,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13535,52 +12842,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13589,28 +12878,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13623,16 +12912,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13659,89 +12949,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13773,68 +13046,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13862,68 +13136,69 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13951,28 +13226,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13981,7 +13238,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13990,7 +13247,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13999,7 +13256,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14008,7 +13265,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14017,7 +13274,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14027,9 +13284,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14053,28 +13311,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14083,7 +13323,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14092,7 +13332,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14110,7 +13350,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14119,7 +13359,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14128,7 +13368,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14144,9 +13384,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14170,39 +13411,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                        access: {
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            group_ids: string[];
-                            agent_ids: string[] | null;
-                        };
-                        organization: {
-                            id: string;
-                            name: string;
-                        };
-                        source_ip: string;
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14211,7 +13423,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14220,7 +13432,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14238,7 +13450,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14247,7 +13459,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14256,7 +13468,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14272,9 +13484,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14299,7 +13512,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14308,7 +13521,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14317,7 +13530,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14335,7 +13548,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14344,7 +13557,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14353,7 +13566,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14369,9 +13582,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14402,28 +13616,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14432,7 +13628,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14441,7 +13637,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14450,7 +13646,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14459,7 +13655,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14468,7 +13664,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14478,9 +13674,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14506,66 +13703,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        org_id: string;
-                        /** @enum {string} */
-                        protocol: "oidc" | "saml";
-                        enforce_sso: boolean;
-                        oidc: {
-                            issuer: string;
-                            client_id: string;
-                            preset: ("google" | "microsoft") | null;
-                            scopes: string[];
-                            client_secret_set: boolean;
-                        } | null;
-                        saml: {
-                            idp_entity_id: string;
-                            sso_url: string;
-                            idp_certificates: string[];
-                            /** @enum {string} */
-                            sso_binding: "redirect" | "post";
-                            metadata_url: string | null;
-                        } | null;
-                        attribute_mapping: {
-                            email: string;
-                        };
-                        provision_role: ("readonly" | "train" | "configure" | "admin") | null;
-                        redirect_uri: string;
-                        saml_service_provider: {
-                            entity_id: string;
-                            acs_url: string;
-                        };
-                        sign_in_url: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SsoConfiguration"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14574,28 +13739,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14608,16 +13773,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14683,66 +13849,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        org_id: string;
-                        /** @enum {string} */
-                        protocol: "oidc" | "saml";
-                        enforce_sso: boolean;
-                        oidc: {
-                            issuer: string;
-                            client_id: string;
-                            preset: ("google" | "microsoft") | null;
-                            scopes: string[];
-                            client_secret_set: boolean;
-                        } | null;
-                        saml: {
-                            idp_entity_id: string;
-                            sso_url: string;
-                            idp_certificates: string[];
-                            /** @enum {string} */
-                            sso_binding: "redirect" | "post";
-                            metadata_url: string | null;
-                        } | null;
-                        attribute_mapping: {
-                            email: string;
-                        };
-                        provision_role: ("readonly" | "train" | "configure" | "admin") | null;
-                        redirect_uri: string;
-                        saml_service_provider: {
-                            entity_id: string;
-                            acs_url: string;
-                        };
-                        sign_in_url: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SsoConfiguration"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14751,28 +13885,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14785,16 +13919,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14817,31 +13952,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14850,28 +13985,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14884,16 +14019,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14918,52 +14054,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domains: {
-                            domain: string;
-                            /** @enum {string} */
-                            status: "pending" | "verified" | "unverified";
-                            txt_record: {
-                                name: string;
-                                value: string;
-                            };
-                            created_at: string;
-                            verified_at: string | null;
-                            checked_at: string | null;
-                            last_error: string | null;
-                            unverified_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["SsoDomainList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14972,28 +14090,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15006,16 +14124,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15043,47 +14162,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domain: string;
-                        /** @enum {string} */
-                        status: "pending" | "verified" | "unverified";
-                        txt_record: {
-                            name: string;
-                            value: string;
-                        };
-                        created_at: string;
-                        verified_at: string | null;
-                        checked_at: string | null;
-                        last_error: string | null;
-                        unverified_at: string | null;
-                    };
+                    "application/json": components["schemas"]["SsoDomain"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15092,28 +14198,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15126,16 +14232,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15158,47 +14265,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domain: string;
-                        /** @enum {string} */
-                        status: "pending" | "verified" | "unverified";
-                        txt_record: {
-                            name: string;
-                            value: string;
-                        };
-                        created_at: string;
-                        verified_at: string | null;
-                        checked_at: string | null;
-                        last_error: string | null;
-                        unverified_at: string | null;
-                    };
+                    "application/json": components["schemas"]["SsoDomain"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15207,28 +14301,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15241,16 +14335,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15274,31 +14369,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15307,28 +14402,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15341,16 +14436,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15368,12 +14464,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description P273: a form to post to an identity provider that takes HTTP-POST only */
+            /** @description A form to post to an identity provider that takes HTTP-POST only */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description To the identity provider */
             303: {
@@ -15382,68 +14480,69 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15468,68 +14567,70 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12); The 'Unauthorized domain' page */
+            /** @description The 'Unauthorized domain' page; or forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15550,70 +14651,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description SAML is not configured for this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15629,7 +14742,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/x-www-form-urlencoded": {
                     SAMLResponse: string;
                     RelayState?: string;
                 };
@@ -15643,68 +14756,70 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12); The 'Unauthorized domain' page */
+            /** @description The 'Unauthorized domain' page; or forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15726,10 +14841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorization_url: string;
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["ConnectionStart"];
                 };
             };
             /** @description To the provider's authorization URL (also in the body) */
@@ -15738,37 +14850,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorization_url: string;
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["ConnectionStart"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (details.reason session_required); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.reason session_required); a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15777,7 +14886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description The provider's app is not configured, or the connector is not built yet */
@@ -15785,27 +14894,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15818,16 +14929,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15849,90 +14961,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        revoked_at_provider: boolean;
-                        revocation_error: string | null;
-                    };
+                    "application/json": components["schemas"]["Disconnection"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15941,28 +14997,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15975,16 +15031,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16007,61 +15064,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description The 'Connection failed' page, with the reason; a browser without the sign-in's flow cookie gets the same page as a state that does not verify; or invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
             /** @description The provider could not be reached */
@@ -16069,15 +15129,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16102,51 +15165,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        articles: {
-                            id: string;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            version: number;
-                            data_source_id: string;
-                            content_length: number;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                        data_source_id: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16155,28 +15201,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16189,16 +15235,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16228,45 +15275,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16275,28 +15311,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16309,16 +15345,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16340,45 +15377,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16387,28 +15413,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16421,16 +15447,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16463,45 +15490,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16510,28 +15526,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16544,16 +15560,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16576,31 +15593,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16609,28 +15626,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16643,16 +15660,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16677,48 +15695,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        versions: {
-                            article_id: string;
-                            version: number;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            content_length: number;
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["KbArticleVersionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16727,28 +15731,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16761,16 +15765,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16793,43 +15798,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        article_id: string;
-                        version: number;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleVersion"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16838,28 +15834,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16872,16 +15868,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16906,27 +15903,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        articles: {
-                            id: string;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            version: number;
-                            data_source_id: string;
-                            content_length: number;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                        data_source_id: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16935,7 +15915,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16944,7 +15924,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16962,7 +15942,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16971,7 +15951,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -16980,7 +15960,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16996,9 +15976,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17032,21 +16013,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17055,7 +16025,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17064,7 +16034,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17082,7 +16052,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17091,7 +16061,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17100,7 +16070,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17116,9 +16086,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17155,21 +16126,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17178,7 +16138,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17187,7 +16147,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17205,7 +16165,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17214,7 +16174,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17223,7 +16183,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17239,9 +16199,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17268,51 +16229,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        model_keys: {
-                            id: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            provider: "openai" | "anthropic" | "custom";
-                            endpoint: string | null;
-                            last4: string;
-                            created_at: string;
-                            agents: {
-                                id: string;
-                                name: string;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ModelKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17321,28 +16265,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17355,16 +16299,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17394,46 +16339,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        provider: "openai" | "anthropic" | "custom";
-                        endpoint: string | null;
-                        last4: string;
-                        created_at: string;
-                        agents: {
-                            id: string;
-                            name: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ModelKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17442,28 +16375,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17476,16 +16409,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17507,46 +16441,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        provider: "openai" | "anthropic" | "custom";
-                        endpoint: string | null;
-                        last4: string;
-                        created_at: string;
-                        agents: {
-                            id: string;
-                            name: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ModelKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17555,28 +16477,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17589,16 +16511,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17621,31 +16544,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17654,28 +16577,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17688,16 +16611,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17721,84 +16645,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        evals: {
-                            id: string;
-                            name: string | null;
-                            agent_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "completed" | "failed";
-                            question_count: number;
-                            completed_count: number;
-                            source: {
-                                /** @constant */
-                                type: "questions";
-                            } | {
-                                /** @constant */
-                                type: "interactions";
-                                agent_id: string;
-                                /** @enum {string} */
-                                feedback: "positive" | "negative" | "any";
-                                since: string | null;
-                                limit: number;
-                            };
-                            totals: {
-                                questions: number;
-                                answered: number;
-                                failed: number;
-                                no_answer: number;
-                                retrieval_recall: number | null;
-                                citation_precision: number | null;
-                                citation_recall: number | null;
-                                answer_support: number | null;
-                                answer_f1: number | null;
-                                latency_ms: {
-                                    p50: number | null;
-                                    p95: number | null;
-                                };
-                                tokens_input: number;
-                                tokens_output: number;
-                                cost_usd: number;
-                            } | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            created_at: string;
-                            started_at: string | null;
-                            completed_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["EvaluationList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17807,28 +16681,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17841,16 +16715,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17893,79 +16768,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        agent_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed";
-                        question_count: number;
-                        completed_count: number;
-                        source: {
-                            /** @constant */
-                            type: "questions";
-                        } | {
-                            /** @constant */
-                            type: "interactions";
-                            agent_id: string;
-                            /** @enum {string} */
-                            feedback: "positive" | "negative" | "any";
-                            since: string | null;
-                            limit: number;
-                        };
-                        totals: {
-                            questions: number;
-                            answered: number;
-                            failed: number;
-                            no_answer: number;
-                            retrieval_recall: number | null;
-                            citation_precision: number | null;
-                            citation_recall: number | null;
-                            answer_support: number | null;
-                            answer_f1: number | null;
-                            latency_ms: {
-                                p50: number | null;
-                                p95: number | null;
-                            };
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                        } | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Evaluation"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17974,28 +16804,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18008,16 +16838,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -18042,127 +16873,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        agent_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed";
-                        question_count: number;
-                        completed_count: number;
-                        source: {
-                            /** @constant */
-                            type: "questions";
-                        } | {
-                            /** @constant */
-                            type: "interactions";
-                            agent_id: string;
-                            /** @enum {string} */
-                            feedback: "positive" | "negative" | "any";
-                            since: string | null;
-                            limit: number;
-                        };
-                        totals: {
-                            questions: number;
-                            answered: number;
-                            failed: number;
-                            no_answer: number;
-                            retrieval_recall: number | null;
-                            citation_precision: number | null;
-                            citation_recall: number | null;
-                            answer_support: number | null;
-                            answer_f1: number | null;
-                            latency_ms: {
-                                p50: number | null;
-                                p95: number | null;
-                            };
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                        } | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                        results: {
-                            index: number;
-                            question: string;
-                            expected_answer: string | null;
-                            expected_sources: string[] | null;
-                            source_interaction_id: string | null;
-                            result: {
-                                /** @enum {string} */
-                                status: "answered" | "failed";
-                                interaction_id: string | null;
-                                response: string | null;
-                                sources: {
-                                    chunk_id: string;
-                                    /** @description The document the chunk belongs to (doc_…) */
-                                    document_id?: string;
-                                    /** @description The data source the document belongs to (ds_…) */
-                                    data_source_id?: string;
-                                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                    document_title: string;
-                                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                    document_url: string | null;
-                                    similarity_score: number;
-                                }[];
-                                retrieved_documents: string[];
-                                metrics: {
-                                    retrieval_recall: number | null;
-                                    citation_precision: number | null;
-                                    citation_recall: number | null;
-                                    answer_support: number | null;
-                                    answer_sentences: number;
-                                    supported_sentences: number;
-                                    answer_f1: number | null;
-                                    no_answer: boolean;
-                                } | null;
-                                latency_ms: number | null;
-                                tokens_input: number;
-                                tokens_output: number;
-                                cost_usd: number;
-                                billed_to: ("service" | "model_key") | null;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                answered_at: string;
-                            } | null;
-                        }[];
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["EvaluationWithResults"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18171,28 +16909,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18205,16 +16943,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
