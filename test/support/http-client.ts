@@ -1,4 +1,10 @@
-/** A small fetch wrapper for tests: JSON in, status/headers/JSON out. */
+import { expectDocumented } from './openapi-contract';
+
+/**
+ * A small fetch wrapper for tests: JSON in, status/headers/JSON out. Every
+ * answer of an `/api/v1` route is held to docs/openapi.json on the way
+ * (openapi-contract.ts): a drift fails the test that met it.
+ */
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -37,6 +43,13 @@ export async function api(
     ...(request.redirect ? { redirect: request.redirect } : {}),
   });
   const text = await response.text();
+  expectDocumented({
+    method: request.method ?? 'GET',
+    path,
+    status: response.status,
+    headers: response.headers,
+    text,
+  });
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;
