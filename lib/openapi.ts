@@ -160,9 +160,19 @@ function errorResponses(route: Route): Record<string, Record<string, unknown>> {
   if (route.publicInformation) {
     return { 400: common[400], 503: common[503] };
   }
+  // A change can meet the resource in another state, or another change of it at the same moment.
+  const conflict: Record<string, Record<string, unknown>> = route.method === 'GET'
+    ? {}
+    : {
+        409: response(
+          409,
+          'invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry',
+        ),
+      };
   if (route.access === 'public') {
     return {
       ...common,
+      ...conflict,
       401: response(401, 'unauthorized: unknown email or wrong password (one answer for both)'),
       403: response(403, 'forbidden: a cross-site request'),
       429: rateLimitResponse(route),
@@ -174,6 +184,7 @@ function errorResponses(route: Route): Record<string, Record<string, unknown>> {
       : `forbidden: the key lacks the ${route.scope} scope; a session below the ${route.role} role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist`;
   return {
     ...common,
+    ...conflict,
     401: response(
       401,
       'unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session',

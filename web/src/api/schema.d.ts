@@ -3024,6 +3024,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -3244,6 +3253,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -3342,6 +3360,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -3557,6 +3584,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3784,6 +3820,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -3877,6 +3922,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4101,6 +4155,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -4318,6 +4381,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -4416,6 +4488,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -4518,6 +4599,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -4839,6 +4929,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -5041,6 +5140,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -5361,6 +5469,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -5476,6 +5593,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -5571,6 +5697,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5828,6 +5963,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -6040,6 +6184,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -6138,6 +6291,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -6240,6 +6402,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -6554,6 +6725,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -6654,6 +6834,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -6860,6 +7049,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7079,6 +7277,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -7172,6 +7379,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7274,6 +7490,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7490,6 +7715,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -7585,6 +7819,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7705,6 +7948,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -7820,6 +8072,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7958,6 +8219,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -8073,6 +8343,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8297,6 +8576,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -8506,6 +8794,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8934,6 +9231,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -9149,6 +9455,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -9247,6 +9562,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -9351,6 +9675,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -9449,6 +9782,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -9656,6 +9998,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9876,6 +10227,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -10090,6 +10450,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -10188,6 +10557,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -10396,6 +10774,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -10495,6 +10882,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -10703,6 +11099,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10924,6 +11329,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -11017,6 +11431,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11230,6 +11653,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -11324,6 +11756,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11546,6 +11987,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -11757,6 +12207,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -11855,6 +12314,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -12065,6 +12533,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12283,6 +12760,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -12376,6 +12862,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12482,6 +12977,15 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -12574,6 +13078,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -12774,6 +13287,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -12881,6 +13403,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -12979,6 +13510,15 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -13073,6 +13613,15 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -13161,6 +13710,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -13256,6 +13814,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -13343,6 +13910,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13548,6 +14124,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -13639,6 +14224,15 @@ export interface operations {
             };
             /** @description forbidden: a cross-site request */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13888,6 +14482,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -13986,6 +14589,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -14201,6 +14813,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -14304,6 +14925,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -14403,6 +15033,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -14784,6 +15423,15 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -14998,6 +15646,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -15314,6 +15971,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -15529,6 +16195,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -15627,6 +16302,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -16052,6 +16736,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -16158,6 +16851,15 @@ export interface operations {
             };
             /** @description not_found: no such resource in your organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16378,6 +17080,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
             /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
@@ -16578,6 +17289,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -16805,6 +17525,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
