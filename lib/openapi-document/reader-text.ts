@@ -15,8 +15,8 @@ const REWRITES: ReadonlyArray<readonly [RegExp, string]> = [
   // "(P62)", "(D1, D4, P197)", "(D19: …)" keeps what follows the colon.
   [new RegExp(String.raw`\s*\(${CITATION_LIST}\)`, 'g'), ''],
   [new RegExp(String.raw`\(${CITATION_LIST}:\s*`, 'g'), '('],
-  // "(one answer for both, P62)", "(…; P134)": the citation at the end of a parenthesis.
-  [new RegExp(String.raw`[,;]\s*${CITATION_LIST}\)`, 'g'), ')'],
+  // "(one answer for both, P62)", "(…; P134)", "(…: P135, P282)": the citation ending a parenthesis.
+  [new RegExp(String.raw`[,;:]\s*${CITATION_LIST}\)`, 'g'), ')'],
   // "(D12, then …)": at the start of one.
   [new RegExp(String.raw`\(${CITATION_LIST}[,;]\s*`, 'g'), '('],
   // "D16's reasons", "P62: a …", "per D17/D18", "D5 nested shape".

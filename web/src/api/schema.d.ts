@@ -1737,7 +1737,7 @@ export interface paths {
         get: operations["getModelKey"];
         put?: never;
         post?: never;
-        /** Delete a model key (409 naming the agents that still use it, by id and name:) */
+        /** Delete a model key (409 naming the agents that still use it, by id and name) */
         delete: operations["deleteModelKey"];
         options?: never;
         head?: never;
