@@ -121,7 +121,12 @@ class OpenApiContract {
     const itemSchema = media['x-itemSchema'];
     if (contentType === 'text/event-stream' && itemSchema) {
       return serverSentEvents(exchange.text).flatMap((event, index) =>
-        this.#schemaViolations(`${key} event`, itemSchema, event, `event ${index} (${event.event})`),
+        this.#schemaViolations(
+          `${key} event`,
+          itemSchema,
+          event,
+          `event ${index} (${event.event})`,
+        ),
       );
     }
     return [];
