@@ -36,7 +36,8 @@ export async function api(
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, {
+  const url = new URL(`${baseUrl}${path}`);
+  const response = await fetch(url, {
     method: request.method ?? 'GET',
     headers,
     ...(body !== undefined ? { body } : {}),
@@ -45,7 +46,8 @@ export async function api(
   const text = await response.text();
   expectDocumented({
     method: request.method ?? 'GET',
-    path,
+    // As sent: the URL parser resolves `.` and `..` segments before the service sees them.
+    path: `${url.pathname}${url.search}`,
     status: response.status,
     headers: response.headers,
     text,
