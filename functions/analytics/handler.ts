@@ -65,7 +65,9 @@ export const operations = {
   getAnalytics: operation({
     summary: 'Metrics and a time series (p50/p95 latency per bucket) for a date range',
     query: analyticsQuery,
-    responses: { 200: { description: 'D34 metrics and time_series', schema: analyticsResult } },
+    responses: {
+      200: { description: 'Usage metrics and their time_series', schema: analyticsResult },
+    },
     async handle({ query, principal, deps }) {
       return jsonResponse(
         200,
@@ -77,7 +79,7 @@ export const operations = {
     summary: 'The dashboard charts (legacy): daily analytics',
     query: legacyDashboardQuery,
     responses: {
-      200: { description: 'D34 metrics and a daily time_series', schema: analyticsResult },
+      200: { description: 'Usage metrics and a daily time_series', schema: analyticsResult },
     },
     async handle({ query, principal, deps }) {
       return jsonResponse(

@@ -113,12 +113,13 @@ export const operations = {
       "The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie, P215): exchanges the code and makes the source Connected; clears the cookie",
     query: callbackQuery,
     responses: {
-      200: { description: "The 'Connected' page" },
+      200: { description: "The 'Connected' page", contentType: 'text/html' },
       400: {
         description:
           "The 'Connection failed' page, with the reason; a browser without the sign-in's flow cookie gets the same page as a state that does not verify",
+        contentType: 'text/html',
       },
-      502: { description: 'The provider could not be reached' },
+      502: { description: 'The provider could not be reached', contentType: 'text/html' },
     },
     async handle({ query, deps, client }) {
       // P237: the callback is on the console's origin; P249: its pages lead back there.

@@ -18,7 +18,7 @@ import {
   type QueryEvent,
   type QueryResult,
 } from '../../layers/core/use-cases/query/answer-query';
-import { queryBody, queryResult } from './query.schema';
+import { queryBody, queryResult, queryStreamEvents } from './query.schema';
 import { dependencies, type QueryDependencies } from './wiring';
 
 const operation = operationsWith<QueryDependencies>();
@@ -74,8 +74,10 @@ export const operations = {
     body: queryBody,
     responses: {
       200: {
-        description: 'The Query result, or an SSE stream of sources, delta…, done',
+        description:
+          'The answer with its cited sources; with `stream: true`, server-sent events: `sources`, then `delta`s, then `done`, or `error`',
         schema: queryResult,
+        events: queryStreamEvents,
       },
       // P134: an agent answering with the organization's own model key (D33).
       424: {
@@ -83,7 +85,7 @@ export const operations = {
           "model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134)",
       },
       503: {
-        description: 'The model provider is unavailable, or broke the answer off (P134)',
+        description: 'The model provider is unavailable, or broke the answer off',
       },
     },
     async handle({ body, principal, client, deps, requestId }) {

@@ -7,6 +7,7 @@ import {
   citedSourceResource,
   GROUNDEDNESS_DESCRIPTION,
 } from '../../layers/core/http/cited-source.schema';
+import { anyErrorBody } from '../../layers/core/http/error-body.schema';
 
 /** POST /api/v1/query (spec; D17, D18, D19). */
 export const queryBody = z.strictObject({
@@ -47,3 +48,18 @@ export const queryResult = z.object({
       .check(z.minimum(0), z.maximum(1), z.describe(GROUNDEDNESS_DESCRIPTION)),
   }),
 });
+
+/**
+ * The events of a streamed answer (`stream: true`), by name, with the JSON
+ * object each `data` line carries: the sources first, then the answer's
+ * text in pieces, then the result without repeating the chunks' text, or an
+ * error in place of whatever did not come.
+ */
+export const queryStreamEvents = {
+  sources: z.object({ sources: z.array(citedSourceResource) }),
+  delta: z.object({ text: z.string() }),
+  done: z.extend(queryResult, {
+    sources: z.array(z.omit(citedSourceResource, { chunk_text: true })),
+  }),
+  error: anyErrorBody,
+};

@@ -213,10 +213,11 @@ export const operations = {
     query: startQuery,
     responses: {
       200: {
-        description: 'P273: a form to post to an identity provider that takes HTTP-POST only',
+        description: 'A form to post to an identity provider that takes HTTP-POST only',
+        contentType: 'text/html',
       },
       303: { description: 'To the identity provider' },
-      401: { description: "The 'Authentication failed' page" },
+      401: { description: "The 'Authentication failed' page", contentType: 'text/html' },
     },
     handle: ({ query, deps, client }) =>
       asPage(async () => {
@@ -242,8 +243,8 @@ export const operations = {
         description:
           'Signed in: svc_session is set, on to the `next` the start named, else the console (`/`)',
       },
-      401: { description: "The 'Authentication failed' page" },
-      403: { description: "The 'Unauthorized domain' page" },
+      401: { description: "The 'Authentication failed' page", contentType: 'text/html' },
+      403: { description: "The 'Unauthorized domain' page", contentType: 'text/html' },
     },
     handle: ({ query, deps, client }) =>
       asPage(async () => {
@@ -264,7 +265,10 @@ export const operations = {
   getSamlMetadata: publicOperation({
     summary: "Our SAML service provider metadata for the organization's IdP",
     pathIds: { org_id: 'organization' },
-    responses: { 200: { description: 'SAML 2.0 metadata (XML)' } },
+    responses: {
+      200: { description: 'SAML 2.0 metadata (XML)', contentType: 'application/samlmetadata+xml' },
+      404: { description: 'SAML is not configured for this organization' },
+    },
     async handle({ params, deps, client }) {
       const orgId = params.org_id ?? '';
       const configuration = await deps.ssoRepository.getConfiguration(orgId);
@@ -290,8 +294,8 @@ export const operations = {
         description:
           'Signed in: svc_session is set, on to the `next` the start named, else the console (`/`)',
       },
-      401: { description: "The 'Authentication failed' page" },
-      403: { description: "The 'Unauthorized domain' page" },
+      401: { description: "The 'Authentication failed' page", contentType: 'text/html' },
+      403: { description: "The 'Unauthorized domain' page", contentType: 'text/html' },
     },
     handle: ({ params, body, deps, client }) =>
       asPage(async () => {

@@ -107,6 +107,34 @@ describe('Mail: invitations and password resets (P264-P268)', () => {
       expect(fieldPaths(expectNestedError(earlier, 400, 'invalid_request'))).toEqual(['token']);
     });
 
+    it('keeps a link mailed before a deactivation dead once the user is active again, as their sessions', async () => {
+      const user = await createTestUser(service, { role: 'readonly' });
+
+      await askForReset({ email: user.email });
+      const beforeDeactivation = await inbox.nextMailFor(user.email, 0);
+      clock.advance(1000);
+      const deactivated = await adminBrowser.request(`/api/v1/users/${user.id}`, {
+        method: 'DELETE',
+      });
+      clock.advance(1000);
+      const reactivated = await adminBrowser.request(`/api/v1/users/${user.id}`, {
+        method: 'PUT',
+        body: { status: 'active' },
+      });
+      const old = await confirmReset(tokenOf(beforeDeactivation.link));
+      const stillOld = await signIn(user.email, user.password);
+      clock.advance(1000);
+      await askForReset({ email: user.email });
+      const afterReactivation = await inbox.nextMailFor(user.email, 1);
+      const fresh = await confirmReset(tokenOf(afterReactivation.link));
+
+      expect(deactivated.status).toBe(204);
+      expect(reactivated.status).toBe(200);
+      expect(fieldPaths(expectNestedError(old, 400, 'invalid_request'))).toEqual(['token']);
+      expect(stillOld.status).toBe(200);
+      expect(fresh.status).toBe(204);
+    });
+
     it('answers alike whether or not the address has an account, and mails only an account', async () => {
       const user = await createTestUser(service, { role: 'readonly' });
       const invited = json(

@@ -1,3 +1,4 @@
+import { expectDocumented } from './openapi-contract';
 import { parseSetCookie } from './web-session';
 
 interface BrowserCookie {
@@ -76,12 +77,16 @@ export class Browser {
     });
     this.store(target, response.headers);
     this.history.push(`${init.method ?? 'GET'} ${target.href} -> ${response.status}`);
-    return {
-      url: target.href,
+    const text = await response.text();
+    // The service's own answers are held to docs/openapi.json, as http-client.ts's are.
+    expectDocumented({
+      method: init.method ?? 'GET',
+      path: `${target.pathname}${target.search}`,
       status: response.status,
       headers: response.headers,
-      text: await response.text(),
-    };
+      text,
+    });
+    return { url: target.href, status: response.status, headers: response.headers, text };
   }
 
   /** Follows redirects from `url` until a page that is not one, or until `stopAt(next URL)`. */

@@ -1,4 +1,10 @@
-/** A small fetch wrapper for tests: JSON in, status/headers/JSON out. */
+import { expectDocumented } from './openapi-contract';
+
+/**
+ * A small fetch wrapper for tests: JSON in, status/headers/JSON out. Every
+ * answer of an `/api/v1` route is held to docs/openapi.json on the way
+ * (openapi-contract.ts): a drift fails the test that met it.
+ */
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -32,13 +38,22 @@ export async function api(
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, {
+  const url = new URL(`${baseUrl}${path}`);
+  const response = await fetch(url, {
     method: request.method ?? 'GET',
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(request.redirect ? { redirect: request.redirect } : {}),
   });
   const text = await response.text();
+  expectDocumented({
+    method: request.method ?? 'GET',
+    // As sent: the URL parser resolves `.` and `..` segments before the service sees them.
+    path: `${url.pathname}${url.search}`,
+    status: response.status,
+    headers: response.headers,
+    text,
+  });
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

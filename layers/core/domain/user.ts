@@ -64,6 +64,21 @@ export function displayEmail(email: string): string | null {
 }
 
 /**
+ * What an address written with compatibility look-alikes (fullwidth letters
+ * as in `user@ａ.example`, ligatures, circled or superscript digits) folds
+ * to; null when it is written plainly. Only compatibility differences count:
+ * a letter and its accent typed apart (a canonical equivalent) is the same
+ * text, not a look-alike. New addresses are refused in this case (the
+ * person is asked to write the plain one), while an address typed to sign
+ * in is folded, since it can only name the plain address it looks like.
+ */
+export function lookAlikeFolding(email: string): string | null {
+  const written = email.trim().normalize('NFC');
+  const folded = written.normalize('NFKC');
+  return folded === written ? null : folded;
+}
+
+/**
  * Emails are unique per organization and compared case-insensitively (P60)
  * in this form (P213): the display form's local part in lower case, and its
  * domain in IDNA's ASCII form, so `readonly@ａ.example` and

@@ -42,6 +42,20 @@ export interface OperationInput<Query, Body, Deps, P = Principal> {
   readonly requestId: string;
 }
 
+/** One answer an operation documents. */
+export interface OperationResponse {
+  readonly description: string;
+  /** The JSON body, when the answer has one. */
+  readonly schema?: z.core.$ZodType;
+  /** A body that is not JSON (an HTML page for a browser, SAML metadata); `schema` is then unused. */
+  readonly contentType?: string;
+  /**
+   * A `text/event-stream` answer the operation can give instead of JSON:
+   * each event's name and the JSON object its `data` line carries.
+   */
+  readonly events?: Readonly<Record<string, z.core.$ZodType>>;
+}
+
 /**
  * One endpoint's edge: its query and body schemas (zod/mini, P72; reused
  * for the OpenAPI document; any zod schema type checks), the ids its path carries, and the call into a use case.
@@ -55,8 +69,8 @@ export interface Operation<
   readonly query: Q;
   readonly body: B;
   readonly pathIds: Record<string, IdKind>;
-  /** The success status and body for the OpenAPI document. */
-  readonly responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
+  /** The statuses this operation answers itself (beyond every route's errors), for the OpenAPI document. */
+  readonly responses: Record<number, OperationResponse>;
   /** Served without a credential (its routes have `access: 'public'`): `principal` is null. */
   readonly public: boolean;
   handle(
@@ -87,7 +101,7 @@ export function operationsWith<Deps>() {
     query?: Q;
     body?: B;
     pathIds?: Record<string, IdKind>;
-    responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
+    responses: Record<number, OperationResponse>;
     handle(input: OperationInput<z.output<Q>, z.output<B>, Deps>): Promise<APIGatewayProxyResult>;
   }): Operation<Q, B, Deps> {
     return {
@@ -119,7 +133,7 @@ export function publicOperationsWith<Deps>() {
     query?: Q;
     body?: B;
     pathIds?: Record<string, IdKind>;
-    responses: Record<number, { description: string; schema?: z.core.$ZodType }>;
+    responses: Record<number, OperationResponse>;
     handle(
       input: OperationInput<z.output<Q>, z.output<B>, Deps, null>,
     ): Promise<APIGatewayProxyResult>;

@@ -3,6 +3,8 @@ export interface PasswordResetRecord {
   readonly tokenHash: string;
   readonly orgId: string;
   readonly userId: string;
+  /** Epoch ms it was issued: a reset issued before the user's sessions were ended dies with them. */
+  readonly issuedAt: number;
   /** Epoch ms after which it no longer works. */
   readonly expiresAt: number;
   /** `passwordFingerprint` of the password it replaces (domain/password-reset.ts). */

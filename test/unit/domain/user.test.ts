@@ -3,7 +3,13 @@ import {
   SESSION_POLICY,
   sessionExpiry,
 } from '../../../layers/core/domain/session';
-import { displayEmail, normalizeEmail, ROLES, roleAtLeast } from '../../../layers/core/domain/user';
+import {
+  displayEmail,
+  lookAlikeFolding,
+  normalizeEmail,
+  ROLES,
+  roleAtLeast,
+} from '../../../layers/core/domain/user';
 
 describe('Roles (D13)', () => {
   it('orders the roles, each granting what the ones before it grant', () => {
@@ -32,6 +38,14 @@ describe('Emails (P60)', () => {
     expect(normalizeEmail('\uff32eadonly@A.Example')).toBe('readonly@a.example');
     expect(normalizeEmail('anna@m\u00fcnchen.example')).toBe('anna@xn--mnchen-3ya.example');
     expect(displayEmail(' readonly@\uff41.example ')).toBe('readonly@a.example');
+  });
+
+  it('tells a look-alike address by what it folds to, and a plain one (accents typed apart included) by null', () => {
+    expect(lookAlikeFolding('user@\uff41.example')).toBe('user@a.example');
+    expect(lookAlikeFolding(' \ufb01le@example.com ')).toBe('file@example.com');
+    expect(lookAlikeFolding('user@a.example')).toBeNull();
+    expect(lookAlikeFolding('User@A.Example')).toBeNull();
+    expect(lookAlikeFolding('Jose\u0301@example.com')).toBeNull();
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import type { components, operations } from './schema';
+import type { components } from './schema';
 
 /**
  * P228: the first administrator's two routes, which only the local runtime
@@ -6,8 +6,8 @@ import type { components, operations } from './schema';
  * describes the API everywhere, does not list them. Their shapes, in the
  * form openapi-typescript writes: the session they answer is sign-in's.
  */
-type SignedIn = operations['login']['responses'][200]['content']['application/json'];
-type Refused = { content: { 'application/json': components['schemas']['NestedError'] } };
+type SignedIn = components['schemas']['Session'];
+type Refused = { content: { 'application/json': components['schemas']['ApiError'] } };
 
 export interface LocalSetupPaths {
   '/api/v1/setup': {

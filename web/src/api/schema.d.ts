@@ -51,14 +51,14 @@ export interface paths {
         /**
          * List agents
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents. Accepts camelCase synonyms.
          */
         get: operations["listAgentsLegacyAiAgentManagers"];
         put?: never;
         /**
          * Create an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents. Accepts camelCase synonyms.
          */
         post: operations["createAgentLegacyAiAgentManagers"];
         delete?: never;
@@ -77,20 +77,20 @@ export interface paths {
         /**
          * Get an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         get: operations["getAgentLegacyAiAgentManagers"];
         /**
          * Update an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateAgentLegacyAiAgentManagers"];
         post?: never;
         /**
          * Delete an agent
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/agents/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/agents/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteAgentLegacyAiAgentManagers"];
         options?: never;
@@ -144,7 +144,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a sync job (D22: returns the running job if there is one) */
+        /** Queue a sync job (returns the running job if there is one) */
         post: operations["syncDataSource"];
         delete?: never;
         options?: never;
@@ -159,7 +159,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sync status and progress (D24) */
+        /** Sync status and progress */
         get: operations["getSyncStatus"];
         put?: never;
         post?: never;
@@ -179,7 +179,7 @@ export interface paths {
         /** List a data source's uploaded files, newest first */
         get: operations["listFiles"];
         put?: never;
-        /** Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108) */
+        /** Presign file uploads: POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request */
         post: operations["createFileUpload"];
         delete?: never;
         options?: never;
@@ -232,14 +232,14 @@ export interface paths {
         /**
          * List data sources
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources. Accepts camelCase synonyms.
          */
         get: operations["listDataSourcesLegacyDataSpecs"];
         put?: never;
         /**
          * Create a data source
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources. Accepts camelCase synonyms.
          */
         post: operations["createDataSourceLegacyDataSpecs"];
         delete?: never;
@@ -258,9 +258,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108)
+         * Presign file uploads: POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources/{id}/files. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources/{id}/files. Accepts camelCase synonyms.
          */
         post: operations["createFileUploadLegacyDataSpecs"];
         delete?: never;
@@ -279,9 +279,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Queue a sync job (D22: returns the running job if there is one)
+         * Queue a sync job (returns the running job if there is one)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/data-sources/{id}/sync. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/data-sources/{id}/sync. Accepts camelCase synonyms.
          */
         post: operations["syncDataSourceLegacyDataSpecs"];
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The addresses webhook deliveries come from, to allowlist (no credentials needed; P240) */
+        /** The addresses webhook deliveries come from, to allowlist (no credentials needed) */
         get: operations["getWebhookSourceIps"];
         put?: never;
         post?: never;
@@ -353,7 +353,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret (the old one signs beside it for 24 h, D29) */
+        /** Rotate the signing secret (the old one signs beside it for 24 h) */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -385,7 +385,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one delivery with its payload (P287) */
+        /** Get one delivery with its payload */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -404,7 +404,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286) */
+        /** Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt) */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -439,14 +439,14 @@ export interface paths {
         /**
          * List webhooks
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks. Accepts camelCase synonyms.
          */
         get: operations["listWebhooksLegacyWebhooks"];
         put?: never;
         /**
          * Register a webhook (the secret is returned this once)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks. Accepts camelCase synonyms.
          */
         post: operations["createWebhookLegacyWebhooks"];
         delete?: never;
@@ -465,20 +465,20 @@ export interface paths {
         /**
          * Get a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         get: operations["getWebhookLegacyWebhooks"];
         /**
          * Update a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateWebhookLegacyWebhooks"];
         post?: never;
         /**
          * Delete a webhook
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteWebhookLegacyWebhooks"];
         options?: never;
@@ -496,9 +496,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate the signing secret (the old one signs beside it for 24 h, D29)
+         * Rotate the signing secret (the old one signs beside it for 24 h)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/rotate-secret. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/rotate-secret. Accepts camelCase synonyms.
          */
         post: operations["rotateWebhookSecretLegacyWebhooks"];
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
         /**
          * List deliveries, newest first (filter by status)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/deliveries. Accepts camelCase synonyms.
          */
         get: operations["listDeliveriesLegacyWebhooks"];
         put?: never;
@@ -538,9 +538,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286)
+         * Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry. Accepts camelCase synonyms.
          */
         post: operations["retryDeliveryLegacyWebhooks"];
         delete?: never;
@@ -561,7 +561,7 @@ export interface paths {
         /**
          * Send a signed test event now and report the answer
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/webhooks/{id}/test. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/webhooks/{id}/test. Accepts camelCase synonyms.
          */
         post: operations["sendTestEventLegacyWebhooks"];
         delete?: never;
@@ -579,7 +579,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask an agent: an answer with cited sources (stream: true gives text/event-stream, D19) */
+        /** Ask an agent: an answer with cited sources (stream: true gives text/event-stream) */
         post: operations["query"];
         delete?: never;
         options?: never;
@@ -597,9 +597,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask an agent: an answer with cited sources (stream: true gives text/event-stream, D19)
+         * Ask an agent: an answer with cited sources (stream: true gives text/event-stream)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/query. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/query. Accepts camelCase synonyms.
          */
         post: operations["queryLegacyChat"];
         delete?: never;
@@ -637,7 +637,7 @@ export interface paths {
         /**
          * Search the organization's chunks by meaning (no answer generated)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/semantic-search. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/semantic-search. Accepts camelCase synonyms.
          */
         post: operations["semanticSearchLegacySemanticSearch"];
         delete?: never;
@@ -653,7 +653,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interactions, newest first, by agent, dates (inclusive, D3) and feedback */
+        /** List interactions, newest first, by agent, dates (inclusive) and feedback */
         get: operations["listInteractions"];
         put?: never;
         post?: never;
@@ -688,9 +688,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List interactions, newest first, by agent, dates (inclusive, D3) and feedback
+         * List interactions, newest first, by agent, dates (inclusive) and feedback
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/interactions. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/interactions. Accepts camelCase synonyms.
          */
         get: operations["listInteractionsLegacyInteractions"];
         put?: never;
@@ -711,9 +711,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Give feedback (legacy: the interaction id in the body, D8)
+         * Give feedback (legacy: the interaction id in the body)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/interactions/{id}/feedback. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/interactions/{id}/feedback. Accepts camelCase synonyms.
          */
         post: operations["giveFeedbackLegacyLegacyInteractions"];
         delete?: never;
@@ -749,7 +749,7 @@ export interface paths {
         /**
          * The dashboard charts (legacy): daily analytics
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/analytics. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/analytics. Accepts camelCase synonyms.
          */
         get: operations["getDashboardLegacyAnalytics"];
         put?: never;
@@ -841,7 +841,7 @@ export interface paths {
         /**
          * List the organization's users
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/users. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/users. Accepts camelCase synonyms.
          */
         get: operations["listUsersLegacyUsers"];
         put?: never;
@@ -864,7 +864,7 @@ export interface paths {
         /**
          * Invite a user
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/users. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/users. Accepts camelCase synonyms.
          */
         post: operations["createUserLegacyUserManagement"];
         delete?: never;
@@ -955,14 +955,14 @@ export interface paths {
         /**
          * List the organization's groups
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups. Accepts camelCase synonyms.
          */
         get: operations["listGroupsLegacyGroups"];
         put?: never;
         /**
          * Create a group: a role for its members and, optionally, the agents they may use
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups. Accepts camelCase synonyms.
          */
         post: operations["createGroupLegacyGroups"];
         delete?: never;
@@ -981,20 +981,20 @@ export interface paths {
         /**
          * Get a group
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         get: operations["getGroupLegacyGroups"];
         /**
          * Change a group's name, description, role or agents (members feel it at their next request)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateGroupLegacyGroups"];
         post?: never;
         /**
          * Delete a group (its members leave it)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteGroupLegacyGroups"];
         options?: never;
@@ -1012,7 +1012,7 @@ export interface paths {
         /**
          * List a group's members, newest first
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members. Accepts camelCase synonyms.
          */
         get: operations["listGroupMembersLegacyGroups"];
         put?: never;
@@ -1034,14 +1034,14 @@ export interface paths {
         /**
          * Add a user to a group (already a member: nothing changes)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
          */
         put: operations["addGroupMemberLegacyGroups"];
         post?: never;
         /**
          * Remove a user from a group
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/groups/{id}/members/{user_id}. Accepts camelCase synonyms.
          */
         delete: operations["removeGroupMemberLegacyGroups"];
         options?: never;
@@ -1058,7 +1058,7 @@ export interface paths {
         };
         /** Get your organization: name, plan and settings */
         get: operations["getOrganization"];
-        /** Change your organization's name or settings (IP allowlist, D15) */
+        /** Change your organization's name or settings (IP allowlist) */
         put: operations["updateOrganization"];
         post?: never;
         delete?: never;
@@ -1074,7 +1074,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's API keys (never their values) and the environment new keys get (P282) */
+        /** List the organization's API keys (never their values) and the environment new keys get */
         get: operations["listApiKeys"];
         put?: never;
         /** Create an API key (its value is shown in this answer only) */
@@ -1112,13 +1112,13 @@ export interface paths {
         /**
          * Get your organization: name, plan and settings
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/organizations/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/organizations/{id}. Accepts camelCase synonyms.
          */
         get: operations["getOrganizationLegacyOrganizations"];
         /**
-         * Change your organization's name or settings (IP allowlist, D15)
+         * Change your organization's name or settings (IP allowlist)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/organizations/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/organizations/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateOrganizationLegacyOrganizations"];
         post?: never;
@@ -1136,16 +1136,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the organization's API keys (never their values) and the environment new keys get (P282)
+         * List the organization's API keys (never their values) and the environment new keys get
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys. Accepts camelCase synonyms.
          */
         get: operations["listApiKeysLegacyKeys"];
         put?: never;
         /**
          * Create an API key (its value is shown in this answer only)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys. Accepts camelCase synonyms.
          */
         post: operations["createApiKeyLegacyKeys"];
         delete?: never;
@@ -1167,7 +1167,7 @@ export interface paths {
         /**
          * Delete an API key (it stops working at once)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/keys/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/keys/{id}. Accepts camelCase synonyms.
          */
         delete: operations["deleteApiKeyLegacyKeys"];
         options?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         /**
          * Sign in with email and password
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/login. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/login. Accepts camelCase synonyms.
          */
         post: operations["loginLegacyAuth"];
         delete?: never;
@@ -1344,7 +1344,7 @@ export interface paths {
         /**
          * Re-issue the session cookie (7 more days, within 30 days of sign-in)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/refresh. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/refresh. Accepts camelCase synonyms.
          */
         post: operations["refreshLegacyAuth"];
         delete?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
         /**
          * The signed-in user, their organization, and what their role and groups let them do now
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/me. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/me. Accepts camelCase synonyms.
          */
         get: operations["meLegacyAuth"];
         put?: never;
@@ -1387,7 +1387,7 @@ export interface paths {
         /**
          * Sign out: the cookie is cleared and the session revoked
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/logout. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/logout. Accepts camelCase synonyms.
          */
         delete: operations["logoutLegacyAuth"];
         options?: never;
@@ -1407,7 +1407,7 @@ export interface paths {
         /**
          * Accept an invitation: set the new user's password and sign in
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/auth/invitations/accept. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/auth/invitations/accept. Accepts camelCase synonyms.
          */
         post: operations["acceptInvitationLegacyAuth"];
         delete?: never;
@@ -1546,7 +1546,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connect a connector data source: a signed-in user's browser, with X-CSRF-Token (P215, P216); sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json` */
+        /** Connect a connector data source: a signed-in user's browser, with X-CSRF-Token; sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json` */
         get: operations["startConnection"];
         put?: never;
         post?: never;
@@ -1580,7 +1580,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie, P215): exchanges the code and makes the source Connected; clears the cookie */
+        /** The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie): exchanges the code and makes the source Connected; clears the cookie */
         get: operations["completeConnection"];
         put?: never;
         post?: never;
@@ -1617,7 +1617,7 @@ export interface paths {
         };
         /** Get a knowledge-base article (its latest version) */
         get: operations["getKbArticle"];
-        /** Update a knowledge-base article (D32: records version n+1) */
+        /** Update a knowledge-base article (records version n+1) */
         put: operations["updateKbArticle"];
         post?: never;
         /** Delete a knowledge-base article and its versions */
@@ -1671,14 +1671,14 @@ export interface paths {
         /**
          * List knowledge-base articles (without content)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb. Accepts camelCase synonyms.
          */
         get: operations["listKbArticlesLegacyKb"];
         put?: never;
         /**
          * Create a knowledge-base article (version 1)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb. Accepts camelCase synonyms.
          */
         post: operations["createKbArticleLegacyKb"];
         delete?: never;
@@ -1696,9 +1696,9 @@ export interface paths {
         };
         get?: never;
         /**
-         * Update a knowledge-base article (D32: records version n+1)
+         * Update a knowledge-base article (records version n+1)
          * @deprecated
-         * @description Legacy path (D7, D8); use /api/v1/kb/{id}. Accepts camelCase synonyms.
+         * @description Legacy path; use /api/v1/kb/{id}. Accepts camelCase synonyms.
          */
         put: operations["updateKbArticleLegacyKb"];
         post?: never;
@@ -1715,7 +1715,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's model keys (never the keys: last4 only), each with the agents that use it (P282) */
+        /** List the organization's model keys (never the keys: last4 only), each with the agents that use it */
         get: operations["listModelKeys"];
         put?: never;
         /** Register a model key: checked with one call to the provider (400 with the provider's reason when refused), stored sealed */
@@ -1733,11 +1733,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a model key (last4 only) and the agents that use it (P282) */
+        /** Get a model key (last4 only) and the agents that use it */
         get: operations["getModelKey"];
         put?: never;
         post?: never;
-        /** Delete a model key (409 naming the agents that still use it, by id and name: P135, P282) */
+        /** Delete a model key (409 naming the agents that still use it, by id and name) */
         delete: operations["deleteModelKey"];
         options?: never;
         head?: never;
@@ -1751,7 +1751,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id, P294) */
+        /** List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id) */
         get: operations["listEvaluations"];
         put?: never;
         /** Run an agent over a question set (given, or built from its rated interactions) as a background job; eval.completed fires when it ends */
@@ -1769,7 +1769,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results, P144) */
+        /** Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results) */
         get: operations["getEvaluation"];
         put?: never;
         post?: never;
@@ -1834,42 +1834,1053 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        NestedError: {
-            error: {
+        /** @description An agent: the data sources it answers from and how it answers */
+        Agent: {
+            id: string;
+            name: string;
+            system_prompt: string | null;
+            /** @enum {string} */
+            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
+            model: string;
+            temperature: number;
+            max_tokens: number;
+            data_source_ids: string[];
+            model_key_id: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            created_at: string;
+            updated_at: string;
+        };
+        AgentList: {
+            agents: components["schemas"]["Agent"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Analytics: {
+            metrics: {
+                total_queries: number;
+                unique_users: number;
+                avg_latency_ms: number;
+                accuracy_rate: number | null;
+                citation_rate: number | null;
+                avg_groundedness: number | null;
+                total_cost_usd: number;
+                model_key_cost_usd: number;
+                model_key_queries: number;
+                total_tokens_input: number;
+                total_tokens_output: number;
+            };
+            time_series: {
+                timestamp: string;
+                queries: number;
+                latency_p50: number;
+                latency_p95: number;
+            }[];
+        };
+        /** @description Any error of the /api/v1 paths, told apart by `error.code` */
+        ApiError: components["schemas"]["InvalidRequestError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ModelProviderRefusedError"] | components["schemas"]["RateLimitError"] | components["schemas"]["InternalError"] | components["schemas"]["ServiceUnavailableError"];
+        /** @description An API key, never its secret */
+        ApiKey: {
+            id: string;
+            name: string;
+            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
+            /** @enum {string} */
+            environment: "live" | "test";
+            last4: string;
+            created_at: string;
+            last_used_at: string | null;
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
+            /** @enum {string} */
+            environment: "live" | "test";
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A passage an answer is based on, and where it comes from */
+        CitedSource: {
+            chunk_id: string;
+            /** @description The document the chunk belongs to (doc_…) */
+            document_id: string;
+            /** @description The data source the document belongs to (ds_…) */
+            data_source_id: string;
+            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+            document_title: string;
+            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+            document_url: string | null;
+            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+            rank: number;
+            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+            score: number;
+            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+            similarity_score: number;
+            chunk_text: string;
+            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+            quoted_ranges: {
+                start: number;
+                end: number;
+            }[];
+        };
+        ConnectionStart: {
+            authorization_url: string;
+            expires_at: string;
+        };
+        /** @description A new API key with its secret, shown once */
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
+            /** @enum {string} */
+            environment: "live" | "test";
+            last4: string;
+            created_at: string;
+            last_used_at: string | null;
+            key: string;
+        };
+        /** @description A new user with the invitation to pass on */
+        CreatedUser: {
+            id: string;
+            org_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            /** @enum {string} */
+            status: "invited" | "active" | "deactivated";
+            created_at: string;
+            updated_at: string;
+            last_login_at: string | null;
+            invitation: components["schemas"]["Invitation"];
+        };
+        /** @description Where documents come from: files, a website, a connector, the knowledge base */
+        DataSource: {
+            id: string;
+            /** @enum {string} */
+            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
+            name: string;
+            config: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
+            next_sync_at: string | null;
+            /** @enum {string} */
+            status: "pending" | "active" | "processing" | "failed";
+            /** @enum {string} */
+            connection_status?: "Connected" | "Connection failed" | "Disconnected";
+            chunks_indexed: number;
+            created_at: string;
+            updated_at: string;
+            current_job: components["schemas"]["SyncJob"] | null;
+            last_job: components["schemas"]["SyncJob"] | null;
+        };
+        DataSourceList: {
+            data_sources: components["schemas"]["DataSource"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description One event sent (or to be sent) to a webhook */
+        Delivery: {
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: {
+                attempt: number;
+                at: string;
+                status_code: number | null;
+                duration_ms: number;
+                error: string | null;
+            }[];
+            created_at: string;
+            updated_at: string;
+            next_attempt_at: string | null;
+            failure_reason: string | null;
+            /** @description When it was last retried by hand; null until then */
+            retried_at: string | null;
+        };
+        DeliveryList: {
+            deliveries: components["schemas"]["Delivery"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        DeliveryWithPayload: {
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: {
+                attempt: number;
+                at: string;
+                status_code: number | null;
+                duration_ms: number;
+                error: string | null;
+            }[];
+            created_at: string;
+            updated_at: string;
+            next_attempt_at: string | null;
+            failure_reason: string | null;
+            /** @description When it was last retried by hand; null until then */
+            retried_at: string | null;
+            /** @description The request body exactly as signed and sent (the event envelope), as a string */
+            payload: string;
+        };
+        Disconnection: {
+            data_source: components["schemas"]["DataSource"];
+            revoked_at_provider: boolean;
+            revocation_error: string | null;
+        };
+        /** @description A run of questions through an agent, scored */
+        Evaluation: {
+            id: string;
+            name: string | null;
+            agent_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            question_count: number;
+            completed_count: number;
+            source: {
+                /** @constant */
+                type: "questions";
+            } | {
+                /** @constant */
+                type: "interactions";
+                agent_id: string;
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+                feedback: "positive" | "negative" | "any";
+                since: string | null;
+                limit: number;
+            };
+            totals: components["schemas"]["EvaluationTotals"] | null;
+            error: {
+                code: string;
                 message: string;
-                details: Record<string, never>;
-            };
-            request_id: string;
+            } | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
         };
-        /** @description D5 nested shape of a 429: details say which limit refused (D16) and when to retry. */
-        NestedRateLimitError: components["schemas"]["NestedError"] & {
-            error?: {
-                details?: {
-                    /** @enum {string} */
-                    reason: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts";
-                    limit: number;
-                    /** Format: date-time */
-                    reset_at: string;
-                    retry_after: number;
-                };
-            };
+        EvaluationList: {
+            evals: components["schemas"]["Evaluation"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
-        /** @description Legacy shapes (D5): {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id. */
+        EvaluationResult: {
+            index: number;
+            question: string;
+            expected_answer: string | null;
+            expected_sources: string[] | null;
+            source_interaction_id: string | null;
+            result: {
+                /** @enum {string} */
+                status: "answered" | "failed";
+                interaction_id: string | null;
+                response: string | null;
+                sources: {
+                    chunk_id: string;
+                    /** @description The document the chunk belongs to (doc_…) */
+                    document_id?: string;
+                    /** @description The data source the document belongs to (ds_…) */
+                    data_source_id?: string;
+                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                    document_title: string;
+                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                    document_url: string | null;
+                    similarity_score: number;
+                }[];
+                retrieved_documents: string[];
+                metrics: {
+                    retrieval_recall: number | null;
+                    citation_precision: number | null;
+                    citation_recall: number | null;
+                    answer_support: number | null;
+                    answer_sentences: number;
+                    supported_sentences: number;
+                    answer_f1: number | null;
+                    no_answer: boolean;
+                } | null;
+                latency_ms: number | null;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                billed_to: ("service" | "model_key") | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                answered_at: string;
+            } | null;
+        };
+        EvaluationTotals: {
+            questions: number;
+            answered: number;
+            failed: number;
+            no_answer: number;
+            retrieval_recall: number | null;
+            citation_precision: number | null;
+            citation_recall: number | null;
+            answer_support: number | null;
+            answer_f1: number | null;
+            latency_ms: {
+                p50: number | null;
+                p95: number | null;
+            };
+            tokens_input: number;
+            tokens_output: number;
+            cost_usd: number;
+        };
+        EvaluationWithResults: {
+            id: string;
+            name: string | null;
+            agent_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            question_count: number;
+            completed_count: number;
+            source: {
+                /** @constant */
+                type: "questions";
+            } | {
+                /** @constant */
+                type: "interactions";
+                agent_id: string;
+                /** @enum {string} */
+                feedback: "positive" | "negative" | "any";
+                since: string | null;
+                limit: number;
+            };
+            totals: components["schemas"]["EvaluationTotals"] | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+            results: components["schemas"]["EvaluationResult"][];
+            limit: number;
+            offset: number;
+        };
+        FieldIssue: {
+            /** @description Dotted path of the field in the body or query, e.g. `data_source_ids.0`; `(body)` or `(query)` for the whole input */
+            path: string;
+            message: string;
+        };
+        FileUploadBatch: {
+            tickets: components["schemas"]["FileUploadTicket"][];
+        };
+        /** @description Where and how to upload one file */
+        FileUploadTicket: {
+            document_id: string;
+            upload_url: string;
+            /** @constant */
+            upload_method: "POST";
+            upload_fields: {
+                [key: string]: string;
+            };
+            expires_at: string;
+            max_bytes: number;
+            file: components["schemas"]["UploadedFile"];
+        };
+        /** @description Legacy error shapes: {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id. */
         FlatError: {
             error: string;
             status?: number;
             code?: string;
+            message?: string;
             details?: Record<string, never>;
             required_scope?: string;
             current_scopes?: string[];
+            required_role?: string;
+            current_role?: string;
             limit?: number;
             reset_at?: string;
             retry_after?: number;
             /** @enum {string} */
             reason?: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts";
             request_id: string;
+        };
+        ForbiddenDetails: {
+            /** @enum {string} */
+            reason?: "cross_site" | "foreign_origin" | "csrf_token_missing" | "csrf_token_mismatch" | "session_required" | "admin_role_needs_session" | "ip_not_allowed" | "agents_restricted" | "no_password" | "plan_required" | "verified_domain_required" | "sso_required" | "unauthorized_domain";
+            /** @description The scope the endpoint needs of an API key */
+            required_scope?: string;
+            /** @description The key's scopes */
+            current_scopes?: string[];
+            /** @description The role the endpoint needs */
+            required_role?: string;
+            /** @description The signed-in user's role */
+            current_role?: string;
+            /**
+             * @description The endpoint takes a signed-in session, never an API key
+             * @enum {string}
+             */
+            required_credential?: "session";
+            /** @description ip_not_allowed: the address the request came from, as the service saw it */
+            source_ip?: string;
+            required_plan?: string;
+            current_plan?: string;
+            /** @description sso_required: where to sign in instead */
+            sso_start_url?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ForbiddenError: {
+            error: {
+                /** @constant */
+                code: "forbidden";
+                message: string;
+                details: components["schemas"]["ForbiddenDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description People given a role and access to agents together */
+        Group: {
+            id: string;
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            agent_ids: string[] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        GroupList: {
+            groups: components["schemas"]["Group"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        GroupMemberList: {
+            members: components["schemas"]["User"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A question asked of an agent, its answer and feedback */
+        Interaction: {
+            id: string;
+            agent_id: string;
+            session_id: string;
+            query: string;
+            response: string;
+            sources: {
+                chunk_id: string;
+                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                document_id?: string;
+                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                data_source_id?: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                chunk_text: string;
+                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                quoted_ranges: {
+                    start: number;
+                    end: number;
+                }[];
+            }[];
+            cited_sources: number;
+            groundedness: number | null;
+            feedback: ("positive" | "negative") | null;
+            feedback_comment: string | null;
+            latency_ms: number;
+            tokens_input: number;
+            tokens_output: number;
+            cost_usd: number;
+            rag_strategy: string;
+            model: string;
+            /** @enum {string} */
+            billed_to?: "service" | "model_key";
+            model_key_id?: string | null;
+            key_id: string | null;
+            user_id?: string | null;
+            /**
+             * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+             * @enum {string}
+             */
+            channel?: "api" | "mcp" | "openai" | "evaluation";
+            created_at: string;
+        };
+        InteractionList: {
+            interactions: components["schemas"]["Interaction"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        InternalError: {
+            error: {
+                /** @constant */
+                code: "internal_error";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        InvalidRequestDetails: {
+            /** @description Every field that failed validation */
+            fields?: components["schemas"]["FieldIssue"][];
+            /** @description Fields or query parameters the endpoint does not take */
+            unknown_fields?: string[];
+            /** @description A 405: the methods the path serves (also in `Allow`) */
+            allowed_methods?: string[];
+            /** @description A 413: the largest body accepted, in bytes */
+            limit_bytes?: number;
+            /** @description A 409: why the request conflicts with the current state, e.g. version_conflict, built_in_data_source, domain_taken, txt_record_not_found, connector_unavailable, connector_app_not_configured */
+            reason?: string;
+            /** @description A version_conflict: the version the article is at now */
+            current_version?: number;
+            /** @description A 409: the agents that still use the resource */
+            agent_ids?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        InvalidRequestError: {
+            error: {
+                /** @constant */
+                code: "invalid_request";
+                message: string;
+                details: components["schemas"]["InvalidRequestDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        Invitation: {
+            token: string;
+            expires_at: string;
+            accept_path: string;
+            invitation_url: string;
+            mailed: boolean;
+        };
+        /** @description A knowledge base article */
+        KbArticle: {
+            id: string;
+            title: string;
+            content: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            version: number;
+            data_source_id: string;
+            created_at: string;
+            updated_at: string;
+        };
+        KbArticleList: {
+            articles: components["schemas"]["KbArticleSummary"][];
+            total: number;
+            limit: number;
+            offset: number;
+            data_source_id: string;
+        };
+        KbArticleSummary: {
+            id: string;
+            title: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            version: number;
+            data_source_id: string;
+            content_length: number;
+            created_at: string;
+            updated_at: string;
+        };
+        KbArticleVersion: {
+            article_id: string;
+            version: number;
+            title: string;
+            content: string;
+            tags: string[];
+            /** @enum {string} */
+            status: "draft" | "published";
+            created_at: string;
+        };
+        KbArticleVersionList: {
+            versions: {
+                article_id: string;
+                version: number;
+                title: string;
+                tags: string[];
+                /** @enum {string} */
+                status: "draft" | "published";
+                content_length: number;
+                created_at: string;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Me: {
+            user: components["schemas"]["User"];
+            csrf_token: string;
+            expires_at: string;
+            session_expires_at: string;
+            refresh_after: string;
+            access: components["schemas"]["SessionAccess"];
+            organization: {
+                id: string;
+                name: string;
+            };
+            source_ip: string;
+        };
+        /** @description The organization's own key to a model provider, never the key itself */
+        ModelKey: {
+            id: string;
+            name: string | null;
+            /** @enum {string} */
+            provider: "openai" | "anthropic" | "custom";
+            endpoint: string | null;
+            last4: string;
+            created_at: string;
+            agents: {
+                id: string;
+                name: string;
+            }[];
+        };
+        ModelKeyList: {
+            model_keys: components["schemas"]["ModelKey"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        ModelProviderRefusedDetails: {
+            /** @enum {string} */
+            reason?: "model_key_missing" | "model_key_unreadable";
+            model_key_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ModelProviderRefusedError: {
+            error: {
+                /** @constant */
+                code: "model_provider_refused";
+                message: string;
+                details: components["schemas"]["ModelProviderRefusedDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        NotFoundError: {
+            error: {
+                /** @constant */
+                code: "not_found";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        Organization: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            settings: {
+                ip_allowlist: string[];
+            };
+            created_at: string;
+            updated_at: string | null;
+        };
+        /** @description An answer with its cited sources */
+        QueryResult: {
+            response: string;
+            sources: components["schemas"]["CitedSource"][];
+            metadata: {
+                interaction_id: string;
+                session_id: string;
+                latency_ms: number;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                rag_strategy: string;
+                model: string;
+                /** @enum {string} */
+                billed_to: "service" | "model_key";
+                model_key_id: string | null;
+                /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                groundedness: number;
+            };
+        };
+        /** @description The `data` of a streamed answer's `delta` event: the next piece of text */
+        QueryStreamDelta: {
+            text: string;
+        };
+        /** @description The `data` of a streamed answer's `done` event: the result, its sources without their text */
+        QueryStreamDone: {
+            response: string;
+            sources: {
+                chunk_id: string;
+                /** @description The document the chunk belongs to (doc_…) */
+                document_id: string;
+                /** @description The data source the document belongs to (ds_…) */
+                data_source_id: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                quoted_ranges: {
+                    start: number;
+                    end: number;
+                }[];
+            }[];
+            metadata: {
+                interaction_id: string;
+                session_id: string;
+                latency_ms: number;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                rag_strategy: string;
+                model: string;
+                /** @enum {string} */
+                billed_to: "service" | "model_key";
+                model_key_id: string | null;
+                /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
+                groundedness: number;
+            };
+        };
+        /** @description One server-sent event, its `data` line parsed as JSON; told apart by `event`. */
+        QueryStreamEvent: {
+            /** @constant */
+            event: "sources";
+            data: components["schemas"]["QueryStreamSources"];
+        } | {
+            /** @constant */
+            event: "delta";
+            data: components["schemas"]["QueryStreamDelta"];
+        } | {
+            /** @constant */
+            event: "done";
+            data: components["schemas"]["QueryStreamDone"];
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["ApiError"];
+        };
+        /** @description The `data` of a streamed answer's `sources` event */
+        QueryStreamSources: {
+            sources: components["schemas"]["CitedSource"][];
+        };
+        RateLimitDetails: {
+            /**
+             * @description Which limit refused: model_provider when the provider behind the organization's own model key is rate limiting it
+             * @enum {string}
+             */
+            reason: "scope_rate" | "plan_rate" | "daily_requests" | "daily_tokens" | "concurrency" | "login_attempts" | "model_provider";
+            /** @description The limit that was reached */
+            limit?: number;
+            /**
+             * Format: date-time
+             * @description When the limit has room again (ISO 8601 UTC)
+             */
+            reset_at?: string;
+            /** @description Seconds to wait before retrying (also in `Retry-After`) */
+            retry_after: number;
+        } & {
+            [key: string]: unknown;
+        };
+        RateLimitError: {
+            error: {
+                /** @constant */
+                code: "rate_limit_exceeded";
+                message: string;
+                details: components["schemas"]["RateLimitDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        SemanticSearchResult: {
+            chunks: {
+                chunk_id: string;
+                text: string;
+                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                rank: number;
+                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                score: number;
+                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                similarity_score: number;
+                /** @description The document the chunk belongs to (doc_…) */
+                document_id: string;
+                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                document_title: string;
+                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                document_url: string | null;
+                /** @description The data source the document belongs to (ds_…) */
+                data_source_id: string;
+                heading_path: string[];
+            }[];
+            query_embedding?: number[];
+            metadata: {
+                total_chunks_searched: number;
+                latency_ms: number;
+                embedder: string;
+                /** @enum {string} */
+                rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
+            };
+        };
+        ServiceUnavailableDetails: {
+            /** @description Seconds to wait before retrying (also in `Retry-After`) */
+            retry_after: number;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceUnavailableError: {
+            error: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                details: components["schemas"]["ServiceUnavailableDetails"];
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description A signed-in session: the user and the CSRF token to send with changes */
+        Session: {
+            user: components["schemas"]["User"];
+            csrf_token: string;
+            expires_at: string;
+            session_expires_at: string;
+            refresh_after: string;
+        };
+        SessionAccess: {
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            group_ids: string[];
+            agent_ids: string[] | null;
+        };
+        /** @description A document a sync did not index, and why */
+        SkippedDocument: {
+            key: string;
+            reason: string;
+        };
+        SsoConfiguration: {
+            org_id: string;
+            /** @enum {string} */
+            protocol: "oidc" | "saml";
+            enforce_sso: boolean;
+            oidc: {
+                issuer: string;
+                client_id: string;
+                preset: ("google" | "microsoft") | null;
+                scopes: string[];
+                client_secret_set: boolean;
+            } | null;
+            saml: {
+                idp_entity_id: string;
+                sso_url: string;
+                idp_certificates: string[];
+                /** @enum {string} */
+                sso_binding: "redirect" | "post";
+                metadata_url: string | null;
+            } | null;
+            attribute_mapping: {
+                email: string;
+            };
+            provision_role: ("readonly" | "train" | "configure" | "admin") | null;
+            redirect_uri: string;
+            saml_service_provider: {
+                entity_id: string;
+                acs_url: string;
+            };
+            sign_in_url: string;
+            created_at: string;
+            updated_at: string;
+        };
+        SsoDomain: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "unverified";
+            txt_record: {
+                name: string;
+                value: string;
+            };
+            created_at: string;
+            verified_at: string | null;
+            checked_at: string | null;
+            last_error: string | null;
+            unverified_at: string | null;
+        };
+        SsoDomainList: {
+            domains: components["schemas"]["SsoDomain"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        SyncAccepted: {
+            job: components["schemas"]["SyncJob"];
+            data_source: components["schemas"]["DataSource"];
+            created: boolean;
+        };
+        /** @description One run of reading a data source's documents into the index */
+        SyncJob: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            requested_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            documents_total: number | null;
+            documents_processed: number;
+            chunks_indexed: number;
+            documents_skipped: number;
+            skipped: components["schemas"]["SkippedDocument"][];
+            error: string | null;
+        };
+        /** @description A data source's sync progress */
+        SyncStatus: {
+            /** @enum {string} */
+            status: "pending" | "active" | "processing" | "failed";
+            job_id: string | null;
+            job_status: ("queued" | "running" | "succeeded" | "failed") | null;
+            chunks_indexed: number;
+            progress_pct: number;
+            estimated_completion: string | null;
+            documents_total: number | null;
+            documents_processed: number;
+            documents_skipped: number;
+            skipped: components["schemas"]["SkippedDocument"][];
+            started_at: string | null;
+            finished_at: string | null;
+            error: string | null;
+        };
+        UnauthorizedError: {
+            error: {
+                /** @constant */
+                code: "unauthorized";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
+            request_id: string;
+        };
+        /** @description A file uploaded to a files data source */
+        UploadedFile: {
+            id: string;
+            data_source_id: string;
+            filename: string;
+            content_type: string | null;
+            /** @enum {string} */
+            status: "awaiting_upload" | "processing" | "indexed" | "failed";
+            size_bytes: number | null;
+            sha256: string | null;
+            chunks_indexed: number;
+            error: string | null;
+            upload_expires_at: string;
+            created_at: string;
+            updated_at: string;
+            indexed_at: string | null;
+        };
+        UploadedFileList: {
+            files: components["schemas"]["UploadedFile"][];
+        };
+        /** @description A person of the organization; never a password */
+        User: {
+            id: string;
+            org_id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "train" | "configure" | "admin";
+            /** @enum {string} */
+            status: "invited" | "active" | "deactivated";
+            created_at: string;
+            updated_at: string;
+            last_login_at: string | null;
+        };
+        UserList: {
+            users: components["schemas"]["User"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A receiver of event notifications */
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "failed" | "disabled";
+            secret_last4: string;
+            owner: {
+                /** @enum {string} */
+                type: "api_key" | "user";
+                id: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        WebhookSourceIps: {
+            /** @description True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why) */
+            fixed: boolean;
+            /** @description CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false */
+            cidrs: string[];
+            /** @description When `cidrs` last changed (ISO 8601); null when not fixed, or when the deployment does not know */
+            updated_at: string | null;
+            /** @description Why there are no fixed addresses; null when `fixed` is true */
+            reason: string | null;
+        };
+        WebhookTestResult: {
+            event_id: string;
+            delivered: boolean;
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+        };
+        /** @description A webhook with its signing secret, shown once */
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "failed" | "disabled";
+            secret_last4: string;
+            owner: {
+                /** @enum {string} */
+                type: "api_key" | "user";
+                id: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            secret: string;
         };
     };
     responses: never;
@@ -1878,17 +2889,17 @@ export interface components {
     headers: {
         /** @description Seconds to wait before retrying (429 and 503) */
         "Retry-After": number;
-        /** @description The scope bucket's requests per minute */
+        /** @description Requests per minute the key's bucket for this scope refills at */
         "X-RateLimit-Limit": number;
-        /** @description Whole tokens left in the scope bucket */
+        /** @description Requests the bucket allows right now. The bucket holds a burst above the per-minute rate (the `burst` of RateLimit-Policy), so a rested bucket shows more than X-RateLimit-Limit */
         "X-RateLimit-Remaining": number;
-        /** @description Unix seconds when the scope bucket is full again */
+        /** @description Unix seconds when the bucket is full again */
         "X-RateLimit-Reset": number;
-        /** @description Limit minus remaining */
+        /** @description X-RateLimit-Limit minus X-RateLimit-Remaining, never below 0 */
         "X-RateLimit-Used": number;
-        /** @description IETF draft: the scope bucket policy */
+        /** @description IETF draft: the bucket, its requests per window, window seconds and burst */
         "RateLimit-Policy": string;
-        /** @description IETF draft: remaining and seconds until full */
+        /** @description IETF draft: requests remaining and seconds until the bucket is full */
         RateLimit: string;
     };
     pathItems: never;
@@ -1914,54 +2925,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agents: {
-                            id: string;
-                            name: string;
-                            system_prompt: string | null;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                            model: string;
-                            temperature: number;
-                            max_tokens: number;
-                            data_source_ids: string[];
-                            model_key_id: string | null;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -1970,28 +2961,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2004,16 +2995,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2049,49 +3041,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2100,28 +3077,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2134,16 +3120,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2165,49 +3152,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2216,28 +3188,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2250,16 +3222,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2297,49 +3270,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2348,28 +3306,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2382,16 +3349,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2414,31 +3382,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -2447,28 +3415,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2481,16 +3458,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -2514,30 +3492,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agents: {
-                            id: string;
-                            name: string;
-                            system_prompt: string | null;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                            model: string;
-                            temperature: number;
-                            max_tokens: number;
-                            data_source_ids: string[];
-                            model_key_id: string | null;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2546,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2555,7 +3513,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2573,7 +3531,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2582,7 +3540,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2591,7 +3549,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2607,9 +3565,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,25 +3608,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2676,7 +3620,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2685,7 +3629,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2703,7 +3647,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2712,7 +3665,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2721,7 +3674,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2737,9 +3690,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,25 +3719,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2792,7 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2801,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,7 +3758,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2837,7 +3776,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2853,9 +3792,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2897,25 +3837,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        system_prompt: string | null;
-                        /** @enum {string} */
-                        rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        model: string;
-                        temperature: number;
-                        max_tokens: number;
-                        data_source_ids: string[];
-                        model_key_id: string | null;
-                        /** @enum {string} */
-                        status: "active" | "disabled";
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,7 +3849,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2933,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2951,7 +3876,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2960,7 +3894,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2985,9 +3919,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,7 +3949,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3023,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3032,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3050,7 +3985,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,7 +4003,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3068,7 +4012,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3084,9 +4028,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,91 +4059,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_sources: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DataSourceList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3207,28 +4095,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3241,16 +4129,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3283,86 +4172,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3371,28 +4208,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3405,16 +4251,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3436,86 +4283,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3524,28 +4319,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3558,16 +4353,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3602,86 +4398,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3690,28 +4434,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3724,16 +4477,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3756,31 +4510,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3789,28 +4543,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3823,16 +4586,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -3854,106 +4618,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        };
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        created: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAccepted"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -3962,28 +4654,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3996,16 +4697,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4027,52 +4729,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        job_id: string | null;
-                        job_status: ("queued" | "running" | "succeeded" | "failed") | null;
-                        chunks_indexed: number;
-                        progress_pct: number;
-                        estimated_completion: string | null;
-                        documents_total: number | null;
-                        documents_processed: number;
-                        documents_skipped: number;
-                        skipped: {
-                            key: string;
-                            reason: string;
-                        }[];
-                        started_at: string | null;
-                        finished_at: string | null;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["SyncStatus"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4081,28 +4765,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4115,16 +4799,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4146,51 +4831,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        files: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["UploadedFileList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4199,28 +4867,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4233,16 +4901,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4277,88 +4946,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        document_id: string;
-                        upload_url: string;
-                        /** @constant */
-                        upload_method: "POST";
-                        upload_fields: {
-                            [key: string]: string;
-                        };
-                        expires_at: string;
-                        max_bytes: number;
-                        file: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        };
-                    } | {
-                        tickets: {
-                            document_id: string;
-                            upload_url: string;
-                            /** @constant */
-                            upload_method: "POST";
-                            upload_fields: {
-                                [key: string]: string;
-                            };
-                            expires_at: string;
-                            max_bytes: number;
-                            file: {
-                                id: string;
-                                data_source_id: string;
-                                filename: string;
-                                content_type: string | null;
-                                /** @enum {string} */
-                                status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                                size_bytes: number | null;
-                                sha256: string | null;
-                                chunks_indexed: number;
-                                error: string | null;
-                                upload_expires_at: string;
-                                created_at: string;
-                                updated_at: string;
-                                indexed_at: string | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["FileUploadTicket"] | components["schemas"]["FileUploadBatch"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4367,28 +4982,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4401,16 +5025,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4433,49 +5058,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        data_source_id: string;
-                        filename: string;
-                        content_type: string | null;
-                        /** @enum {string} */
-                        status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                        size_bytes: number | null;
-                        sha256: string | null;
-                        chunks_indexed: number;
-                        error: string | null;
-                        upload_expires_at: string;
-                        created_at: string;
-                        updated_at: string;
-                        indexed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["UploadedFile"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4484,28 +5094,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4518,16 +5128,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4551,31 +5162,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -4584,28 +5195,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4618,16 +5238,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4651,61 +5272,61 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description not_found: no such resource in your organization */
+            /** @description No such file in this organization, or its upload never arrived; or not_found: no such resource in your organization */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4718,16 +5339,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -4751,67 +5373,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_sources: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DataSourceList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4820,7 +5385,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4829,7 +5394,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,7 +5412,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4865,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4881,9 +5446,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,62 +5486,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                        name: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                        next_sync_at: string | null;
-                        /** @enum {string} */
-                        status: "pending" | "active" | "processing" | "failed";
-                        /** @enum {string} */
-                        connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                        chunks_indexed: number;
-                        created_at: string;
-                        updated_at: string;
-                        current_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                        last_job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["DataSource"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4984,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4993,7 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5011,7 +5525,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5020,7 +5543,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5029,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5045,9 +5568,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,64 +5610,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        document_id: string;
-                        upload_url: string;
-                        /** @constant */
-                        upload_method: "POST";
-                        upload_fields: {
-                            [key: string]: string;
-                        };
-                        expires_at: string;
-                        max_bytes: number;
-                        file: {
-                            id: string;
-                            data_source_id: string;
-                            filename: string;
-                            content_type: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            size_bytes: number | null;
-                            sha256: string | null;
-                            chunks_indexed: number;
-                            error: string | null;
-                            upload_expires_at: string;
-                            created_at: string;
-                            updated_at: string;
-                            indexed_at: string | null;
-                        };
-                    } | {
-                        tickets: {
-                            document_id: string;
-                            upload_url: string;
-                            /** @constant */
-                            upload_method: "POST";
-                            upload_fields: {
-                                [key: string]: string;
-                            };
-                            expires_at: string;
-                            max_bytes: number;
-                            file: {
-                                id: string;
-                                data_source_id: string;
-                                filename: string;
-                                content_type: string | null;
-                                /** @enum {string} */
-                                status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                                size_bytes: number | null;
-                                sha256: string | null;
-                                chunks_indexed: number;
-                                error: string | null;
-                                upload_expires_at: string;
-                                created_at: string;
-                                updated_at: string;
-                                indexed_at: string | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["FileUploadTicket"] | components["schemas"]["FileUploadBatch"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5152,7 +5622,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5161,7 +5631,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5179,7 +5649,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5188,7 +5667,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5676,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5213,9 +5692,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,82 +5721,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed";
-                            requested_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            documents_total: number | null;
-                            documents_processed: number;
-                            chunks_indexed: number;
-                            documents_skipped: number;
-                            skipped: {
-                                key: string;
-                                reason: string;
-                            }[];
-                            error: string | null;
-                        };
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        created: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAccepted"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5325,7 +5733,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5334,7 +5742,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5352,7 +5760,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5361,7 +5778,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5370,7 +5787,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5386,9 +5803,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,34 +5830,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description True when every delivery (and test event, and URL check) leaves from one of `cidrs`; false when this deployment has no fixed addresses (`reason` says why) */
-                        fixed: boolean;
-                        /** @description CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false */
-                        cidrs: string[];
-                        /** @description When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know */
-                        updated_at: string | null;
-                        /** @description Why there are no fixed addresses; null when `fixed` is true */
-                        reason: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookSourceIps"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5462,54 +5872,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @enum {string} */
-                            status: "active" | "failed" | "disabled";
-                            secret_last4: string;
-                            owner: {
-                                /** @enum {string} */
-                                type: "api_key" | "user";
-                                id: string;
-                            } | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5518,28 +5908,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5552,16 +5942,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5589,50 +5980,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5641,28 +6016,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5675,16 +6059,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5706,49 +6091,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5757,28 +6127,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5791,16 +6161,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5830,49 +6201,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5881,28 +6237,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5915,16 +6280,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -5947,31 +6313,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -5980,28 +6346,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6014,16 +6389,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6045,50 +6421,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6097,28 +6457,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6131,16 +6500,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6166,59 +6536,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed" | "cancelled";
-                            attempts: {
-                                attempt: number;
-                                at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                error: string | null;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            next_attempt_at: string | null;
-                            failure_reason: string | null;
-                            /** @description When it was last retried by hand (P286); null until then */
-                            retried_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DeliveryList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6227,28 +6572,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6261,16 +6606,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6293,56 +6639,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                        /** @description The request body exactly as signed and sent (the event envelope, D28), as a string */
-                        payload: string;
-                    };
+                    "application/json": components["schemas"]["DeliveryWithPayload"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6351,28 +6675,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6385,16 +6709,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6417,54 +6742,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6473,28 +6778,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6507,16 +6821,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6538,40 +6853,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivered: boolean;
-                        status_code: number | null;
-                        duration_ms: number;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -6580,28 +6889,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6614,16 +6932,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -6646,30 +6965,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @enum {string} */
-                            status: "active" | "failed" | "disabled";
-                            secret_last4: string;
-                            owner: {
-                                /** @enum {string} */
-                                type: "api_key" | "user";
-                                id: string;
-                            } | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6678,7 +6977,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6687,7 +6986,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6705,7 +7004,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6714,7 +7013,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6723,7 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6739,9 +7038,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6773,26 +7073,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6801,7 +7085,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,7 +7094,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6828,7 +7112,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,7 +7130,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6846,7 +7139,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6862,9 +7155,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,25 +7184,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6917,7 +7196,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6926,7 +7205,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6944,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6953,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6962,7 +7241,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -6978,9 +7257,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7014,25 +7294,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7041,7 +7306,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7050,7 +7315,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7068,7 +7333,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7077,7 +7351,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +7360,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7102,9 +7376,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7131,7 +7406,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7140,7 +7415,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7149,7 +7424,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7167,7 +7442,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7176,7 +7460,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7469,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7201,9 +7485,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,26 +7514,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /** @enum {string} */
-                        status: "active" | "failed" | "disabled";
-                        secret_last4: string;
-                        owner: {
-                            /** @enum {string} */
-                            type: "api_key" | "user";
-                            id: string;
-                        } | null;
-                        created_at: string;
-                        updated_at: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7257,7 +7526,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7266,7 +7535,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7284,7 +7553,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7293,7 +7571,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7580,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7318,9 +7596,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,35 +7629,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed" | "cancelled";
-                            attempts: {
-                                attempt: number;
-                                at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                error: string | null;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            next_attempt_at: string | null;
-                            failure_reason: string | null;
-                            /** @description When it was last retried by hand (P286); null until then */
-                            retried_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["DeliveryList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7387,7 +7641,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7396,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7414,7 +7668,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,7 +7677,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7432,7 +7686,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7448,9 +7702,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,30 +7732,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        event_id: string;
-                        event_type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed" | "cancelled";
-                        attempts: {
-                            attempt: number;
-                            at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                        }[];
-                        created_at: string;
-                        updated_at: string;
-                        next_attempt_at: string | null;
-                        failure_reason: string | null;
-                        /** @description When it was last retried by hand (P286); null until then */
-                        retried_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7509,7 +7744,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7518,7 +7753,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7536,7 +7771,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7545,7 +7789,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7554,7 +7798,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7570,9 +7814,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,16 +7843,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivered: boolean;
-                        status_code: number | null;
-                        duration_ms: number;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7616,7 +7855,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7625,7 +7864,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7643,7 +7882,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7652,7 +7900,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7661,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7677,9 +7925,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7709,80 +7958,41 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Query result, or an SSE stream of sources, delta…, done */
+            /** @description The answer with its cited sources; with `stream: true`, server-sent events: `sources`, then `delta`s, then `done`, or `error` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        metadata: {
-                            interaction_id: string;
-                            session_id: string;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to: "service" | "model_key";
-                            model_key_id: string | null;
-                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
-                            groundedness: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["QueryResult"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -7791,35 +8001,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134) */
+            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone */
             424: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ModelProviderRefusedError"];
+                };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7832,16 +8053,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -7867,56 +8089,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Query result, or an SSE stream of sources, delta…, done */
+            /** @description The answer with its cited sources; with `stream: true`, server-sent events: `sources`, then `delta`s, then `done`, or `error` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        metadata: {
-                            interaction_id: string;
-                            session_id: string;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to: "service" | "model_key";
-                            model_key_id: string | null;
-                            /** @description How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1 */
-                            groundedness: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["QueryResult"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7925,7 +8108,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7934,7 +8117,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7952,7 +8135,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7961,7 +8153,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7970,14 +8162,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134) */
+            /** @description model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone */
             424: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -7993,9 +8187,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8041,62 +8236,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: {
-                            chunk_id: string;
-                            text: string;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            heading_path: string[];
-                        }[];
-                        query_embedding?: number[];
-                        metadata: {
-                            total_chunks_searched: number;
-                            latency_ms: number;
-                            embedder: string;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        };
-                    };
+                    "application/json": components["schemas"]["SemanticSearchResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8105,28 +8272,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8139,16 +8315,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8190,38 +8367,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: {
-                            chunk_id: string;
-                            text: string;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            /** @description The document the chunk belongs to (doc_…) */
-                            document_id: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The data source the document belongs to (ds_…) */
-                            data_source_id: string;
-                            heading_path: string[];
-                        }[];
-                        query_embedding?: number[];
-                        metadata: {
-                            total_chunks_searched: number;
-                            latency_ms: number;
-                            embedder: string;
-                            /** @enum {string} */
-                            rag_strategy: "similarity" | "hybrid" | "mmr" | "rerank";
-                        };
-                    };
+                    "application/json": components["schemas"]["SemanticSearchResult"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8230,7 +8379,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8239,7 +8388,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8406,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8266,7 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8275,7 +8433,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8291,9 +8449,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8324,89 +8483,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        interactions: {
-                            id: string;
-                            agent_id: string;
-                            session_id: string;
-                            query: string;
-                            response: string;
-                            sources: {
-                                chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                                document_id?: string;
-                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                                data_source_id?: string;
-                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                document_title: string;
-                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                document_url: string | null;
-                                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                                rank: number;
-                                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                                score: number;
-                                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                                similarity_score: number;
-                                chunk_text: string;
-                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                                quoted_ranges: {
-                                    start: number;
-                                    end: number;
-                                }[];
-                            }[];
-                            cited_sources: number;
-                            groundedness: number | null;
-                            feedback: ("positive" | "negative") | null;
-                            feedback_comment: string | null;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to?: "service" | "model_key";
-                            model_key_id?: string | null;
-                            key_id: string | null;
-                            user_id?: string | null;
-                            /**
-                             * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
-                             * @enum {string}
-                             */
-                            channel?: "api" | "mcp" | "openai" | "evaluation";
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["InteractionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8415,28 +8519,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8449,16 +8553,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8488,84 +8593,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        session_id: string;
-                        query: string;
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                            document_id?: string;
-                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                            data_source_id?: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        cited_sources: number;
-                        groundedness: number | null;
-                        feedback: ("positive" | "negative") | null;
-                        feedback_comment: string | null;
-                        latency_ms: number;
-                        tokens_input: number;
-                        tokens_output: number;
-                        cost_usd: number;
-                        rag_strategy: string;
-                        model: string;
-                        /** @enum {string} */
-                        billed_to?: "service" | "model_key";
-                        model_key_id?: string | null;
-                        key_id: string | null;
-                        user_id?: string | null;
-                        /**
-                         * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
-                         * @enum {string}
-                         */
-                        channel?: "api" | "mcp" | "openai" | "evaluation";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Interaction"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -8574,28 +8629,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8608,16 +8672,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -8644,65 +8709,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        interactions: {
-                            id: string;
-                            agent_id: string;
-                            session_id: string;
-                            query: string;
-                            response: string;
-                            sources: {
-                                chunk_id: string;
-                                /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                                document_id?: string;
-                                /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                                data_source_id?: string;
-                                /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                document_title: string;
-                                /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                document_url: string | null;
-                                /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                                rank: number;
-                                /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                                score: number;
-                                /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                                similarity_score: number;
-                                chunk_text: string;
-                                /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                                quoted_ranges: {
-                                    start: number;
-                                    end: number;
-                                }[];
-                            }[];
-                            cited_sources: number;
-                            groundedness: number | null;
-                            feedback: ("positive" | "negative") | null;
-                            feedback_comment: string | null;
-                            latency_ms: number;
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                            rag_strategy: string;
-                            model: string;
-                            /** @enum {string} */
-                            billed_to?: "service" | "model_key";
-                            model_key_id?: string | null;
-                            key_id: string | null;
-                            user_id?: string | null;
-                            /**
-                             * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
-                             * @enum {string}
-                             */
-                            channel?: "api" | "mcp" | "openai" | "evaluation";
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["InteractionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8711,7 +8721,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8720,7 +8730,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8738,7 +8748,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8747,7 +8757,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8756,7 +8766,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8772,9 +8782,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8807,60 +8818,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        session_id: string;
-                        query: string;
-                        response: string;
-                        sources: {
-                            chunk_id: string;
-                            /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
-                            document_id?: string;
-                            /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
-                            data_source_id?: string;
-                            /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                            document_title: string;
-                            /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                            document_url: string | null;
-                            /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
-                            rank: number;
-                            /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
-                            score: number;
-                            /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
-                            similarity_score: number;
-                            chunk_text: string;
-                            /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
-                            quoted_ranges: {
-                                start: number;
-                                end: number;
-                            }[];
-                        }[];
-                        cited_sources: number;
-                        groundedness: number | null;
-                        feedback: ("positive" | "negative") | null;
-                        feedback_comment: string | null;
-                        latency_ms: number;
-                        tokens_input: number;
-                        tokens_output: number;
-                        cost_usd: number;
-                        rag_strategy: string;
-                        model: string;
-                        /** @enum {string} */
-                        billed_to?: "service" | "model_key";
-                        model_key_id?: string | null;
-                        key_id: string | null;
-                        user_id?: string | null;
-                        /**
-                         * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
-                         * @enum {string}
-                         */
-                        channel?: "api" | "mcp" | "openai" | "evaluation";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Interaction"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8869,7 +8830,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8878,7 +8839,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8896,7 +8857,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8905,7 +8875,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8914,7 +8884,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -8930,9 +8900,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,60 +8926,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description D34 metrics and time_series */
+            /** @description Usage metrics and their time_series */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        metrics: {
-                            total_queries: number;
-                            unique_users: number;
-                            avg_latency_ms: number;
-                            accuracy_rate: number | null;
-                            citation_rate: number | null;
-                            avg_groundedness: number | null;
-                            total_cost_usd: number;
-                            model_key_cost_usd: number;
-                            model_key_queries: number;
-                            total_tokens_input: number;
-                            total_tokens_output: number;
-                        };
-                        time_series: {
-                            timestamp: string;
-                            queries: number;
-                            latency_p50: number;
-                            latency_p95: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Analytics"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9017,28 +8968,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9051,16 +9002,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9078,36 +9030,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description D34 metrics and a daily time_series */
+            /** @description Usage metrics and a daily time_series */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        metrics: {
-                            total_queries: number;
-                            unique_users: number;
-                            avg_latency_ms: number;
-                            accuracy_rate: number | null;
-                            citation_rate: number | null;
-                            avg_groundedness: number | null;
-                            total_cost_usd: number;
-                            model_key_cost_usd: number;
-                            model_key_queries: number;
-                            total_tokens_input: number;
-                            total_tokens_output: number;
-                        };
-                        time_series: {
-                            timestamp: string;
-                            queries: number;
-                            latency_p50: number;
-                            latency_p95: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Analytics"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9116,7 +9048,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9125,7 +9057,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,7 +9075,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9152,7 +9084,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9161,7 +9093,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9177,9 +9109,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9206,51 +9139,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        users: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9259,28 +9175,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9293,16 +9209,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9331,53 +9248,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                        invitation: {
-                            token: string;
-                            expires_at: string;
-                            accept_path: string;
-                            invitation_url: string;
-                            mailed: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9386,28 +9284,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9420,16 +9327,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9451,46 +9359,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9499,28 +9395,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9533,16 +9429,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9575,46 +9472,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9623,28 +9508,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9657,16 +9551,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9689,31 +9584,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9722,28 +9617,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9756,16 +9660,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9787,40 +9692,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        token: string;
-                        expires_at: string;
-                        accept_path: string;
-                        invitation_url: string;
-                        mailed: boolean;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9829,28 +9728,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9863,16 +9771,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9895,31 +9804,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -9928,28 +9837,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9962,16 +9880,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -9994,27 +9913,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        users: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10023,7 +9925,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10032,7 +9934,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10050,7 +9952,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10059,7 +9961,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10068,7 +9970,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10084,9 +9986,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10119,29 +10022,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        email: string;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        /** @enum {string} */
-                        status: "invited" | "active" | "deactivated";
-                        created_at: string;
-                        updated_at: string;
-                        last_login_at: string | null;
-                        invitation: {
-                            token: string;
-                            expires_at: string;
-                            accept_path: string;
-                            invitation_url: string;
-                            mailed: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10150,7 +10034,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,7 +10043,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10177,7 +10061,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10186,7 +10079,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10195,7 +10088,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10211,9 +10104,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10240,49 +10134,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        groups: {
-                            id: string;
-                            org_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            agent_ids: string[] | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10291,28 +10170,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10325,16 +10204,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10364,44 +10244,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10410,28 +10280,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10444,16 +10323,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10475,44 +10355,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10521,28 +10391,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10555,16 +10425,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10596,44 +10467,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10642,28 +10503,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10676,16 +10546,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10708,31 +10579,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10741,28 +10612,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10775,16 +10655,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10809,51 +10690,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        members: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupMemberList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10862,28 +10726,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10896,16 +10760,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -10929,31 +10794,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -10962,28 +10827,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10996,16 +10870,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -11029,31 +10904,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -11062,28 +10937,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11096,16 +10980,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -11128,25 +11013,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        groups: {
-                            id: string;
-                            org_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            agent_ids: string[] | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11155,7 +11025,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11164,7 +11034,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11182,7 +11052,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11191,7 +11061,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11200,7 +11070,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11216,9 +11086,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11252,20 +11123,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11274,7 +11135,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11283,7 +11144,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11301,7 +11162,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11310,7 +11180,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11319,7 +11189,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11335,9 +11205,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11363,20 +11234,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11385,7 +11246,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11394,7 +11255,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11412,7 +11273,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11421,7 +11282,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11430,7 +11291,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11446,9 +11307,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11484,20 +11346,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        org_id: string;
-                        name: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        role: "readonly" | "train" | "configure" | "admin";
-                        agent_ids: string[] | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11506,7 +11358,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11515,7 +11367,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11533,7 +11385,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11542,7 +11403,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11551,7 +11412,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11567,9 +11428,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11596,7 +11458,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11605,7 +11467,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11614,7 +11476,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11632,7 +11494,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11641,7 +11512,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11650,7 +11521,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11666,9 +11537,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11697,27 +11569,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        members: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["GroupMemberList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11726,7 +11581,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11735,7 +11590,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11753,7 +11608,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11762,7 +11617,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11771,7 +11626,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11787,9 +11642,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11817,7 +11673,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11826,7 +11682,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11835,7 +11691,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11853,7 +11709,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11862,7 +11727,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11871,7 +11736,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11887,9 +11752,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,7 +11783,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11926,7 +11792,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11935,7 +11801,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15); an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225) */
+            /** @description an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session; or forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11953,7 +11819,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11962,7 +11837,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11971,7 +11846,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11987,9 +11862,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12015,44 +11891,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12061,28 +11927,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12095,16 +11961,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12137,44 +12004,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12183,28 +12040,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12217,16 +12083,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12249,50 +12116,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                            /** @enum {string} */
-                            environment: "live" | "test";
-                            last4: string;
-                            created_at: string;
-                            last_used_at: string | null;
-                        }[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12301,28 +12152,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12335,16 +12186,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12372,44 +12224,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        last4: string;
-                        created_at: string;
-                        last_used_at: string | null;
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12418,28 +12260,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12452,16 +12303,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12484,31 +12336,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -12517,28 +12369,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12551,16 +12412,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -12582,20 +12444,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12604,7 +12456,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12613,7 +12465,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12631,7 +12483,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12640,7 +12492,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12649,7 +12501,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12665,9 +12517,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12704,20 +12557,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "enterprise";
-                        settings: {
-                            ip_allowlist: string[];
-                        };
-                        created_at: string;
-                        updated_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12726,7 +12569,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12735,7 +12578,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12753,7 +12596,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12762,7 +12614,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12771,7 +12623,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12787,9 +12639,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12816,26 +12669,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: {
-                            id: string;
-                            name: string;
-                            scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                            /** @enum {string} */
-                            environment: "live" | "test";
-                            last4: string;
-                            created_at: string;
-                            last_used_at: string | null;
-                        }[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12844,7 +12681,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12853,7 +12690,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12871,7 +12708,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12880,7 +12717,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12889,7 +12726,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -12905,9 +12742,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12939,20 +12777,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        scopes: ("Read" | "Write" | "Execute" | "Admin")[];
-                        /** @enum {string} */
-                        environment: "live" | "test";
-                        last4: string;
-                        created_at: string;
-                        last_used_at: string | null;
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12961,7 +12789,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12970,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12988,7 +12816,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12997,7 +12834,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13006,7 +12843,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13022,9 +12859,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13051,7 +12889,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13060,7 +12898,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13069,7 +12907,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13087,7 +12925,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13096,7 +12943,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13105,7 +12952,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13121,9 +12968,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13155,89 +13003,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13257,52 +13097,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13311,28 +13133,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13345,16 +13176,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13374,63 +13206,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                        access: {
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            group_ids: string[];
-                            agent_ids: string[] | null;
-                        };
-                        organization: {
-                            id: string;
-                            name: string;
-                        };
-                        source_ip: string;
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13439,28 +13242,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13473,16 +13276,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13503,31 +13307,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13536,28 +13340,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13570,16 +13383,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13606,52 +13420,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -13660,28 +13456,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -13694,16 +13499,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13730,89 +13536,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13844,68 +13642,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -13933,68 +13741,78 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14022,28 +13840,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14052,7 +13852,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14061,7 +13861,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14070,7 +13870,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14079,7 +13888,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14088,7 +13897,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14098,9 +13907,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14124,28 +13934,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14154,7 +13946,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14163,7 +13955,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14181,7 +13973,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14190,7 +13991,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14199,7 +14000,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14215,9 +14016,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14241,39 +14043,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                        access: {
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            group_ids: string[];
-                            agent_ids: string[] | null;
-                        };
-                        organization: {
-                            id: string;
-                            name: string;
-                        };
-                        source_ip: string;
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14282,7 +14055,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14291,7 +14064,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14309,7 +14082,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14318,7 +14091,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14327,7 +14100,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14343,9 +14116,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14370,7 +14144,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14379,7 +14153,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14388,7 +14162,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14406,7 +14180,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14415,7 +14198,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14424,7 +14207,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14440,9 +14223,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14473,28 +14257,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            id: string;
-                            org_id: string;
-                            email: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "readonly" | "train" | "configure" | "admin";
-                            /** @enum {string} */
-                            status: "invited" | "active" | "deactivated";
-                            created_at: string;
-                            updated_at: string;
-                            last_login_at: string | null;
-                        };
-                        csrf_token: string;
-                        expires_at: string;
-                        session_expires_at: string;
-                        refresh_after: string;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14503,7 +14269,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14512,7 +14278,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14521,7 +14287,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14530,7 +14305,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14539,7 +14314,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14549,9 +14324,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14577,66 +14353,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        org_id: string;
-                        /** @enum {string} */
-                        protocol: "oidc" | "saml";
-                        enforce_sso: boolean;
-                        oidc: {
-                            issuer: string;
-                            client_id: string;
-                            preset: ("google" | "microsoft") | null;
-                            scopes: string[];
-                            client_secret_set: boolean;
-                        } | null;
-                        saml: {
-                            idp_entity_id: string;
-                            sso_url: string;
-                            idp_certificates: string[];
-                            /** @enum {string} */
-                            sso_binding: "redirect" | "post";
-                            metadata_url: string | null;
-                        } | null;
-                        attribute_mapping: {
-                            email: string;
-                        };
-                        provision_role: ("readonly" | "train" | "configure" | "admin") | null;
-                        redirect_uri: string;
-                        saml_service_provider: {
-                            entity_id: string;
-                            acs_url: string;
-                        };
-                        sign_in_url: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SsoConfiguration"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14645,28 +14389,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14679,16 +14423,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14754,66 +14499,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        org_id: string;
-                        /** @enum {string} */
-                        protocol: "oidc" | "saml";
-                        enforce_sso: boolean;
-                        oidc: {
-                            issuer: string;
-                            client_id: string;
-                            preset: ("google" | "microsoft") | null;
-                            scopes: string[];
-                            client_secret_set: boolean;
-                        } | null;
-                        saml: {
-                            idp_entity_id: string;
-                            sso_url: string;
-                            idp_certificates: string[];
-                            /** @enum {string} */
-                            sso_binding: "redirect" | "post";
-                            metadata_url: string | null;
-                        } | null;
-                        attribute_mapping: {
-                            email: string;
-                        };
-                        provision_role: ("readonly" | "train" | "configure" | "admin") | null;
-                        redirect_uri: string;
-                        saml_service_provider: {
-                            entity_id: string;
-                            acs_url: string;
-                        };
-                        sign_in_url: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SsoConfiguration"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14822,28 +14535,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14856,16 +14578,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14888,31 +14611,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -14921,28 +14644,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -14955,16 +14687,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -14989,52 +14722,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domains: {
-                            domain: string;
-                            /** @enum {string} */
-                            status: "pending" | "verified" | "unverified";
-                            txt_record: {
-                                name: string;
-                                value: string;
-                            };
-                            created_at: string;
-                            verified_at: string | null;
-                            checked_at: string | null;
-                            last_error: string | null;
-                            unverified_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["SsoDomainList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15043,28 +14758,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15077,16 +14792,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15114,47 +14830,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domain: string;
-                        /** @enum {string} */
-                        status: "pending" | "verified" | "unverified";
-                        txt_record: {
-                            name: string;
-                            value: string;
-                        };
-                        created_at: string;
-                        verified_at: string | null;
-                        checked_at: string | null;
-                        last_error: string | null;
-                        unverified_at: string | null;
-                    };
+                    "application/json": components["schemas"]["SsoDomain"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15163,28 +14866,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15197,16 +14909,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15229,47 +14942,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domain: string;
-                        /** @enum {string} */
-                        status: "pending" | "verified" | "unverified";
-                        txt_record: {
-                            name: string;
-                            value: string;
-                        };
-                        created_at: string;
-                        verified_at: string | null;
-                        checked_at: string | null;
-                        last_error: string | null;
-                        unverified_at: string | null;
-                    };
+                    "application/json": components["schemas"]["SsoDomain"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15278,28 +14978,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15312,16 +15021,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15345,31 +15055,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (D11); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.required_credential session); a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15378,28 +15088,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15412,16 +15131,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15439,12 +15159,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description P273: a form to post to an identity provider that takes HTTP-POST only */
+            /** @description A form to post to an identity provider that takes HTTP-POST only */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description To the identity provider */
             303: {
@@ -15453,68 +15175,69 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15539,68 +15262,70 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12); The 'Unauthorized domain' page */
+            /** @description The 'Unauthorized domain' page; or forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15621,70 +15346,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description SAML is not configured for this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15700,7 +15437,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/x-www-form-urlencoded": {
                     SAMLResponse: string;
                     RelayState?: string;
                 };
@@ -15714,68 +15451,79 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description The 'Authentication failed' page */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
                 };
             };
-            /** @description forbidden: a cross-site request (D12); The 'Unauthorized domain' page */
+            /** @description The 'Unauthorized domain' page; or forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15797,10 +15545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorization_url: string;
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["ConnectionStart"];
                 };
             };
             /** @description To the provider's authorization URL (also in the body) */
@@ -15809,37 +15554,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorization_url: string;
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["ConnectionStart"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: API keys are refused (details.reason session_required); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: API keys are refused (details.reason session_required); a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -15848,7 +15590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description The provider's app is not configured, or the connector is not built yet */
@@ -15856,27 +15598,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15889,16 +15633,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -15920,90 +15665,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data_source: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "file" | "confluence" | "slack" | "google_drive" | "sharepoint" | "kb";
-                            name: string;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            sync_frequency: "hourly" | "daily" | "weekly" | "manual";
-                            next_sync_at: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "active" | "processing" | "failed";
-                            /** @enum {string} */
-                            connection_status?: "Connected" | "Connection failed" | "Disconnected";
-                            chunks_indexed: number;
-                            created_at: string;
-                            updated_at: string;
-                            current_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                            last_job: {
-                                id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                requested_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                documents_total: number | null;
-                                documents_processed: number;
-                                chunks_indexed: number;
-                                documents_skipped: number;
-                                skipped: {
-                                    key: string;
-                                    reason: string;
-                                }[];
-                                error: string | null;
-                            } | null;
-                        };
-                        revoked_at_provider: boolean;
-                        revocation_error: string | null;
-                    };
+                    "application/json": components["schemas"]["Disconnection"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16012,28 +15701,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16046,16 +15744,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16078,61 +15777,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description The 'Connection failed' page, with the reason; a browser without the sign-in's flow cookie gets the same page as a state that does not verify; or invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "text/html": string;
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: unknown email or wrong password (one answer for both, P62) */
+            /** @description unauthorized: unknown email or wrong password (one answer for both) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: a cross-site request (D12) */
+            /** @description forbidden: a cross-site request */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (too many failed sign-ins (P62)), reason login_attempts; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (too many failed sign-ins), reason login_attempts; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
             /** @description The provider could not be reached */
@@ -16140,15 +15842,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16173,51 +15878,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        articles: {
-                            id: string;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            version: number;
-                            data_source_id: string;
-                            content_length: number;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                        data_source_id: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16226,28 +15914,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16260,16 +15948,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16299,45 +15988,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16346,28 +16024,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16380,16 +16067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16411,45 +16099,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16458,28 +16135,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16492,16 +16169,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16534,45 +16212,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16581,28 +16248,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16615,16 +16291,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16647,31 +16324,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16680,28 +16357,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16714,16 +16400,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16748,48 +16435,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        versions: {
-                            article_id: string;
-                            version: number;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            content_length: number;
-                            created_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["KbArticleVersionList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16798,28 +16471,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16832,16 +16505,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16864,43 +16538,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        article_id: string;
-                        version: number;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleVersion"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -16909,28 +16574,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -16943,16 +16608,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -16977,27 +16643,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        articles: {
-                            id: string;
-                            title: string;
-                            tags: string[];
-                            /** @enum {string} */
-                            status: "draft" | "published";
-                            version: number;
-                            data_source_id: string;
-                            content_length: number;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                        data_source_id: string;
-                    };
+                    "application/json": components["schemas"]["KbArticleList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17006,7 +16655,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17015,7 +16664,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Read scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17033,7 +16682,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17042,7 +16691,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17051,7 +16700,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17067,9 +16716,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17103,21 +16753,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17126,7 +16765,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17135,7 +16774,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17153,7 +16792,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17162,7 +16810,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17171,7 +16819,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17187,9 +16835,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17226,21 +16875,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        content: string;
-                        tags: string[];
-                        /** @enum {string} */
-                        status: "draft" | "published";
-                        version: number;
-                        data_source_id: string;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["KbArticle"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17249,7 +16887,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17258,7 +16896,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description forbidden: the key lacks the Write scope (D9); a session below the train role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Write scope; a session below the train role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17276,7 +16914,16 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17285,7 +16932,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17294,7 +16941,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17310,9 +16957,10 @@ export interface operations {
                     "application/json": components["schemas"]["FlatError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17339,51 +16987,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        model_keys: {
-                            id: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            provider: "openai" | "anthropic" | "custom";
-                            endpoint: string | null;
-                            last4: string;
-                            created_at: string;
-                            agents: {
-                                id: string;
-                                name: string;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ModelKeyList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17392,28 +17023,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17426,16 +17057,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17465,46 +17097,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        provider: "openai" | "anthropic" | "custom";
-                        endpoint: string | null;
-                        last4: string;
-                        created_at: string;
-                        agents: {
-                            id: string;
-                            name: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ModelKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17513,28 +17133,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17547,16 +17176,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17578,46 +17208,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        provider: "openai" | "anthropic" | "custom";
-                        endpoint: string | null;
-                        last4: string;
-                        created_at: string;
-                        agents: {
-                            id: string;
-                            name: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ModelKey"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17626,28 +17244,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17660,16 +17278,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17692,31 +17311,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the admin role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the admin role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17725,28 +17344,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17759,16 +17387,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17792,84 +17421,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        evals: {
-                            id: string;
-                            name: string | null;
-                            agent_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "completed" | "failed";
-                            question_count: number;
-                            completed_count: number;
-                            source: {
-                                /** @constant */
-                                type: "questions";
-                            } | {
-                                /** @constant */
-                                type: "interactions";
-                                agent_id: string;
-                                /** @enum {string} */
-                                feedback: "positive" | "negative" | "any";
-                                since: string | null;
-                                limit: number;
-                            };
-                            totals: {
-                                questions: number;
-                                answered: number;
-                                failed: number;
-                                no_answer: number;
-                                retrieval_recall: number | null;
-                                citation_precision: number | null;
-                                citation_recall: number | null;
-                                answer_support: number | null;
-                                answer_f1: number | null;
-                                latency_ms: {
-                                    p50: number | null;
-                                    p95: number | null;
-                                };
-                                tokens_input: number;
-                                tokens_output: number;
-                                cost_usd: number;
-                            } | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            created_at: string;
-                            started_at: string | null;
-                            completed_at: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["EvaluationList"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -17878,28 +17457,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17912,16 +17491,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -17964,79 +17544,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        agent_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed";
-                        question_count: number;
-                        completed_count: number;
-                        source: {
-                            /** @constant */
-                            type: "questions";
-                        } | {
-                            /** @constant */
-                            type: "interactions";
-                            agent_id: string;
-                            /** @enum {string} */
-                            feedback: "positive" | "negative" | "any";
-                            since: string | null;
-                            limit: number;
-                        };
-                        totals: {
-                            questions: number;
-                            answered: number;
-                            failed: number;
-                            no_answer: number;
-                            retrieval_recall: number | null;
-                            citation_precision: number | null;
-                            citation_recall: number | null;
-                            answer_support: number | null;
-                            answer_f1: number | null;
-                            latency_ms: {
-                                p50: number | null;
-                                p95: number | null;
-                            };
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                        } | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Evaluation"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the configure role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18045,28 +17580,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18079,16 +17623,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -18113,127 +17658,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string | null;
-                        agent_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "completed" | "failed";
-                        question_count: number;
-                        completed_count: number;
-                        source: {
-                            /** @constant */
-                            type: "questions";
-                        } | {
-                            /** @constant */
-                            type: "interactions";
-                            agent_id: string;
-                            /** @enum {string} */
-                            feedback: "positive" | "negative" | "any";
-                            since: string | null;
-                            limit: number;
-                        };
-                        totals: {
-                            questions: number;
-                            answered: number;
-                            failed: number;
-                            no_answer: number;
-                            retrieval_recall: number | null;
-                            citation_precision: number | null;
-                            citation_recall: number | null;
-                            answer_support: number | null;
-                            answer_f1: number | null;
-                            latency_ms: {
-                                p50: number | null;
-                                p95: number | null;
-                            };
-                            tokens_input: number;
-                            tokens_output: number;
-                            cost_usd: number;
-                        } | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        created_at: string;
-                        started_at: string | null;
-                        completed_at: string | null;
-                        results: {
-                            index: number;
-                            question: string;
-                            expected_answer: string | null;
-                            expected_sources: string[] | null;
-                            source_interaction_id: string | null;
-                            result: {
-                                /** @enum {string} */
-                                status: "answered" | "failed";
-                                interaction_id: string | null;
-                                response: string | null;
-                                sources: {
-                                    chunk_id: string;
-                                    /** @description The document the chunk belongs to (doc_…) */
-                                    document_id?: string;
-                                    /** @description The data source the document belongs to (ds_…) */
-                                    data_source_id?: string;
-                                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                                    document_title: string;
-                                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                                    document_url: string | null;
-                                    similarity_score: number;
-                                }[];
-                                retrieved_documents: string[];
-                                metrics: {
-                                    retrieval_recall: number | null;
-                                    citation_precision: number | null;
-                                    citation_recall: number | null;
-                                    answer_support: number | null;
-                                    answer_sentences: number;
-                                    supported_sentences: number;
-                                    answer_f1: number | null;
-                                    no_answer: boolean;
-                                } | null;
-                                latency_ms: number | null;
-                                tokens_input: number;
-                                tokens_output: number;
-                                cost_usd: number;
-                                billed_to: ("service" | "model_key") | null;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                answered_at: string;
-                            } | null;
-                        }[];
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["EvaluationWithResults"];
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Admin scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Admin scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18242,28 +17694,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18276,16 +17728,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -18349,31 +17802,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18382,7 +17835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description The Accept header does not list both application/json and text/event-stream (a JSON-RPC error) */
@@ -18390,27 +17843,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18423,16 +17887,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -18470,31 +17935,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18503,28 +17968,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18537,16 +18002,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -18648,58 +18114,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed input, unknown field, bad id format, body past a shape bound (D1, D4, P197) */
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description unauthorized: missing, malformed, unknown or revoked key, or a key of the other environment (D10); an invalid, expired or revoked session (D12) */
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description forbidden: the key lacks the Execute scope (D9); a session below the readonly role (D13); a missing or wrong X-CSRF-Token or a cross-site request (D12); an address outside the organization's IP allowlist (D15) */
+            /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description not_found: no such resource in your organization */
+            /** @description No agent with the model id that you may use; or not_found: no such resource in your organization */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description invalid_request: body over 1 MiB (D4) */
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
-            /** @description invalid_request: body not application/json (D4) */
+            /** @description invalid_request: a body that is not application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description model_provider_refused: the organization's model key was refused by its provider, or is gone */
@@ -18707,9 +18182,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ModelProviderRefusedError"];
+                };
             };
-            /** @description rate_limit_exceeded (D16), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -18722,16 +18199,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedRateLimitError"];
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description service_unavailable, with Retry-After: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load (P37, P134, P206) */
+            /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NestedError"];
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };

@@ -1,11 +1,11 @@
 import { ApiError } from './api-error';
+import type { components } from './schema';
 
-/** What `POST /api/v1/data-sources/{id}/files` answers for each file (D25, P108). */
-export interface UploadTicket {
-  readonly upload_url: string;
-  readonly upload_method: 'POST';
-  readonly upload_fields: Readonly<Record<string, string>>;
-}
+/** What `POST /api/v1/data-sources/{id}/files` answers for each file that sending needs. */
+export type UploadTicket = Pick<
+  components['schemas']['FileUploadTicket'],
+  'upload_url' | 'upload_method' | 'upload_fields'
+>;
 
 /**
  * Sends one file through its presigned upload (D25): an HTML-form POST of

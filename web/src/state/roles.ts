@@ -1,6 +1,6 @@
-import type { operations } from '../api/schema';
+import type { components } from '../api/schema';
 
-export type Me = operations['me']['responses'][200]['content']['application/json'];
+export type Me = components['schemas']['Me'];
 export type Role = Me['access']['role'];
 
 const ROLES: readonly Role[] = ['readonly', 'train', 'configure', 'admin'];

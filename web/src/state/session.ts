@@ -1,12 +1,12 @@
 import { batch, computed, signal } from '@preact/signals';
 import { ApiError } from '../api/api-error';
 import { type ApiClient, type ApiClientOptions, unwrap } from '../api/client';
-import type { operations } from '../api/schema';
+import type { components } from '../api/schema';
 import type { Me, Role } from './roles';
 
 export { type Me, type Role, roleAtLeast } from './roles';
 
-type Refreshed = operations['refresh']['responses'][200]['content']['application/json'];
+type Refreshed = components['schemas']['Session'];
 
 export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
 

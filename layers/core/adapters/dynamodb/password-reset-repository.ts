@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { PASSWORD_RESET_TTL_MS } from '../../domain/password-reset';
 import type { PasswordResetRecord, PasswordResetRepository } from '../../ports/password-reset.port';
 import { isConditionFailure } from './document-client';
 import { keys } from './table-design';
@@ -24,6 +25,7 @@ export class DynamoDbPasswordResetRepository implements PasswordResetRepository 
           entity: 'password_reset',
           org_id: record.orgId,
           user_id: record.userId,
+          issued_at_ms: record.issuedAt,
           expires_at_ms: record.expiresAt,
           password_fingerprint: record.passwordFingerprint,
           expires_at: Math.ceil(record.expiresAt / 1000) + 24 * 3600,
@@ -42,11 +44,14 @@ export class DynamoDbPasswordResetRepository implements PasswordResetRepository 
       }),
     );
     if (!Item) return null;
+    const expiresAt = Number(Item.expires_at_ms);
     return {
       tokenHash,
       orgId: String(Item.org_id),
       userId: String(Item.user_id),
-      expiresAt: Number(Item.expires_at_ms),
+      // A reset stored before the issue time was kept was issued its lifetime before it expires.
+      issuedAt: Number(Item.issued_at_ms ?? expiresAt - PASSWORD_RESET_TTL_MS),
+      expiresAt,
       passwordFingerprint: String(Item.password_fingerprint),
     };
   }

@@ -12,7 +12,7 @@ import { normalizeEmail } from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { Mailer } from '../../ports/mailer.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
-import type { PasswordResetRepository } from '../../ports/password-reset.port';
+import type { PasswordResetRecord, PasswordResetRepository } from '../../ports/password-reset.port';
 import type { RateLimiter } from '../../ports/rate-limiter.port';
 import type { UserRepository, UserWithCredentials } from '../../ports/user-repository.port';
 import { passwordResetMail } from '../mail/mail-messages';
@@ -25,7 +25,10 @@ import { assertPasswordPolicy } from '../users/user-use-cases';
 import { accountToCheck, takeAttempt, throttleBuckets } from './sessions';
 
 export interface PasswordResetDependencies {
-  readonly users: Pick<UserRepository, 'findByEmail' | 'getWithCredentials' | 'update'>;
+  readonly users: Pick<
+    UserRepository,
+    'findByEmail' | 'getWithCredentials' | 'getWithGroups' | 'update'
+  >;
   readonly organizations: Pick<OrganizationRepository, 'get'>;
   readonly passwordResets: PasswordResetRepository;
   readonly rateLimiter: RateLimiter;
@@ -95,11 +98,13 @@ async function mailReset(
   const organization = await deps.organizations.get(account.orgId);
   if (!organization) return;
   const token = generatePasswordResetToken();
-  const expiresAt = deps.clock.now().getTime() + PASSWORD_RESET_TTL_MS;
+  const issuedAt = deps.clock.now().getTime();
+  const expiresAt = issuedAt + PASSWORD_RESET_TTL_MS;
   await deps.passwordResets.put({
     tokenHash: hashPasswordResetToken(token),
     orgId: account.orgId,
     userId: account.user.id,
+    issuedAt,
     expiresAt,
     passwordFingerprint: passwordFingerprint(passwordHash),
   });
@@ -139,10 +144,26 @@ function stillApplies(
 }
 
 /**
+ * Whether the user's sessions were ended after the reset was issued: a
+ * deactivation (or a revocation) ends the links mailed before it as it ends
+ * the sessions signed in before it, so reactivating the user brings neither
+ * back. Strictly before, as a session's cutoff is.
+ */
+async function endedSinceIssued(
+  deps: Pick<PasswordResetDependencies, 'users'>,
+  reset: PasswordResetRecord,
+): Promise<boolean> {
+  const found = await deps.users.getWithGroups(reset.orgId, reset.userId);
+  const cutoff = found?.sessionsValidFrom ?? null;
+  return cutoff !== null && reset.issuedAt < cutoff;
+}
+
+/**
  * P266 `POST /api/v1/auth/password-reset/confirm`: sets a new password
  * (P62) from a reset link. Single use (the reset is consumed atomically
  * before the write), an hour at most, and only while the password it
- * replaces is still the user's and they are active; any failure is the same
+ * replaces is still the user's, they are active, and their sessions have
+ * not been ended since it was issued; any failure is the same
  * 400 naming `token`. The write sets the user's session cutoff (P222), so
  * every session they have ends; nobody is signed in (P269): the person signs
  * in with the new password. A user `enforce_sso` holds to SSO meanwhile gets
@@ -159,6 +180,7 @@ export async function confirmPasswordReset(
   if (!reset || reset.expiresAt <= deps.clock.now().getTime()) throw invalidReset();
   let current = await deps.users.getWithCredentials(reset.orgId, reset.userId);
   if (!stillApplies(current, reset.passwordFingerprint)) throw invalidReset();
+  if (await endedSinceIssued(deps, reset)) throw invalidReset();
   const enforcing = await enforcingOrganization(
     deps.ssoRepository,
     reset.orgId,

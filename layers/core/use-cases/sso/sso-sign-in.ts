@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SsoAuthenticationFailedError, UnauthorizedDomainError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { emailDomain, SSO_LIMITS } from '../../domain/sso';
-import { displayEmail, normalizeEmail, type User } from '../../domain/user';
+import { displayEmail, lookAlikeFolding, normalizeEmail, type User } from '../../domain/user';
 import type {
   IdentityProviderUrlRule,
   OidcRelyingParty,
@@ -339,7 +339,15 @@ async function signInByEmail(
       reason: 'unauthorized_domain',
     });
   }
-  if (!user) user = await provision(deps, configuration, email);
+  if (!user) {
+    // A look-alike finds the user it looks like (above), but makes nobody new.
+    if (lookAlikeFolding(providedEmail) !== null) {
+      throw failed(
+        'The provider sent an address with look-alike characters: nobody is provisioned',
+      );
+    }
+    user = await provision(deps, configuration, email);
+  }
   if (found && user.status === 'invited') user = await activateInvited(deps, orgId, found);
   if (user.status !== 'active') throw failed(`User ${user.id} is ${user.status}`);
   const now = deps.clock.now().toISOString();

@@ -10,7 +10,13 @@ import {
 } from '../../domain/invitation';
 import type { Page, PageRequest } from '../../domain/pagination';
 import { hashPassword, PASSWORD_POLICY } from '../../domain/password';
-import { displayEmail, type Role, type User, type UserChanges } from '../../domain/user';
+import {
+  displayEmail,
+  lookAlikeFolding,
+  type Role,
+  type User,
+  type UserChanges,
+} from '../../domain/user';
 import type { Clock } from '../../ports/clock.port';
 import type { Mailer } from '../../ports/mailer.port';
 import type { OrganizationRepository } from '../../ports/organization-repository.port';
@@ -111,12 +117,23 @@ export function assertPasswordPolicy(password: string, field = 'password'): void
   }
 }
 
-/** P213: the address as stored, or 400: no control or invisible characters, look-alikes folded. */
+/**
+ * The address as stored, or 400: no control or invisible characters, and no
+ * look-alike characters either. A new address written with fullwidth letters
+ * or the like is refused with the plain one to write instead, so no account
+ * is made whose address is not what it shows.
+ */
 function storedEmail(email: string): string {
   const display = displayEmail(email);
   if (display === null) {
     throw new InvalidRequestError('Invalid email', {
       fields: [{ path: 'email', message: 'must be an email address' }],
+    });
+  }
+  const plain = lookAlikeFolding(email);
+  if (plain !== null) {
+    throw new InvalidRequestError(`Invalid email: write it in plain characters, as ${plain}`, {
+      fields: [{ path: 'email', message: `has look-alike characters; write ${plain}` }],
     });
   }
   return display;

@@ -1,13 +1,11 @@
 import { ApiError } from '../../api/api-error';
 import { type ApiClient, unwrap } from '../../api/client';
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 import { serverEvents } from '../../api/server-events';
 import { applyEvent, askFailure, cutTurn, type Turn } from './agents.state';
 
-export type DataSource =
-  operations['listDataSources']['responses'][200]['content']['application/json']['data_sources'][number];
-export type ModelKey =
-  operations['listModelKeys']['responses'][200]['content']['application/json']['model_keys'][number];
+export type DataSource = components['schemas']['DataSource'];
+export type ModelKey = components['schemas']['ModelKey'];
 
 /** D2's largest page: the lists the form chooses from are read whole, a page at a time. */
 const WHOLE_PAGE = 200;

@@ -1,14 +1,13 @@
 import { ApiError } from '../../api/api-error';
-import type { operations } from '../../api/schema';
+import type { components, operations } from '../../api/schema';
 import type { ServerEvent } from '../../api/server-events';
 import { type Me, roleAtLeast } from '../../state/roles';
 
-export type Agent = operations['getAgent']['responses'][200]['content']['application/json'];
+export type Agent = components['schemas']['Agent'];
 export type AgentInput = operations['createAgent']['requestBody']['content']['application/json'];
-export type QueryResult = operations['query']['responses'][200]['content']['application/json'];
-export type CitedSource = QueryResult['sources'][number];
-export type SearchResult =
-  operations['semanticSearch']['responses'][200]['content']['application/json'];
+export type QueryResult = components['schemas']['QueryResult'];
+export type CitedSource = components['schemas']['CitedSource'];
+export type SearchResult = components['schemas']['SemanticSearchResult'];
 export type RagStrategy = Agent['rag_strategy'];
 
 /** D20's strategies, in the order the form offers them, with what each does in a phrase. */
@@ -162,9 +161,7 @@ export function applyEvent(turn: Turn, event: ServerEvent): Turn {
       return typeof data?.text === 'string' ? { ...turn, text: turn.text + data.text } : turn;
     case 'done': {
       if (!data) return turn;
-      const result = data as unknown as Omit<QueryResult, 'sources'> & {
-        sources: Array<Omit<CitedSource, 'chunk_text'>>;
-      };
+      const result = data as unknown as components['schemas']['QueryStreamDone'];
       // P174: `done` lists the cited sources, renumbered, without their passages: the
       // `sources` event had them, so each is found again by its chunk.
       const passages = new Map(turn.sources.map((source) => [source.chunk_id, source.chunk_text]));

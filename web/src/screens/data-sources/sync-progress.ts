@@ -1,9 +1,8 @@
 import { ApiError } from '../../api/api-error';
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 import { formatWait } from '../../format/format';
 
-export type SyncStatus =
-  operations['getSyncStatus']['responses'][200]['content']['application/json'];
+export type SyncStatus = components['schemas']['SyncStatus'];
 
 /**
  * How often a running sync's status is read (P250): soon after it starts,

@@ -1,8 +1,7 @@
 import { ApiError } from '../../api/api-error';
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 
-export type UploadedFile =
-  operations['listFiles']['responses'][200]['content']['application/json']['files'][number];
+export type UploadedFile = components['schemas']['UploadedFile'];
 
 /** P108: files presigned by one request. */
 export const BATCH_MAX = 100;

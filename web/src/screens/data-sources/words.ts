@@ -1,7 +1,6 @@
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 
-export type DataSource =
-  operations['getDataSource']['responses'][200]['content']['application/json'];
+export type DataSource = components['schemas']['DataSource'];
 export type SourceType = DataSource['type'];
 export type CreatableType = Exclude<SourceType, 'kb'>;
 

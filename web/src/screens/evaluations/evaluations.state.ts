@@ -1,11 +1,8 @@
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 
-export type Evaluation =
-  operations['startEvaluation']['responses'][202]['content']['application/json'];
-export type EvaluationWithResults =
-  operations['getEvaluation']['responses'][200]['content']['application/json'];
-export type EvaluationList =
-  operations['listEvaluations']['responses'][200]['content']['application/json'];
+export type Evaluation = components['schemas']['Evaluation'];
+export type EvaluationWithResults = components['schemas']['EvaluationWithResults'];
+export type EvaluationList = components['schemas']['EvaluationList'];
 export type EvaluationResult = EvaluationWithResults['results'][number];
 export type Totals = NonNullable<Evaluation['totals']>;
 export type QuestionMetrics = NonNullable<NonNullable<EvaluationResult['result']>['metrics']>;

@@ -1,13 +1,10 @@
 import { ApiError } from '../../api/api-error';
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 
-export type KbArticle = operations['getKbArticle']['responses'][200]['content']['application/json'];
-export type KbArticleList =
-  operations['listKbArticles']['responses'][200]['content']['application/json'];
-export type KbVersion =
-  operations['getKbArticleVersion']['responses'][200]['content']['application/json'];
-export type KbVersionList =
-  operations['listKbArticleVersions']['responses'][200]['content']['application/json'];
+export type KbArticle = components['schemas']['KbArticle'];
+export type KbArticleList = components['schemas']['KbArticleList'];
+export type KbVersion = components['schemas']['KbArticleVersion'];
+export type KbVersionList = components['schemas']['KbArticleVersionList'];
 export type KbStatus = KbArticle['status'];
 
 export const KB_PATH = '/kb';

@@ -1,14 +1,11 @@
 import { ApiError } from '../../api/api-error';
 import { type ApiClient, unwrap } from '../../api/client';
-import type { operations } from '../../api/schema';
+import type { components } from '../../api/schema';
 import type { Role } from '../../state/roles';
 
-export type UserView =
-  operations['listUsers']['responses'][200]['content']['application/json']['users'][number];
-export type GroupView =
-  operations['listGroups']['responses'][200]['content']['application/json']['groups'][number];
-export type Invitation =
-  operations['reinviteUser']['responses'][201]['content']['application/json'];
+export type UserView = components['schemas']['User'];
+export type GroupView = components['schemas']['Group'];
+export type Invitation = components['schemas']['Invitation'];
 
 /** D13's roles, each with what it adds, for the role choices. */
 export const ROLE_CHOICES: ReadonlyArray<readonly [Role, string]> = [

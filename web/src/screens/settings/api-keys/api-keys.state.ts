@@ -1,7 +1,7 @@
-import type { operations } from '../../../api/schema';
+import type { components } from '../../../api/schema';
 import { formatRelative } from '../../../format/format';
 
-export type ApiKeyList = operations['listApiKeys']['responses'][200]['content']['application/json'];
+export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type ApiKey = ApiKeyList['keys'][number];
 export type Environment = ApiKeyList['environment'];
 export type Scope = ApiKey['scopes'][number];

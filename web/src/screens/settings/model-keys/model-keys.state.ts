@@ -1,9 +1,8 @@
 import { ApiError } from '../../../api/api-error';
-import type { operations } from '../../../api/schema';
+import type { components } from '../../../api/schema';
 import { formatWait } from '../../../format/format';
 
-export type ModelKeyList =
-  operations['listModelKeys']['responses'][200]['content']['application/json'];
+export type ModelKeyList = components['schemas']['ModelKeyList'];
 export type ModelKey = ModelKeyList['model_keys'][number];
 export type Provider = ModelKey['provider'];
 export type AgentRef = ModelKey['agents'][number];

@@ -1,5 +1,4 @@
-import type { operations } from '../../../api/schema';
+import type { components } from '../../../api/schema';
 
 /** The organization as `GET`/`PUT /api/v1/organizations/{id}` answer it. */
-export type OrganizationView =
-  operations['getOrganization']['responses'][200]['content']['application/json'];
+export type OrganizationView = components['schemas']['Organization'];

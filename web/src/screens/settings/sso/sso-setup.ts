@@ -1,11 +1,9 @@
 import { ApiError } from '../../../api/api-error';
-import type { operations } from '../../../api/schema';
+import type { components, operations } from '../../../api/schema';
 
 /** What `GET …/sso` answers: the configuration and the addresses to register at the provider. */
-export type SsoConfiguration =
-  operations['getSsoConfiguration']['responses'][200]['content']['application/json'];
-export type SsoDomain =
-  operations['listSsoDomains']['responses'][200]['content']['application/json']['domains'][number];
+export type SsoConfiguration = components['schemas']['SsoConfiguration'];
+export type SsoDomain = components['schemas']['SsoDomain'];
 export type SsoConfigurationBody =
   operations['putSsoConfiguration']['requestBody']['content']['application/json'];
 type Role = NonNullable<SsoConfiguration['provision_role']>;

@@ -1,14 +1,11 @@
-import type { operations } from '../../../api/schema';
+import type { components } from '../../../api/schema';
 import { formatWait } from '../../../format/format';
 
-export type Webhook = operations['getWebhook']['responses'][200]['content']['application/json'];
-export type WebhookWithSecret =
-  operations['createWebhook']['responses'][201]['content']['application/json'];
-export type Delivery = operations['retryDelivery']['responses'][202]['content']['application/json'];
-export type DeliveryWithPayload =
-  operations['getDelivery']['responses'][200]['content']['application/json'];
-export type TestEventResult =
-  operations['sendTestEvent']['responses'][200]['content']['application/json'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type Delivery = components['schemas']['Delivery'];
+export type DeliveryWithPayload = components['schemas']['DeliveryWithPayload'];
+export type TestEventResult = components['schemas']['WebhookTestResult'];
 export type DeliveryStatus = Delivery['status'];
 
 /** One event a webhook may subscribe to, with what it means in a person's words. */
