@@ -19,7 +19,12 @@ import {
 } from '../../layers/core/use-cases/query/answer-query';
 import { chatCompletionOf, completionChunks } from './completions';
 import { conversationOf } from './conversation';
-import { chatCompletion, chatCompletionsBody, modelList } from './openai.schema';
+import {
+  chatCompletion,
+  chatCompletionStreamData,
+  chatCompletionsBody,
+  modelList,
+} from './openai.schema';
 import { openAiErrorBody, withOpenAiErrors } from './openai-errors';
 import { dependencies, type OpenAiDependencies } from './wiring';
 
@@ -87,6 +92,7 @@ export const operations = {
         description:
           'A chat.completion, or with stream: true a text/event-stream of chat.completion.chunk data lines ending with data: [DONE]',
         schema: chatCompletion,
+        events: { message: chatCompletionStreamData },
       },
       404: { description: 'No agent with the model id that you may use' },
       424: {

@@ -92,6 +92,38 @@ export const chatCompletion = z.object({
   interaction_id: z.string().check(z.describe('Extension: the interaction recorded (int_…)')),
 });
 
+/**
+ * One `data:` line of a streamed chat completion: a `chat.completion.chunk`
+ * (the last one finishing with `stop`, with the usage and the sources), an
+ * error object if the answer breaks off, and the closing `[DONE]`. OpenAI's
+ * stream names no events, so each is the default `message`.
+ */
+export const chatCompletionStreamData = z.union([
+  z.looseObject({
+    id: z.string(),
+    object: z.literal('chat.completion.chunk'),
+    created: z.int(),
+    model: z.string(),
+    choices: z.array(
+      z.looseObject({
+        index: z.int(),
+        delta: z.looseObject({
+          role: z.optional(z.literal('assistant')),
+          content: z.optional(z.string()),
+        }),
+        finish_reason: z.nullable(z.literal('stop')),
+      }),
+    ),
+    usage: z.optional(usage),
+    sources: z.optional(z.array(numberedSource)),
+    interaction_id: z.optional(z.string()),
+  }),
+  z.looseObject({
+    error: z.looseObject({ message: z.string(), type: z.string() }),
+  }),
+  z.literal('[DONE]'),
+]);
+
 export const modelList = z.object({
   object: z.literal('list'),
   data: z.array(

@@ -22,4 +22,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'model-keys': "The organization's own keys to model providers, which its agents can answer with",
   auth: 'Signing in with a password, the session, invitations and password resets',
   sso: 'Single sign-on (OIDC or SAML): its configuration, verified domains and the sign-in itself',
+  mcp: "The Model Context Protocol server: an AI assistant or IDE lists the key's agents, asks them and searches, over Streamable HTTP",
+  openai:
+    "OpenAI-compatible chat completions: an OpenAI SDK or framework asks an agent by naming it as the model, whole or streamed",
 };

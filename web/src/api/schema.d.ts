@@ -1899,6 +1899,73 @@ export interface components {
             limit: number;
             offset: number;
         };
+        /** @description One server-sent event, its `data` line parsed as JSON; told apart by `event`. */
+        ChatCompletionsStreamEvent: {
+            /** @constant */
+            event: "message";
+            data: ({
+                id: string;
+                /** @constant */
+                object: "chat.completion.chunk";
+                created: number;
+                model: string;
+                choices: ({
+                    index: number;
+                    delta: {
+                        /** @constant */
+                        role?: "assistant";
+                        content?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    finish_reason: "stop" | null;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                usage?: {
+                    prompt_tokens: number;
+                    completion_tokens: number;
+                    total_tokens: number;
+                };
+                sources?: {
+                    chunk_id: string;
+                    /** @description The document the chunk belongs to (doc_…) */
+                    document_id: string;
+                    /** @description The data source the document belongs to (ds_…) */
+                    data_source_id: string;
+                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                    document_title: string;
+                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                    document_url: string | null;
+                    /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                    rank: number;
+                    /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                    score: number;
+                    /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                    similarity_score: number;
+                    chunk_text: string;
+                    /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                    quoted_ranges: {
+                        start: number;
+                        end: number;
+                    }[];
+                    /** @description The [n] the answer's text cites this source by: in a streamed answer, the numbering of the text as streamed */
+                    number: number;
+                }[];
+                interaction_id?: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                error: {
+                    message: string;
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            }) | "[DONE]";
+        };
         /** @description A passage an answer is based on, and where it comes from */
         CitedSource: {
             chunk_id: string;
@@ -18112,6 +18179,7 @@ export interface operations {
                         /** @description Extension: the interaction recorded (int_…) */
                         interaction_id: string;
                     };
+                    "text/event-stream": string;
                 };
             };
             /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
