@@ -123,7 +123,7 @@ export async function searchAll(
     const [queryVector = []] = await embedder.embed([query.text]);
     const knn = await index.knn(filter, queryVector, embedder.id, depth);
     const lexical = await lexicalSearches(index, filter, query.text, depth, knn, settings);
-    searches.set(query.id, { queryVector, knn, ...lexical });
+    searches.set(query.id, { query: query.text, queryVector, knn, ...lexical });
   }
   return searches;
 }

@@ -30,7 +30,7 @@ import {
 } from './retrieval-http';
 import { loadScifact } from './scifact';
 import type { Strategy } from './strategies';
-import { currentSettings, withoutFeedback } from './tuning';
+import { currentSettings, withoutLikelihood } from './tuning';
 
 /**
  * ArguAna over HTTP searches every 4th judged test query (in the qrels' order;
@@ -46,12 +46,12 @@ const SCIFACT_PUBLISHED_BM25_RECALL100 = 0.9253;
 
 type Runs = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
-/** The in-process rows: each strategy, and hybrid as it ranked before the feedback search. */
-type InProcessRow = Strategy | 'hybrid-no-feedback';
+/** The in-process rows: each strategy, and hybrid as it ranked before the query-likelihood ranking. */
+type InProcessRow = Strategy | 'hybrid-before';
 const IN_PROCESS_ROWS: readonly InProcessRow[] = [
   'similarity',
   'bm25',
-  'hybrid-no-feedback',
+  'hybrid-before',
   'hybrid',
   'mmr',
   'rerank',
@@ -125,8 +125,8 @@ async function inProcess(
   const result = new Map<InProcessRow, Map<string, MeanMetrics>>();
   for (const row of IN_PROCESS_ROWS) {
     const runs =
-      row === 'hybrid-no-feedback'
-        ? strategyRuns('hybrid', searches, withoutFeedback(settings))
+      row === 'hybrid-before'
+        ? strategyRuns('hybrid', searches, withoutLikelihood(settings))
         : strategyRuns(row, searches, settings);
     for (const [id, run] of runs) runs.set(id, withoutQueryDocument(collection, id, run));
     result.set(row, perSplit(runs, splitsOf, collection.qrels));
@@ -275,8 +275,8 @@ function inProcessTable(measure: CollectionMeasure): string {
   const rows = IN_PROCESS_ROWS.map((row) => [
     row === 'bm25'
       ? 'BM25 only (not a D20 strategy)'
-      : row === 'hybrid-no-feedback'
-        ? 'hybrid without feedback (the default before)'
+      : row === 'hybrid-before'
+        ? 'hybrid without query likelihood (the default before)'
         : row,
     ...labels.flatMap((label) => {
       const m = measure.inProcess.get(row)?.get(label);

@@ -29,7 +29,7 @@ export type RowKey =
   | 'similarity'
   | 'bm25'
   | 'hybrid'
-  | 'hybrid-no-feedback'
+  | 'hybrid-before'
   | 'mmr'
   | 'rerank'
   | 'untuned'
@@ -105,7 +105,8 @@ k-NN and one BM25 search of ${RETRIEVAL_TUNING.candidates} chunks each
 (layers/core/domain/retrieval/fusion.ts), the one composition of the D20
 strategies; with feedback on (the default), a second BM25 search with the
 expansion terms of the first fused ranking's best chunks joins the fusion
-(layers/core/use-cases/retrieval/lexical-searches.ts). A second index holds the abstracts unchunked
+(layers/core/use-cases/retrieval/lexical-searches.ts), and the fused ranking's best chunks
+re-scored by query likelihood join it too (layers/core/domain/retrieval/query-likelihood.ts). A second index holds the abstracts unchunked
 (${report.wholeDocumentChunks.toLocaleString('en-US')} chunks), for BM25 set up as the published baseline is. The
 settings (the code's defaults):
 
@@ -152,7 +153,7 @@ test/eval/metrics.test.ts checks the code against hand-computed cases.
   chunk, it scores ${figure(bm25?.all.ndcg10 ?? 0)}.
 - "BM25 only" is not a D20 strategy; it is here to compare with the
   published baseline and to show what the fusion adds or costs. On the
-  held-out 150 against it: hybrid ${heldOutVsBm25('hybrid')} (${heldOutVsBm25('hybrid-no-feedback')} without feedback), rerank ${heldOutVsBm25('rerank')}, mmr ${heldOutVsBm25('mmr')},
+  held-out 150 against it: hybrid ${heldOutVsBm25('hybrid')} (${heldOutVsBm25('hybrid-before')} without query likelihood), rerank ${heldOutVsBm25('rerank')}, mmr ${heldOutVsBm25('mmr')},
   equal-weight RRF ${heldOutVsBm25('untuned')}.
 - The offline embedder is lexical (hashed words and character 3-grams, no
   model): it is the no-network default, not a semantic model, and its k-NN

@@ -18,6 +18,8 @@
  * answers section (`npm run eval -- --answers` runs only that part;
  * `--answers-json <path>` also writes every answer and its score).
  *
+ * `npm run eval -- --retrieval`: only the in-process SciFact section (results).
+ *
  * `npm run eval -- --tune`: the tuning grids, on the first 150 queries only,
  * written to the tuning section of docs/quality.md.
  *
@@ -46,7 +48,7 @@ import {
 } from './quality-report';
 import { loadScifact } from './scifact';
 import { RANKED_CHUNKS, type Strategy } from './strategies';
-import { currentSettings, driftFromPicks, tune, withoutFeedback } from './tuning';
+import { currentSettings, driftFromPicks, tune, withoutLikelihood } from './tuning';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DOCUMENT = join(ROOT, 'docs', 'quality.md');
@@ -61,16 +63,16 @@ const ROWS: readonly {
   label: string;
   strategy: Strategy;
   untuned?: boolean;
-  noFeedback?: boolean;
+  before?: boolean;
 }[] = [
   { key: 'similarity', label: 'similarity (k-NN only)', strategy: 'similarity' },
   { key: 'bm25', label: 'BM25 only (not a D20 strategy)', strategy: 'bm25' },
   { key: 'hybrid', label: 'hybrid (the default)', strategy: 'hybrid' },
   {
-    key: 'hybrid-no-feedback',
-    label: 'hybrid without feedback (the default before)',
+    key: 'hybrid-before',
+    label: 'hybrid without query likelihood (the default before)',
     strategy: 'hybrid',
-    noFeedback: true,
+    before: true,
   },
   { key: 'mmr', label: 'mmr', strategy: 'mmr' },
   { key: 'rerank', label: 'rerank', strategy: 'rerank' },
@@ -99,13 +101,13 @@ async function evaluate(): Promise<void> {
   const wholeSearches = await searchAll(await buildIndex(whole), embedder, data.queries);
   const settings = currentSettings();
   const untuned: StrategySettings = { ...settings, rrf: RETRIEVAL_TUNING.rrf.model };
-  const noFeedback = withoutFeedback(settings);
-  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned, noFeedback: plain }) => ({
+  const before = withoutLikelihood(settings);
+  const rows = ROWS.map(({ key, label, strategy, untuned: isUntuned, before: isBefore }) => ({
     key,
     label,
     metrics: splitMetrics(
       data,
-      strategyRuns(strategy, searches, isUntuned ? untuned : plain ? noFeedback : settings),
+      strategyRuns(strategy, searches, isUntuned ? untuned : isBefore ? before : settings),
     ),
   }));
   rows.push({
@@ -137,6 +139,7 @@ async function evaluate(): Promise<void> {
       `mmr: λ ${mmrLambda} over the hybrid's ${RETRIEVAL_TUNING.candidates} best, all ${RANKED_CHUNKS} picked in order`,
       `rerank: BM25 weight ${rerankLexicalWeight}, cosine ${Number((1 - rerankLexicalWeight).toFixed(2))}, over the hybrid's ${RETRIEVAL_TUNING.candidates} best`,
       `feedback: ${settings.feedback.terms} terms at most from the first fused ranking's ${settings.feedback.passages} best chunks, original query weight ${settings.feedback.originalWeight}; the second BM25 search joins the RRF with weight ${settings.feedback.rrfWeight}`,
+      `query likelihood: the fused ranking's ${settings.likelihood.candidates} best chunks re-scored (Dirichlet μ ${settings.likelihood.mu}, the collection model from those chunks); its ${settings.likelihood.keep} best join the RRF with weight ${settings.likelihood.rrfWeight}`,
     ],
   });
   writeSection(DOCUMENT, QUALITY_PREAMBLE, 'results', section);
@@ -304,7 +307,9 @@ async function tuneCitationGate(): Promise<void> {
           ? tuneCitationGate()
           : process.argv.includes('--tune')
             ? tuneAndReport()
-            : citations().then(evaluate).then(collections).then(answers)
+            : process.argv.includes('--retrieval')
+              ? evaluate()
+              : citations().then(evaluate).then(collections).then(answers)
 ).catch((error: unknown) => {
   console.error('[eval] failed:', error instanceof Error ? error.message : error);
   process.exitCode = 1;

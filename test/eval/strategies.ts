@@ -11,6 +11,8 @@ export type Strategy = (typeof STRATEGIES)[number];
 
 /** What one query's two searches returned (each `RETRIEVAL_TUNING.candidates` long). */
 export interface Searches {
+  /** The query as written (the fusion's query-likelihood ranking reads it). */
+  readonly query?: string;
   readonly queryVector: readonly number[];
   readonly knn: readonly ScoredChunk[];
   readonly bm25: readonly ScoredChunk[];

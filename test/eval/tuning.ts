@@ -302,6 +302,11 @@ export function withoutFeedback(settings: StrategySettings): StrategySettings {
   return { ...settings, feedback: { ...settings.feedback, rrfWeight: 0 } };
 }
 
+/** `settings` without the query-likelihood ranking: the hybrid as it ranked before it. */
+export function withoutLikelihood(settings: StrategySettings): StrategySettings {
+  return { ...settings, likelihood: { ...settings.likelihood, rrfWeight: 0 } };
+}
+
 /** Whether the code's settings are the picks (else the report says which are not). */
 export function driftFromPicks(report: TuningReport): string[] {
   const drift: string[] = [];

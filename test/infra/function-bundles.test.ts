@@ -52,7 +52,7 @@ const HEAVY_MODULES = {
   'connector readers': /layers\/core\/adapters\/connectors\/(.*-reader|connectors)\.ts$/,
   // Issue 10, P100: the embedded index and its native HNSW addon run on one machine only (OpenSearch serves the cloud).
   'embedded index or usearch':
-    /node_modules\/usearch\/|layers\/core\/adapters\/local\/(ann-graph|embedded-index|index-partition|index-files)\.ts$/,
+    /node_modules\/usearch\/|layers\/core\/adapters\/local\/(ann-graph|embedded-index|index-files|partition\/[a-z-]+)\.ts$/,
   // Issue 11 item 5: answering (retrieval, answerers) is query's and the eval worker's; the
   // evals function only queues runs.
   'query pipeline': /layers\/core\/use-cases\/query\//,

@@ -14,7 +14,7 @@ import {
   IndexFileCorruptError,
   OrgIndexFiles,
 } from '../../../layers/core/adapters/local/index-files';
-import { IndexPartition } from '../../../layers/core/adapters/local/index-partition';
+import { IndexPartition } from '../../../layers/core/adapters/local/partition/index-partition';
 import type { IndexedChunk, ScoredChunk } from '../../../layers/core/ports/retrieval-index.port';
 
 /**

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrgIndexFiles } from '../../../layers/core/adapters/local/index-files';
-import type { StoredChunk } from '../../../layers/core/adapters/local/index-partition';
+import type { StoredChunk } from '../../../layers/core/adapters/local/partition/index-partition';
 import { ENTRY_POINTS, killTree, type Running, start } from '../../support/child-process';
 import { api, json } from '../../support/http-client';
 import { htmlPage, type LoopbackSite, startLoopbackSite } from '../../support/loopback-site';

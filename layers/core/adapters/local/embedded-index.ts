@@ -7,7 +7,7 @@ import type {
   WeightedTerm,
 } from '../../ports/retrieval-index.port';
 import { type IndexOperation, OrgIndexFiles } from './index-files';
-import { type AnnSettings, DEFAULT_ANN, IndexPartition } from './index-partition';
+import { type AnnSettings, DEFAULT_ANN, IndexPartition } from './partition/index-partition';
 import { plainChunk } from './snapshot-chunk';
 
 export interface EmbeddedIndexOptions {

@@ -15,7 +15,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AnnGraph } from './ann-graph';
-import type { GraphLoader, PartitionImage, StoredChunk } from './index-partition';
+import type { GraphLoader, PartitionImage, StoredChunk } from './partition/index-partition';
 import { storedChunkSchema } from './snapshot-chunk';
 import {
   encodeSnapshotV3,

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import * as z from 'zod/mini';
-import type { PartitionImage, StoredChunk } from './index-partition';
+import type { PartitionImage, StoredChunk } from './partition/index-partition';
 import { SnapshotChunk } from './snapshot-chunk';
 
 /**

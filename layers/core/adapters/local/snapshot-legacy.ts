@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import * as z from 'zod/mini';
-import type { PartitionImage, StoredChunk } from './index-partition';
+import type { PartitionImage, StoredChunk } from './partition/index-partition';
 import { decodePostings, encodePostings } from './postings-codec';
 import { plainChunk, storedChunkSchema } from './snapshot-chunk';
 import { SnapshotFormatError } from './snapshot-format';

@@ -1,5 +1,4 @@
 import type { Client } from '@opensearch-project/opensearch';
-import * as z from 'zod/mini';
 import { HEADING_BOOST } from '../../domain/retrieval/bm25';
 import {
   EmbedderMismatchError,
@@ -9,6 +8,7 @@ import {
   type SearchFilter,
   type WeightedTerm,
 } from '../../ports/retrieval-index.port';
+import { bulkBatches, groupByEmbedder } from './bulk-requests';
 import { ensureIndex } from './ensure-index';
 import { BulkIndexingError, type BulkItemFailure, SearchUnavailableError } from './errors';
 import {
@@ -21,6 +21,16 @@ import {
   HEADINGS_FIELD,
   otherChunkIndexes,
 } from './index-definition';
+import {
+  bulkResponseSchema,
+  compositeSchema,
+  countSchema,
+  deleteByQuerySchema,
+  embedderHitsSchema,
+  multiSearchSchema,
+  scoredChunks,
+  searchResult,
+} from './retrieval-responses';
 import { errorFromStatus, isTransientStatus, withSearchErrors } from './translate-error';
 
 export interface OpenSearchRetrievalIndexOptions {
@@ -39,13 +49,6 @@ export interface OpenSearchRetrievalIndexOptions {
 }
 
 /**
- * Bytes of NDJSON per bulk request. Amazon OpenSearch Service refuses HTTP
- * bodies over 10 MiB on small instances, and OpenSearch suggests 5–15 MB per
- * bulk request; a chunk with a 1536-dimension vector is about 30 KB.
- */
-const MAX_BULK_BYTES = 5 * 1024 * 1024;
-
-/**
  * The HNSW candidate list is `k` with the Lucene engine, so a top-3 search
  * would look at 3 candidates. Asking for at least this many neighbours (and
  * returning `size: k`) buys recall cheaply on every OpenSearch version.
@@ -57,94 +60,6 @@ const MAX_KNN_K = 10_000;
 
 /** Documents per page when listing a data source's document hashes. */
 const COMPOSITE_PAGE_SIZE = 1000;
-
-/** `_source` as written by `upsert`: `IndexedChunk`, field for field. */
-const chunkSourceSchema = z.object({
-  chunk_id: z.string(),
-  org_id: z.string(),
-  data_source_id: z.string(),
-  document_id: z.string(),
-  document_title: z.string(),
-  document_url: z.nullish(z.string()),
-  heading_path: z.array(z.string()),
-  text: z.string(),
-  position: z.number().check(z.int()),
-  document_hash: z.string(),
-  embedder_id: z.string(),
-  embedding: z.optional(z.array(z.number())),
-});
-
-const hitsSchema = z.object({
-  hits: z.object({
-    hits: z.array(z.object({ _score: z.nullable(z.number()), _source: chunkSourceSchema })),
-  }),
-});
-
-const embedderHitsSchema = z.object({
-  hits: z.object({
-    hits: z.array(z.object({ _source: z.object({ embedder_id: z.string() }) })),
-  }),
-});
-
-/** An OpenSearch error's `type` and `reason`, either of which may be missing. */
-const errorCauseSchema = z.object({
-  type: z.optional(z.string()),
-  reason: z.optional(z.string()),
-});
-
-/** One answer of a multi-search: a search result, or `{ error, status }`. */
-const multiSearchItemSchema = z.looseObject({
-  error: z.optional(errorCauseSchema),
-  status: z.optional(z.number()),
-});
-
-const multiSearchSchema = z.object({ responses: z.array(multiSearchItemSchema) });
-
-/** `aggregations` is absent when no chunk index exists yet (the pattern matched no shard). */
-const compositeSchema = z.object({
-  aggregations: z.optional(
-    z.object({
-      documents: z.object({
-        after_key: z.optional(z.record(z.string(), z.string())),
-        buckets: z.array(
-          z.object({
-            key: z.object({
-              document_id: z.string(),
-              document_hash: z.string(),
-              embedder_id: z.optional(z.string()),
-            }),
-          }),
-        ),
-      }),
-    }),
-  ),
-});
-
-const countSchema = z.object({ count: z.number() });
-
-const deleteByQuerySchema = z.object({
-  timed_out: z.boolean(),
-  failures: z.array(
-    z.looseObject({
-      status: z.optional(z.number()),
-      cause: z.optional(errorCauseSchema),
-    }),
-  ),
-});
-
-const bulkResponseSchema = z.object({
-  errors: z.boolean(),
-  items: z.array(
-    z.record(
-      z.string(),
-      z.object({
-        _id: z.nullish(z.string()),
-        status: z.number(),
-        error: z.optional(errorCauseSchema),
-      }),
-    ),
-  ),
-});
 
 /**
  * The retrieval index on OpenSearch (ARCHITECTURE: k-NN with HNSW and cosine,
@@ -524,95 +439,4 @@ function filterOf(filter: SearchFilter): object[] {
     clauses.push({ terms: { data_source_id: [...filter.dataSourceIds] } });
   }
   return clauses;
-}
-
-function groupByEmbedder(chunks: readonly IndexedChunk[]): Map<EmbedderShape, IndexedChunk[]> {
-  const groups = new Map<string, { embedder: EmbedderShape; chunks: IndexedChunk[] }>();
-  for (const chunk of chunks) {
-    const group = groups.get(chunk.embedder_id);
-    if (!group) {
-      groups.set(chunk.embedder_id, {
-        embedder: { id: chunk.embedder_id, dimensions: chunk.embedding.length },
-        chunks: [chunk],
-      });
-      continue;
-    }
-    if (chunk.embedding.length !== group.embedder.dimensions) {
-      throw new Error(
-        `Chunk ${chunk.chunk_id} has ${chunk.embedding.length} dimensions; other chunks of ${chunk.embedder_id} have ${group.embedder.dimensions}`,
-      );
-    }
-    group.chunks.push(chunk);
-  }
-  return new Map([...groups.values()].map((group) => [group.embedder, group.chunks]));
-}
-
-/** Bulk bodies (action line, source line, …) of at most MAX_BULK_BYTES each. */
-function bulkBatches(indexName: string, chunks: readonly IndexedChunk[]): object[][] {
-  const batches: object[][] = [];
-  let batch: object[] = [];
-  let bytes = 0;
-  for (const chunk of chunks) {
-    const action = { index: { _index: indexName, _id: chunk.chunk_id, routing: chunk.org_id } };
-    const source = sourceOf(chunk);
-    const size = Buffer.byteLength(`${JSON.stringify(action)}\n${JSON.stringify(source)}\n`);
-    if (batch.length > 0 && bytes + size > MAX_BULK_BYTES) {
-      batches.push(batch);
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(action, source);
-    bytes += size;
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
-}
-
-/** The stored document: the chunk's own fields, nothing else (the mapping is strict). */
-function sourceOf(chunk: IndexedChunk): Record<string, unknown> {
-  return {
-    chunk_id: chunk.chunk_id,
-    org_id: chunk.org_id,
-    data_source_id: chunk.data_source_id,
-    document_id: chunk.document_id,
-    document_title: chunk.document_title,
-    document_url: chunk.document_url,
-    heading_path: [...chunk.heading_path],
-    text: chunk.text,
-    position: chunk.position,
-    document_hash: chunk.document_hash,
-    embedder_id: chunk.embedder_id,
-    embedding: [...chunk.embedding],
-  };
-}
-
-/** One multi-search answer, or the error it carries. */
-function searchResult(operation: string, item: z.infer<typeof multiSearchItemSchema> | undefined) {
-  if (!item) throw new Error(`OpenSearch answered ${operation} with fewer results than searches`);
-  if (item.error) throw errorFromStatus(operation, item.status ?? 500, item.error);
-  return item;
-}
-
-function scoredChunks(
-  body: unknown,
-  orgId: string,
-  scoreOf: (score: number) => number,
-): ScoredChunk[] {
-  const { hits } = hitsSchema.parse(body).hits;
-  return (
-    hits
-      // The query filters by organization; this drops anything else, should it ever slip through.
-      .filter((hit) => hit._source.org_id === orgId)
-      .map(({ _score, _source }) => {
-        const { embedding, document_url, ...rest } = _source;
-        return {
-          chunk: {
-            ...rest,
-            document_url: document_url ?? null,
-            ...(embedding ? { embedding } : {}),
-          },
-          score: scoreOf(_score ?? 0),
-        };
-      })
-  );
 }

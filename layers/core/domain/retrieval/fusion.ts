@@ -16,6 +16,7 @@
  */
 import type { RagStrategy } from '../agent';
 import type { FeedbackOptions } from './feedback';
+import { type LikelihoodOptions, queryLikelihoodRanking } from './query-likelihood';
 
 /**
  * What fusion reads of a search result. `ScoredChunk`
@@ -23,7 +24,13 @@ import type { FeedbackOptions } from './feedback';
  * domain imports no ports (.dependency-cruiser.cjs, domain-is-pure).
  */
 export interface Candidate {
-  readonly chunk: { readonly chunk_id: string; readonly embedding?: ArrayLike<number> };
+  readonly chunk: {
+    readonly chunk_id: string;
+    readonly embedding?: ArrayLike<number>;
+    /** Title and text: what the query-likelihood ranking re-scores (absent: no words). */
+    readonly document_title?: string;
+    readonly text?: string;
+  };
   readonly score: number;
 }
 
@@ -80,10 +87,26 @@ export const RETRIEVAL_TUNING = {
    * on the lexical side.
    */
   feedback: { passages: 3, terms: 20, originalWeight: 0.7, rrfWeight: 1 },
+  /**
+   * Query likelihood (query-likelihood.ts): the fused ranking's best
+   * `candidates` re-scored with Dirichlet's `mu`; its best `keep` join the
+   * fusion as one more ranking of weight `rrfWeight` (only its head: deeper
+   * down it would mostly reorder what the other rankings agree on). Picked
+   * on SciFact's first 150 queries and ArguAna's validation split together
+   * (docs/quality.md); the same for every embedder.
+   */
+  likelihood: { candidates: 100, mu: 20, keep: 20, rrfWeight: 0.7 },
 } as const;
 
 /** Feedback settings: which passages and terms, and the weight of the second search in the fusion (0: off). */
 export interface FeedbackSettings extends FeedbackOptions {
+  readonly rrfWeight: number;
+}
+
+/** Query-likelihood settings: which candidates, μ, and the weight of its ranking in the fusion (0: off). */
+export interface LikelihoodSettings extends LikelihoodOptions {
+  readonly candidates: number;
+  readonly keep: number;
   readonly rrfWeight: number;
 }
 
@@ -106,6 +129,7 @@ export interface StrategySettings {
   readonly mmrLambda: number;
   readonly rerankLexicalWeight: number;
   readonly feedback: FeedbackSettings;
+  readonly likelihood: LikelihoodSettings;
 }
 
 /** The tuned settings for k-NN results made with `embedderId`. */
@@ -115,6 +139,7 @@ export function strategySettingsFor(embedderId: string): StrategySettings {
     mmrLambda: RETRIEVAL_TUNING.mmr.lambda,
     rerankLexicalWeight: RETRIEVAL_TUNING.rerank.lexicalWeight,
     feedback: RETRIEVAL_TUNING.feedback,
+    likelihood: RETRIEVAL_TUNING.likelihood,
   };
 }
 
@@ -124,8 +149,16 @@ export function usesFeedback(settings: StrategySettings): boolean {
   return passages > 0 && terms > 0 && originalWeight < 1 && rrfWeight > 0;
 }
 
+/** Whether `settings` add the query-likelihood ranking to the fusion. */
+export function usesLikelihood(settings: StrategySettings): boolean {
+  const { candidates, keep, mu, rrfWeight } = settings.likelihood;
+  return candidates > 0 && keep > 0 && mu > 0 && rrfWeight > 0;
+}
+
 /** What a strategy ranks from: one query's two searches. */
 export interface StrategyInputs<T extends Candidate> {
+  /** The query as written: with it, the fusion adds its query-likelihood ranking. */
+  readonly query?: string;
   /** k-NN results (scores: cosine), best first. */
   readonly knn: readonly T[];
   /** BM25 results (scores: BM25), best first; unused by `similarity`. */
@@ -177,21 +210,35 @@ export function rankByStrategy<T extends Candidate>(
 
 /**
  * The fused ranking of `hybrid` (and the candidates of `mmr` and `rerank`):
- * RRF of k-NN and BM25 and, when a feedback search ran, of its results too.
- * Without one it is the first ranking, the one feedback passages come from.
+ * RRF of k-NN and BM25 and, when a feedback search ran, of its results too;
+ * then, given the query, the best of those re-scored by query likelihood
+ * join as one more ranking. Without a feedback search or a query it is the
+ * first ranking, the one feedback passages come from.
  */
 export function fuseSearches<T extends Candidate>(
   inputs: StrategyInputs<T>,
   settings: StrategySettings,
 ): T[] {
-  const feedback = inputs.feedbackBm25;
-  if (feedback === undefined || feedback.length === 0 || !usesFeedback(settings)) {
-    return reciprocalRankFusion([inputs.knn, inputs.bm25], settings.rrf);
-  }
   const [knnWeight = 1, bm25Weight = 1] = settings.rrf.weights ?? [];
-  return reciprocalRankFusion([inputs.knn, inputs.bm25, feedback], {
+  const rankings: (readonly T[])[] = [inputs.knn, inputs.bm25];
+  const weights = [knnWeight, bm25Weight];
+  const feedback = inputs.feedbackBm25;
+  if (feedback !== undefined && feedback.length > 0 && usesFeedback(settings)) {
+    rankings.push(feedback);
+    weights.push(settings.feedback.rrfWeight);
+  }
+  const fused = reciprocalRankFusion(rankings, { k: settings.rrf.k, weights });
+  if (inputs.query === undefined || !usesLikelihood(settings)) return fused;
+  const { candidates, keep, rrfWeight } = settings.likelihood;
+  const likelihood = queryLikelihoodRanking(
+    inputs.query,
+    fused.slice(0, candidates),
+    settings.likelihood,
+  ).slice(0, keep);
+  if (likelihood.length === 0) return fused;
+  return reciprocalRankFusion([...rankings, likelihood], {
     k: settings.rrf.k,
-    weights: [knnWeight, bm25Weight, settings.feedback.rrfWeight],
+    weights: [...weights, rrfWeight],
   });
 }
 

@@ -81,7 +81,7 @@ export async function retrieve(
       : await lexicalSearches(deps.retrieval, filter, request.query, pool, knn, settings);
   const ranked = rankByStrategy(
     request.strategy,
-    { knn, ...lexical, queryVector: queryEmbedding },
+    { query: request.query, knn, ...lexical, queryVector: queryEmbedding },
     request.topK,
     settings,
   );

@@ -10,6 +10,7 @@ import {
   type StrategySettings,
   strategySettingsFor,
   usesFeedback,
+  usesLikelihood,
 } from '../../../../layers/core/domain/retrieval/fusion';
 
 const hit = (id: string, score: number, embedding?: number[]): Candidate => ({
@@ -160,6 +161,7 @@ describe('Domain: fuseSearches', () => {
     mmrLambda: 0.7,
     rerankLexicalWeight: 0.8,
     feedback: { passages: 3, terms: 10, originalWeight: 0.5, rrfWeight: 1 },
+    likelihood: { candidates: 100, mu: 20, keep: 1, rrfWeight: 1 },
   };
   const knn = [hit('a', 0.9)];
   const bm25 = [hit('b', 7), hit('a', 5)];
@@ -191,5 +193,30 @@ describe('Domain: fuseSearches', () => {
     expect(usesFeedback(strategySettingsFor('offline-hash-v1/384'))).toBe(true);
     expect(usesFeedback(strategySettingsFor('openai/text-embedding-3-small'))).toBe(true);
     expect(RETRIEVAL_TUNING.feedback.terms).toBeLessThanOrEqual(20);
+  });
+
+  it('adds the best query-likelihood passage of the fused ranking as one more ranking, given the query', () => {
+    const passage = (id: string, score: number, text: string): Candidate => ({
+      chunk: { chunk_id: id, document_title: '', text },
+      score,
+    });
+    const padded = passage('padded', 7, `glacier ${'weather report '.repeat(20)}`);
+    const covering = passage('covering', 5, 'glacier melt');
+
+    // Without the query: padded 1/2, covering 1/3. With it, covering is query likelihood's best:
+    // it adds 1/2, so covering 1/3 + 1/2 beats padded's 1/2.
+    const inputs = { knn: [], bm25: [padded, covering], queryVector: [] };
+    expect(ids(fuseSearches(inputs, settings))).toEqual(['padded', 'covering']);
+    expect(ids(fuseSearches({ ...inputs, query: 'glacier melt' }, settings))).toEqual([
+      'covering',
+      'padded',
+    ]);
+    const off = { ...settings, likelihood: { ...settings.likelihood, rrfWeight: 0 } };
+    expect(ids(fuseSearches({ ...inputs, query: 'glacier melt' }, off))).toEqual([
+      'padded',
+      'covering',
+    ]);
+    expect(usesLikelihood(off)).toBe(false);
+    expect(usesLikelihood(strategySettingsFor('offline-hash-v1/384'))).toBe(true);
   });
 });

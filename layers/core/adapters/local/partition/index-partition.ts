@@ -1,0 +1,316 @@
+import type { Bm25Parameters } from '../../../domain/retrieval/bm25';
+import {
+  EmbedderMismatchError,
+  type ScoredChunk,
+  type WeightedTerm,
+} from '../../../ports/retrieval-index.port';
+import { SnapshotChunk, type StoredChunk } from '../snapshot-chunk';
+import { IntList } from './int-list';
+import { LexicalIndex } from './lexical-index';
+import type { GraphLoader, PartitionImage } from './partition-image';
+import { type AnnSettings, DEFAULT_ANN, VectorStore } from './vector-store';
+
+export type { GraphLoader, PartitionImage } from './partition-image';
+export { type AnnSettings, DEFAULT_ANN } from './vector-store';
+export type { StoredChunk };
+
+interface DataSourceEntry {
+  /** Small integer naming the data source inside this partition (filters test it per chunk). */
+  readonly number: number;
+  /** document_id → its chunks' document numbers. */
+  readonly documents: Map<string, Set<number>>;
+  chunkCount: number;
+  /** embedder_id → how many of this data source's chunks it embedded. */
+  readonly embedders: Map<string, number>;
+}
+
+/**
+ * Everything one organization has in the embedded index, in memory: chunk
+ * metadata by document number, its vectors (vector-store.ts: one slab per
+ * embedder, and a graph for large ones), and a BM25 inverted index
+ * (lexical-index.ts). Nothing here can reach another organization's chunks:
+ * EmbeddedIndex keeps one partition per organization.
+ *
+ * Document numbers only grow; a deleted chunk leaves a hole that searches
+ * skip, and `compact()` renumbers once holes outnumber live chunks.
+ */
+export class IndexPartition {
+  #chunks: (StoredChunk | undefined)[] = [];
+  readonly #numberById = new Map<string, number>();
+  #dataSourceOf = new IntList();
+  readonly #dataSources = new Map<string, DataSourceEntry>();
+  #nextDataSourceNumber = 0;
+  #vectors: VectorStore;
+  #lexical = new LexicalIndex();
+  #live = 0;
+  #holes = 0;
+
+  constructor(ann: AnnSettings = DEFAULT_ANN) {
+    this.#vectors = new VectorStore(ann);
+  }
+
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Adds a chunk, replacing the one with the same chunk_id. */
+  insert(chunk: StoredChunk, embedding: ArrayLike<number>): void {
+    // First, as it may refuse the chunk (vector length): nothing has changed yet then.
+    const slabNumber = this.#vectors.slabFor(chunk.embedder_id, embedding.length);
+    const existing = this.#numberById.get(chunk.chunk_id);
+    if (existing !== undefined) this.#remove(existing);
+
+    const doc = this.#chunks.length;
+    this.#chunks.push(chunk);
+    this.#numberById.set(chunk.chunk_id, doc);
+    this.#dataSourceOf.push(this.#join(doc, chunk).number);
+    this.#vectors.add(doc, slabNumber, embedding);
+    this.#lexical.add(doc, chunk);
+    this.#live += 1;
+  }
+
+  /** Dimensions the embedder's vectors have here, if it embedded any chunk of this partition. */
+  dimensionsOf(embedderId: string): number | undefined {
+    return this.#vectors.dimensionsOf(embedderId);
+  }
+
+  deleteDocument(dataSourceId: string, documentId: string): void {
+    const members = this.#dataSources.get(dataSourceId)?.documents.get(documentId);
+    for (const doc of [...(members ?? [])]) this.#remove(doc);
+    this.#compactIfWorthIt();
+  }
+
+  deleteDataSource(dataSourceId: string): void {
+    const source = this.#dataSources.get(dataSourceId);
+    for (const members of [...(source?.documents.values() ?? [])]) {
+      for (const doc of [...members]) this.#remove(doc);
+    }
+    this.#compactIfWorthIt();
+  }
+
+  /**
+   * document_id → document_hash. A document whose chunks disagree (a
+   * re-sync interrupted half-way), or with a chunk another embedder than
+   * `embedderId` made, reports an empty hash, which matches no real one, so
+   * the next sync embeds it again.
+   */
+  documentHashes(dataSourceId: string, embedderId?: string): Map<string, string> {
+    const hashes = new Map<string, string>();
+    for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
+      const chunks = [...members].map((doc) => this.#chunks[doc]);
+      const seen = new Set(chunks.map((chunk) => chunk?.document_hash ?? ''));
+      const foreign =
+        embedderId !== undefined && chunks.some((chunk) => chunk?.embedder_id !== embedderId);
+      hashes.set(documentId, seen.size === 1 && !foreign ? ([...seen][0] ?? '') : '');
+    }
+    return hashes;
+  }
+
+  count(dataSourceIds: readonly string[] | undefined): number {
+    if (dataSourceIds === undefined) return this.#live;
+    let total = 0;
+    for (const id of new Set(dataSourceIds)) total += this.#dataSources.get(id)?.chunkCount ?? 0;
+    return total;
+  }
+
+  /**
+   * k-NN by cosine similarity over the chunks the filter lets through (exact,
+   * or through a graph for large slabs: vector-store.ts). Refuses
+   * (EmbedderMismatchError) when any of those chunks was embedded by another
+   * embedder: its vectors would be compared with incomparable ones.
+   */
+  knn(
+    dataSourceIds: readonly string[] | undefined,
+    vector: readonly number[],
+    embedderId: string,
+    k: number,
+  ): ScoredChunk[] {
+    const sources = this.#visibleSources(dataSourceIds);
+    for (const source of sources) {
+      for (const [other, count] of source.embedders) {
+        if (other !== embedderId && count > 0) throw new EmbedderMismatchError(other, embedderId);
+      }
+    }
+    const best = this.#vectors.nearest(embedderId, vector, k, {
+      allowed: this.#allowedMask(dataSourceIds),
+      dataSourceOf: this.#dataSourceOf.values,
+      isLive: (doc) => this.#chunks[doc] !== undefined,
+      visible: () =>
+        sources.reduce((sum, source) => sum + (source.embedders.get(embedderId) ?? 0), 0),
+    });
+    if (!best) return [];
+    return best.drain().map(({ id, score }) => this.#scored(id, Math.max(-1, Math.min(1, score))));
+  }
+
+  /**
+   * The best chunks by BM25 of `query` over title and text, plus the boosted
+   * BM25 of their headings (P125), among those the filter lets through.
+   * Each expansion word's terms add its weight to the term's (a query word weighs 1).
+   */
+  bm25(
+    dataSourceIds: readonly string[] | undefined,
+    query: string,
+    k: number,
+    parameters: Bm25Parameters,
+    expansion: readonly WeightedTerm[] = [],
+  ): ScoredChunk[] {
+    if (k < 1 || this.#live === 0) return [];
+    const allowed = this.#allowedMask(dataSourceIds);
+    const dataSourceOf = this.#dataSourceOf.values;
+    const chunks = this.#chunks;
+    const wanted = (doc: number) =>
+      chunks[doc] !== undefined && (allowed === null || allowed[dataSourceOf[doc] as number] === 1);
+    const best = this.#lexical.search(
+      query,
+      expansion,
+      k,
+      parameters,
+      { live: this.#live, count: chunks.length },
+      wanted,
+    );
+    return best ? best.drain().map(({ id, score }) => this.#scored(id, score)) : [];
+  }
+
+  /**
+   * The partition as its snapshot keeps it (index-files.ts). Views of live
+   * memory: encode them before anything else changes the partition.
+   */
+  image(): PartitionImage {
+    return {
+      chunks: this.#chunks.map((chunk) => chunk ?? null),
+      slabs: this.#vectors.image((doc) => this.#chunks[doc] !== undefined),
+      ...this.#lexical.image(),
+    };
+  }
+
+  /**
+   * The partition a snapshot's image describes. `loadGraph` gives each slab
+   * its saved graph, or undefined (none saved, or unreadable): the next
+   * search then builds it again from the vectors.
+   */
+  static fromImage(
+    image: PartitionImage,
+    loadGraph: GraphLoader,
+    ann: AnnSettings = DEFAULT_ANN,
+  ): IndexPartition {
+    const partition = new IndexPartition(ann);
+    const count = image.chunks.length;
+    partition.#vectors = VectorStore.fromImage(image.slabs, count, loadGraph, ann);
+    partition.#chunks = image.chunks.map((chunk) => chunk ?? undefined);
+    partition.#dataSourceOf = new IntList(Math.max(4, count));
+    partition.#dataSourceOf.size = count;
+    partition.#chunks.forEach((chunk, doc) => {
+      if (!chunk) {
+        partition.#holes += 1;
+        return;
+      }
+      partition.#numberById.set(chunk.chunk_id, doc);
+      partition.#dataSourceOf.values[doc] = partition.#join(doc, chunk).number;
+      partition.#live += 1;
+    });
+    partition.#lexical = LexicalIndex.fromImage(image, partition.#chunks);
+    return partition;
+  }
+
+  /** Renumbers live chunks densely and drops dead postings. */
+  compact(): void {
+    const renumbered = new Int32Array(this.#chunks.length).fill(-1);
+    const kept: number[] = [];
+    const chunks: StoredChunk[] = [];
+    const dataSourceOf = new IntList(Math.max(4, this.#live));
+    this.#chunks.forEach((chunk, doc) => {
+      if (!chunk) return;
+      renumbered[doc] = chunks.length;
+      this.#numberById.set(chunk.chunk_id, chunks.length);
+      kept.push(doc);
+      chunks.push(chunk);
+      dataSourceOf.push(this.#dataSourceOf.values[doc] ?? 0);
+    });
+    for (const source of this.#dataSources.values()) {
+      for (const [documentId, members] of source.documents) {
+        source.documents.set(documentId, new Set([...members].map((doc) => renumbered[doc] ?? -1)));
+      }
+    }
+    this.#vectors.renumber(renumbered, kept);
+    this.#lexical.renumber(renumbered, kept);
+    this.#chunks = chunks;
+    this.#dataSourceOf = dataSourceOf;
+    this.#holes = 0;
+  }
+
+  #scored(doc: number, score: number): ScoredChunk {
+    const chunk = this.#chunks[doc];
+    if (!chunk) throw new Error(`Internal: document ${doc} is not live`);
+    // A copy of the vector (one memcpy): the slab moves vectors when chunks are removed.
+    const embedding = this.#vectors.vectorOf(doc).slice();
+    return {
+      chunk:
+        chunk instanceof SnapshotChunk ? chunk.resultCopy({ embedding }) : { ...chunk, embedding },
+      score,
+    };
+  }
+
+  #visibleSources(dataSourceIds: readonly string[] | undefined): DataSourceEntry[] {
+    if (dataSourceIds === undefined) return [...this.#dataSources.values()];
+    return dataSourceIds.flatMap((id) => this.#dataSources.get(id) ?? []);
+  }
+
+  /** 1 for each data source number the filter lets through; null when it lets all through. */
+  #allowedMask(dataSourceIds: readonly string[] | undefined): Uint8Array | null {
+    if (dataSourceIds === undefined) return null;
+    const mask = new Uint8Array(this.#nextDataSourceNumber);
+    for (const source of this.#visibleSources(dataSourceIds)) mask[source.number] = 1;
+    return mask;
+  }
+
+  /** Records chunk `doc` among its data source's (made on first use); returns that data source. */
+  #join(doc: number, chunk: StoredChunk): DataSourceEntry {
+    let source = this.#dataSources.get(chunk.data_source_id);
+    if (!source) {
+      source = {
+        number: this.#nextDataSourceNumber,
+        documents: new Map(),
+        chunkCount: 0,
+        embedders: new Map(),
+      };
+      this.#nextDataSourceNumber += 1;
+      this.#dataSources.set(chunk.data_source_id, source);
+    }
+    let members = source.documents.get(chunk.document_id);
+    if (!members) {
+      members = new Set();
+      source.documents.set(chunk.document_id, members);
+    }
+    members.add(doc);
+    source.chunkCount += 1;
+    source.embedders.set(chunk.embedder_id, (source.embedders.get(chunk.embedder_id) ?? 0) + 1);
+    return source;
+  }
+
+  #remove(doc: number): void {
+    const chunk = this.#chunks[doc];
+    if (!chunk) return;
+    this.#chunks[doc] = undefined;
+    this.#numberById.delete(chunk.chunk_id);
+    this.#holes += 1;
+
+    const source = this.#dataSources.get(chunk.data_source_id);
+    if (source) {
+      const members = source.documents.get(chunk.document_id);
+      members?.delete(doc);
+      if (members?.size === 0) source.documents.delete(chunk.document_id);
+      source.chunkCount -= 1;
+      const embedded = (source.embedders.get(chunk.embedder_id) ?? 1) - 1;
+      if (embedded > 0) source.embedders.set(chunk.embedder_id, embedded);
+      else source.embedders.delete(chunk.embedder_id);
+      if (source.chunkCount === 0) this.#dataSources.delete(chunk.data_source_id);
+    }
+    this.#vectors.remove(doc);
+    this.#lexical.remove(doc, chunk);
+    this.#live -= 1;
+  }
+
+  #compactIfWorthIt(): void {
+    if (this.#holes > 1024 && this.#holes > this.#live) this.compact();
+  }
+}
