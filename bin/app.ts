@@ -7,7 +7,7 @@ import { ServiceStack } from '../lib/service-stack';
 
 /**
  * The CDK app (`npx cdk synth|deploy`, see docs/deployment/README.md). The
- * deployment environment comes from context (D10): cdk.json says `test`;
+ * deployment environment comes from context: cdk.json says `test`;
  * `-c environment=live` deploys the live stack beside it.
  */
 function main(): void {

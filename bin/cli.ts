@@ -1,4 +1,4 @@
-/** `npx svc …` (D36): organizations, API keys and users for the local service or a stack, and a local webhook receiver. */
+/** `npx svc …`: organizations, API keys and users for the local service or a stack, and a local webhook receiver. */
 import { runCli } from '../lib/local/admin-cli';
 
 /** Standard input, whole (`users create --password-stdin`). */

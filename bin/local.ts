@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole service on one machine (D36). Settings come from
+ * `npm start`: the whole service on one machine. Settings come from
  * the environment (lib/local/local-config.ts); none are needed.
  */
 import type { BootstrapKeyReason } from '../lib/local/bootstrap';
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   // Metrics are CloudWatch EMF lines in the cloud; on one machine they would only flood the console.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  // P199: nothing is traced on one machine, and the X-Ray SDK's automatic mode hooks every promise
+  // Nothing is traced on one machine, and the X-Ray SDK's automatic mode hooks every promise
   // of the process (cls-hooked's async hook, installed when the SDK loads): 5-8 % of a sync's CPU.
   process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
   const { parseLocalConfig } = await import('../lib/local/local-config');
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const { ensureConsoleBuilt } = await import('../lib/local/console-build');
 
   const config = parseLocalConfig(process.env);
-  // P227: the web console at `/`, built first when missing or stale.
+  // The web console at `/`, built first when missing or stale.
   const consoleBuild = ensureConsoleBuilt();
   const runtime: LocalRuntime = await startLocalRuntime(config, {
     ...(consoleBuild.built ? { consoleDirectory: consoleBuild.directory } : {}),
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     // The bootstrap key counts as shown once this has printed it (lib/local/bootstrap.ts).
     announce: (started) =>
       printBanner(started, config.SVC_IN_MEMORY ? '(in memory)' : config.dataDir, consoleBuild),
-    // P61, P265: without SVC_SMTP_URL no mail is sent; its link is printed instead.
+    // Without SVC_SMTP_URL no mail is sent; its link is printed instead.
     onUnsentMail: (about) => {
       const what = about.kind === 'invitation' ? 'Invitation' : 'Password reset';
       console.log(
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   });
   if (config.SVC_ALLOW_PRIVATE_URLS) {
     console.log(
-      'SVC_ALLOW_PRIVATE_URLS=true: webhooks may target loopback and private addresses (D35; never in the cloud).',
+      'SVC_ALLOW_PRIVATE_URLS=true: webhooks may target loopback and private addresses (never in the cloud).',
     );
   }
 

@@ -7,8 +7,8 @@ import type { BedrockDeploymentSettings, ModelProviderSettings } from './deploym
 /**
  * The embedders the cloud functions may embed with, one chunk index each:
  * the offline embedder always (agents made before a provider was set keep
- * their index), and OpenAI's when the deployment names a model provider
- * (P55), or Bedrock's with `modelProvider=bedrock` (issue 32), which the
+ * their index), and OpenAI's when the deployment names a model provider,
+ * or Bedrock's with `modelProvider=bedrock` (issue 32), which the
  * wiring then embeds with.
  */
 export function cloudEmbedders(

@@ -33,12 +33,12 @@ export {
 } from './settings/deployment-settings-shape';
 export { ENVIRONMENT_DEFAULTS } from './settings/environment-defaults';
 
-/** P265: the address of a From (`Name <address>` or the bare address). */
+/** The address of a From (`Name <address>` or the bare address). */
 function fromAddress(from: string): string {
   return (/<([^>]+)>$/.exec(from)?.[1] ?? from).toLowerCase();
 }
 
-/** P265: SES sends from an address of the identity: itself, or within its domain. */
+/** SES sends from an address of the identity: itself, or within its domain. */
 function fromFitsIdentity(from: string, identity: string): boolean {
   const address = fromAddress(from);
   if (identity.includes('@')) return address === identity.toLowerCase();

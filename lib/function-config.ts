@@ -1,6 +1,6 @@
 import type { CloudConfigKey } from '../layers/core/config';
 
-/** The model provider's settings: set only on the functions that call a model (ModelProvider, P55). */
+/** The model provider's settings: set only on the functions that call a model (ModelProvider). */
 type ModelConfigKey =
   | 'MODEL_API_KEY_SECRET'
   | 'OPENAI_BASE_URL'
@@ -9,19 +9,19 @@ type ModelConfigKey =
   | 'BEDROCK_ANSWER_MODEL'
   | 'BEDROCK_EMBEDDING_MODEL'
   | 'BEDROCK_EMBEDDING_DIMENSIONS';
-/** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret, P64). */
+/** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret). */
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
-/** SSO's optional settings: the public address (custom domain) on the sso function only (P91). */
+/** SSO's optional settings: the public address (custom domain) on the sso function only. */
 type SsoConfigKey = 'SVC_PUBLIC_URL' | 'SVC_DNS_SERVERS';
-/** P236: the console's origin, on the HTTP families only (their CSRF origin check). */
+/** The console's origin, on the HTTP families only (their CSRF origin check). */
 type ConsoleConfigKey = 'SVC_CONSOLE_ORIGIN';
-/** P242: the distribution's origin secret, on the HTTP families only (OriginVerifySecret). */
+/** The distribution's origin secret, on the HTTP families only (OriginVerifySecret). */
 type OriginVerifyConfigKey = 'ORIGIN_VERIFY_SECRET_ARN' | 'ORIGIN_VERIFY_MAX_AGE_SECONDS';
-/** P240: the published delivery addresses, on the webhooks family only, and only with the VPC. */
+/** The published delivery addresses, on the webhooks family only, and only with the VPC. */
 type WebhookSourceConfigKey = 'SVC_WEBHOOK_SOURCE_IPS' | 'SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT';
-/** P265: the SES identity and From address, on the families that mail only (MailSender). */
+/** The SES identity and From address, on the families that mail only (MailSender). */
 type MailConfigKey = 'SVC_SES_IDENTITY_ARN' | 'SVC_MAIL_FROM';
-/** Issue 12 (P150): the providers' apps secret, on the connections family and the sync worker only. */
+/** Issue 12: the providers' apps secret, on the connections family and the sync worker only. */
 type ConnectorConfigKey = 'CONNECTOR_APPS_SECRET_ARN' | 'CONNECTOR_APPS_MAX_AGE_SECONDS';
 /**
  * The environment every function that builds dependencies gets: the names

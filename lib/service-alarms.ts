@@ -84,7 +84,7 @@ export function addServiceAlarms(service: AlarmedService): void {
     'WebhookDeliveriesStuck',
     queues.webhookDeliveries.queue,
     WEBHOOK_DELIVERY_MAX_AGE,
-    `A webhook delivery has waited over ${WEBHOOK_DELIVERY_MAX_AGE.toHumanString()}, longer than its five attempts take (D29): the dispatcher is not keeping up or not running`,
+    `A webhook delivery has waited over ${WEBHOOK_DELIVERY_MAX_AGE.toHumanString()}, longer than its five attempts take: the dispatcher is not keeping up or not running`,
   );
   alarms.onServerErrors('ApiServerErrors', service.http.api);
   for (const [name, fn] of [

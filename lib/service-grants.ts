@@ -27,7 +27,7 @@ export class ServiceGrants {
     Validations.of(fn.role).acknowledge(
       {
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-        reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization, the outbox partitions) and ${TABLE_KEYS.gsi2.indexName} (the sync schedule, D23); the wildcard covers this one table's indexes only.`,
+        reason: `The functions query the table's ${TABLE_KEYS.gsi1.indexName} index (API keys by organization, the outbox partitions) and ${TABLE_KEYS.gsi2.indexName} (the sync schedule); the wildcard covers this one table's indexes only.`,
       },
       {
         id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',

@@ -56,7 +56,7 @@ export function addServiceOutputs(scope: Construct, service: OutputSource): void
     },
     SessionSecretArn: {
       value: service.sessionSecret.secret.secretArn,
-      description: 'Web session signing secret (D12)',
+      description: 'Web session signing secret',
     },
     AlarmTopicArn: { value: service.alarms.topic.topicArn, description: 'SNS topic of all alarms' },
     EncryptionKeyArn: {
@@ -65,14 +65,14 @@ export function addServiceOutputs(scope: Construct, service: OutputSource): void
     },
     SecretsKeyArn: {
       value: service.secretsKey.key.keyArn,
-      description: 'KMS key that seals stored secrets (D33)',
+      description: 'KMS key that seals stored secrets',
     },
   };
   if (service.network) {
     outputs.WebhookSourceIps = {
       value: service.network.egressCidrs,
       description:
-        "Addresses webhook deliveries come from (CIDR, comma-separated; also GET /api/v1/webhooks/source-ips): the NAT gateways' Elastic IPs, kept across deployments (P239)",
+        "Addresses webhook deliveries come from (CIDR, comma-separated; also GET /api/v1/webhooks/source-ips): the NAT gateways' Elastic IPs, kept across deployments",
     };
   }
   const { domainName } = service.http;

@@ -77,7 +77,7 @@ const DEFAULT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', 'web', 'dist');
  * function per endpoint family (functions/families.ts) and its firewall,
  * the sync worker and the ingestion worker fed by the bucket's upload
  * events (issue 3), the event publisher and webhook dispatcher (issue 4),
- * the sync scheduler (D23), and alarms.
+ * the sync scheduler, and alarms.
  */
 export class ServiceStack extends Stack {
   readonly settings: DeploymentSettings;
@@ -92,18 +92,18 @@ export class ServiceStack extends Stack {
   readonly search: SearchDomain;
   readonly searchIndexes: SearchIndexBootstrap;
   readonly sessionSecret: SessionSigningSecret;
-  /** P242: proves a request came through the console's distribution, so its viewer address holds. */
+  /** Proves a request came through the console's distribution, so its viewer address holds. */
   readonly originVerify: OriginVerifySecret;
-  /** The model provider's key (`modelApiKeySecret`, P55); without it the offline models run. */
+  /** The model provider's key (`modelApiKeySecret`); without it the offline models run. */
   readonly models: ModelProvider | undefined;
   /** Issue 32: Amazon Bedrock's models, invoked with the functions' roles (`modelProvider=bedrock`). */
   readonly bedrock: BedrockModelAccess | undefined;
-  /** Issue 12: the connector providers' apps secret, when configured (P150). */
+  /** Issue 12: the connector providers' apps secret, when configured. */
   readonly connectorApps: ConnectorApps | undefined;
-  /** P265: the SES identity invitations and password resets are mailed from (`sesIdentity`). */
+  /** The SES identity invitations and password resets are mailed from (`sesIdentity`). */
   readonly mail: MailSender | undefined;
   readonly http: HttpApi;
-  /** Issue 21: the web console and, on `/api/*` of its origin, the API (P235). */
+  /** Issue 21: the web console and, on `/api/*` of its origin, the API. */
   readonly console: ConsoleHosting;
   readonly syncWorker: QueueWorker;
   readonly ingestionWorker: QueueWorker;
@@ -118,7 +118,7 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
     this.settings = settings;
-    // Read by every ServiceFunction below (P54); set before any is made.
+    // Read by every ServiceFunction below; set before any is made.
     this.node.setContext(SOURCE_MAPS_CONTEXT, settings.functionSourceMaps);
     const live = settings.environment === 'live';
     // Live data outlives the stack, and so do the keys it is encrypted with.
@@ -155,7 +155,7 @@ export class ServiceStack extends Stack {
     // so sharing that key would make the two depend on each other.
     this.uploadEventsKey = new EncryptionKey(this, 'UploadEventsEncryption', {
       alias: `${prefix}-upload-events`,
-      description: 'Agent Query Service: encryption at rest for the upload events queue (D25)',
+      description: 'Agent Query Service: encryption at rest for the upload events queue',
       removalPolicy: statefulRemoval,
       pendingWindowDays: live ? 30 : 7,
     });
@@ -176,13 +176,13 @@ export class ServiceStack extends Stack {
             natGateways: settings.natGateways,
             flowLogRetention: settings.logRetentionDays,
             flowLogRemovalPolicy: statefulRemoval,
-            // P239: live keeps the addresses receivers allowlisted even past the stack.
+            // Live keeps the addresses receivers allowlisted even past the stack.
             egressAddressRemovalPolicy: statefulRemoval,
           })
         : undefined;
     const placements: FamilyPlacements = {
       'search-domain': this.network?.functionPlacement ?? {},
-      // P239: whatever connects to a receiver leaves through the NAT gateways' Elastic IPs.
+      // Whatever connects to a receiver leaves through the NAT gateways' Elastic IPs.
       'published-addresses': this.network?.deliveryPlacement ?? {},
     };
 
@@ -228,12 +228,12 @@ export class ServiceStack extends Stack {
     new ApiFirewall(this, 'Firewall', {
       stage: this.http.stage,
       metricPrefix: prefix,
-      // P242: the console's requests are counted per viewer, not per CloudFront edge.
+      // The console's requests are counted per viewer, not per CloudFront edge.
       originVerifyHeaderValue: this.originVerify.headerValue,
     });
     this.console = this.createConsole(props.consoleAssetsDirectory ?? DEFAULT_CONSOLE_DIRECTORY);
-    // P251: the console uploads files straight to the bucket with the presigned POSTs the API
-    // hands out (D25); the browser sends them from the console's origin, so S3 must allow it.
+    // The console uploads files straight to the bucket with the presigned POSTs the API
+    // hands out; the browser sends them from the console's origin, so S3 must allow it.
     this.files.bucket.addCorsRule({
       allowedOrigins: [this.console.origin],
       allowedMethods: [s3.HttpMethods.POST],
@@ -305,7 +305,7 @@ export class ServiceStack extends Stack {
       });
     this.grantFunctionAccess();
 
-    // A nested stack of their own (P94): the API's methods and resources grow with every
+    // A nested stack of their own: the API's methods and resources grow with every
     // family, and one stack holds at most 500 resources; alarms only read from the rest.
     this.alarms = new Alarms(new NestedStack(this, 'Monitoring'), 'Alarms', {
       encryptionKey: key,
@@ -315,7 +315,7 @@ export class ServiceStack extends Stack {
     addServiceOutputs(this, this);
   }
 
-  /** D25: every object created under files/ is an upload to ingest. */
+  /** Every object created under files/ is an upload to ingest. */
   private notifyUploads(): void {
     this.files.bucket.addEventNotification(
       s3.EventType.OBJECT_CREATED,
@@ -338,10 +338,10 @@ export class ServiceStack extends Stack {
   }
 
   /**
-   * P235: the console on one HTTPS origin, `/api/*` forwarded to the API.
+   * The console on one HTTPS origin, `/api/*` forwarded to the API.
    * The API is named by its id and the literal stage name, never by the
    * stage or deployment resources: those depend on the functions, which
-   * depend on the distribution for the console's origin (P236).
+   * depend on the distribution for the console's origin.
    */
   private createConsole(assetsDirectory: string): ConsoleHosting {
     const { settings } = this;
@@ -451,7 +451,7 @@ export class ServiceStack extends Stack {
       secretsKey: this.secretsKey,
       sessionSecret: this.sessionSecret,
       originVerify: this.originVerify,
-      // P236: signed-in changes arrive through the console's distribution with its Origin.
+      // signed-in changes arrive through the console's distribution with its Origin.
       consoleOrigin: this.console.origin,
       network: this.network,
       models: this.models,

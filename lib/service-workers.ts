@@ -55,14 +55,14 @@ export const SYNC_WORKER_DURATION_ALARM = SYNC_WORKER_TIMEOUT.minus(Duration.sec
 export const SYNC_WORKER_MEMORY_MB = 1769;
 
 /**
- * D23: how often the scheduler looks for scheduled data sources that are
- * due, so the most a scheduled sync starts late (P40). The local runtime's
+ * How often the scheduler looks for scheduled data sources that are
+ * due, so the most a scheduled sync starts late. The local runtime's
  * default (SVC_SCHEDULER_INTERVAL_MS) is a minute.
  */
 export const SYNC_SCHEDULE_INTERVAL = Duration.minutes(5);
 
 /**
- * One uploaded file per invocation (D25): reading up to 50 MiB from S3,
+ * One uploaded file per invocation: reading up to 50 MiB from S3,
  * parsing it (a large PDF is the slow case), chunking, embedding and
  * indexing. Far under Lambda's 15 minutes, with room for a slow model API.
  */
@@ -100,7 +100,7 @@ export const EVAL_WORKER_CONCURRENCY = 2;
 
 /**
  * How long one dispatcher batch may run: its deliveries go out in parallel,
- * each POST given 10 s (D29), plus the KMS and DynamoDB calls around it.
+ * each POST given 10 s, plus the KMS and DynamoDB calls around it.
  */
 export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(30);
 
@@ -117,7 +117,7 @@ export const WEBHOOK_DELIVERY_VISIBILITY = Duration.seconds(
 );
 
 /**
- * A delivery's five attempts (D29: 0 s, 5 s, 30 s, 5 min, 1 h) span about
+ * A delivery's five attempts (0 s, 5 s, 30 s, 5 min, 1 h) span about
  * 66 minutes; a message older than this is stuck beyond the schedule.
  */
 export const WEBHOOK_DELIVERY_MAX_AGE = Duration.hours(2);
@@ -141,7 +141,7 @@ export function createWorkQueues(scope: Construct, keys: QueueKeys): Record<Queu
       visibilityTimeout: SYNC_JOB_VISIBILITY,
       maxReceiveCount: SYNC_MAX_RECEIVE_COUNT,
     }),
-    // S3 announces each upload here (D25); the ingestion worker consumes it.
+    // S3 announces each upload here; the ingestion worker consumes it.
     ingestion: new WorkQueue(scope, 'Ingestion', {
       encryptionKey: keys.uploadEvents,
       visibilityTimeout: INGESTION_VISIBILITY,
@@ -163,7 +163,7 @@ export function createWorkQueues(scope: Construct, keys: QueueKeys): Record<Queu
       // only matters until it does (see WEBHOOK_DELIVERY_VISIBILITY).
       visibilityTimeout: WEBHOOK_DELIVERY_VISIBILITY,
       // ApproximateReceiveCount is the attempt number and the 5th failure
-      // marks the delivery failed (D29), so redrive must never come first:
+      // marks the delivery failed, so redrive must never come first:
       // 5 attempts plus 3 receives of slack for dispatcher crashes, which
       // are all the DLQ is for. Same as the local runtime's
       // DELIVERY_MAX_RECEIVE_COUNT.
@@ -200,7 +200,7 @@ export interface ServiceWorkerProps {
   readonly logRemovalPolicy: RemovalPolicy;
   /** Beside the search domain (in its VPC when it has one, P50). */
   readonly searchClients: ServiceFunctionNetworkProps;
-  /** Out through the addresses receivers allowlist (P239). */
+  /** Out through the addresses receivers allowlist. */
   readonly webhookSenders: ServiceFunctionNetworkProps;
 }
 
@@ -215,7 +215,7 @@ export function createQueueWorkers(
     logEncryptionKey: props.encryptionKey,
     logRemovalPolicy: props.logRemovalPolicy,
   };
-  // Crawls customer websites (the crawler refuses private addresses, D35)
+  // Crawls customer websites (the crawler refuses private addresses)
   // and indexes into the search domain: in the VPC with it, out through NAT.
   const syncWorker = new QueueWorker(scope, 'SyncWorker', {
     folder: 'sync-worker',
@@ -233,7 +233,7 @@ export function createQueueWorkers(
     ...searchClients,
   });
 
-  // D25: every object created under files/ is an upload to ingest.
+  // Every object created under files/ is an upload to ingest.
   const ingestionWorker = new QueueWorker(scope, 'IngestionWorker', {
     folder: 'ingestion-worker',
     description:
@@ -249,7 +249,7 @@ export function createQueueWorkers(
     ...searchClients,
   });
 
-  // Asks each question as a query would (P139): the index, the models and model keys, so
+  // Asks each question as a query would: the index, the models and model keys, so
   // placed like the query function.
   const evalWorker = new QueueWorker(scope, 'EvalWorker', {
     folder: 'eval-worker',
@@ -267,7 +267,8 @@ export function createQueueWorkers(
 
   const webhookDispatcher = new QueueWorker(scope, 'WebhookDispatcher', {
     folder: 'webhook-dispatcher',
-    description: 'Agent Query Service: signs and sends webhook deliveries on the D29 schedule',
+    description:
+      'Agent Query Service: signs and sends webhook deliveries on the the delivery schedule',
     queue: queues.webhookDeliveries,
     environment,
     timeout: WEBHOOK_DISPATCHER_TIMEOUT,
@@ -278,7 +279,7 @@ export function createQueueWorkers(
   return { syncWorker, ingestionWorker, evalWorker, webhookDispatcher };
 }
 
-/** The outbox's event publisher and the sync scheduler's timer (D23). */
+/** The outbox's event publisher and the sync scheduler's timer. */
 export function createTimedWorkers(
   scope: Construct,
   props: ServiceWorkerProps,
@@ -318,8 +319,8 @@ export interface WorkerResources {
  * sync worker consumes the sync queue and the dispatcher the deliveries
  * queue (their event sources grant receive, delete and
  * ChangeMessageVisibility, which schedules retries); the scheduler sends to
- * the sync queue (D23), the publisher to the deliveries queue (fan-out).
- * The secrets key (D33): the dispatcher only opens webhook secrets, the
+ * the sync queue, the publisher to the deliveries queue (fan-out).
+ * The secrets key: the dispatcher only opens webhook secrets, the
  * eval worker only opens model keys, the sync worker seals and opens
  * connector tokens. The search domain: the sync, ingestion and eval workers
  * (the index bootstrap is granted by its construct).
@@ -331,17 +332,17 @@ export function grantWorkerAccess(workers: ServiceWorkers, resources: WorkerReso
   const sync = workers.syncWorker.worker;
   grants.itemAccess(sync);
   search.grantReadWrite(sync.role);
-  // Issue 12: connectors open their grants and seal the renewed ones (D33), with the providers' apps.
+  // Issue 12: connectors open their grants and seal the renewed ones, with the providers' apps.
   secretsKey.grantSealAndOpen(sync.function, connectorTokenContext('', '').purpose ?? '');
   resources.connectorApps?.connect(sync);
 
-  // D25: the ingestion worker reads uploads and deletes orphans.
+  // The ingestion worker reads uploads and deletes orphans.
   const ingestion = workers.ingestionWorker.worker;
   grants.itemAccess(ingestion);
   search.grantReadWrite(ingestion.role);
   grants.fileAccess(ingestion, ['s3:GetObject', 's3:DeleteObject'], false);
 
-  // Issue 11 item 5: the eval worker answers as the query function does (P139), and queues
+  // Issue 11 item 5: the eval worker answers as the query function does, and queues
   // a paused run again.
   const evaluation = workers.evalWorker.worker;
   grants.itemAccess(evaluation);

@@ -14,7 +14,7 @@ const dataSourceId = z
  */
 const SMALLEST_STORABLE_NUMBER = 1e-130;
 
-/** `POST /api/v1/agents`: name and data_source_ids required (spec), bounds per D17/D18. */
+/** `POST /api/v1/agents`: name and data_source_ids required (spec), bounds. */
 export const createAgentBody = z.strictObject({
   name: z
     .string()
@@ -39,7 +39,7 @@ export const createAgentBody = z.strictObject({
   ),
   max_tokens: z.optional(z.int().check(z.minimum(1), z.maximum(AGENT_LIMITS.maxTokensMax))),
   status: z.optional(z.enum(AGENT_STATUSES)),
-  /** D33: answer with (and bill) the organization's model key; `null` returns to the service's provider. */
+  /** Answer with (and bill) the organization's model key; `null` returns to the service's provider. */
   model_key_id: z.optional(
     z.nullable(z.string().check(z.refine((value) => isId('modelKey', value), 'must be an mk_ id'))),
   ),
@@ -49,8 +49,8 @@ export const createAgentBody = z.strictObject({
 export const updateAgentBody = z.partial(createAgentBody);
 
 /**
- * P244: `q` keeps the agents whose name contains it, ignoring case (the
- * console's search box); blank after trimming is 400 like any bad value (P2).
+ * `q` keeps the agents whose name contains it, ignoring case (the
+ * console's search box); blank after trimming is 400 like any bad value.
  */
 export const listAgentsQuery = z.strictObject({
   ...paginationQuery,
@@ -61,7 +61,7 @@ export const listAgentsQuery = z.strictObject({
         z.trim(),
         z.minLength(1, 'must not be empty'),
         z.maxLength(AGENT_LIMITS.nameMax),
-        z.describe('Only agents whose name contains this text, ignoring case (P244)'),
+        z.describe('Only agents whose name contains this text, ignoring case'),
       ),
   ),
 });

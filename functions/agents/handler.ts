@@ -22,7 +22,7 @@ import { type AgentsDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<AgentsDependencies>();
 
-/** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers` (D8); a user sees only the agents their groups allow (P81). */
+/** Agents: `/api/v1/agents` and the legacy `/api/ai-agent-managers`; a user sees only the agents their groups allow. */
 export const operations = {
   listAgents: operation({
     summary: 'List agents',

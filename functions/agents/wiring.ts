@@ -5,7 +5,7 @@ import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-pla
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** Agents: the table only (model keys are only looked up, never opened, D33). */
+/** Agents: the table only (model keys are only looked up, never opened). */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {

@@ -3,7 +3,7 @@ import { GRANULARITIES } from '../../layers/core/domain/analytics';
 import { isId } from '../../layers/core/domain/ids';
 import { queryDate } from '../../layers/core/http/date.schema';
 
-/** GET /api/v1/analytics (spec): dates required (D3), agent optional, granularity default `day`. */
+/** GET /api/v1/analytics (spec): dates required, agent optional, granularity default `day`. */
 export const analyticsQuery = z.strictObject({
   start_date: queryDate,
   end_date: queryDate,
@@ -13,7 +13,7 @@ export const analyticsQuery = z.strictObject({
   granularity: z._default(z.enum(GRANULARITIES), 'day'),
 });
 
-/** The legacy dashboard takes no granularity (D8): it is daily. */
+/** The legacy dashboard takes no granularity: it is daily. */
 export const legacyDashboardQuery = z.omit(analyticsQuery, { granularity: true });
 
 export const analyticsResult = z.object({
@@ -32,9 +32,9 @@ export const analyticsResult = z.object({
           ),
         ),
     ),
-    /** P131: what answers billed to the service's provider cost. */
+    /** What answers billed to the service's provider cost. */
     total_cost_usd: z.number(),
-    /** P131: answers billed to the organization's own model keys (D33), at list price, apart from ours. */
+    /** Answers billed to the organization's own model keys, at list price, apart from ours. */
     model_key_cost_usd: z.number(),
     model_key_queries: z.int(),
     total_tokens_input: z.int(),

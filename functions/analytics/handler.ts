@@ -60,7 +60,7 @@ async function analytics(
   );
 }
 
-/** Analytics (spec; D34), from hourly rollups; legacy /api/analytics/charts/dashboard (D8). */
+/** Analytics (spec), from hourly rollups; legacy /api/analytics/charts/dashboard. */
 export const operations = {
   getAnalytics: operation({
     summary: 'Metrics and a time series (p50/p95 latency per bucket) for a date range',

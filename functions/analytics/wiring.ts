@@ -3,7 +3,7 @@ import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-pla
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** Analytics: the rollups in the table (D34: never a scan of interactions). */
+/** Analytics: the rollups in the table (never a scan of interactions). */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return { ...cloudHttpPlatform(), rollups: new DynamoDbAnalyticsRollups(client, tableName) };

@@ -29,7 +29,7 @@ import { type AuthDependencies, dependencies } from './wiring';
 const operation = operationsWith<AuthDependencies>();
 const publicOperation = publicOperationsWith<AuthDependencies>();
 
-/** P83: the effective role, the groups that count, and the agents the user may use (null: all). */
+/** The effective role, the groups that count, and the agents the user may use (null: all). */
 function accessView(principal: SessionPrincipal) {
   return {
     role: principal.role,
@@ -44,11 +44,11 @@ function sessionOf(principal: Principal): SessionPrincipal {
   return principal;
 }
 
-/** P267: what every password reset request is told, account or none. */
+/** What every password reset request is told, account or none. */
 const PASSWORD_RESET_ANSWER =
   'If an account with this email can sign in with a password, a link to choose a new one is on its way. It works once, for an hour.';
 
-/** Web sign-in (D12): `/api/v1/auth/…` and D12's `/api/auth/…`. */
+/** Web sign-in: `/api/v1/auth/…` and the web session's `/api/auth/…`. */
 export const operations = {
   login: publicOperation({
     summary: 'Sign in with email and password',
@@ -149,9 +149,9 @@ export const operations = {
       return jsonResponse(200, {
         ...sessionBody(signedIn.orgId, user, session),
         access: accessView(signedIn),
-        // P230: the console names the organization for every role (reading it whole takes admin).
+        // The console names the organization for every role (reading it whole takes admin).
         organization: { id: organization.id, name: organization.name },
-        // P277: the address P77's own-address check would use for this person's allowlist change.
+        // The address the own-address check would use for this person's allowlist change.
         source_ip: client.sourceIp,
       });
     },

@@ -6,9 +6,9 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Sign-in (D12): the table (users, revoked sessions, the sign-in throttle,
- * D14's `enforce_sso` settings, password resets) and the session secret;
- * the mailer for password resets (P264). No SSO library: the SSO sign-in
+ * Sign-in: the table (users, revoked sessions, the sign-in throttle,
+ * SSO's `enforce_sso` settings, password resets) and the session secret;
+ * the mailer for password resets. No SSO library: the SSO sign-in
  * itself is the `sso` function's.
  */
 export const dependencies = compositionRoot(() => {
@@ -18,7 +18,7 @@ export const dependencies = compositionRoot(() => {
     ssoRepository: new DynamoDbSsoRepository(client, tableName),
     passwordResets: new DynamoDbPasswordResetRepository(client, tableName),
     ...cloudMailer(),
-    // P91: API Gateway's request context names the address the console is reached at (reset links).
+    // API Gateway's request context names the address the console is reached at (reset links).
     publicBaseUrl: () => undefined,
   };
 });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../../layers/core/zod-english';
 import { dataSourceResource } from '../data-sources/data-source.schema';
 
-/** D26 callback: what the provider appends (others, such as Google's `scope`, are ignored). */
+/** Callback: what the provider appends (others, such as Google's `scope`, are ignored). */
 export const callbackQuery = z.object({
   state: z.optional(z.string().check(z.maxLength(4000))),
   code: z.optional(z.string().check(z.maxLength(4000))),

@@ -36,7 +36,7 @@ function baseUrl(deps: ConnectionsDependencies, client: RequestClient): string {
 const dataSourcePath = { id: 'dataSource' } as const;
 
 /**
- * P215: the cookie binding a connector sign-in to the browser that started
+ * The cookie binding a connector sign-in to the browser that started
  * it, sent back only to the callback. `SameSite=Lax`: the provider returns
  * the browser by a top-level GET, which carries it.
  */
@@ -44,7 +44,7 @@ const FLOW_COOKIE = 'svc_oauth_flow';
 const flowCookie = (value: string, maxAge: number) =>
   `${FLOW_COOKIE}=${value}; Max-Age=${maxAge}; Path=/api/oauth; HttpOnly; Secure; SameSite=Lax`;
 
-/** P216: a client that asks for JSON (the web application's fetch, which cannot read a redirect) gets 200. */
+/** A client that asks for JSON (the web application's fetch, which cannot read a redirect) gets 200. */
 function wantsJson(accept: string | undefined): boolean {
   return /\bapplication\/json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
 }
@@ -53,7 +53,7 @@ function wantsJson(accept: string | undefined): boolean {
 export const operations = {
   startConnection: operation({
     summary:
-      "Connect a connector data source: a signed-in user's browser, with X-CSRF-Token (P215, P216); sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json`",
+      "Connect a connector data source: a signed-in user's browser, with X-CSRF-Token; sets the svc_oauth_flow cookie the callback needs and redirects (302) to the provider's sign-in, or answers 200 with the same URL to `Accept: application/json`",
     pathIds: dataSourcePath,
     responses: {
       200: {
@@ -78,7 +78,7 @@ export const operations = {
       });
       const json = wantsJson(client.header('accept'));
       const response = jsonResponse(json ? 200 : 302, started.connection);
-      // An operation that sets a cookie sets the continued session's too (D12).
+      // An operation that sets a cookie sets the continued session's too.
       const cookies = [flowCookie(started.browserSecret, CONNECTOR_LIMITS.flowSeconds)];
       if (session)
         cookies.push(sessionCookie(session.token, session.claims.exp, session.claims.iat));
@@ -110,7 +110,7 @@ export const operations = {
   }),
   completeConnection: publicOperation({
     summary:
-      "The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie, P215): exchanges the code and makes the source Connected; clears the cookie",
+      "The provider's redirect back, in the browser that started the sign-in (its svc_oauth_flow cookie): exchanges the code and makes the source Connected; clears the cookie",
     query: callbackQuery,
     responses: {
       200: { description: "The 'Connected' page", contentType: 'text/html' },
@@ -122,7 +122,7 @@ export const operations = {
       502: { description: 'The provider could not be reached', contentType: 'text/html' },
     },
     async handle({ query, deps, client }) {
-      // P237: the callback is on the console's origin; P249: its pages lead back there.
+      // The callback is on the console's origin: its pages lead back there.
       const consoleAt = consoleOrigin({
         publicBaseUrl: deps.consoleOrigin ?? deps.publicBaseUrl(),
         apiBaseUrl: client.apiBaseUrl,
@@ -139,7 +139,7 @@ export const operations = {
           browserSecret: client.cookie(FLOW_COOKIE),
           baseUrl: baseUrl(deps, client),
         });
-        // P249: back to the source in the console, which says it is connected.
+        // Back to the source in the console, which says it is connected.
         return page(200, 'Connected', `${source.name} is connected. Its next sync reads it.`, {
           href: `${consoleAt}/data-sources/${encodeURIComponent(source.id)}?connected=1`,
           text: `Back to ${source.name}`,
@@ -174,9 +174,9 @@ export const operations = {
 };
 
 /**
- * A small HTML page for the browser (P157): the reasons are our own words,
+ * A small HTML page for the browser: the reasons are our own words,
  * never the provider's text. Every callback ends the browser's sign-in, so
- * its flow cookie is cleared (P215).
+ * its flow cookie is cleared.
  */
 function page(
   statusCode: number,

@@ -6,10 +6,10 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Connector sign-in (D26, issue 12): the table (data sources, their pending
+ * Connector sign-in (issue 12): the table (data sources, their pending
  * sign-ins and sealed grants), the secrets key (tokens sealed under their
- * own purpose, D33), the providers' apps (Secrets Manager), and outbound
- * HTTPS to the providers' OAuth endpoints (D35). No connector readers.
+ * own purpose), the providers' apps (Secrets Manager), and outbound
+ * HTTPS to the providers' OAuth endpoints. No connector readers.
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();

@@ -33,7 +33,7 @@ export const listDataSourcesQuery = z.strictObject({
   status: z.optional(z.enum(DATA_SOURCE_STATUSES)),
 });
 
-/** P248: a document a sync did not index, and why. */
+/** A document a sync did not index, and why. */
 export const skippedDocument = z.object({ key: z.string(), reason: z.string() });
 
 export const syncJobResource = z.object({
@@ -45,7 +45,7 @@ export const syncJobResource = z.object({
   documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
   chunks_indexed: z.int(),
-  /** P248: how many documents the job skipped so far, and the first 20 with their reasons. */
+  /** How many documents the job skipped so far, and the first 20 with their reasons. */
   documents_skipped: z.int(),
   skipped: z.array(skippedDocument),
   error: z.nullable(z.string()),
@@ -53,12 +53,12 @@ export const syncJobResource = z.object({
 
 export const dataSourceResource = z.object({
   id: z.string(),
-  /** P115: `kb` is the built-in knowledge base, never created here. */
+  /** `kb` is the built-in knowledge base, never created here. */
   type: z.enum(ALL_DATA_SOURCE_TYPES),
   name: z.string(),
   config: z.record(z.string(), z.unknown()),
   sync_frequency: z.enum(SYNC_FREQUENCIES),
-  /** D23: when the scheduler next syncs the source; `null` for `manual`. */
+  /** When the scheduler next syncs the source; `null` for `manual`. */
   next_sync_at: z.nullable(z.string()),
   status: z.enum(DATA_SOURCE_STATUSES),
   connection_status: z.optional(z.enum(CONNECTION_STATUSES)),
@@ -82,7 +82,7 @@ export const syncAccepted = z.object({
   created: z.boolean(),
 });
 
-/** D24 status object. */
+/** The status object. */
 export const syncStatusResource = z.object({
   status: z.enum(DATA_SOURCE_STATUSES),
   job_id: z.nullable(z.string()),
@@ -92,7 +92,7 @@ export const syncStatusResource = z.object({
   estimated_completion: z.nullable(z.string()),
   documents_total: z.nullable(z.int()),
   documents_processed: z.int(),
-  /** P248: as the job's, while it runs and after. */
+  /** As the job's, while it runs and after. */
   documents_skipped: z.int(),
   skipped: z.array(skippedDocument),
   started_at: z.nullable(z.string()),

@@ -20,11 +20,11 @@ import type { DataSourcesDependencies } from './wiring';
 
 const operation = operationsWith<DataSourcesDependencies>();
 
-/** A file data source's uploads (D25): `/api/v1/data-sources/:id/files`. */
+/** A file data source's uploads: `/api/v1/data-sources/:id/files`. */
 export const fileOperations = {
   createFileUpload: operation({
     summary:
-      'Presign file uploads (D25): POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request (P108)',
+      'Presign file uploads: POST `upload_fields` then the file as `file`, multipart/form-data, to `upload_url`. Send one file (`filename`, …) for one ticket, or `files` (1 to 100) for a ticket each in one request',
     pathIds: { id: 'dataSource' },
     body: createFileUploadBody,
     responses: {

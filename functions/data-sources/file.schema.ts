@@ -25,9 +25,9 @@ const contentType = z
 
 const sizeBytes = z
   .int()
-  .check(z.minimum(1), z.maximum(FILE_UPLOAD_LIMITS.maxBytes, 'files are at most 50 MiB (D17)'));
+  .check(z.minimum(1), z.maximum(FILE_UPLOAD_LIMITS.maxBytes, 'files are at most 50 MiB'));
 
-/** One file to come: the body of a single upload (D25), and each entry of a batch (P108). */
+/** One file to come: the body of a single upload, and each entry of a batch. */
 export const fileToUpload = z.strictObject({
   filename,
   content_type: z.optional(contentType),
@@ -35,8 +35,8 @@ export const fileToUpload = z.strictObject({
 });
 
 /**
- * POST /api/v1/data-sources/:id/files: one file's fields (D25), or `files`,
- * 1 to 100 of them, for a ticket each from one Write request (P108). One
+ * POST /api/v1/data-sources/:id/files: one file's fields, or `files`,
+ * 1 to 100 of them, for a ticket each from one Write request. One
  * object with every field optional rather than a union, so a bad body still
  * names its field (`filename`, `files.3.filename`) instead of "matches
  * neither"; the check below requires exactly one of the two forms.
@@ -118,5 +118,5 @@ export const fileUploadTicket = z.object({
 
 export const uploadedFileList = z.object({ files: z.array(uploadedFileResource) });
 
-/** The answer to a batch (P108): one ticket per file, in the order they were listed. */
+/** The answer to a batch: one ticket per file, in the order they were listed. */
 export const fileUploadBatch = z.object({ tickets: z.array(fileUploadTicket) });

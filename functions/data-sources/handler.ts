@@ -26,7 +26,7 @@ import { type DataSourcesDependencies, dependencies } from './wiring';
 
 const operation = operationsWith<DataSourcesDependencies>();
 
-/** Data sources: `/api/v1/data-sources` and the legacy `/api/data-specs` (D8). */
+/** Data sources: `/api/v1/data-sources` and the legacy `/api/data-specs`. */
 export const operations = {
   listDataSources: operation({
     summary: 'List data sources',
@@ -81,7 +81,7 @@ export const operations = {
     },
   }),
   syncDataSource: operation({
-    summary: 'Queue a sync job (D22: returns the running job if there is one)',
+    summary: 'Queue a sync job (returns the running job if there is one)',
     pathIds: { id: 'dataSource' },
     responses: {
       202: { description: 'The sync job, queued or already running', schema: syncAccepted },
@@ -96,7 +96,7 @@ export const operations = {
     },
   }),
   getSyncStatus: operation({
-    summary: 'Sync status and progress (D24)',
+    summary: 'Sync status and progress',
     pathIds: { id: 'dataSource' },
     responses: { 200: { description: 'The status object', schema: syncStatusResource } },
     async handle({ params, principal, deps }) {

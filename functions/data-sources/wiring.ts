@@ -22,7 +22,7 @@ export const dependencies = compositionRoot(() => {
     files: new DynamoDbUploadedFileRepository(client, tableName),
     syncQueue: cloudSyncQueue(),
     fileStorage: cloudFileStorage(),
-    // P158: reads a deleted connector's sealed grant (never opens it) for the sync worker to revoke.
+    // Reads a deleted connector's sealed grant (never opens it) for the sync worker to revoke.
     connections: new DynamoDbConnectionStore(client, tableName),
   };
 });

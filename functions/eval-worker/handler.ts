@@ -27,8 +27,8 @@ const PAUSE_MARGIN_MS = 90_000;
 
 /**
  * The eval queue's consumer (issue 11 item 5): runs each evaluation through
- * the query use case (P139), one question at a time, recording each
- * result once (P142). Before the Lambda deadline it pauses and sends its
+ * the query use case, one question at a time, recording each
+ * result once. Before the Lambda deadline it pauses and sends its
  * message again, so a 500-question run spans invocations; a crash or
  * timeout brings the message back and the run resumes after the last
  * recorded question. On the queue's last delivery the run is ended

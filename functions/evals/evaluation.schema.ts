@@ -15,7 +15,7 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 const agentId = z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id'));
 
-/** D3: a `YYYY-MM-DD` day (from its midnight UTC) or a UTC timestamp. */
+/** A `YYYY-MM-DD` day (from its midnight UTC) or a UTC timestamp. */
 const since = z.pipe(
   z
     .string()
@@ -73,7 +73,7 @@ const question = z.strictObject({
 
 /**
  * `POST /api/v1/evals` (issue 11 item 5): an agent and either its questions
- * (1–500, P139) or `from_interactions` (P141), never both.
+ * (1–500) or `from_interactions`, never both.
  */
 export const createEvaluationBody = z
   .strictObject({
@@ -113,13 +113,13 @@ export const createEvaluationBody = z
     }),
   );
 
-/** P294: `agent_id` keeps one agent's runs (the console compares two of them). */
+/** `agent_id` keeps one agent's runs (the console compares two of them). */
 export const listEvaluationsQuery = z.strictObject({
   ...paginationQuery,
   agent_id: z.optional(agentId),
 });
 
-/** P144: `limit` and `offset` page the run's per-question results (D2). */
+/** `limit` and `offset` page the run's per-question results. */
 export const getEvaluationQuery = z.strictObject(paginationQuery);
 
 const ratio = z.nullable(z.number());

@@ -27,7 +27,7 @@ const operation = operationsWith<EvalsDependencies>();
 export const operations = {
   listEvaluations: operation({
     summary:
-      "List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id, P294)",
+      "List the organization's evaluation runs (newest first, without their questions), or one agent's (agent_id)",
     query: listEvaluationsQuery,
     responses: { 200: { description: 'A page of evaluation runs', schema: evaluationList } },
     async handle({ query, principal, deps }) {
@@ -55,7 +55,7 @@ export const operations = {
   }),
   getEvaluation: operation({
     summary:
-      'Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results, P144)',
+      'Get an evaluation run: status, totals, and a page of per-question results (limit/offset page the results)',
     pathIds: { id: 'evaluation' },
     query: getEvaluationQuery,
     responses: {

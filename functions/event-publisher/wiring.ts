@@ -8,14 +8,14 @@ import { cloudDeliveryQueue } from '../../layers/core/wiring/cloud/cloud-queues'
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** The event publisher: the outbox, webhooks and deliveries in the table, their owners' access (P217), the deliveries queue. */
+/** The event publisher: the outbox, webhooks and deliveries in the table, their owners' access, the deliveries queue. */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {
     clock: systemClock,
     outbox: new DynamoDbOutbox(client, tableName),
     webhooks: new DynamoDbWebhookRepository(client, tableName),
-    // P217: the owners' access: users and their groups' grants, read as a session check reads them.
+    // The owners' access: users and their groups' grants, read as a session check reads them.
     users: new DynamoDbUserRepository(client, tableName),
     groupGrants: new DynamoDbGroupGrants(client, tableName),
     deliveries: new DynamoDbDeliveryRepository(client, tableName),

@@ -8,8 +8,8 @@ import type { HttpContext } from '../../layers/core/http/request-state';
 import { ROUTES } from '../../layers/core/http/routes/route-table';
 
 /**
- * Answers what no endpoint serves: unknown paths (including unknown versions,
- * D7) with `404 not_found`, and known paths with another method with `405`
+ * Answers what no endpoint serves: unknown paths (including unknown versions)
+ * with `404 not_found`, and known paths with another method with `405`
  * and `Allow`, in the path family's error shape. API Gateway sends it the
  * catch-all resource and every resource's unmatched methods; the local
  * gateway sends it whatever matches no route. It owns no routes, so the

@@ -33,7 +33,7 @@ const LAST_RECEIVE = 5;
 const WORKING_ATTEMPTS = workingAttemptsOf(LAST_RECEIVE);
 
 /**
- * The ingestion queue's consumer (D25): S3 announces each upload here and
+ * The ingestion queue's consumer: S3 announces each upload here and
  * each uploaded file is parsed, chunked, embedded and indexed. An upload
  * that keeps failing for reasons of ours is marked failed on its last
  * working attempt, and one that never finished an attempt (the worker died

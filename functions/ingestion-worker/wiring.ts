@@ -9,7 +9,7 @@ import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrie
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** The ingestion worker (D25): the uploads in S3, the file parsers, the embedder, the index. */
+/** The ingestion worker: the uploads in S3, the file parsers, the embedder, the index. */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {

@@ -24,7 +24,7 @@ const operation = operationsWith<InteractionsDependencies>();
 /** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
 export const operations = {
   listInteractions: operation({
-    summary: 'List interactions, newest first, by agent, dates (inclusive, D3) and feedback',
+    summary: 'List interactions, newest first, by agent, dates (inclusive) and feedback',
     query: listInteractionsQuery,
     responses: { 200: { description: 'A page of interactions', schema: interactionList } },
     async handle({ query, principal, deps }) {
@@ -66,14 +66,14 @@ export const operations = {
     },
   }),
   giveFeedbackLegacy: operation({
-    summary: 'Give feedback (legacy: the interaction id in the body, D8)',
+    summary: 'Give feedback (legacy: the interaction id in the body)',
     body: legacyFeedbackBody,
     responses: {
       200: { description: 'The interaction with its feedback', schema: interactionResource },
     },
     async handle({ body, params, principal, deps }) {
       const { interaction_id, ...feedback } = body;
-      // D7: the successor link names this interaction's v1 path (/api/v1/interactions/{id}/feedback).
+      // The successor link names this interaction's v1 path (/api/v1/interactions/{id}/feedback).
       params.id = interaction_id;
       return jsonResponse(
         200,

@@ -13,7 +13,7 @@ import {
 import { queryDate } from '../../layers/core/http/date.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
-/** GET /api/v1/interactions (spec): agent, dates (D3), feedback (`positive`, `negative`, `null`). */
+/** GET /api/v1/interactions (spec): agent, dates, feedback (`positive`, `negative`, `null`). */
 export const listInteractionsQuery = z.strictObject({
   ...paginationQuery,
   agent_id: z.optional(
@@ -29,7 +29,7 @@ export const feedbackBody = z.strictObject({
   comment: z.optional(z.nullable(z.string().check(z.maxLength(INTERACTION_LIMITS.commentMax)))),
 });
 
-/** D8: the legacy feedback path names the interaction in the body. */
+/** The legacy feedback path names the interaction in the body. */
 export const legacyFeedbackBody = z.extend(feedbackBody, {
   interaction_id: z
     .string()
@@ -85,7 +85,7 @@ export const interactionResource = z.object({
   cost_usd: z.number(),
   rag_strategy: z.string(),
   model: z.string(),
-  /** P131: who paid for the model call (absent on interactions older than model keys: the service). */
+  /** Who paid for the model call (absent on interactions older than model keys: the service). */
   billed_to: z.optional(z.enum(BILLED_TO)),
   model_key_id: z.optional(z.nullable(z.string())),
   key_id: z.nullable(z.string()),

@@ -4,7 +4,7 @@ import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-pla
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** Interactions and feedback: the table only (feedback updates the rollups, D34). */
+/** Interactions and feedback: the table only (feedback updates the rollups). */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {

@@ -27,7 +27,7 @@ import { dependencies, type KbDependencies } from './wiring';
 
 const operation = operationsWith<KbDependencies>();
 
-/** Knowledge-base articles and their versions: `/api/v1/kb` and the legacy `/api/kb` (D8, D32). */
+/** Knowledge-base articles and their versions: `/api/v1/kb` and the legacy `/api/kb`. */
 export const operations = {
   listKbArticles: operation({
     summary: 'List knowledge-base articles (without content)',
@@ -67,7 +67,7 @@ export const operations = {
     },
   }),
   updateKbArticle: operation({
-    summary: 'Update a knowledge-base article (D32: records version n+1)',
+    summary: 'Update a knowledge-base article (records version n+1)',
     pathIds: { id: 'kbArticle' },
     body: updateKbArticleBody,
     responses: {

@@ -5,7 +5,7 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 const title = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(KB_ARTICLE_LIMITS.titleMax));
-/** D17: at most 200,000 characters of Markdown; empty is allowed (a draft begun). */
+/** At most 200,000 characters of Markdown; empty is allowed (a draft begun). */
 const content = z.string().check(z.maxLength(KB_ARTICLE_LIMITS.contentMax));
 const tag = z
   .string()
@@ -13,7 +13,7 @@ const tag = z
 const tags = z.array(tag).check(z.maxLength(KB_ARTICLE_LIMITS.tagsMax));
 const status = z.enum(KB_ARTICLE_STATUSES);
 
-/** Spec: "title, content, tags, status"; a new article is a `draft` unless it says otherwise (P116). */
+/** Spec: "title, content, tags, status"; a new article is a `draft` unless it says otherwise. */
 export const createKbArticleBody = z.strictObject({
   title,
   content,
@@ -21,14 +21,14 @@ export const createKbArticleBody = z.strictObject({
   status: z.optional(status),
 });
 
-/** D32: "article fields", any of them; each PUT records version n+1 (P116). */
+/** "article fields", any of them; each PUT records version n+1. */
 export const updateKbArticleBody = z.strictObject({
   title: z.optional(title),
   content: z.optional(content),
   tags: z.optional(tags),
   status: z.optional(status),
   /**
-   * P253: the version the change was made from; when the article has moved on
+   * The version the change was made from; when the article has moved on
    * since, nothing is written and the answer is `409` (`details.reason:
    * version_conflict`, `current_version`), so an editor never overwrites a
    * version it has not seen.
@@ -39,7 +39,7 @@ export const updateKbArticleBody = z.strictObject({
 export const listKbArticlesQuery = z.strictObject({
   ...paginationQuery,
   status: z.optional(status),
-  /** P252: articles carrying this tag (exactly, one tag). */
+  /** Articles carrying this tag (exactly, one tag). */
   tag: z.optional(tag),
 });
 
@@ -52,13 +52,13 @@ export const kbArticleResource = z.object({
   tags: z.array(z.string()),
   status,
   version: z.int(),
-  /** The organization's built-in `kb` data source (P115), to list in an agent's `data_source_ids`. */
+  /** The organization's built-in `kb` data source, to list in an agent's `data_source_ids`. */
   data_source_id: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 
-/** P118: lists leave the content out and give its length. */
+/** Lists leave the content out and give its length. */
 export const kbArticleSummaryResource = z.object({
   id: z.string(),
   title: z.string(),

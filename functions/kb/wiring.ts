@@ -6,9 +6,9 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Knowledge-base articles (D32): the table (articles, their versions, the
+ * Knowledge-base articles: the table (articles, their versions, the
  * built-in `kb` data source) and the sync queue, which takes published
- * changes to the sync worker (P119): no parser, chunker, embedder or index
+ * changes to the sync worker: no parser, chunker, embedder or index
  * client here.
  */
 export const dependencies = compositionRoot(() => {

@@ -19,11 +19,11 @@ import { dependencies, type ModelKeysDependencies } from './wiring';
 
 const operation = operationsWith<ModelKeysDependencies>();
 
-/** Model keys (D33): `/api/v1/model-keys`, Admin scope, admin role. */
+/** Model keys: `/api/v1/model-keys`, Admin scope, admin role. */
 export const operations = {
   listModelKeys: operation({
     summary:
-      "List the organization's model keys (never the keys: last4 only), each with the agents that use it (P282)",
+      "List the organization's model keys (never the keys: last4 only), each with the agents that use it",
     query: listModelKeysQuery,
     responses: { 200: { description: 'A page of model keys', schema: modelKeyList } },
     async handle({ query, principal, deps }) {
@@ -47,7 +47,7 @@ export const operations = {
     },
   }),
   getModelKey: operation({
-    summary: 'Get a model key (last4 only) and the agents that use it (P282)',
+    summary: 'Get a model key (last4 only) and the agents that use it',
     pathIds: { id: 'modelKey' },
     responses: { 200: { description: 'The model key', schema: modelKeyResource } },
     async handle({ params, principal, deps }) {
@@ -55,8 +55,7 @@ export const operations = {
     },
   }),
   deleteModelKey: operation({
-    summary:
-      'Delete a model key (409 naming the agents that still use it, by id and name: P135, P282)',
+    summary: 'Delete a model key (409 naming the agents that still use it, by id and name)',
     pathIds: { id: 'modelKey' },
     responses: { 204: { description: 'Deleted' } },
     async handle({ params, principal, deps }) {

@@ -3,9 +3,9 @@ import { MODEL_KEY_LIMITS, MODEL_KEY_PROVIDERS } from '../../layers/core/domain/
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 /**
- * `POST /api/v1/model-keys` (D33). The key is printable ASCII without
+ * `POST /api/v1/model-keys`. The key is printable ASCII without
  * spaces (what every provider issues; it travels in an HTTP header). The
- * endpoint's rules (custom only, D35 public https) are checked by the use
+ * endpoint's rules (custom only, public https) are checked by the use
  * case, which resolves and calls it.
  */
 export const createModelKeyBody = z.strictObject({
@@ -29,7 +29,7 @@ export const listModelKeysQuery = z.strictObject(paginationQuery);
 
 /**
  * A model key as returned: never the key, only its last four characters,
- * and the agents that answer with it (P282), by name.
+ * and the agents that answer with it, by name.
  */
 export const modelKeyResource = z.object({
   id: z.string(),

@@ -7,9 +7,9 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Model keys (D33): the table, the secrets key (sealing, P70: the Encryption
+ * Model keys: the table, the secrets key (sealing: the Encryption
  * SDK loads at the first seal) and plain HTTPS to check a key with its
- * provider (P132: no provider SDK here).
+ * provider (no provider SDK here).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();

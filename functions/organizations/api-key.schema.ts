@@ -7,8 +7,8 @@ import { paginationQuery } from '../../layers/core/http/pagination.schema';
 /**
  * Spec, "API key (managed in the web application)": a name, scopes among
  * Read, Write, Execute, Admin, and the environment, Live or Test (either
- * case). D10: a deployment accepts only keys of its own environment, so the
- * environment defaults to the deployment's and any other is refused (P78).
+ * case). A deployment accepts only keys of its own environment, so the
+ * environment defaults to the deployment's and any other is refused.
  */
 export const createApiKeyBody = z.strictObject({
   name: z
@@ -22,7 +22,7 @@ export const createApiKeyBody = z.strictObject({
 
 export const listApiKeysQuery = z.strictObject(paginationQuery);
 
-/** A key as listed: never its value or hash (D10), its last four characters instead. */
+/** A key as listed: never its value or hash, its last four characters instead. */
 export const apiKeyResource = z.object({
   id: z.string(),
   name: z.string(),
@@ -30,18 +30,18 @@ export const apiKeyResource = z.object({
   environment: z.enum(ENVIRONMENTS),
   last4: z.string(),
   created_at: z.string(),
-  /** P75: to the minute; null until the key is first used. */
+  /** To the minute; null until the key is first used. */
   last_used_at: z.nullable(z.string()),
 });
 
-/** Creation's answer: the only time the key's value is shown (D10, D11). */
+/** Creation's answer: the only time the key's value is shown. */
 export const createdApiKeyResource = z.extend(apiKeyResource, { key: z.string() });
 
 export const apiKeyList = z.object({
   keys: z.array(apiKeyResource),
   /**
-   * P282: the deployment's environment, which every key made here carries
-   * (D10, P78), so the web application can say so before a key is made.
+   * The deployment's environment, which every key made here carries,
+   * so the web application can say so before a key is made.
    */
   environment: z.enum(ENVIRONMENTS),
   total: z.int(),

@@ -50,8 +50,8 @@ function apiKeyView(record: ApiKeyRecord) {
 }
 
 /**
- * The organization (`/api/v1/organizations/:id`, legacy `/api/organizations/:id`,
- * D8) and its API keys (`/api/v1/keys`, legacy `/api/keys`, D11).
+ * The organization (`/api/v1/organizations/:id`, legacy `/api/organizations/:id`)
+ * and its API keys (`/api/v1/keys`, legacy `/api/keys`).
  */
 export const operations = {
   getOrganization: operation({
@@ -64,7 +64,7 @@ export const operations = {
     },
   }),
   updateOrganization: operation({
-    summary: "Change your organization's name or settings (IP allowlist, D15)",
+    summary: "Change your organization's name or settings (IP allowlist)",
     pathIds: { id: 'organization' },
     body: updateOrganizationBody,
     responses: { 200: { description: 'The updated organization', schema: organizationResource } },
@@ -81,7 +81,7 @@ export const operations = {
   }),
   listApiKeys: operation({
     summary:
-      "List the organization's API keys (never their values) and the environment new keys get (P282)",
+      "List the organization's API keys (never their values) and the environment new keys get",
     query: listApiKeysQuery,
     responses: { 200: { description: 'A page of keys, newest first', schema: apiKeyList } },
     async handle({ query, principal, deps }) {

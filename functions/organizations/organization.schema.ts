@@ -3,19 +3,19 @@ import { ORGANIZATION_LIMITS } from '../../layers/core/domain/organization';
 import { PLANS } from '../../layers/core/domain/plans';
 
 /**
- * D15: each entry a CIDR range; the use case checks each one and answers
+ * Each entry a CIDR range; the use case checks each one and answers
  * 400 naming every bad entry (layers/core/domain/cidr-range.ts).
  */
 const ipAllowlist = z
   .array(z.string().check(z.maxLength(ORGANIZATION_LIMITS.cidrMax)))
   .check(z.maxLength(ORGANIZATION_LIMITS.ipAllowlistMax));
 
-/** D13, D15: what an organization's administrators set. */
+/** What an organization's administrators set. */
 export const organizationSettings = z.strictObject({ ip_allowlist: ipAllowlist });
 
 /**
  * `PUT /api/v1/organizations/:id`: the name and settings, each optional
- * (settings given are replaced, others kept). `plan` is read-only (P74):
+ * (settings given are replaced, others kept). `plan` is read-only:
  * accepted only as the current plan, so a read-modify-write round trip works.
  */
 export const updateOrganizationBody = z.strictObject({
@@ -35,10 +35,10 @@ export const updateOrganizationBody = z.strictObject({
 export const organizationResource = z.object({
   id: z.string(),
   name: z.string(),
-  /** D31; changed by the service's operator only (P74). */
+  /** D31; changed by the service's operator only. */
   plan: z.enum(PLANS),
   settings: z.object({
-    /** D15: empty when requests are allowed from any address. */
+    /** Empty when requests are allowed from any address. */
     ip_allowlist: z.array(z.string()),
   }),
   created_at: z.string(),

@@ -2,7 +2,7 @@ import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-pla
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Organizations and their API keys (D11, D13, D15): the table only. Every
+ * Organizations and their API keys: the table only. Every
  * HTTP family already builds the organization and API key repositories to
  * authenticate and limit requests (cloud-http-platform.ts), and these
  * operations need nothing else.

@@ -25,7 +25,7 @@ const operation = operationsWith<QueryDependencies>();
 
 const logger = new Logger({ serviceName: 'svc-query' });
 
-/** D19: `sources`, then `delta`s, then `done` (the result without repeating every chunk's text), or `error`. */
+/** `sources`, then `delta`s, then `done` (the result without repeating every chunk's text), or `error`. */
 async function* serverSentEvents(
   events: AsyncIterable<QueryEvent>,
   requestId: string,
@@ -66,11 +66,10 @@ function withoutChunkTexts(result: QueryResult): Record<string, unknown> {
   return { ...result, sources: result.sources.map(({ chunk_text: _, ...source }) => source) };
 }
 
-/** Query (spec: POST /api/v1/query; legacy /api/chat, D8), streamed when asked (D19). */
+/** Query (spec: POST /api/v1/query; legacy /api/chat), streamed when asked. */
 export const operations = {
   query: operation({
-    summary:
-      'Ask an agent: an answer with cited sources (stream: true gives text/event-stream, D19)',
+    summary: 'Ask an agent: an answer with cited sources (stream: true gives text/event-stream)',
     body: queryBody,
     responses: {
       200: {
@@ -79,10 +78,10 @@ export const operations = {
         schema: queryResult,
         events: queryStreamEvents,
       },
-      // P134: an agent answering with the organization's own model key (D33).
+      // An agent answering with the organization's own model key.
       424: {
         description:
-          "model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone (P134)",
+          "model_provider_refused: the organization's model key was refused by its provider (a bad or revoked key, no access to the model, quota used up), with the provider's reason; or the key is gone",
       },
       503: {
         description: 'The model provider is unavailable, or broke the answer off',

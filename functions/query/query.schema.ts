@@ -9,7 +9,7 @@ import {
 } from '../../layers/core/http/cited-source.schema';
 import { anyErrorBody } from '../../layers/core/http/error-body.schema';
 
-/** POST /api/v1/query (spec; D17, D18, D19). */
+/** POST /api/v1/query (spec). */
 export const queryBody = z.strictObject({
   agent_id: z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id')),
   query: z
@@ -39,9 +39,9 @@ export const queryResult = z.object({
     cost_usd: z.number(),
     rag_strategy: z.string(),
     model: z.string(),
-    /** P131: who paid for the model call. */
+    /** Who paid for the model call. */
     billed_to: z.enum(BILLED_TO),
-    /** D33: the organization's model key that paid, or null. */
+    /** The organization's model key that paid, or null. */
     model_key_id: z.nullable(z.string()),
     groundedness: z
       .number()

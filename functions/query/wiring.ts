@@ -14,9 +14,9 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Query (D18–D20): agents, the index, the models, and the interaction it
- * records; and (D33) the organization's model keys, opened with the secrets
- * key (the Encryption SDK loads at the first key opened, P70).
+ * Query: agents, the index, the models, and the interaction it
+ * records; and the organization's model keys, opened with the secrets
+ * key (the Encryption SDK loads at the first key opened).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();

@@ -17,7 +17,7 @@ export interface SchedulerTick {
   readonly skipped: number;
   readonly deferred: number;
   readonly failed: number;
-  /** P221: the verified SSO domains looked up again by this tick. */
+  /** The verified SSO domains looked up again by this tick. */
   readonly domains: {
     readonly due: number;
     readonly confirmed: number;
@@ -29,10 +29,10 @@ export interface SchedulerTick {
 }
 
 /**
- * D23: the EventBridge schedule's target. Each tick queues a sync for every
+ * The EventBridge schedule's target. Each tick queues a sync for every
  * `hourly`/`daily`/`weekly` data source that is due (runScheduledSyncs), then
  * looks up again the verified SSO domains whose daily re-check is due
- * (recheckSsoDomains, P221). A source whose request fails is logged and tried
+ * (recheckSsoDomains). A source whose request fails is logged and tried
  * again by the next tick; only a failure to read the schedule fails the
  * invocation (and its alarm).
  */

@@ -9,7 +9,7 @@ import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
  * D23's scheduler: the schedule index in the table, the sync queue; and
- * P221's daily re-check of verified SSO domains (the claims in the same
+ * The daily re-check of verified SSO domains (the claims in the same
  * index, DNS TXT look-ups as the sso function makes them).
  */
 export const dependencies = compositionRoot(() => {

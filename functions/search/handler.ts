@@ -9,7 +9,7 @@ import { dependencies, type SearchDependencies } from './wiring';
 
 const operation = operationsWith<SearchDependencies>();
 
-/** Semantic search (spec; D21): chunks without an answer. */
+/** Semantic search (spec): chunks without an answer. */
 export const operations = {
   semanticSearch: operation({
     summary: "Search the organization's chunks by meaning (no answer generated)",

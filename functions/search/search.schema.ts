@@ -10,7 +10,7 @@ import {
   SIMILARITY_DESCRIPTION,
 } from '../../layers/core/http/cited-source.schema';
 
-/** POST /api/v1/semantic-search (spec; D17, D21). */
+/** POST /api/v1/semantic-search (spec). */
 export const semanticSearchBody = z.strictObject({
   query: z
     .string()
@@ -35,7 +35,7 @@ export const semanticSearchBody = z.strictObject({
       .check(z.maxLength(AGENT_LIMITS.dataSourcesMax)),
   ),
   include_embedding: z._default(z.boolean(), false),
-  /** Issue 10, P172: the D20 strategy to rank with; agents' default (`hybrid`) when omitted. */
+  /** Issue 10: the retrieval strategy to rank with; agents' default (`hybrid`) when omitted. */
   rag_strategy: z._default(z.enum(RAG_STRATEGIES), AGENT_DEFAULTS.ragStrategy),
 });
 
@@ -61,7 +61,7 @@ export const semanticSearchResult = z.object({
     total_chunks_searched: z.int(),
     latency_ms: z.int(),
     embedder: z.string(),
-    /** The strategy that ranked the chunks (P172). */
+    /** The strategy that ranked the chunks. */
     rag_strategy: z.enum(RAG_STRATEGIES),
   }),
 });

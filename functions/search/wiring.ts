@@ -6,13 +6,13 @@ import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrie
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** Semantic search (D21): the index, the query's embedder, the organization's data sources and agents (P81). */
+/** Semantic search: the index, the query's embedder, the organization's data sources and agents. */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {
     ...cloudHttpPlatform(),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
-    // P81: a user restricted to some agents searches their data sources only.
+    // A user restricted to some agents searches their data sources only.
     agents: new DynamoDbAgentRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,

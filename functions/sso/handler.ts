@@ -66,7 +66,7 @@ const landing = (base: string, signedIn: SsoSignedIn) =>
 /**
  * OIDC comes back by a top-level GET, which carries `SameSite=Lax` cookies;
  * SAML by the IdP page's cross-site POST, which carries only `SameSite=None`
- * ones (P92): its flow cookie is that, under another name.
+ * ones: its flow cookie is that, under another name.
  */
 const SAML_FLOW_COOKIE = 'svc_sso_saml_flow';
 const flowCookie = (value: string, maxAge: number, protocol: 'oidc' | 'saml' = 'oidc') =>
@@ -81,7 +81,7 @@ function baseUrl(deps: SsoDependencies, client: RequestClient): string {
   return url.replace(/\/$/, '');
 }
 
-/** P223: the session making an SSO change keeps working when `enforce_sso` ends password sessions. */
+/** The session making an SSO change keeps working when `enforce_sso` ends password sessions. */
 const actingSessionOf = (principal: Principal) =>
   principal.kind === 'session' ? principal.sessionId : null;
 
@@ -99,7 +99,7 @@ function configurationBody(configuration: SsoConfiguration, base: string) {
 }
 
 /**
- * D14's failure pages: the reason goes to the log only. Other errors
+ * SSO's failure pages: the reason goes to the log only. Other errors
  * (DynamoDB unavailable, …) keep the API's error answers.
  */
 async function asPage(run: () => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
@@ -120,7 +120,7 @@ async function asPage(run: () => Promise<APIGatewayProxyResult>): Promise<APIGat
 
 const orgPath = { id: 'organization' } as const;
 
-/** D14: SSO configuration and verified domains (admins), and the browser's sign-in through the provider. */
+/** SSO configuration and verified domains (admins), and the browser's sign-in through the provider. */
 export const operations = {
   getSsoConfiguration: operation({
     summary: "The organization's SSO configuration (never the client secret)",

@@ -17,7 +17,7 @@ export interface PageLink {
 }
 
 /**
- * D14's error pages for browsers coming back from an identity provider: a
+ * SSO's error pages for browsers coming back from an identity provider: a
  * small HTML document with a fixed title and explanation, never the reason
  * (that goes to the log), so nothing an attacker sends is reflected.
  */
@@ -30,7 +30,7 @@ export function errorPage(
   const link = onward
     ? `<p><a href="${escapeHtml(onward.href)}">${escapeHtml(onward.text)}</a></p>`
     : '';
-  // P249: a refresh of 0 s moves the browser on at once (no timing to miss, WCAG F41); the link stays for anyone it does not move.
+  // A refresh of 0 s moves the browser on at once (no timing to miss, WCAG F41); the link stays for anyone it does not move.
   const refresh = onward?.goNow
     ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(onward.href)}">`
     : '';
@@ -59,7 +59,7 @@ export const UNAUTHORIZED_DOMAIN = (): APIGatewayProxyResult =>
   );
 
 /**
- * P273: an identity provider that takes the AuthnRequest by HTTP-POST only
+ * An identity provider that takes the AuthnRequest by HTTP-POST only
  * (SAML Bindings §3.5). The browser must post a form to it; without a
  * script (the service's pages run none) the person presses the one button,
  * which has the focus. Values are escaped; the request holds no secret.

@@ -16,7 +16,7 @@ const scopeToken = z
   .check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/, 'must be one scope token'));
 
 /**
- * D14 `PUT /api/v1/organizations/:id/sso`, OIDC: a preset (P87: Google,
+ * `PUT /api/v1/organizations/:id/sso`, OIDC: a preset (Google,
  * Microsoft with its tenant) or an issuer, the client's id and secret (the
  * secret is required the first time and never returned), extra scopes.
  */
@@ -35,16 +35,16 @@ const oidcConfigurationBody = z.strictObject({
     client_secret: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
     scopes: z.optional(z.array(scopeToken).check(z.maxLength(20))),
   }),
-  /** D14's attribute mapping: the ID token claim that carries the email (default `email`). */
+  /** SSO's attribute mapping: the ID token claim that carries the email (default `email`). */
   attribute_mapping: z.optional(
     z.strictObject({ email: z.string().check(z.minLength(1), z.maxLength(200)) }),
   ),
-  /** P88: the role of users created at their first SSO sign-in; null (default) refuses unknown users. */
+  /** The role of users created at their first SSO sign-in; null (default) refuses unknown users. */
   provision_role: z.optional(z.nullable(z.enum(ROLES))),
 });
 
 /**
- * D14 SAML 2.0 (P92, P272): the IdP's entity id, its single sign-on URL and
+ * SAML 2.0: the IdP's entity id, its single sign-on URL and
  * the certificate(s) it signs with, given by hand; or its metadata, pasted
  * (`metadata_xml`) or where to fetch it (`metadata_url`), which those are
  * read from. Exactly one of the three ways (the use case says which fields
@@ -58,7 +58,7 @@ const samlConfigurationBody = z.strictObject({
   saml: z.strictObject({
     idp_entity_id: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
     sso_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
-    /** P273: the binding `sso_url` takes when given by hand (default redirect). */
+    /** The binding `sso_url` takes when given by hand (default redirect). */
     sso_binding: z.optional(z.enum(['redirect', 'post'])),
     idp_certificates: z.optional(
       z
@@ -77,7 +77,7 @@ const samlConfigurationBody = z.strictObject({
   provision_role: z.optional(z.nullable(z.enum(ROLES))),
 });
 
-/** D14 `PUT /api/v1/organizations/:id/sso`: OIDC or SAML, by `protocol`. */
+/** `PUT /api/v1/organizations/:id/sso`: OIDC or SAML, by `protocol`. */
 export const ssoConfigurationBody = z.discriminatedUnion('protocol', [
   oidcConfigurationBody,
   samlConfigurationBody,
@@ -97,7 +97,7 @@ export const listDomainsQuery = z.strictObject(paginationQuery);
 
 /**
  * `GET /api/v1/sso/start`: the organization, or an email whose verified
- * domain names it; `next`, where to land once signed in (P262).
+ * domain names it; `next`, where to land once signed in.
  */
 export const startQuery = z.strictObject({
   org_id: z.optional(z.string().check(z.maxLength(100))),
@@ -131,7 +131,7 @@ export const ssoConfigurationResource = z.object({
       client_id: z.string(),
       preset: z.nullable(z.enum(presets)),
       scopes: z.array(z.string()),
-      /** The secret itself is never returned (D33). */
+      /** The secret itself is never returned. */
       client_secret_set: z.boolean(),
     }),
   ),
@@ -158,7 +158,7 @@ export const ssoConfigurationResource = z.object({
 
 export const ssoDomainResource = z.object({
   domain: z.string(),
-  /** P221: `unverified` when the daily re-check found the record gone (verify again to restore it). */
+  /** `unverified` when the daily re-check found the record gone (verify again to restore it). */
   status: z.enum(['pending', 'verified', 'unverified']),
   /** Publish this TXT record, then `POST …/domains/:domain/verify`. */
   txt_record: z.object({ name: z.string(), value: z.string() }),
@@ -166,7 +166,7 @@ export const ssoDomainResource = z.object({
   verified_at: z.nullable(z.string()),
   checked_at: z.nullable(z.string()),
   last_error: z.nullable(z.string()),
-  /** P221: when a re-check found the record gone (`last_error` says what it found). */
+  /** When a re-check found the record gone (`last_error` says what it found). */
   unverified_at: z.nullable(z.string()),
 });
 

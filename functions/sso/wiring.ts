@@ -4,8 +4,8 @@ import { cloudSso } from '../../layers/core/wiring/cloud/cloud-sso';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * SSO (D14): the table (settings, domains, flows, users, sessions), the
- * secrets key (the OIDC client secret, sealed under its own purpose, D33),
+ * SSO: the table (settings, domains, flows, users, sessions), the
+ * secrets key (the OIDC client secret, sealed under its own purpose),
  * DNS for domain verification, and outbound HTTPS to identity providers.
  */
 export const dependencies = compositionRoot(() => ({

@@ -26,7 +26,7 @@ const syncQueueMessage = z.union([
     org_id: orgId,
     data_source_id: dataSourceId,
     purge: z.literal('data_source'),
-    // P158: a deleted connector's sealed grant, to revoke at the provider.
+    // A deleted connector's sealed grant, to revoke at the provider.
     revoke: z.optional(
       z.strictObject({
         type: z.enum(['confluence', 'slack', 'google_drive', 'sharepoint']),
@@ -40,7 +40,7 @@ const syncQueueMessage = z.union([
     purge: z.literal('document'),
     document_id: z.string().check(z.refine((value) => isId('document', value))),
   }),
-  // P119: a knowledge-base article changed.
+  // A knowledge-base article changed.
   z.strictObject({
     org_id: orgId,
     data_source_id: dataSourceId,
@@ -58,9 +58,9 @@ const FINISH_MARGIN_MS = 60_000;
 
 /**
  * The sync queue's consumer (issue 3): runs each sync job to the end,
- * purges the chunks of deleted data sources and files (P45), and indexes
+ * purges the chunks of deleted data sources and files, and indexes
  * or removes knowledge-base articles as they are published, changed,
- * unpublished or deleted (P119). A job that
+ * unpublished or deleted. A job that
  * throws (a dependency down) comes back after the queue's visibility
  * timeout and resumes; on its last delivery it is marked failed instead, so
  * its data source never stays `processing`. A crawl stops early enough
@@ -146,7 +146,7 @@ async function runJob(
     metrics.addMetric('DocumentsIndexed', MetricUnit.Count, job.documents_processed);
     metrics.addMetric('ChunksIndexed', MetricUnit.Count, job.chunks_indexed);
     if (job.status === 'failed') {
-      // Logged once, at the level operators watch: the reason is also on the source (D24).
+      // Logged once, at the level operators watch: the reason is also on the source.
       logger.warn('Sync job failed', {
         job_id: job.id,
         org_id: message.org_id,
@@ -178,7 +178,7 @@ async function runJob(
   }
 }
 
-/** P158: best effort, once: the source and its tokens are gone already; the outcome is logged (never a token). */
+/** Best effort, once: the source and its tokens are gone already; the outcome is logged (never a token). */
 async function revokeGrant(
   message: { org_id: string; data_source_id: string },
   grant: { type: 'confluence' | 'slack' | 'google_drive' | 'sharepoint'; sealed_tokens: string },

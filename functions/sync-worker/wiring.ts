@@ -19,13 +19,13 @@ import { sourceReaders } from '../../layers/core/wiring/source-readers';
 /**
  * The sync worker: the index's writer. Crawler, file parsers and connectors
  * (reading sources; connectors with their sealed grants, which a refresh
- * re-seals, D33), the embedder, the index (also for purges after deletions,
- * P45), the knowledge-base articles (P119).
+ * re-seals), the embedder, the index (also for purges after deletions),
+ * the knowledge-base articles.
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   const files = new DynamoDbUploadedFileRepository(client, tableName);
-  // D35: provider APIs over https to public addresses only.
+  // Provider APIs over https to public addresses only.
   const built = connectors({
     policy: webhookPolicy({ allowPrivateAddresses: false }),
     clock: systemClock,
@@ -35,7 +35,7 @@ export const dependencies = compositionRoot(() => {
   const secretSealer = cloudSecretSealer();
   const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
   return {
-    // P158: revoking deleted sources' grants.
+    // Revoking deleted sources' grants.
     oauthClients: built.oauth,
     connectorApps,
     secretSealer,
@@ -44,11 +44,11 @@ export const dependencies = compositionRoot(() => {
     retrieval: cloudRetrievalIndex(),
     embedder: cloudModels().embedder,
     chunker: inProcessChunker,
-    // P119: published knowledge-base articles are parsed as Markdown and indexed here.
+    // Published knowledge-base articles are parsed as Markdown and indexed here.
     fileParser: uploadedFileParser,
     kbArticles,
     readerFor: sourceReaders({
-      // D35: private addresses are never allowed in the cloud.
+      // Private addresses are never allowed in the cloud.
       outboundPolicy: crawlerPolicy({ allowPrivateAddresses: false }),
       files,
       fileStorage: cloudFileStorage(),

@@ -34,8 +34,8 @@ function groupView(orgId: string, group: Group) {
 }
 
 /**
- * Groups (issue 9 item 5): `/api/v1/groups` and the legacy `/api/groups`
- * (D8), people management beside the users (P82).
+ * Groups (issue 9 item 5): `/api/v1/groups` and the legacy `/api/groups`,
+ * people management beside the users.
  */
 export const groupOperations = {
   listGroups: operation({

@@ -8,7 +8,7 @@ import { userResource } from '../../layers/core/http/user.schema';
 const agentId = z.string().check(z.refine((value) => isId('agent', value), 'must be an agt_ id'));
 
 /**
- * `POST /api/v1/groups` (issue 9 item 5, P82): a name; a role (default
+ * `POST /api/v1/groups` (issue 9 item 5): a name; a role (default
  * `readonly`); the agents its members may use, or `null` (the default) for
  * no restriction.
  */
@@ -34,7 +34,7 @@ export const groupResource = z.object({
   name: z.string(),
   description: z.nullable(z.string()),
   role: z.enum(ROLES),
-  /** `null`: members are not restricted by this group (P80). */
+  /** `null`: members are not restricted by this group. */
   agent_ids: z.nullable(z.array(z.string())),
   created_at: z.string(),
   updated_at: z.string(),

@@ -33,7 +33,7 @@ import { dependencies, type UsersDependencies } from './wiring';
 
 const operation = operationsWith<UsersDependencies>();
 
-/** P61: the invitation, with the console's link that accepts it (issue 21) and whether it was mailed (P264). */
+/** The invitation, with the console's link that accepts it (issue 21) and whether it was mailed. */
 function invitationView(invitation: MailedInvitation, origin: string) {
   return {
     token: invitation.token,
@@ -45,8 +45,8 @@ function invitationView(invitation: MailedInvitation, origin: string) {
 }
 
 /**
- * Users: `/api/v1/users` and the legacy `/api/users`, `/api/user-management/users` (D8);
- * and their groups (P82).
+ * Users: `/api/v1/users` and the legacy `/api/users`, `/api/user-management/users`;
+ * and their groups.
  */
 export const operations = {
   listUsers: operation({

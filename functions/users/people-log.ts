@@ -5,7 +5,7 @@ import type { Principal } from '../../layers/core/domain/principal';
 const logger = new Logger({ serviceName: 'svc-users' });
 
 /**
- * P225: one line per change to people, naming who made it as `actor`: the
+ * One line per change to people, naming who made it as `actor`: the
  * key (`key_…`) or the signed-in user (`usr_…`), as the change's event
  * does. Ids only, never emails or invitation tokens.
  */

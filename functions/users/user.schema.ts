@@ -8,7 +8,7 @@ const email = z.pipe(
   z.email('must be an email address'),
 );
 
-/** Spec: `POST /api/v1/users` takes email, name and role (D13). */
+/** Spec: `POST /api/v1/users` takes email, name and role. */
 export const createUserBody = z.strictObject({
   email,
   name: z
@@ -19,7 +19,7 @@ export const createUserBody = z.strictObject({
 
 /**
  * `PUT /api/v1/users/:id`: the same fields, all optional, and the status
- * (P61: `deactivated` to deactivate, `active` to restore).
+ * (`deactivated` to deactivate, `active` to restore).
  */
 export const updateUserBody = z.extend(z.partial(createUserBody), {
   status: z.optional(z.enum(['active', 'deactivated'])),
@@ -27,16 +27,16 @@ export const updateUserBody = z.extend(z.partial(createUserBody), {
 
 export const listUsersQuery = z.strictObject(paginationQuery);
 
-/** P61: the invitation, shown once to the administrator who asked for it (and mailed, P264). */
+/** The invitation, shown once to the administrator who asked for it (and mailed). */
 export const invitationResource = z.object({
   token: z.string(),
   expires_at: z.string(),
-  /** POST the token and a password here (P61). */
+  /** POST the token and a password here. */
   accept_path: z.string(),
   /** Issue 21: the console's page that accepts it, the token in the URL fragment: pass this on. */
   invitation_url: z.string(),
   /**
-   * P264: whether it went out by mail to the user's address (false: no mail
+   * Whether it went out by mail to the user's address (false: no mail
    * service is configured, or it refused; pass the link on by hand).
    */
   mailed: z.boolean(),
@@ -52,10 +52,10 @@ export const userList = z.object({
 });
 
 /**
- * P225: the 403 an Admin key gets where a change would give or take the
+ * The 403 an Admin key gets where a change would give or take the
  * admin role or touch an administrator (added to the route's own 403s).
  */
 export const adminRoleRefusal = {
   description:
-    'an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session (P225)',
+    'an API key giving or taking the admin role, or changing an administrator or an admin-role group: details.reason admin_role_needs_session',
 };

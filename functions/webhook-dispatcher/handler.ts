@@ -15,7 +15,7 @@ const deliveryMessage = z.strictObject({
   org_id: z.string().check(z.refine((value) => isId('organization', value))),
   webhook_id: z.string().check(z.refine((value) => isId('webhook', value))),
   delivery_id: z.string().check(z.refine((value) => isId('delivery', value))),
-  /** P286: present on the messages of a retry by hand. */
+  /** Present on the messages of a retry by hand. */
   retried_at: z.optional(z.iso.datetime()),
 });
 
@@ -26,7 +26,7 @@ const OUTCOME_METRIC = {
 } as const;
 
 /**
- * The deliveries queue's consumer (D29). Each record is one attempt; the
+ * The deliveries queue's consumer. Each record is one attempt; the
  * attempt number is SQS's `ApproximateReceiveCount`. A failed attempt's
  * message is hidden for the schedule's next delay (ChangeMessageVisibility)
  * and reported as a batch item failure, so SQS brings it back then: no

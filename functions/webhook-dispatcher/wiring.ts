@@ -9,13 +9,13 @@ import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { cloudWebhookTransport } from '../../layers/core/wiring/cloud/cloud-webhooks';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
-/** The dispatcher (D29): webhooks and deliveries, their owners' access (P217), the secrets key (opening only), HTTPS out, the queue's visibility. */
+/** The dispatcher: webhooks and deliveries, their owners' access, the secrets key (opening only), HTTPS out, the queue's visibility. */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {
     clock: systemClock,
     webhooks: new DynamoDbWebhookRepository(client, tableName),
-    // P217: the owners' access: users and their groups' grants, read as a session check reads them.
+    // The owners' access: users and their groups' grants, read as a session check reads them.
     users: new DynamoDbUserRepository(client, tableName),
     groupGrants: new DynamoDbGroupGrants(client, tableName),
     deliveries: new DynamoDbDeliveryRepository(client, tableName),

@@ -38,12 +38,12 @@ const operation = operationsWith<WebhooksDependencies>();
 const publicOperation = publicOperationsWith<WebhooksDependencies>();
 
 /**
- * P241: receivers and their tooling may keep the answer a few minutes; it
+ * Receivers and their tooling may keep the answer a few minutes; it
  * changes only with a deployment that changes the addresses.
  */
 export const SOURCE_IPS_CACHE_CONTROL = 'public, max-age=300';
 
-/** P240: the published shape, every field present whichever the case. */
+/** The published shape, every field present whichever the case. */
 function sourceIpsBody(addresses: WebhookSourceAddresses) {
   return addresses.fixed
     ? {
@@ -56,13 +56,12 @@ function sourceIpsBody(addresses: WebhookSourceAddresses) {
 }
 
 /**
- * Webhooks (D30): `/api/v1/webhooks` and `/api/webhooks`, Admin scope; and
- * the public list of addresses deliveries come from (P240).
+ * Webhooks: `/api/v1/webhooks` and `/api/webhooks`, Admin scope; and
+ * the public list of addresses deliveries come from.
  */
 export const operations = {
   getWebhookSourceIps: publicOperation({
-    summary:
-      'The addresses webhook deliveries come from, to allowlist (no credentials needed; P240)',
+    summary: 'The addresses webhook deliveries come from, to allowlist (no credentials needed)',
     responses: {
       200: {
         description: 'The CIDR ranges and when they last changed, or why there are none',
@@ -131,7 +130,7 @@ export const operations = {
     },
   }),
   rotateWebhookSecret: operation({
-    summary: 'Rotate the signing secret (the old one signs beside it for 24 h, D29)',
+    summary: 'Rotate the signing secret (the old one signs beside it for 24 h)',
     pathIds: { id: 'webhook' },
     responses: {
       200: { description: 'The webhook, with its new secret', schema: webhookWithSecret },
@@ -155,7 +154,7 @@ export const operations = {
     },
   }),
   getDelivery: operation({
-    summary: 'Get one delivery with its payload (P287)',
+    summary: 'Get one delivery with its payload',
     pathIds: { id: 'webhook', delivery_id: 'delivery' },
     responses: {
       200: {
@@ -178,7 +177,7 @@ export const operations = {
   }),
   retryDelivery: operation({
     summary:
-      'Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt; P286)',
+      'Retry a delivery that has not succeeded by hand, now (failed, cancelled or waiting for its next attempt)',
     pathIds: { id: 'webhook', delivery_id: 'delivery' },
     responses: {
       202: { description: 'The delivery, pending again and queued', schema: deliveryResource },

@@ -6,7 +6,7 @@ import {
 } from '../../layers/core/domain/webhook';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
-/** D30: the URL rules (https, public addresses, valid certificate) are checked by the use case, which resolves and connects. */
+/** The URL rules (https, public addresses, valid certificate) are checked by the use case, which resolves and connects. */
 export const createWebhookBody = z.strictObject({
   url: z.string().check(z.trim(), z.minLength(1), z.maxLength(WEBHOOK_LIMITS.urlMax)),
   events: z
@@ -34,7 +34,7 @@ export const webhookResource = z.object({
   description: z.nullable(z.string()),
   status: z.enum(WEBHOOK_STATUSES),
   secret_last4: z.string(),
-  /** P217: the key or user whose access filters deliveries; `null` on webhooks from before (P218). */
+  /** The key or user whose access filters deliveries; `null` on webhooks from before. */
   owner: z.nullable(
     z.object({
       type: z.enum(['api_key', 'user']),
@@ -74,13 +74,13 @@ export const deliveryResource = z.object({
   updated_at: z.string(),
   next_attempt_at: z.nullable(z.string()),
   failure_reason: z.nullable(z.string()),
-  /** When it was last retried by hand (P286); null until then. */
+  /** When it was last retried by hand; null until then. */
   retried_at: z.nullable(z.string()),
 });
 
-/** P287: one delivery with the exact body its attempts sent. */
+/** One delivery with the exact body its attempts sent. */
 export const deliveryWithPayload = z.extend(deliveryResource, {
-  /** The request body exactly as signed and sent (the event envelope, D28), as a string. */
+  /** The request body exactly as signed and sent (the event envelope), as a string. */
   payload: z.string(),
 });
 
@@ -100,7 +100,7 @@ export const testEventResult = z.object({
 });
 
 /**
- * P240: `GET /api/v1/webhooks/source-ips`, the addresses deliveries come
+ * `GET /api/v1/webhooks/source-ips`, the addresses deliveries come
  * from. Every field is always present, so a client reads one shape whether
  * or not the deployment sends from fixed addresses.
  */
@@ -113,7 +113,7 @@ export const sourceIpsResource = z.object({
 
 /**
  * Field descriptions for the OpenAPI document, attached by lib/openapi.ts
- * when it writes it (P301): as `z.describe` checks they would put these
+ * when it writes it: as `z.describe` checks they would put these
  * sentences in the `webhooks` bundle, which is at its 300 KB ceiling
  * (issue 8). Nothing in the function reads this, so esbuild leaves it out.
  */
@@ -126,18 +126,18 @@ export const FIELD_DESCRIPTIONS = [
       cidrs:
         'CIDR ranges deliveries come from, IPv4 and IPv6 (`203.0.113.7/32`); empty when `fixed` is false',
       updated_at:
-        'When `cidrs` last changed (ISO 8601, P241); null when not fixed, or when the deployment does not know',
+        'When `cidrs` last changed (ISO 8601); null when not fixed, or when the deployment does not know',
       reason: 'Why there are no fixed addresses; null when `fixed` is true',
     },
   },
   {
     object: deliveryResource,
-    fields: { retried_at: 'When it was last retried by hand (P286); null until then' },
+    fields: { retried_at: 'When it was last retried by hand; null until then' },
   },
   {
     object: deliveryWithPayload,
     fields: {
-      payload: 'The request body exactly as signed and sent (the event envelope, D28), as a string',
+      payload: 'The request body exactly as signed and sent (the event envelope), as a string',
     },
   },
 ] as const;

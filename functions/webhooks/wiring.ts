@@ -12,10 +12,10 @@ import {
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
- * Webhook management (D30): the table, the secrets key (sealing new secrets,
+ * Webhook management: the table, the secrets key (sealing new secrets,
  * opening them for the test event), the deliveries queue (manual retries)
  * and outbound HTTPS (URL checks, the test event), and the addresses
- * deliveries come from (P240).
+ * deliveries come from.
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
@@ -27,7 +27,7 @@ export const dependencies = compositionRoot(() => {
     secretSealer: cloudSecretSealer(),
     webhookUrlVerifier: cloudWebhookUrlVerifier(),
     ...cloudWebhookTransport(),
-    // P240: published at GET /api/v1/webhooks/source-ips.
+    // Published at GET /api/v1/webhooks/source-ips.
     webhookSourceAddresses: cloudWebhookSourceAddresses(),
   };
 });

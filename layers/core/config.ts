@@ -20,7 +20,7 @@ export const bedrockEmbeddingDimensions = z.coerce.number().check(z.int(), z.pos
 
 /** Seconds a read secret is trusted (0–3600, 300 when unset). */
 /**
- * P236: a web origin, `https://host[:port]` and nothing more (no path, no
+ * A web origin, `https://host[:port]` and nothing more (no path, no
  * trailing slash), as browsers send it in `Origin`.
  */
 export const webOrigin = z.string().check(
@@ -33,7 +33,7 @@ export const webOrigin = z.string().check(
     }
   }, 'must be an origin such as https://console.example.com (scheme and host, no path)'),
 );
-/** P240: when the list last changed, an ISO 8601 time with its offset. */
+/** When the list last changed, an ISO 8601 time with its offset. */
 export const webhookSourceIpsChangedAt = z.pipe(
   z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' }),
   z.transform((text: string) => new Date(text)),
@@ -55,7 +55,7 @@ export const CLOUD_CONFIG = {
   /** Every function that reads or writes the table (all but the fallback). */
   table: z.object({
     TABLE_NAME: z.string().check(z.minLength(3)),
-    /** D10: which keys this deployment accepts. */
+    /** Which keys this deployment accepts. */
     SVC_ENVIRONMENT: z.enum(ENVIRONMENTS),
     AWS_REGION: region,
   }),
@@ -63,9 +63,9 @@ export const CLOUD_CONFIG = {
   deliveryQueue: z.object({ DELIVERY_QUEUE_URL: z.url(), AWS_REGION: region }),
   /** Issue 11 item 5: the queue evaluation runs wait on (the eval worker's). */
   evalQueue: z.object({ EVAL_QUEUE_URL: z.url(), AWS_REGION: region }),
-  /** D33: the KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
+  /** The KMS key that seals webhook secrets (and, later, model keys and OAuth tokens). */
   secretsKey: z.object({ SECRETS_KEY_ARN: arn }),
-  /** D25: the bucket uploaded files go to (lib/constructs/file-store.ts). */
+  /** The bucket uploaded files go to (lib/constructs/file-store.ts). */
   fileBucket: z.object({ FILE_BUCKET_NAME: z.string().check(z.minLength(3)), AWS_REGION: region }),
   /** The OpenSearch domain's endpoint (host, https), SigV4-signed. */
   search: z.object({ OPENSEARCH_ENDPOINT: z.string().check(z.minLength(1)), AWS_REGION: region }),
@@ -76,7 +76,7 @@ export const CLOUD_CONFIG = {
    * defaults run. The key itself is never in the environment.
    */
   /**
-   * D12, P64: the Secrets Manager secret whose value signs session JWTs
+   * The Secrets Manager secret whose value signs session JWTs
    * (lib/constructs/session-signing-secret.ts), read when a session is first
    * checked and trusted this long, so a rotation takes effect without a deploy.
    */
@@ -85,7 +85,7 @@ export const CLOUD_CONFIG = {
     SESSION_SECRET_MAX_AGE_SECONDS: secretMaxAgeSeconds,
   }),
   /**
-   * D14 (P91): the API's public address for SSO callbacks when it is not the
+   * D14: the API's public address for SSO callbacks when it is not the
    * one API Gateway reports (set by the stack for a custom domain), and the
    * DNS servers domain verification asks (`host` or `host:port`, comma-separated;
    * the system's by default).
@@ -105,10 +105,10 @@ export const CLOUD_CONFIG = {
     ),
   }),
   /**
-   * Issue 12 (P150): the Secrets Manager secret holding the providers' apps
+   * Issue 12: the Secrets Manager secret holding the providers' apps
    * as JSON (`{"confluence": {"client_id": "…", "client_secret": "…"}}`),
    * read when first needed and trusted this long; unset: no app is
-   * configured and connecting says so. The API's public address (P91) for
+   * configured and connecting says so. The API's public address for
    * the redirect URI when a custom domain fronts the API.
    */
   connectors: z.object({
@@ -118,11 +118,11 @@ export const CLOUD_CONFIG = {
     SVC_PUBLIC_URL: z.optional(z.url({ protocol: /^https$/ })),
   }),
   /**
-   * P236: the web console's public origin (the CloudFront distribution's
+   * The web console's public origin (the CloudFront distribution's
    * domain, or its custom domain), set by the stack on every HTTP family.
    * Through the distribution the browser's `Origin` is the console's while
    * API Gateway reports its own host, so a signed-in change is accepted
-   * from this origin as from the API's own (D12 CSRF, P66).
+   * from this origin as from the API's own (CSRF).
    */
   console: z.object({
     SVC_CONSOLE_ORIGIN: z.optional(
@@ -130,7 +130,7 @@ export const CLOUD_CONFIG = {
     ),
   }),
   /**
-   * P242: the Secrets Manager secret the console's distribution sends as
+   * The Secrets Manager secret the console's distribution sends as
    * `X-Svc-Origin-Verify` (lib/constructs/origin-verify-secret.ts), set by
    * the stack on every HTTP family; read when a request first carries the
    * header and trusted this long. Unset: no request is believed to come
@@ -141,9 +141,9 @@ export const CLOUD_CONFIG = {
     ORIGIN_VERIFY_MAX_AGE_SECONDS: secretMaxAgeSeconds,
   }),
   /**
-   * P240: where webhook deliveries come from, for `GET
+   * Where webhook deliveries come from, for `GET
    * /api/v1/webhooks/source-ips`: the NAT gateways' Elastic IPs and when
-   * that list last changed (a deploy-time record, P241), set by the stack on
+   * that list last changed (a deploy-time record), set by the stack on
    * the `webhooks` family when the deployment has its VPC. Unset: no fixed
    * addresses, and the answer says so.
    */
@@ -154,7 +154,7 @@ export const CLOUD_CONFIG = {
     SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
   }),
   /**
-   * P265: Amazon SES, set by the stack (context `sesIdentity`, `mailFrom`)
+   * Amazon SES, set by the stack (context `sesIdentity`, `mailFrom`)
    * on the families that mail (users: invitations; auth: password resets):
    * the verified identity's ARN, which the function may `ses:SendEmail`
    * for and nothing else, and the From address. Unset: mail is not sent but

@@ -2,11 +2,11 @@ import { en } from 'zod/locales';
 import * as z from 'zod/mini';
 
 /**
- * P72: zod/mini ships without a locale, so every issue would read "Invalid
+ * zod/mini ships without a locale, so every issue would read "Invalid
  * input"; classic zod set English itself. Clients read these messages in
- * 400 bodies (D4) and operators in configuration errors, so they stay as
+ * 400 bodies and operators in configuration errors, so they stay as
  * they were. Importing `en` by name keeps the other locales out of bundles
- * (`z.locales.en()` would pull them all in). Imported for its effect by the
+ * (`z.locales.en` would pull them all in). Imported for its effect by the
  * modules that turn issues into messages.
  */
 z.config(en());

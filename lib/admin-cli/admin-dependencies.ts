@@ -21,7 +21,7 @@ export function adminDependencies(
     organizations: new DynamoDbOrganizationRepository(client, tableName),
     apiKeys: new DynamoDbApiKeyRepository(client, tableName),
     users: new DynamoDbUserRepository(client, tableName),
-    // The CLI prints the invitation itself (P61) and passes no link origin, so nothing is mailed (P264).
+    // The CLI prints the invitation itself and passes no link origin, so nothing is mailed.
     mailer: { send: async () => 'not_sent' },
     listOrganizations: () => directory.listAll(),
   };

@@ -15,7 +15,7 @@ export type AdminDependencies = ApiKeyDependencies &
 export interface AdminTarget {
   readonly deps: AdminDependencies;
   /**
-   * D10: the only environment this target's keys may have (a stack's
+   * The only environment this target's keys may have (a stack's
    * `environment` tag), or null locally, where `--env` picks (default `test`).
    */
   readonly environment: Environment | null;

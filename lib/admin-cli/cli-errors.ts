@@ -30,5 +30,5 @@ export class AwsCallError extends CliError {}
 /** The local service's DynamoDB cannot be reached, or its data directory cannot be opened. */
 export class LocalDatabaseError extends CliError {}
 
-/** `--env` names the other environment than the stack's (D10). */
+/** `--env` names the other environment than the stack's. */
 export class EnvironmentMismatchError extends CliError {}

@@ -20,15 +20,15 @@ an operator's command, not for scripts that run often.`,
   'orgs update': `Usage: svc orgs update --org ORG_ID [--name NAME] [--plan free|pro|enterprise] [--clear-ip-allowlist]
                         [--json] [--stack NAME [--region R]]
 
-Changes an organization as the operator: its plan (D31; administrators cannot change it,
-P74), its name, and --clear-ip-allowlist empties its IP allowlist (D15), the way back in
-for an organization whose administrators can no longer reach the API (P77). Running
+Changes an organization as the operator: its plan (administrators cannot change it),
+its name, and --clear-ip-allowlist empties its IP allowlist, the way back in
+for an organization whose administrators can no longer reach the API. Running
 functions see the change within 30 seconds.`,
   'keys create': `Usage: svc keys create --org ORG_ID --scopes Read,Write,Execute,Admin [--name NAME] [--env test|live] [--json]
                        [--stack NAME [--region R]]
 
 Creates an API key and prints it once, to standard output only: it is stored as a
-SHA-256 hash and cannot be shown again (D10). Locally keys are test keys unless
+SHA-256 hash and cannot be shown again. Locally keys are test keys unless
 --env live; on a stack they are of the stack's environment, and --env may only repeat it.`,
   'keys list': `Usage: svc keys list --org ORG_ID [--json] [--stack NAME [--region R]]
 
@@ -39,9 +39,9 @@ Revokes a key; it stops working at once.`,
   'users create': `Usage: svc users create --org ORG_ID --email EMAIL [--role readonly|train|configure|admin] [--name NAME]
                         [--password-stdin] [--json] [--stack NAME [--region R]]
 
-Creates a web user (role default: admin; D13). Without --password-stdin the user is
+Creates a web user (role default: admin). Without --password-stdin the user is
 invited: a single-use invitation (valid 7 days) is printed once, with the request that
-accepts it and sets a password (P61). With --password-stdin the password is read from
+accepts it and sets a password. With --password-stdin the password is read from
 standard input (one line) and the user is active at once. The first administrator of a
 deployment is made this way (docs/deployment/README.md, "Day one").`,
   'users list': `Usage: svc users list --org ORG_ID [--json] [--stack NAME [--region R]]
@@ -55,7 +55,7 @@ and prints one line each; with --key (or $SVC_API_KEY, an Admin key) it register
 webhook through the running API (--api, default http://127.0.0.1:$PORT or 3000) for
 --events (default all), prints its secret, and deletes it on Ctrl-C. With --secret it
 only receives for an existing webhook whose URL names --port. The server must run with
-SVC_ALLOW_PRIVATE_URLS=true to deliver to this machine (D35). See docs/webhooks.md.`,
+SVC_ALLOW_PRIVATE_URLS=true to deliver to this machine. See docs/webhooks.md.`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;

@@ -16,7 +16,7 @@ export interface ServiceStack {
   readonly region: string;
   /** The `TableName` output. */
   readonly tableName: string;
-  /** D10: the stack's `environment` tag; its keys are of this environment only. */
+  /** The stack's `environment` tag; its keys are of this environment only. */
   readonly environment: Environment;
 }
 
@@ -59,7 +59,7 @@ export async function describeServiceStack(options: {
   const tag = environmentTag.safeParse(stack.Tags?.find((t) => t.Key === 'environment')?.Value);
   if (!tag.success) {
     throw new NotAServiceStackError(
-      `Stack ${stackName} has no environment tag of live or test (D10): is it an Agent Query Service stack?`,
+      `Stack ${stackName} has no environment tag of live or test: is it an Agent Query Service stack?`,
     );
   }
   return { stackName, region, tableName, environment: tag.data };

@@ -14,7 +14,7 @@
 module.exports = {
   gte() {
     throw new Error(
-      'semver is not bundled (docs/decisions/code-and-build.md, P53): the X-Ray SDK needs it only for captureAWS, the AWS SDK v2 patcher, which this service does not use',
+      'semver is not bundled (docs/decisions/code-and-build.md): the X-Ray SDK needs it only for captureAWS, the AWS SDK v2 patcher, which this service does not use',
     );
   },
 };

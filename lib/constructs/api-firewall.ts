@@ -14,12 +14,12 @@ export interface ApiFirewallProps {
   /**
    * Requests one client address may send in five minutes before the web ACL
    * blocks it until its rate falls again. A backstop against floods, far
-   * above what the functions' own limits let any one organization use (D16).
+   * above what the functions' own limits let any one organization use.
    * @default RATE_LIMIT_PER_ADDRESS
    */
   readonly rateLimitPerAddress?: number;
   /**
-   * P242: the console distribution's origin secret (a
+   * The console distribution's origin secret (a
    * `{{resolve:secretsmanager:…}}` reference). With it, requests carrying it
    * in `X-Svc-Origin-Verify` are counted per viewer address
    * (`X-Svc-Viewer-Address`, `RateLimitPerViewer`) and only the others per
@@ -32,7 +32,7 @@ export interface ApiFirewallProps {
 
 /**
  * The default per-address limit, in five minutes: twice the largest plan's
- * organization limit (enterprise, 1,000 a minute, D16/D31), so one busy
+ * organization limit (enterprise, 1,000 a minute), so one busy
  * organization behind one NAT address is never blocked by the firewall
  * before the functions' own 429s, while a flood from one address is dropped
  * before it costs an invocation.
@@ -44,10 +44,10 @@ export const RATE_LIMIT_PER_ADDRESS = 10_000;
  * measured, never blocking), each for a reason of the API's:
  *
  * - `SizeRestrictions_BODY` blocks bodies over 8 KB, but the API accepts JSON
- *   bodies up to 1 MiB (D4): agent system prompts, knowledge-base articles
- *   of up to 200,000 characters (D17). The functions refuse larger bodies
+ *   bodies up to 1 MiB: agent system prompts, knowledge-base articles
+ *   of up to 200,000 characters. The functions refuse larger bodies
  *   with 413. (Uploaded files never pass the API: they go straight to S3 by
- *   a presigned POST, D25; the presign request itself is a few hundred bytes.)
+ *   a presigned POST; the presign request itself is a few hundred bytes.)
  * - `CrossSiteScripting_BODY` blocks bodies containing markup such as
  *   `<script>`, but questions, prompts and articles legitimately quote HTML
  *   (a help center for developers); the API answers JSON only, never renders
@@ -59,10 +59,10 @@ export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'CrossSiteScriptin
  * The web ACL in front of the API stage, in order: addresses on Amazon's
  * threat lists, then a per-address rate limit (with the console's origin
  * secret, two: per socket address for direct callers, per viewer address
- * for the console distribution's requests, P242), then request patterns of
+ * for the console distribution's requests), then request patterns of
  * known exploits, then AWS's common rule set (OWASP-style checks) with the
  * rules in COUNTED_COMMON_RULES counting instead of blocking. Per-key and
- * per-organization limits stay in the functions (D16); the rate rule only
+ * per-organization limits stay in the functions; the rate rule only
  * stops floods, including unauthenticated ones, before they invoke anything.
  */
 export class ApiFirewall extends Construct {
@@ -97,7 +97,7 @@ export class ApiFirewall extends Construct {
       overrideAction: { none: {} },
       visibilityConfig: visibility(name),
     });
-    // P242: a request through the console's distribution carries its secret; no other can.
+    // A request through the console's distribution carries its secret; no other can.
     const fromConsole: wafv2.CfnWebACL.StatementProperty | undefined =
       props.originVerifyHeaderValue === undefined
         ? undefined

@@ -4,7 +4,7 @@ import { SECURITY_HEADERS } from '../../layers/core/http/middlewares/response-he
 /**
  * Gateway errors (throttling, WAF, oversized bodies, integration failures)
  * happen before any function runs, so API Gateway writes them. They use the
- * D5 nested shape; `$context.error.messageString` is already a quoted JSON
+ * The nested shape; `$context.error.messageString` is already a quoted JSON
  * string. Legacy paths get the nested shape here too: a gateway response
  * cannot tell path families apart.
  */
@@ -21,7 +21,7 @@ export const GATEWAY_ERRORS: ReadonlyArray<{
   { type: apigateway.ResponseType.DEFAULT_5XX, code: 'internal_error' },
   // Stage throttling, before the per-key limits of D16 are even reached.
   { type: apigateway.ResponseType.THROTTLED, code: 'rate_limit_exceeded', statusCode: '429' },
-  // D4: oversized bodies are invalid_request.
+  // Oversized bodies are invalid_request.
   { type: apigateway.ResponseType.REQUEST_TOO_LARGE, code: 'invalid_request', statusCode: '413' },
   { type: apigateway.ResponseType.WAF_FILTERED, code: 'forbidden', statusCode: '403' },
 ];

@@ -47,7 +47,7 @@ export function validateRoutes(routes: readonly Route[]): string[] {
 }
 
 /**
- * P195: where the API's methods are built. Routes under `/api/v1` and the
+ * Where the API's methods are built. Routes under `/api/v1` and the
  * legacy routes under `/api` each have a nested stack; anything else stays
  * in the API's own stack. Groups are fixed by path, never by size, so a
  * route never moves between stacks as the table grows (moving an API
@@ -102,7 +102,7 @@ export function routeGroups(routes: readonly Route[]): RouteGroup[] {
   }).filter((group) => group.routes.length > 0);
 }
 
-/** What the deployed API depends on in the route table (P195). */
+/** What the deployed API depends on in the route table. */
 export function deploymentFingerprint(
   routes: readonly Route[],
   timeoutOf: (family: string) => Duration,

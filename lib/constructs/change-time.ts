@@ -17,7 +17,7 @@ export interface ChangeTimeProps {
 export const CHANGE_TIME_RESOURCE_TYPE = 'Custom::ChangeTime';
 
 /**
- * P241: when a deploy-time value last changed, as an ISO 8601 time. A
+ * When a deploy-time value last changed, as an ISO 8601 time. A
  * custom resource whose only property is the value: CloudFormation calls
  * its handler on Create, and on Update only when a property changed, so a
  * redeploy that leaves the value alone leaves the time alone. The handler
@@ -43,7 +43,7 @@ export class ChangeTime extends Construct {
     const provider = CustomResourceProvider.getOrCreateProvider(this, CHANGE_TIME_RESOURCE_TYPE, {
       codeDirectory: path.join(__dirname, 'change-time-handler'),
       runtime: CustomResourceProviderRuntime.NODEJS_24_X,
-      description: 'Agent Query Service: records when a deploy-time value last changed (P241)',
+      description: 'Agent Query Service: records when a deploy-time value last changed',
       memorySize: Size.mebibytes(128),
       timeout: Duration.seconds(10),
     });

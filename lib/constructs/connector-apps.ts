@@ -3,12 +3,12 @@ import { Construct } from 'constructs';
 import type { ServiceFunction } from './service-function';
 
 export interface ConnectorAppsProps {
-  /** The secret's name, or its complete ARN (P150). */
+  /** The secret's name, or its complete ARN. */
   readonly secret: string;
 }
 
 /**
- * Issue 12 (P150): the connector providers' apps (client id and secret per
+ * Issue 12: the connector providers' apps (client id and secret per
  * connector type, one JSON secret the operator creates). Only the functions
  * that sign in to providers or sync connectors may read it; they read it
  * through Powertools Parameters when first needed, so a rotated app secret

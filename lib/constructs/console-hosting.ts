@@ -50,7 +50,7 @@ export interface ConsoleHostingProps {
    */
   readonly webAclArn?: string;
   /**
-   * P242: the origin secret (a `{{resolve:secretsmanager:…}}` reference, never
+   * The origin secret (a `{{resolve:secretsmanager:…}}` reference, never
    * a literal) sent to API Gateway as `X-Svc-Origin-Verify` on every `/api/*`
    * request, beside the viewer's address in `X-Svc-Viewer-Address`, so the
    * functions judge console traffic by the browser's address.
@@ -79,7 +79,7 @@ export const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const ENTRY_CACHE_CONTROL = 'no-cache';
 
 /**
- * P237: the console's deep links (`/agents/agt_…`) are its own routes, so
+ * The console's deep links (`/agents/agt_…`) are its own routes, so
  * any path whose last segment has no dot answers index.html; a file path
  * (`/assets/index-3f2a.js`) is looked up as it is, and a missing one stays
  * an error rather than a page. Only the console's behavior runs this:
@@ -93,7 +93,7 @@ export const DEEP_LINK_FUNCTION = `function handler(event) {
 }`;
 
 /**
- * P242: on `/api/*`, the viewer's address as CloudFront saw the connection
+ * On `/api/*`, the viewer's address as CloudFront saw the connection
  * (`event.viewer.ip`) in X-Svc-Viewer-Address, replacing whatever a viewer
  * sent under that name; the managed AllViewerExceptHostHeader policy passes
  * it on with the viewer's own headers (a header a viewer-request function
@@ -110,12 +110,12 @@ export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
 /**
  * CloudFront's origin response timeout, at its most without a quota
  * increase: buffered API answers end within API Gateway's 29 s, and a
- * streamed query answer (D19) sends a keep-alive every 15 s.
+ * streamed query answer sends a keep-alive every 15 s.
  */
 export const API_ORIGIN_READ_TIMEOUT = Duration.seconds(60);
 
 /**
- * Issue 21: the web console in the cloud, on one HTTPS origin (P235).
+ * Issue 21: the web console in the cloud, on one HTTPS origin.
  * CloudFront serves the built console from a private bucket (origin access
  * control, no public access, TLS only) and sends `/api/*` to API Gateway,
  * uncached, with every header but `Host` (API Gateway needs its own),
@@ -204,14 +204,14 @@ export class ConsoleHosting extends Construct {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       readTimeout: API_ORIGIN_READ_TIMEOUT,
-      // P242: proof that a request came through this distribution; replaces a viewer's header of that name.
+      // Proof that a request came through this distribution; replaces a viewer's header of that name.
       ...(props.originVerifyHeaderValue
         ? { customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyHeaderValue } }
         : {}),
     });
     const viewerAddress = props.originVerifyHeaderValue
       ? new cloudfront.Function(this, 'ViewerAddress', {
-          comment: "Agent Query Service API: the viewer's address for the functions (P242)",
+          comment: "Agent Query Service API: the viewer's address for the functions",
           code: cloudfront.FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION),
           runtime: cloudfront.FunctionRuntime.JS_2_0,
         })
@@ -239,7 +239,7 @@ export class ConsoleHosting extends Construct {
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.apiHeaders,
-          // Streamed answers (D19) are passed on as they come.
+          // Streamed answers are passed on as they come.
           compress: false,
           ...(viewerAddress
             ? {
@@ -253,7 +253,7 @@ export class ConsoleHosting extends Construct {
             : {}),
         },
       },
-      // P238: a security policy is only ours to choose with a certificate of our own; with
+      // A security policy is only ours to choose with a certificate of our own; with
       // the default *.cloudfront.net certificate CloudFront fixes it at TLSv1. TLS 1.3 is
       // negotiated under TLSv1.2_2021 wherever the browser has it.
       ...(props.domain
@@ -310,14 +310,14 @@ export class ConsoleHosting extends Construct {
       Validations.of(distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          "A CloudFront web ACL must be created in us-east-1 and the stack deploys to any region; set consoleWebAclArn to attach one made there (P238). Without it, /api/* still passes the API stage's regional web ACL (threat lists, rate rule, known exploits, common rule set), and the rest of the distribution serves only the static files of a private bucket.",
+          "A CloudFront web ACL must be created in us-east-1 and the stack deploys to any region; set consoleWebAclArn to attach one made there. Without it, /api/* still passes the API stage's regional web ACL (threat lists, rate rule, known exploits, common rule set), and the rest of the distribution serves only the static files of a private bucket.",
       });
     }
     if (!props.domain) {
       Validations.of(distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
         reason:
-          'Without a custom domain the distribution answers on its *.cloudfront.net name with the CloudFront default certificate, whose security policy CloudFront fixes at TLSv1 and does not let a distribution change (P238); current browsers negotiate TLS 1.3 or 1.2 with it. Set consoleDomainName and consoleCertificateArn (us-east-1) for the TLSv1.2_2021 minimum, which the stack then sets.',
+          'Without a custom domain the distribution answers on its *.cloudfront.net name with the CloudFront default certificate, whose security policy CloudFront fixes at TLSv1 and does not let a distribution change; current browsers negotiate TLS 1.3 or 1.2 with it. Set consoleDomainName and consoleCertificateArn (us-east-1) for the TLSv1.2_2021 minimum, which the stack then sets.',
       });
     }
     this.acknowledgeDeploymentHandler();

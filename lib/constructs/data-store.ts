@@ -73,7 +73,7 @@ export class DataStore extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
       encryptionKey: props.encryptionKey,
-      // Rate-limit buckets and plan windows expire on their own (D16).
+      // Rate-limit buckets and plan windows expire on their own.
       timeToLiveAttribute: ttlAttribute,
       stream: props.stream,
       deletionProtection: props.deletionProtection ?? true,
@@ -87,7 +87,7 @@ export class DataStore extends Construct {
       projectionType: dynamodb.ProjectionType.ALL,
     });
 
-    // D23: the sync schedule. Sparse (scheduled data sources only) and
+    // The sync schedule. Sparse (scheduled data sources only) and
     // projecting only what the scheduler reads, so the index stays small and
     // writes to other attributes of a data source never touch it.
     this.table.addGlobalSecondaryIndex({

@@ -28,7 +28,7 @@ export interface FileStoreProps {
 }
 
 /**
- * The bucket behind uploaded data-source files (D25: presigned upload,
+ * The bucket behind uploaded data-source files (presigned upload,
  * SSE-KMS, TLS only), and a separate bucket for its S3 server access logs.
  */
 export class FileStore extends Construct {

@@ -8,18 +8,17 @@ import { type BuildOptions, build, buildSync, type Metafile } from 'esbuild';
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * P209: packages the code imports only with `import()`, at their first use,
- * and too large to parse at every cold start: the AWS Encryption SDK (D33,
- * P70, about 345 KB), the Anthropic SDK (P136, about 430 KB) and node-saml
- * with its XML stack (P93, about 600 KB), the XML parser and signature
- * library that read an IdP's SAML metadata (P272), and mammoth, which reads
- * DOCX files with that same XML parser (P272: loaded at the first DOCX, so
+ * P209: packages the code imports only with `import`, at their first use,
+ * and too large to parse at every cold start: the AWS Encryption SDK (* P70, about 345 KB), the Anthropic SDK (about 430 KB) and node-saml
+ * with its XML stack (about 600 KB), the XML parser and signature
+ * library that read an IdP's SAML metadata, and mammoth, which reads
+ * DOCX files with that same XML parser (loaded at the first DOCX, so
  * no bundle imports the parser statically), and the Smithy HTTP/1.1 handler
  * the Bedrock client is given (issue 32: with the protocol code it imports,
  * about 140 KB; the Bedrock client itself is the runtime's SDK). They are left out of `index.js`
  * and shipped beside it, each bundled alone into
- * `node_modules/<package>/index.js`, where Node.js finds the `require()`
- * esbuild writes for the `import()`. A function's `index.js`, what init
+ * `node_modules/<package>/index.js`, where Node.js finds the `require`
+ * esbuild writes for the `import`. A function's `index.js`, what init
  * loads, then holds only what init and every request need.
  */
 export const LOADED_ON_FIRST_USE = [
@@ -46,7 +45,7 @@ export const LAMBDA_BUNDLING = {
   minify: true,
   external: ['@aws-sdk/*'],
   alias: {
-    // P53: only the X-Ray SDK's AWS SDK v2 patcher requires semver, for a call the service never makes.
+    // Only the X-Ray SDK's AWS SDK v2 patcher requires semver, for a call the service never makes.
     semver: path.resolve(__dirname, '..', 'bundling', 'semver-unused.cjs'),
     // The MCP SDK's default JSON Schema validator, which the MCP server replaces with its own.
     ajv: path.resolve(__dirname, '..', 'bundling', 'ajv-unused.cjs'),
@@ -63,15 +62,15 @@ export const PROVIDED_BY_RUNTIME: readonly string[] = LAMBDA_BUNDLING.external;
 export interface FunctionBundleOptions {
   /**
    * Ship `index.js.map` (no sources content) beside the bundle. Only useful
-   * with `NODE_OPTIONS=--enable-source-maps`, which costs every cold start
-   * (P54), so it is off unless a deployment asks for it.
+   * with `NODE_OPTIONS=--enable-source-maps`, which costs every cold start,
+   * so it is off unless a deployment asks for it.
    */
   readonly sourceMaps: boolean;
 }
 
 /**
  * The code of one function: `entry` bundled by esbuild in this process when
- * the stack synthesizes (P54). CDK's NodejsFunction started `npm exec
+ * the stack synthesizes. CDK's NodejsFunction started `npm exec
  * esbuild` once per function, about 1.5 s each here (most of a 32 s synth)
  * and printed every bundle's report into `cdk synth` and `npm test`. The
  * asset hash is the bundle's, so an unchanged function is not redeployed.
@@ -114,7 +113,7 @@ export interface FunctionBundle {
   /** `index.js`, what Lambda's init loads. */
   readonly file: string;
   readonly metafile: Metafile;
-  /** What is shipped beside it and loaded at its first `import()` (P209). */
+  /** What is shipped beside it and loaded at its first `import` (P209). */
   readonly firstUse: readonly { readonly name: FirstUsePackage; readonly metafile: Metafile }[];
 }
 
@@ -170,7 +169,7 @@ export function firstUsePackagesOf(metafile: Metafile): FirstUsePackage[] {
       if (!name || !imported.external) continue;
       if (imported.kind !== 'dynamic-import') {
         throw new Error(
-          `${file} imports ${name} statically; it is loaded on first use (P209): use import()`,
+          `${file} imports ${name} statically; it is loaded on first use: use import`,
         );
       }
       found.add(name);

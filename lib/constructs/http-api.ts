@@ -47,7 +47,7 @@ export interface HttpApiFamily {
   /**
    * VPC placement, for a family that talks to something only reachable
    * inside a VPC (P50: the search domain in `live`) or must leave through
-   * known addresses (P239).
+   * known addresses.
    * @default - outside any VPC
    */
   readonly network?: ServiceFunctionNetworkProps;
@@ -142,10 +142,10 @@ export const STREAMING_TIMEOUT_LIMIT = Duration.minutes(15);
  * The public API: an API Gateway REST API built from the route table, one
  * Lambda per route family behind Lambda proxy integrations, and the fallback
  * function on `ANY` of every resource and on the root catch-all, so unknown
- * paths and methods get the service's own 404/405 (D5, D7) rather than API
+ * paths and methods get the service's own 404/405 rather than API
  * Gateway's "Missing Authentication Token".
  *
- * Routes marked `streaming: true` (D19, ARCHITECTURE "Streaming") use
+ * Routes marked `streaming: true` (ARCHITECTURE "Streaming") use
  * API Gateway's response streaming: `ResponseTransferMode.STREAM`, the
  * function invoked with `InvokeWithResponseStream`, and an integration
  * timeout equal to the function's, which may exceed 29 s (up to 15 minutes).
@@ -163,7 +163,7 @@ export class HttpApi extends Construct {
   /** The family functions, by family name (`agents`, `data-sources`, …). */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
   /**
-   * Families whose routes stream (D19): API Gateway invokes their functions
+   * Families whose routes stream: API Gateway invokes their functions
    * with `InvokeWithResponseStream` (`ResponseTransferMode.STREAM`).
    */
   readonly streamingFamilies: ReadonlySet<string>;
@@ -322,8 +322,8 @@ export class HttpApi extends Construct {
       cloudWatchRole: props.cloudWatchRole ?? true,
       // The role is an account-wide setting other APIs rely on too.
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
-      // P196: every request body reaches the function as the bytes the
-      // client sent (base64 in the proxy event), so D4's strict UTF-8 check
+      // Every request body reaches the function as the bytes the
+      // client sent (base64 in the proxy event), so the JSON body rules' strict UTF-8 check
       // sees them; text responses (isBase64Encoded false) pass unchanged.
       binaryMediaTypes: ['*/*'],
       // The deployment is made below, once the route groups' nested stacks
@@ -477,7 +477,7 @@ export class HttpApi extends Construct {
     // ARCHITECTURE "A request's way": an authorizer Lambda would be a second
     // invocation, and a second key lookup, for every request.
     const inFunction =
-      "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (D10: format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) and the route's scope (D9), or the svc_session cookie (D12: an HS256 JWT under the stack's session secret, not revoked, of an active user, with the CSRF token for changes) and the route's role (D13); 401 or 403 otherwise, then the per-key or per-user and per-organization rate limits (D16) or 429. The sign-in routes take no credential and are throttled per account and address (P62). An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
+      "Authentication is middleware in the family's function, before any use case (ARCHITECTURE, \"A request's way\"; layers/core/http/middlewares/authenticate.ts): the Bearer API key (format and checksum first, then its SHA-256 hash looked up, of this deployment's environment only) and the route's scope, or the svc_session cookie (an HS256 JWT under the stack's session secret, not revoked, of an active user, with the CSRF token for changes) and the route's role; 401 or 403 otherwise, then the per-key or per-user and per-organization rate limits or 429. The sign-in routes take no credential and are throttled per account and address. An authorizer would be a second Lambda invocation and a second key lookup per request. Unauthenticated floods are held off by the stage throttling and the web ACL's per-address rate rule.";
     const fallbackOnly =
       "This method is served by the fallback function, which holds no data and reaches nothing (no table, queue or key): it answers 404 or 405 from the route table it is bundled with, so there is nothing to authenticate for. Floods are held off by the stage throttling and the web ACL's per-address rate rule.";
     for (const method of this.methods) {
@@ -486,14 +486,14 @@ export class HttpApi extends Construct {
         { id: 'AwsSolutions-APIG4', reason: guard },
         {
           id: 'AwsSolutions-COG4',
-          reason: `Callers are API clients holding the service's own API keys (D10) and web users signed in with the service's own sessions (D12), not Cognito user pool users. ${guard}`,
+          reason: `Callers are API clients holding the service's own API keys and web users signed in with the service's own sessions, not Cognito user pool users. ${guard}`,
         },
       );
     }
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        "Requests are validated in the functions with zod (STYLE.md §2, D4), which answers in the service's own error shapes (D5) and lists unknown fields; an API Gateway validator would answer differently, before the route is known.",
+        "Requests are validated in the functions with zod (STYLE.md §2), which answers in the service's own error shapes and lists unknown fields; an API Gateway validator would answer differently, before the route is known.",
     });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {

@@ -11,7 +11,7 @@ export interface MailSenderProps {
 }
 
 /**
- * P265: mail through Amazon SES (invitations, password resets). The
+ * Mail through Amazon SES (invitations, password resets). The
  * operator verifies the identity in SES (and leaves the sandbox); this
  * construct only names it. The functions that mail get its ARN and the
  * From address, and may `ses:SendEmail` for that identity and nothing else.

@@ -13,7 +13,7 @@ export interface ModelProviderProps {
 }
 
 /**
- * The deployment's model provider (issue 8, D36, P55): an existing secret
+ * The deployment's model provider (issue 8): an existing secret
  * with the OpenAI (or compatible) API key. A function connected to it is
  * told the secret's name, never its value, and may read it; it reads the
  * key at its first model call and again when its cache expires

@@ -45,7 +45,7 @@ export interface OutboxPublisherProps extends ServiceFunctionLogProps {
  * (safe to repeat: deliveries are keyed by webhook and event):
  *
  * - the table's stream, filtered so that only images with a pending outbox
- *   invoke the function: the prompt path (D29's first attempt at 0 s);
+ *   invoke the function: the prompt path (the delivery schedule's first attempt at 0 s);
  * - a schedule that sweeps the outbox's GSI1 partitions: whatever the stream
  *   path failed on (or dropped after its retries) is still in the item, so
  *   nothing is lost, only later.

@@ -23,7 +23,7 @@ export interface SecretsKeyProps {
 }
 
 /**
- * The KMS key behind the AWS Encryption SDK's keyring (D33): it wraps the
+ * The KMS key behind the AWS Encryption SDK's keyring: it wraps the
  * data keys that seal webhook signing secrets (and, later, model keys and
  * OAuth tokens). Apart from the key that encrypts the stores, because every
  * function with table or queue access may use that one; this one only the
@@ -39,7 +39,7 @@ export class SecretsKey extends Construct {
   constructor(scope: Construct, id: string, props: SecretsKeyProps = {}) {
     super(scope, id);
     this.key = new kms.Key(this, 'Key', {
-      description: 'Agent Query Service: envelope encryption of stored secrets (D33)',
+      description: 'Agent Query Service: envelope encryption of stored secrets',
       enableKeyRotation: true,
       alias: props.alias,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
@@ -65,7 +65,7 @@ export class SecretsKey extends Construct {
   /**
    * The secret's encryption context travels with every KMS call the SDK
    * makes, so a condition on its `purpose` keeps a function granted for
-   * webhook secrets from opening any other kind (D33).
+   * webhook secrets from opening any other kind.
    */
   private grantFor(grantee: iam.IGrantable, purpose: string, ...actions: string[]): iam.Grant {
     return iam.Grant.addToPrincipal({

@@ -31,7 +31,7 @@ export interface ServiceNetworkProps {
    */
   readonly flowLogRemovalPolicy?: RemovalPolicy;
   /**
-   * What happens to the egress Elastic IPs when they leave the stack (P239):
+   * What happens to the egress Elastic IPs when they leave the stack:
    * receivers allowlist them, so a live deployment keeps them allocated even
    * then, for an operator to reattach by hand.
    * @default RemovalPolicy.RETAIN
@@ -40,7 +40,7 @@ export interface ServiceNetworkProps {
 }
 
 /**
- * P239: the logical ids of the egress Elastic IPs, one per zone. Fixed
+ * The logical ids of the egress Elastic IPs, one per zone. Fixed
  * (not derived from construct paths), so no refactoring of the constructs
  * can make CloudFormation replace them, and with them the addresses
  * receivers allowlisted. Never change these.
@@ -59,7 +59,7 @@ const INTERFACE_ENDPOINTS = {
   // The shared wiring (layers/core/wiring/dependencies.ts) gives every
   // function the sync and delivery queue clients.
   Sqs: ec2.InterfaceVpcEndpointAwsService.SQS,
-  // D33: an agent's own model key is sealed with the secrets key and opened
+  // An agent's own model key is sealed with the secrets key and opened
   // by the query function.
   Kms: ec2.InterfaceVpcEndpointAwsService.KMS,
   // The model-provider secret the query function reads at cold start
@@ -96,13 +96,13 @@ const INTERFACE_ENDPOINTS = {
  * to addresses customers give. Flow logs of all traffic go to an encrypted
  * log group.
  *
- * Egress addresses (P239): one Elastic IP per zone, allocated by the stack
+ * Egress addresses: one Elastic IP per zone, allocated by the stack
  * with fixed logical ids and retained, given to the NAT gateways, so
  * everything the functions send to the internet (webhook deliveries above
  * all, which receivers allowlist) comes from addresses that no redeploy
  * changes. Both are allocated even with one NAT gateway, so going from one
  * to two changes nothing a receiver allowlisted. When they last changed is
- * recorded at deploy time (ChangeTime, P241).
+ * recorded at deploy time (ChangeTime).
  *
  * @example
  * const network = new ServiceNetwork(this, 'Network', { encryptionKey });
@@ -118,11 +118,11 @@ export class ServiceNetwork extends Construct {
   readonly endpointsSecurityGroup: ec2.SecurityGroup;
   /** Attached to the webhook functions: anywhere out, the endpoints but not the search domain. */
   readonly deliverySecurityGroup: ec2.SecurityGroup;
-  /** P239: the NAT gateways' Elastic IPs, one per zone, retained. */
+  /** The NAT gateways' Elastic IPs, one per zone, retained. */
   readonly egressAddresses: readonly ec2.CfnEIP[];
-  /** P239: the egress addresses as CIDR ranges, comma-separated (a deploy-time token). */
+  /** The egress addresses as CIDR ranges, comma-separated (a deploy-time token). */
   readonly egressCidrs: string;
-  /** P241: when `egressCidrs` last changed, ISO 8601 (a deploy-time token). */
+  /** When `egressCidrs` last changed, ISO 8601 (a deploy-time token). */
   readonly egressCidrsChangedAt: string;
   readonly flowLogGroup: logs.LogGroup;
   /** Where functions go: subnets with a route to a NAT gateway. */
@@ -131,7 +131,7 @@ export class ServiceNetwork extends Construct {
   readonly searchSubnets: ec2.SubnetSelection;
   /** Spread into a ServiceFunction's props to run it in this VPC. */
   readonly functionPlacement: Required<ServiceFunctionNetworkProps>;
-  /** The same for the functions that connect to webhook receivers (P239). */
+  /** The same for the functions that connect to webhook receivers. */
   readonly deliveryPlacement: Required<ServiceFunctionNetworkProps>;
 
   constructor(scope: Construct, id: string, props: ServiceNetworkProps) {
@@ -162,7 +162,7 @@ export class ServiceNetwork extends Construct {
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: availabilityZones,
       natGateways,
-      // P239: the NAT gateways take the stack's own Elastic IPs, in zone order.
+      // The NAT gateways take the stack's own Elastic IPs, in zone order.
       natGatewayProvider: ec2.NatProvider.gateway({
         eipAllocationIds: this.egressAddresses.map((address) => address.attrAllocationId),
       }),

@@ -31,8 +31,8 @@ export interface SyncSchedulerProps extends ServiceFunctionLogProps {
  * runs the function at a fixed rate, and each tick queues a sync for every
  * `hourly`/`daily`/`weekly` data source that is due (the schedule index,
  * GSI2). Ticks are safe to overlap or repeat: each source is claimed with a
- * conditional write, and a sync job already queued or running is kept (D22).
- * The same tick re-checks verified SSO domains that are due (P221: claims in
+ * conditional write, and a sync job already queued or running is kept.
+ * The same tick re-checks verified SSO domains that are due (claims in
  * the same index, DNS TXT look-ups, which need no grant).
  * The caller grants table item access and sending to the sync queue.
  *
@@ -61,7 +61,7 @@ export class SyncScheduler extends Construct {
     this.scheduler = new ServiceFunction(this, 'Function', {
       folder: 'scheduler',
       description:
-        'Agent Query Service: queues the syncs of scheduled data sources that are due (D23), re-checks verified SSO domains (P221)',
+        'Agent Query Service: queues the syncs of scheduled data sources that are due, re-checks verified SSO domains',
       environment: props.environment,
       memorySize: props.memorySize ?? 512,
       timeout,
@@ -76,7 +76,7 @@ export class SyncScheduler extends Construct {
       'Schedule',
       this.scheduler.function,
       interval,
-      'Agent Query Service: sync the scheduled data sources that are due (D23)',
+      'Agent Query Service: sync the scheduled data sources that are due',
     );
 
     const tickReason = `The schedule's event carries no data: the scheduler reads what is due from the table, and a source it could not start stays due, so the next tick ${interval.toHumanString()} later picks it up; a failed tick holds nothing to recover. Failures show in the function's Errors alarm.`;

@@ -54,7 +54,7 @@ const scopes = z.pipe(
 const apiKey = z
   .string()
   .check(z.refine((value) => parseApiKey(value).ok, 'must be a well-formed svcsk_ API key'));
-/** `all` (every subscribable name, D27 aliases included) or a comma list of names. */
+/** `all` (every subscribable name, event aliases included) or a comma list of names. */
 const eventNames = z.pipe(
   z.pipe(
     z.string(),
@@ -273,7 +273,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 /**
- * D10: a key's environment. A stack's keys are of the stack's environment:
+ * A key's environment. A stack's keys are of the stack's environment:
  * a `live` deployment refuses `test` keys, so making one there would only
  * hand out a key that never works.
  */

@@ -63,8 +63,8 @@ export function toApiGatewayEvent(
     pathParameters: route ? pathParameters : { proxy: url.pathname.slice(1) },
     stageVariables: null,
     // The bytes as received, base64-encoded, as API Gateway sends every body
-    // with the API's binary media types `*/*` (P196): a body that is not
-    // valid UTF-8 reaches D4's strict check instead of being decoded with
+    // with the API's binary media types `*/*`: a body that is not
+    // valid UTF-8 reaches the JSON body rules' strict check instead of being decoded with
     // replacement characters on the way in.
     body: request.body.length > 0 ? request.body.toString('base64') : null,
     isBase64Encoded: request.body.length > 0,

@@ -14,7 +14,7 @@ import {
 } from '../../layers/core/use-cases/sso/recheck-sso-domains';
 import { publishPending } from '../../layers/core/use-cases/webhooks/publish-events';
 
-/** P111: an idle loop waits at most this many intervals between rounds. */
+/** An idle loop waits at most this many intervals between rounds. */
 const IDLE_BACKOFF_MAX = 5;
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -84,8 +84,8 @@ export interface LocalConsumers {
  * stream + schedule), and the consumers of deliveries, sync jobs, uploads and evaluation runs
  * (the cloud's SQS event source mappings), calling the same use case and the
  * same handler exports. Each consumer runs in its own loop, so a long crawl
- * never holds up webhook deliveries or an uploaded file. `step()` does one round of everything, so tests can
- * drive time by hand. The sync scheduler (D23, the cloud's EventBridge rule)
+ * never holds up webhook deliveries or an uploaded file. `step` does one round of everything, so tests can
+ * drive time by hand. The sync scheduler (the cloud's EventBridge rule)
  * ticks in a slower loop of its own.
  */
 export class BackgroundWorkers {
@@ -106,16 +106,16 @@ export class BackgroundWorkers {
     return consume(this.consumers.deliveryQueue, this.consumers.dispatcher, 10);
   }
 
-  /** Ingests every uploaded file that has arrived (D25), one at a time. Returns the uploads handled. */
+  /** Ingests every uploaded file that has arrived, one at a time. Returns the uploads handled. */
   stepIngestion(): Promise<number> {
     return consume(this.consumers.ingestionQueue, this.consumers.ingestionWorker, 1);
   }
 
   /**
-   * D23: the scheduler's tick (the cloud's EventBridge rule → functions/scheduler):
+   * The scheduler's tick (the cloud's EventBridge rule → functions/scheduler):
    * queues a sync for every scheduled data source that is due. A source whose
    * request failed is reported to `onError` and stays due for the next tick.
-   * The same tick re-checks the verified SSO domains that are due (P221).
+   * The same tick re-checks the verified SSO domains that are due.
    */
   async stepSchedule(): Promise<ScheduledSyncRun> {
     const run = await runScheduledSyncs(this.deps);
@@ -124,7 +124,7 @@ export class BackgroundWorkers {
     return run;
   }
 
-  /** P221: looks up again every verified SSO domain whose daily re-check is due. */
+  /** Looks up again every verified SSO domain whose daily re-check is due. */
   stepDomainChecks(): Promise<DomainRecheckRun> {
     return recheckSsoDomains(this.deps);
   }
@@ -141,7 +141,7 @@ export class BackgroundWorkers {
 
   /** One round of everything: uploads, syncs and evaluations first, so the events they end with are published in the same round. */
   async step(): Promise<number> {
-    // D23: the schedule first, so the syncs it queues run in this round.
+    // The schedule first, so the syncs it queues run in this round.
     await this.stepSchedule();
     await this.stepIngestion();
     await this.stepSync();
@@ -168,7 +168,7 @@ export class BackgroundWorkers {
   }
 
   /**
-   * P111: a loop whose rounds find nothing waits longer, up to
+   * A loop whose rounds find nothing waits longer, up to
    * IDLE_BACKOFF_MAX intervals (1 s at the default 200 ms), and is back to
    * its interval after the first round that did something. Every idle round
    * is DynamoDB queries (the outbox's shards and each queue), which on a

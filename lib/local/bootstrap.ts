@@ -27,11 +27,11 @@ export const BOOTSTRAP_KEY_REASONS = {
 } as const;
 export type BootstrapKeyReason = (typeof BOOTSTRAP_KEY_REASONS)[keyof typeof BOOTSTRAP_KEY_REASONS];
 
-/** D36: the first web administrator, when SVC_BOOTSTRAP_ADMIN_EMAIL asks for one. */
+/** The first web administrator, when SVC_BOOTSTRAP_ADMIN_EMAIL asks for one. */
 export interface BootstrapAdmin {
   readonly email: string;
   readonly userId: string;
-  /** False when a user with that email already existed (it is left as it is, P67). */
+  /** False when a user with that email already existed (it is left as it is). */
   readonly created: boolean;
 }
 
@@ -42,12 +42,12 @@ export interface BootstrapResult {
   readonly newKey: string | null;
   readonly firstStart: boolean;
   readonly reason: BootstrapKeyReason;
-  /** P228: whether anyone can sign in yet; until then the console offers to create the administrator. */
+  /** Whether anyone can sign in yet; until then the console offers to create the administrator. */
   readonly hasUsers: boolean;
 }
 
 /**
- * D36: on first start, an organization on the enterprise plan (so local work
+ * On first start, an organization on the enterprise plan (so local work
  * is not throttled by a plan) and an Admin key for the `test` environment,
  * either random or `SVC_BOOTSTRAP_KEY`.
  *
@@ -74,9 +74,9 @@ export async function bootstrap(
 }
 
 /**
- * D36 `SVC_BOOTSTRAP_ADMIN_EMAIL` / `SVC_BOOTSTRAP_ADMIN_PASSWORD`: an active
+ * `SVC_BOOTSTRAP_ADMIN_EMAIL` / `SVC_BOOTSTRAP_ADMIN_PASSWORD`: an active
  * administrator of the bootstrap organization with that password, made on
- * the first start that names them. Idempotent (P67): a user with that email
+ * the first start that names them. Idempotent: a user with that email
  * is left as it is on later starts, its password included, so a password
  * changed since is never reset by a restart.
  */

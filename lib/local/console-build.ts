@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
-/** What web/build.mjs writes, and the local runtime serves (P227). */
+/** What web/build.mjs writes, and the local runtime serves. */
 export const CONSOLE_DIRECTORY = join(ROOT, 'web', 'dist');
 
 export type ConsoleBuild =
@@ -10,7 +10,7 @@ export type ConsoleBuild =
   | { readonly built: false; readonly reason: string };
 
 /**
- * P227: `npm start` serves the console, built first when it is missing or
+ * `npm start` serves the console, built first when it is missing or
  * any file it was built from changed (web/build.mjs --if-stale compares
  * their mtimes, as bin/cli-bundle.cjs does for the CLI), so the README's
  * two commands still do everything. A build that cannot run (esbuild left

@@ -4,7 +4,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
 
 /**
- * P227: the web console on the API's origin, as CloudFront serves it in the
+ * The web console on the API's origin, as CloudFront serves it in the
  * cloud. `assets/` holds files whose names carry their content's hash
  * (web/build.mjs): cached for a year and never revalidated. Every other
  * path outside /api answers `index.html`, never cached, so deep links and

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A small website about a made-up product, served on loopback, so the
  * README's tour and docs/api-tour.md can sync and query something on a machine without
  * internet (`npm run demo-site`; the service needs SVC_ALLOW_PRIVATE_URLS=true
- * to crawl it, D35).
+ * to crawl it).
  */
 const PAGES: Readonly<Record<string, { title: string; body: string }>> = {
   '/': {

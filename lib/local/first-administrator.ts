@@ -17,13 +17,13 @@ import { asProxyHandler } from './functions';
 import type { ProxyHandler } from './gateway';
 
 /**
- * P228: the first administrator, made from the console on the machine itself.
+ * The first administrator, made from the console on the machine itself.
  * A newcomer who started without SVC_BOOTSTRAP_ADMIN_EMAIL opens the console
  * and, while the bootstrap organization has no user, gets a one-time
  * "Create the administrator" page. These two routes exist only in the local
  * runtime: they are not rows of layers/core/http/routes/route-table.ts, so no Lambda, API Gateway
  * resource or docs/openapi.json entry has them (in the cloud the operator
- * CLI makes the first administrator, P67).
+ * CLI makes the first administrator).
  */
 const FAMILY = 'local-setup';
 

@@ -36,7 +36,7 @@ export const asProxyHandler =
 /**
  * The handler export of each endpoint family's Lambda (functions/families.ts),
  * as the local gateway calls them. A family whose routes stream exports a
- * handler the gateway calls as it is: it finds the streaming entry on it (D19).
+ * handler the gateway calls as it is: it finds the streaming entry on it.
  */
 export const LOCAL_FUNCTIONS: Readonly<Record<string, ProxyHandler>> = Object.fromEntries(
   ENDPOINT_FAMILIES.map((family) => {

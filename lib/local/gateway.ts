@@ -38,7 +38,7 @@ export interface GatewayOptions {
     Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<number>>
   >;
   /**
-   * P227: the web console, on the API's origin. It answers GET and HEAD of
+   * The web console, on the API's origin. It answers GET and HEAD of
    * every path outside /api (CloudFront's part in the cloud); other methods
    * there reach the catch-all as before.
    */
@@ -115,7 +115,7 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyResult): v
  * Requests Node's HTTP parser refuses before any handler runs: headers or a
  * query string over its 16 KB (`431`), or a request line that does not
  * parse (`400`). Node would answer with a bare status line; these get the
- * JSON error shape and an `X-Request-Id` like every other refusal (D5, D6),
+ * JSON error shape and an `X-Request-Id` like every other refusal,
  * in the nested shape as API Gateway's own refusals are (the path is not
  * known yet).
  */
@@ -155,7 +155,7 @@ function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex
 
 /**
  * `requestContext.identity.sourceIp` as API Gateway reports it: the TCP
- * peer's address, never a header (D15, P76). A server listening on `::`
+ * peer's address, never a header. A server listening on `::`
  * sees IPv4 clients as `::ffff:a.b.c.d`; API Gateway reports those as the
  * IPv4 address itself, and so does this.
  */

@@ -61,7 +61,7 @@ function adminTarget(
   client: DynamoDBDocumentClient,
   close: () => Promise<void>,
 ): AdminTarget {
-  // D36: local runs are `test`; `--env live` is still allowed for trying keys out.
+  // Local runs are `test`; `--env live` is still allowed for trying keys out.
   return { deps: adminDependencies(client, config.SVC_TABLE_NAME), environment: null, close };
 }
 

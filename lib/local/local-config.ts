@@ -28,7 +28,7 @@ const onOff = z.pipe(
 );
 
 /**
- * P240: `SVC_WEBHOOK_SOURCE_IPS`, comma-separated CIDR ranges (`/32` or
+ * `SVC_WEBHOOK_SOURCE_IPS`, comma-separated CIDR ranges (`/32` or
  * `/128` for one address), each checked and made canonical; empty is no
  * fixed addresses, unset is `fallback`.
  */
@@ -50,11 +50,11 @@ const webhookSourceIpList = (fallback: string) =>
     }),
   );
 
-/** P240: where a local runtime's deliveries come from by default: this machine's loopback. */
+/** Where a local runtime's deliveries come from by default: this machine's loopback. */
 export const LOCAL_WEBHOOK_SOURCE_IPS = '127.0.0.1/32,::1/128';
 
 /**
- * D36: the one-machine runtime's settings, all from the environment, all
+ * The one-machine runtime's settings, all from the environment, all
  * with defaults, so `npm start` needs none.
  */
 const localConfigSchema = z
@@ -68,10 +68,10 @@ const localConfigSchema = z
         z.refine((key) => {
           const parsed = parseApiKey(key);
           return parsed.ok && parsed.environment === 'test';
-        }, 'must be a well-formed svcsk_test_… key with a valid checksum (D10)'),
+        }, 'must be a well-formed svcsk_test_… key with a valid checksum'),
       ),
     ),
-    /** D36: the first web administrator of the bootstrap organization (both or neither, P67). */
+    /** The first web administrator of the bootstrap organization (both or neither). */
     SVC_BOOTSTRAP_ADMIN_EMAIL: z.optional(
       z.pipe(
         z.string().check(z.trim(), z.maxLength(USER_LIMITS.emailMax)),
@@ -93,23 +93,23 @@ const localConfigSchema = z
     /** Keep everything in memory instead of SVC_DATA_DIR (tests, benchmarks). */
     SVC_IN_MEMORY: onOff,
     LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'WARN'),
-    /** D35: lets webhooks (and later the crawler) reach loopback/private addresses. Local runs and tests only. */
+    /** Lets webhooks (and later the crawler) reach loopback/private addresses. Local runs and tests only. */
     SVC_ALLOW_PRIVATE_URLS: onOff,
     /** A PEM file of CA certificates trusted beside the system's for outbound HTTPS (a private test CA). */
     SVC_EXTRA_CA_FILE: z.optional(nonEmpty),
-    /** D29's 10 s receiver timeout; shorter only for tests. */
+    /** The delivery schedule's 10 s receiver timeout; shorter only for tests. */
     SVC_WEBHOOK_TIMEOUT_MS: milliseconds(100, 10_000, 10_000),
     /**
-     * P240: the addresses webhook deliveries leave this machine from, as
+     * The addresses webhook deliveries leave this machine from, as
      * `GET /api/v1/webhooks/source-ips` publishes them (CIDR ranges,
      * comma-separated): loopback by default, where the local receivers are;
      * the machine's public addresses if it delivers across the internet.
      * Empty: no fixed addresses, and the answer says so.
      */
     SVC_WEBHOOK_SOURCE_IPS: webhookSourceIpList(LOCAL_WEBHOOK_SOURCE_IPS),
-    /** P241: when that list last changed (ISO 8601); unset, the answer's `updated_at` is null. */
+    /** When that list last changed (ISO 8601); unset, the answer's `updated_at` is null. */
     SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: z.optional(webhookSourceIpsChangedAt),
-    /** D14: DNS servers for domain verification (`host` or `host:port`, comma-separated); the system's by default. */
+    /** DNS servers for domain verification (`host` or `host:port`, comma-separated); the system's by default. */
     SVC_DNS_SERVERS: z.pipe(
       z.optional(z.string()),
       z.transform((value: string | undefined) =>
@@ -121,30 +121,30 @@ const localConfigSchema = z
           : undefined,
       ),
     ),
-    /** P91: the address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
+    /** The address browsers reach the service at, if not http://HOST:PORT (a proxy in front). */
     SVC_PUBLIC_URL: z.optional(z.url()),
     /**
-     * P236: the console's origin when a proxy serves it on another origin
+     * The console's origin when a proxy serves it on another origin
      * than the API's (as CloudFront does in the cloud); signed-in changes
      * from it pass the CSRF origin check.
      */
     SVC_CONSOLE_ORIGIN: z.optional(webOrigin),
     /**
-     * P265: the SMTP server invitations and password resets are mailed
+     * The SMTP server invitations and password resets are mailed
      * through (`smtp://host:port`, `smtps://user:password@host:465`; nodemailer
      * reads its options from the URL). Unset: no mail is sent, and the
-     * terminal shows each mail's link (P61).
+     * terminal shows each mail's link.
      */
     SVC_SMTP_URL: z.optional(
       z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }),
     ),
-    /** P265: the From address of that mail (`Name <address>` allowed). */
+    /** The From address of that mail (`Name <address>` allowed). */
     SVC_MAIL_FROM: z._default(
       z.string().check(z.minLength(3), z.maxLength(320)),
       'Agent Query Service <no-reply@localhost>',
     ),
     /**
-     * P242: the secret a proxy in front (as CloudFront in the cloud) sends
+     * The secret a proxy in front (as CloudFront in the cloud) sends
      * in `X-Svc-Origin-Verify`; a request carrying it is judged by the
      * address in `X-Svc-Viewer-Address`. Unset (the default): no header
      * moves the address a request is judged by. At least 22 characters.
@@ -153,7 +153,7 @@ const localConfigSchema = z
       z.string().check(z.minLength(22, 'must be at least 22 characters (128 bits of base62)')),
     ),
     /**
-     * Issue 12 (P150): the Confluence (Atlassian OAuth 2.0 3LO) app's client id
+     * Issue 12: the Confluence (Atlassian OAuth 2.0 3LO) app's client id
      * and secret (docs/connectors.md); both or neither. Without them,
      * connecting a Confluence source answers 409 and says so.
      */
@@ -163,7 +163,7 @@ const localConfigSchema = z
     SVC_ATLASSIAN_AUTH_URL: z.optional(z.url()),
     SVC_ATLASSIAN_API_URL: z.optional(z.url()),
     /**
-     * Issue 12 (P150, P177): the Google Drive (Google OAuth 2.0 web client)
+     * Issue 12: the Google Drive (Google OAuth 2.0 web client)
      * app's client id and secret (docs/connectors.md); both or neither.
      */
     SVC_GOOGLE_DRIVE_CLIENT_ID: z.optional(nonEmpty),
@@ -173,7 +173,7 @@ const localConfigSchema = z
     SVC_GOOGLE_TOKEN_URL: z.optional(z.url()),
     SVC_GOOGLE_API_URL: z.optional(z.url()),
     /**
-     * Issue 12 (P150, P183): the SharePoint / OneDrive app (Microsoft Entra
+     * Issue 12: the SharePoint / OneDrive app (Microsoft Entra
      * app registration) client id and secret; both or neither.
      */
     SVC_SHAREPOINT_CLIENT_ID: z.optional(nonEmpty),
@@ -181,13 +181,13 @@ const localConfigSchema = z
     /** The identity platform's authority with its tenant, and Microsoft Graph, for a stand-in (tests) or one tenant. */
     SVC_MICROSOFT_AUTH_URL: z.optional(z.url()),
     SVC_MICROSOFT_GRAPH_URL: z.optional(z.url()),
-    /** Issue 12 (P150, P159): the Slack app's client id and secret, both or neither; Slack's address for a stand-in. */
+    /** Issue 12: the Slack app's client id and secret, both or neither; Slack's address for a stand-in. */
     SVC_SLACK_CLIENT_ID: z.optional(nonEmpty),
     SVC_SLACK_CLIENT_SECRET: z.optional(nonEmpty),
     SVC_SLACK_URL: z.optional(z.url()),
     /** A real OpenSearch (plain HTTP) instead of the embedded index (issue 3). */
     OPENSEARCH_URL: z.optional(z.url()),
-    /** D36: OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
+    /** OpenAI (or a compatible endpoint) instead of the offline embedder and answerer. */
     OPENAI_API_KEY: z.optional(nonEmpty),
     OPENAI_BASE_URL: z.optional(z.url()),
     /**
@@ -215,27 +215,27 @@ const localConfigSchema = z
     /** Bedrock Runtime's address: a stand-in (tests) or a VPC endpoint; the region's by default. */
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: z.optional(z.url()),
     /**
-     * P137: where organizations' own OpenAI and Anthropic keys (D33) are used
+     * Where organizations' own OpenAI and Anthropic keys are used
      * and checked, instead of the providers' addresses: local runs and tests
      * (a loopback server speaking the provider's wire format).
      */
     SVC_MODEL_KEY_OPENAI_URL: z.optional(z.url()),
     SVC_MODEL_KEY_ANTHROPIC_URL: z.optional(z.url()),
     /**
-     * P69: a file's parsing, or a document's chunking, in the parsing process
+     * A file's parsing, or a document's chunking, in the parsing process
      * is stopped after this long and the file refused with the reason.
      */
     SVC_PARSE_TIMEOUT_SECONDS: z._default(
       z.coerce.number().check(z.int(), z.minimum(1), z.maximum(900)),
       120,
     ),
-    /** P69: the parsing process's heap; a parser needing more is stopped and the file refused. */
+    /** The parsing process's heap; a parser needing more is stopped and the file refused. */
     SVC_PARSE_MEMORY_MB: z._default(
       z.coerce.number().check(z.int(), z.minimum(64), z.maximum(16_384)),
       1_024,
     ),
     /**
-     * P98: response bytes (decoded, MiB) one sync's crawl may read before it
+     * Response bytes (decoded, MiB) one sync's crawl may read before it
      * stops with the reason; the cloud uses the same default.
      */
     SVC_CRAWL_MAX_MB: z._default(
@@ -243,7 +243,7 @@ const localConfigSchema = z
       1_024,
     ),
     /**
-     * P98: how long one sync's crawl may run before it stops with the reason
+     * How long one sync's crawl may run before it stops with the reason
      * (the cloud's is its worker's 15 minutes less one to finish: 840 s).
      */
     SVC_CRAWL_TIME_LIMIT_SECONDS: z._default(
@@ -253,7 +253,7 @@ const localConfigSchema = z
     /** How often the local workers publish outbox events and dispatch deliveries; 0 stops them (tests step them by hand). */
     SVC_WORKER_INTERVAL_MS: milliseconds(0, 60_000, 200),
     /**
-     * D23: how often the local scheduler looks for scheduled data sources that
+     * How often the local scheduler looks for scheduled data sources that
      * are due (the cloud's EventBridge rule runs every 5 minutes); 0 turns it
      * off. Nothing runs while SVC_WORKER_INTERVAL_MS is 0.
      */

@@ -54,7 +54,7 @@ export interface LocalWiringOptions {
   readonly tableName: string;
   readonly masterKey: Buffer;
   readonly clock?: Clock;
-  /** D35 `SVC_ALLOW_PRIVATE_URLS`: local runs and tests only. */
+  /** `SVC_ALLOW_PRIVATE_URLS`: local runs and tests only. */
   readonly allowPrivateUrls?: boolean;
   /** PEM certificates trusted beside the system's (a test CA). */
   readonly extraCaCertificates?: readonly string[];
@@ -64,7 +64,7 @@ export interface LocalWiringOptions {
   readonly openAi: OpenAiSettings | null;
   /** Issue 32: Amazon Bedrock instead (SVC_MODEL_PROVIDER=bedrock). */
   readonly bedrock?: BedrockSettings | null;
-  /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
+  /** Where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
   readonly providerUrls?: ProviderUrls;
   /** Where uploaded files are kept (`<data dir>/blobs`); `null` keeps them in memory. */
   readonly blobDirectory: string | null;
@@ -72,25 +72,25 @@ export interface LocalWiringOptions {
   readonly uploadUrl: () => string;
   /** Where the gateway serves presigned downloads (S3's presigned GET in the cloud). */
   readonly downloadUrl: () => string;
-  /** D12: the key session JWTs are signed with (`<data dir>/session.key`). */
+  /** The key session JWTs are signed with (`<data dir>/session.key`). */
   readonly sessionKey: Buffer;
-  /** P264, P265: SMTP when `SVC_SMTP_URL` is set, else the terminal shows each mail's link (P61). */
+  /** SMTP when `SVC_SMTP_URL` is set, else the terminal shows each mail's link. */
   readonly mailer: Mailer;
-  /** P69: limits of the process that parses files and chunks documents. */
+  /** Limits of the process that parses files and chunks documents. */
   readonly parsing: ParsingLimits;
-  /** P98 `SVC_CRAWL_MAX_MB`, `SVC_CRAWL_TIME_LIMIT_SECONDS`: one sync's crawl budget. */
+  /** `SVC_CRAWL_MAX_MB`, `SVC_CRAWL_TIME_LIMIT_SECONDS`: one sync's crawl budget. */
   readonly crawlBudget?: CrawlBudget;
-  /** D14 `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
+  /** `SVC_DNS_SERVERS`: where domain verification looks TXT records up. */
   readonly dnsServers?: readonly string[];
-  /** P91: the gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
+  /** The gateway's address (or `SVC_PUBLIC_URL`), for SSO callbacks. */
   readonly publicBaseUrl: () => string;
-  /** P236 `SVC_CONSOLE_ORIGIN`: the console's origin behind a proxy, for the CSRF origin check. */
+  /** `SVC_CONSOLE_ORIGIN`: the console's origin behind a proxy, for the CSRF origin check. */
   readonly consoleOrigin?: string;
-  /** P242 `SVC_ORIGIN_VERIFY_SECRET`: the secret a proxy in front sends; none trusts no header. */
+  /** `SVC_ORIGIN_VERIFY_SECRET`: the secret a proxy in front sends; none trusts no header. */
   readonly originSecret?: string;
-  /** P240 `SVC_WEBHOOK_SOURCE_IPS`: where deliveries come from; loopback when not given. */
+  /** `SVC_WEBHOOK_SOURCE_IPS`: where deliveries come from; loopback when not given. */
   readonly webhookSourceAddresses?: WebhookSourceAddresses;
-  /** Issue 12 (P150): the providers' apps from settings, and their endpoints when not the real ones. */
+  /** Issue 12: the providers' apps from settings, and their endpoints when not the real ones. */
   readonly connectorApps?: {
     readonly confluence?: OAuthApp;
     readonly google_drive?: OAuthApp;
@@ -108,7 +108,7 @@ export interface LocalWiring {
   /** Issue 11 item 5: evaluation runs, as the eval worker receives them. */
   readonly evaluationQueue: LocalQueue<EvaluationRunMessage>;
   readonly fileStorage: LocalFileStorage;
-  /** Parses and chunks off the event loop (P69); closed with the runtime. */
+  /** Parses and chunks off the event loop; closed with the runtime. */
   readonly parsingProcess: ParsingProcess;
 }
 
@@ -126,7 +126,7 @@ export const EVAL_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
 /** A sync job runs within this long before its message may be received again (Lambda's 15-minute ceiling). */
 export const SYNC_VISIBILITY_TIMEOUT_SECONDS = 15 * 60;
 
-/** The local wiring: the cloud's DynamoDB adapters on dynalite, the local queue for SQS. D10: local runs are `test`. */
+/** The local wiring: the cloud's DynamoDB adapters on dynalite, the local queue for SQS. Local runs are `test`. */
 export function localDependencies(options: LocalWiringOptions): LocalWiring {
   const clock = options.clock ?? systemClock;
   const now = () => clock.now().getTime();
@@ -222,7 +222,7 @@ export function localDependencies(options: LocalWiringOptions): LocalWiring {
       options.webhookSourceAddresses ??
       webhookSourceAddresses(LOCAL_WEBHOOK_SOURCE_IPS.split(','), null),
     connectorApps: new StaticConnectorApps(options.connectorApps ?? {}),
-    // P146: its own key, derived inside the signer from the session key.
+    // Its own key, derived inside the signer from the session key.
     oauthState: new JoseOAuthStateSigner(async () => options.sessionKey),
     ...(options.connectorEndpoints ? { connectorEndpoints: options.connectorEndpoints } : {}),
   });

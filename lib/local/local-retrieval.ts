@@ -20,7 +20,7 @@ export function localRetrievalIndex(config: LocalConfig): RetrievalIndex {
 }
 
 /**
- * D36: OPENAI_API_KEY (and OPENAI_BASE_URL) switch embeddings and answers to
+ * OPENAI_API_KEY (and OPENAI_BASE_URL) switch embeddings and answers to
  * that provider, unless SVC_MODEL_PROVIDER names another.
  */
 export function localOpenAiSettings(config: LocalConfig): OpenAiSettings | null {

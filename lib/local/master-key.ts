@@ -29,7 +29,7 @@ export function loadOrCreateMasterKey(path: string | null): Buffer {
 }
 
 /**
- * The one-machine key that signs session JWTs (D12: 256 random bits; in the
+ * The one-machine key that signs session JWTs (256 random bits; in the
  * cloud, the stack's session secret). Losing or replacing it signs every web
  * user out, nothing more.
  */

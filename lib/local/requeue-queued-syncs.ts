@@ -3,7 +3,7 @@ import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import type { SyncJobQueue } from '../../layers/core/ports/sync-job-queue.port';
 
 /**
- * P198: at start, every data source whose current sync job is still
+ * At start, every data source whose current sync job is still
  * `queued` gets its message again. A job is recorded before its message is
  * sent (requestSync), so a run killed between the two left a job nothing
  * would ever run: a manual source until someone asked again, a scheduled

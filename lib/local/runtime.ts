@@ -72,13 +72,13 @@ export async function startLocalRuntime(
      */
     readonly announce?: (runtime: LocalRuntime) => void;
     /**
-     * P61, P265: a mail that was not sent because `SVC_SMTP_URL` is unset
+     * A mail that was not sent because `SVC_SMTP_URL` is unset
      * (an invitation, a password reset), with its link; `npm start` prints
      * it. Without it, invitations reach only the administrator who created
      * the user (in the response).
      */
     readonly onUnsentMail?: (about: MailMessage['about']) => void;
-    /** P227: the built web console (web/dist) to serve at `/`; without it, `/` is a 404 as in API Gateway. */
+    /** The built web console (web/dist) to serve at `/`; without it, `/` is a 404 as in API Gateway. */
     readonly consoleDirectory?: string;
   } = {},
 ): Promise<LocalRuntime> {
@@ -105,7 +105,7 @@ export async function startLocalRuntime(
     const client = createDocumentClient({ endpoint: dynamo.endpoint });
     stops.push(async () => client.destroy());
     if (!config.SVC_IN_MEMORY) {
-      // A table kept by an earlier version may lack an index (GSI2, D23): rebuilt first (P40).
+      // A table kept by an earlier version may lack an index (GSI2): rebuilt first.
       await migrateTable(client, mainTableDefinition(config.SVC_TABLE_NAME), {
         backupDir: config.dataDir,
         upgradeItem: scheduleEarlierDataSources((options.clock ?? systemClock).now()),
@@ -185,7 +185,7 @@ export async function startLocalRuntime(
     const gateway: LocalGateway = await startGateway({
       host: config.HOST,
       port: config.PORT,
-      // P228: the first administrator's two routes, which only this runtime has.
+      // The first administrator's two routes, which only this runtime has.
       routes: [...ROUTES, ...FIRST_ADMINISTRATOR_ROUTES],
       functions: {
         ...LOCAL_FUNCTIONS,
@@ -199,7 +199,7 @@ export async function startLocalRuntime(
       },
       fallback: FALLBACK_FUNCTION,
       ...(options.consoleDirectory ? { console: consoleSite(options.consoleDirectory) } : {}),
-      // S3's part (D25): presigned uploads land here, and their "event notification" is the ingestion queue.
+      // S3's part: presigned uploads land here, and their "event notification" is the ingestion queue.
       services: {
         [LOCAL_UPLOAD_PATH]: (request, response) =>
           handleUpload(request, response, fileStorage, async (key, size) => {
@@ -219,13 +219,13 @@ export async function startLocalRuntime(
 
     // This runtime is the only consumer of uploads, syncs and deliveries: what a run that died (kill -9,
     // a crash) had received comes back now instead of after its visibility timeout, with its receive
-    // count, so work that kills the runtime every time still ends (issue 14, P69), and webhook deliveries
-    // in flight go out at once; retries waiting for their time keep it (issue 13, P105).
+    // count, so work that kills the runtime every time still ends (issue 14), and webhook deliveries
+    // in flight go out at once; retries waiting for their time keep it (issue 13).
     await ingestionQueue.releaseReceived();
     await syncQueue.releaseReceived();
     await evaluationQueue.releaseReceived();
     await deliveryQueue.releaseReceived();
-    // P198: a job recorded by a run that died before it sent the job's message.
+    // A job recorded by a run that died before it sent the job's message.
     await requeueQueuedSyncs(client, config.SVC_TABLE_NAME, syncQueue);
     const workers = new BackgroundWorkers(dependencies, {
       deliveryQueue,
@@ -262,7 +262,7 @@ export async function startLocalRuntime(
   }
 }
 
-/** Issue 12 (P150): the providers' apps and endpoints from the environment. */
+/** Issue 12: the providers' apps and endpoints from the environment. */
 function localConnectorSettings(config: LocalConfig) {
   const confluence =
     config.SVC_CONFLUENCE_CLIENT_ID && config.SVC_CONFLUENCE_CLIENT_SECRET
@@ -336,8 +336,8 @@ function localConnectorSettings(config: LocalConfig) {
 }
 
 /**
- * P265: mail on one machine: SMTP through `SVC_SMTP_URL` (closed when the
- * runtime ends), else each mail's link handed to `onUnsentMail` (P61).
+ * Mail on one machine: SMTP through `SVC_SMTP_URL` (closed when the
+ * runtime ends), else each mail's link handed to `onUnsentMail`.
  */
 function localMailer(
   config: LocalConfig,

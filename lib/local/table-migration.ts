@@ -52,8 +52,8 @@ const TABLE_WAIT_MS = 30_000;
  * Rebuilds a local (dynalite) table whose secondary indexes differ from
  * `definition`: dynalite's UpdateTable cannot add an index, and ensureTables
  * only creates missing tables, so a table kept under SVC_DATA_DIR by an
- * earlier version (say, without the schedule index GSI2, D23) is copied out,
- * deleted, created anew and filled again (P40).
+ * earlier version (say, without the schedule index GSI2) is copied out,
+ * deleted, created anew and filled again.
  *
  * Crash-safe at every step, through one backup file in `backupDir`:
  *
@@ -94,9 +94,9 @@ export async function migrateTable(
 }
 
 /**
- * The upgrade for tables from before schedules (D23): a data source with a
+ * The upgrade for tables from before schedules: a data source with a
  * scheduled frequency and no `next_sync_at` becomes due now (as a new one
- * would, P40) and enters the schedule index.
+ * would) and enters the schedule index.
  */
 export function scheduleEarlierDataSources(now: Date): ItemUpgrade {
   return (item) => {

@@ -36,7 +36,7 @@ export function mainTableDefinition(tableName: string): CreateTableCommandInput 
         Projection: { ProjectionType: 'ALL' },
       },
       {
-        // D23: the sync schedule (sparse; see table-design.ts).
+        // The sync schedule (sparse; see table-design.ts).
         IndexName: gsi2.indexName,
         KeySchema: [
           { AttributeName: gsi2.partitionKey, KeyType: 'HASH' },

@@ -38,7 +38,7 @@ const REFUSALS = {
 } as const;
 
 /**
- * Takes a presigned upload as S3 takes a presigned POST (D25): a
+ * Takes a presigned upload as S3 takes a presigned POST: a
  * `multipart/form-data` body whose fields carry the key, policy and
  * signature and whose last part is the file. The signature and expiry are
  * checked before the file is read, the size while it is read (a file over

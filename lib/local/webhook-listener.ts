@@ -13,14 +13,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const API_TIMEOUT_MS = 10_000;
 
 export const ALLOW_PRIVATE_URLS_HINT =
-  'Hint: start the server with SVC_ALLOW_PRIVATE_URLS=true npm start (D35: without it the server refuses loopback webhook URLs such as this one).';
+  'Hint: start the server with SVC_ALLOW_PRIVATE_URLS=true npm start (without it the server refuses loopback webhook URLs such as this one).';
 
 /** Register a webhook through the running API, and delete it on close. */
 export interface RegisterMode {
   readonly kind: 'register';
   /** The API's base URL, e.g. `http://127.0.0.1:3000`. */
   readonly api: string;
-  /** An Admin API key (D30: webhooks are Admin scope). */
+  /** An Admin API key (webhooks are Admin scope). */
   readonly key: string;
   readonly events: readonly string[];
 }
@@ -57,7 +57,7 @@ export interface ReceivedDelivery {
   readonly deliveryId: string | null;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  /** The parsed envelope (D28) of a verified delivery, else `null`. */
+  /** The parsed envelope of a verified delivery, else `null`. */
   readonly envelope: Readonly<Record<string, unknown>> | null;
 }
 
@@ -104,7 +104,7 @@ const apiError = z.object({
  * registers a webhook pointing at it (register mode) or takes the given
  * secret (secret mode), and prints one line per delivery. Each delivery is
  * verified ({@link verifyDelivery}) and answered 200 when valid, 400 when
- * not; a repeated event id (D29: the same event may come twice) is answered
+ * not; a repeated event id (the same event may come twice) is answered
  * 200 and printed as a duplicate.
  */
 export async function startWebhookListener(

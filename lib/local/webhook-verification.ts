@@ -42,7 +42,7 @@ function bytesMatch(expected: Buffer, received: Buffer): boolean {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Checks one delivery the way a subscriber should (D29), both signatures:
+ * Checks one delivery the way a subscriber should, both signatures:
  *
  * - `X-Svc-Signature` (or, during a rotation overlap, `X-Svc-Signature-Previous`):
  *   hex HMAC-SHA256 of the raw body keyed with the secret, compared in constant time;

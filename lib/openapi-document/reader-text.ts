@@ -1,7 +1,7 @@
 /**
  * The document is read by API users, who cannot look up the project's
  * decision records: the citations the code's own descriptions carry
- * ("(P62)", "(D1, D4, P197)", "D16's") are taken out of every description
+ * ("", "", "the rate limits'") are taken out of every description
  * and summary as the document is written. A test refuses any that remain.
  */
 
@@ -12,14 +12,14 @@ const CITATION_LIST = String.raw`${CITATION}(?:(?:,\s*|\s+and\s+|/)${CITATION})*
 export const DECISION_CITATION = new RegExp(String.raw`\b${CITATION}\b`);
 
 const REWRITES: ReadonlyArray<readonly [RegExp, string]> = [
-  // "(P62)", "(D1, D4, P197)", "(D19: …)" keeps what follows the colon.
+  // "", "", "(…)" keeps what follows the colon.
   [new RegExp(String.raw`\s*\(${CITATION_LIST}\)`, 'g'), ''],
   [new RegExp(String.raw`\(${CITATION_LIST}:\s*`, 'g'), '('],
-  // "(one answer for both, P62)", "(…; P134)", "(…: P135, P282)": the citation ending a parenthesis.
+  // "(one answer for both)", "(…)", "(…)": the citation ending a parenthesis.
   [new RegExp(String.raw`[,;:]\s*${CITATION_LIST}\)`, 'g'), ')'],
-  // "(D12, then …)": at the start of one.
+  // "(then …)": at the start of one.
   [new RegExp(String.raw`\(${CITATION_LIST}[,;]\s*`, 'g'), '('],
-  // "D16's reasons", "P62: a …", "per D17/D18", "D5 nested shape".
+  // "the rate limits' reasons", "P62: a …", "per D17/D18", "the nested shape".
   [new RegExp(String.raw`\b${CITATION_LIST}'s\s+`, 'g'), ''],
   [new RegExp(String.raw`^${CITATION_LIST}:\s*`, 'g'), ''],
   [new RegExp(String.raw`\s*\bper ${CITATION_LIST}\b`, 'g'), ''],

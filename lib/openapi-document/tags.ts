@@ -24,5 +24,5 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   sso: 'Single sign-on (OIDC or SAML): its configuration, verified domains and the sign-in itself',
   mcp: "The Model Context Protocol server: an AI assistant or IDE lists the key's agents, asks them and searches, over Streamable HTTP",
   openai:
-    "OpenAI-compatible chat completions: an OpenAI SDK or framework asks an agent by naming it as the model, whole or streamed",
+    'OpenAI-compatible chat completions: an OpenAI SDK or framework asks an agent by naming it as the model, whole or streamed',
 };

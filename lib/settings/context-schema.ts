@@ -55,7 +55,7 @@ const DNS_NAME = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,6
 /** Every CDK context value a deployment reads, each checked with a message that names what it must be. */
 export const contextSchema = z.object({
   environment: z.enum(ENVIRONMENTS, {
-    error: `must be one of ${ENVIRONMENTS.map((name) => `"${name}"`).join(', ')} (D10)`,
+    error: `must be one of ${ENVIRONMENTS.map((name) => `"${name}"`).join(', ')}`,
   }),
   logRetentionDays: z.optional(
     wholeNumber(1, 3653).check(

@@ -36,7 +36,7 @@ export interface ApiDomainSettings {
   readonly certificateArn: string;
 }
 
-/** P238: the console's own DNS name; without it the distribution's `*.cloudfront.net` name serves it. */
+/** The console's own DNS name; without it the distribution's `*.cloudfront.net` name serves it. */
 export interface ConsoleDomainSettings {
   readonly domainName: string;
   /** An ACM certificate in us-east-1 (CloudFront only uses certificates from there) covering `domainName`. */
@@ -46,17 +46,17 @@ export interface ConsoleDomainSettings {
 /** Issue 21: how the web console is served (lib/constructs/console-hosting.ts). */
 export interface ConsoleSettings {
   readonly domain: ConsoleDomainSettings | undefined;
-  /** A CloudFront-scope (global) web ACL made in us-east-1, attached to the distribution (P238). */
+  /** A CloudFront-scope (global) web ACL made in us-east-1, attached to the distribution. */
   readonly webAclArn: string | undefined;
   /**
-   * P243: which origin verify secret the distribution, the web ACL and the
-   * functions share (P242); deploying with the next number rotates it.
+   * Which origin verify secret the distribution, the web ACL and the
+   * functions share; deploying with the next number rotates it.
    */
   readonly originSecretGeneration: number;
 }
 
 /**
- * The model provider of a deployment (issue 8, D36): a Secrets Manager
+ * The model provider of a deployment (issue 8): a Secrets Manager
  * secret, made by the operator, holding the OpenAI (or compatible) API key.
  */
 export interface ModelProviderSettings {
@@ -99,7 +99,7 @@ export const INFERENCE_PROFILE_REGIONS: Readonly<Record<string, readonly string[
 };
 
 /**
- * P265: mail (invitations, password resets) through Amazon SES, from an
+ * Mail (invitations, password resets) through Amazon SES, from an
  * identity the operator verified in SES in the stack's region.
  */
 export interface MailSettings {
@@ -111,7 +111,7 @@ export interface MailSettings {
 
 /** Everything a deployment can be told through CDK context, parsed and defaulted. */
 export interface DeploymentSettings {
-  /** D10: which kind of API key the deployment accepts; also picks the defaults below. */
+  /** Which kind of API key the deployment accepts; also picks the defaults below. */
   readonly environment: Environment;
   /** Days CloudWatch log groups and S3 access logs are kept. */
   readonly logRetentionDays: RetentionDays;
@@ -146,13 +146,13 @@ export interface DeploymentSettings {
    */
   readonly syncWorkerConcurrency: number;
   /**
-   * How many uploaded files are ingested at once (D25): the ingestion
+   * How many uploaded files are ingested at once: the ingestion
    * worker's reserved concurrency, and the most its SQS event source scales to.
    */
   readonly ingestionWorkerConcurrency: number;
   /**
    * Where embeddings and answers come from; without it the offline embedder
-   * and extractive answerer run (D36).
+   * and extractive answerer run.
    */
   readonly modelProvider: ModelProviderSettings | undefined;
   /**
@@ -163,17 +163,17 @@ export interface DeploymentSettings {
   /**
    * Ship source maps with every function and turn on Node.js's
    * `--enable-source-maps`, so logged stack traces name the TypeScript
-   * sources. Off by default: it slows every cold start (P54).
+   * sources. Off by default: it slows every cold start.
    */
   readonly functionSourceMaps: boolean;
   /**
-   * Issue 12 (P150): the Secrets Manager secret (name or complete ARN)
+   * Issue 12: the Secrets Manager secret (name or complete ARN)
    * holding the connector providers' apps as JSON; without it no connector
    * can be connected (connecting answers 409 and says so).
    */
   readonly connectorAppsSecret: string | undefined;
   /**
-   * P265: mail through SES (context `sesIdentity`, `mailFrom`); without it
+   * Mail through SES (context `sesIdentity`, `mailFrom`); without it
    * no mail is sent (each is logged by kind and ids, never its link).
    */
   readonly mail: MailSettings | undefined;

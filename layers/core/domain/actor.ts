@@ -1,11 +1,11 @@
 import type { Principal } from './principal';
 
 /**
- * P225: who changed a user or a group, as `user.created` / `user.updated`
+ * Who changed a user or a group, as `user.created` / `user.updated`
  * events and the `users` function's logs name them: a user (signed in, or
  * accepting their own invitation or signing in through SSO), or an API key
  * with the Admin scope. Where no request is behind a change (the operator's
- * CLI, D36's bootstrap administrator) events carry `actor: null`.
+ * CLI, the local runtime's bootstrap administrator) events carry `actor: null`.
  */
 export type Actor =
   | { readonly kind: 'user'; readonly user_id: string }

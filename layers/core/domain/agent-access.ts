@@ -1,5 +1,5 @@
 /**
- * P80: which agents a caller may use. API keys and users outside any
+ * Which agents a caller may use. API keys and users outside any
  * restricting group use every agent of their organization; a user whose
  * every group restricts uses the union of those groups' agents.
  */
@@ -9,12 +9,12 @@ export type AgentAccess =
 
 export const ALL_AGENTS: AgentAccess = { kind: 'all' };
 
-/** P81: may the caller see and use agent `agentId`? (If not, it answers as if it did not exist.) */
+/** May the caller see and use agent `agentId`? (If not, it answers as if it did not exist.) */
 export function mayUseAgent(access: AgentAccess, agentId: string): boolean {
   return access.kind === 'all' || access.agentIds.has(agentId);
 }
 
-/** The items whose agent the caller may use (lists and sums count nothing else, P81). */
+/** The items whose agent the caller may use (lists and sums count nothing else). */
 export function usableBy<T>(
   access: AgentAccess,
   items: readonly T[],

@@ -1,8 +1,8 @@
-/** D20: retrieval strategies; `hybrid` is the default. */
+/** Retrieval strategies; `hybrid` is the default. */
 export const RAG_STRATEGIES = ['similarity', 'hybrid', 'mmr', 'rerank'] as const;
 export type RagStrategy = (typeof RAG_STRATEGIES)[number];
 
-/** D20: a disabled agent refuses queries. */
+/** A disabled agent refuses queries. */
 export const AGENT_STATUSES = ['active', 'disabled'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
@@ -19,7 +19,7 @@ export const AGENT_LIMITS = {
 
 export const AGENT_DEFAULTS = {
   ragStrategy: 'hybrid',
-  /** D20: the offline default model, used when no provider is configured. */
+  /** The offline default model, used when no provider is configured. */
   model: 'offline-extractive',
   temperature: 0.2,
   maxTokens: 1024,
@@ -42,7 +42,7 @@ export interface Agent {
   readonly temperature: number;
   readonly max_tokens: number;
   readonly data_source_ids: readonly string[];
-  /** D33: the organization's model key its answers use (and are billed to); `null`: the service's provider. */
+  /** The organization's model key its answers use (and are billed to); `null`: the service's provider. */
   readonly model_key_id: string | null;
   readonly status: AgentStatus;
   readonly created_at: string;

@@ -27,12 +27,12 @@ export interface Rollup {
   /** Micro-dollars, so counters stay integers. */
   readonly cost_micro_usd: number;
   /**
-   * P131: what answers billed to the organization's own model keys (D33)
+   * What answers billed to the organization's own model keys
    * cost at list price, kept apart from `cost_micro_usd` (ours); and how many.
    */
   readonly model_key_cost_micro_usd: number;
   readonly model_key_queries: number;
-  /** Answers that cite at least one source (D34 citation_rate). */
+  /** Answers that cite at least one source (analytics citation_rate). */
   readonly cited: number;
   /**
    * Groundedness of the answers that cite a source and were scored, summed in
@@ -136,7 +136,7 @@ export function groundednessCounters(interaction: {
   return { milli: Math.round(interaction.groundedness * 1000), counted: 1 };
 }
 
-/** D34 metrics of a rollup. */
+/** Analytics metrics of a rollup. */
 export function metricsOf(rollup: Rollup) {
   const rated = rollup.positive + rollup.negative;
   return {
@@ -150,7 +150,7 @@ export function metricsOf(rollup: Rollup) {
         ? null
         : Math.round(rollup.groundedness_milli_sum / rollup.grounded) / 1000,
     total_cost_usd: rollup.cost_micro_usd / 1_000_000,
-    // P131: billed to the organization's own keys, not part of total_cost_usd.
+    // Billed to the organization's own keys, not part of total_cost_usd.
     model_key_cost_usd: rollup.model_key_cost_micro_usd / 1_000_000,
     model_key_queries: rollup.model_key_queries,
     total_tokens_input: rollup.tokens_input,

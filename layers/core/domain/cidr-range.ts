@@ -8,11 +8,11 @@ export type ParsedCidrRange =
 const CIDR_SHAPE = /^([^/\s]+)\/(0|[1-9]\d{0,2})$/;
 
 /**
- * D15: one allowlist entry, in CIDR notation (`203.0.113.0/24`,
+ * One allowlist entry, in CIDR notation (`203.0.113.0/24`,
  * `2001:db8::/32`), checked with ipaddr.js and written back in canonical
  * form (IPv6 compressed and lower case, RFC 5952).
  *
- * Strict on purpose (P79): IPv4 only as four decimal parts without leading
+ * Strict on purpose: IPv4 only as four decimal parts without leading
  * zeros (`127.1`, `0x7f.0.0.1` and `010.0.0.1` mean different things to
  * different parsers); no IPv6 zone (`%eth0`); no IPv4-mapped IPv6 ranges
  * (write the IPv4 range, which also covers the mapped form); the prefix

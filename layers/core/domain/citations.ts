@@ -1,5 +1,5 @@
 /**
- * Citation markers in answers: a numbered source is cited as `[n]` (D18),
+ * Citation markers in answers: a numbered source is cited as `[n]`,
  * models also write `[1, 2]` or `[1][2]`.
  */
 
@@ -24,7 +24,7 @@ export function citedSourceNumbers(text: string, offered: Iterable<number>): num
 
 /**
  * The text without its citation markers. Earlier answers go back into the
- * prompt (D18) without them: their numbers referred to that turn's sources,
+ * prompt without them: their numbers referred to that turn's sources,
  * and would be mistaken for this turn's.
  *
  * @example stripCitations('Thirty days [1][2].') // 'Thirty days.'
@@ -34,7 +34,7 @@ export function stripCitations(text: string): string {
 }
 
 /**
- * Issue 10, P174: the answer as its reader gets it, with only the sources it
+ * Issue 10: the answer as its reader gets it, with only the sources it
  * cites: `cited` (old numbers, in order of first citation) become 1, 2, …,
  * so `[n]` is `sources[n - 1]`; numbers not in `cited` (a model's `[7]` of
  * five) are dropped, and a marker left empty goes with its leading space.

@@ -1,7 +1,7 @@
 import type { DataSourceType } from './data-source';
 import { InvalidRequestError } from './errors';
 
-/** The data source types that read a third party through its sign-in (D22, D26). */
+/** The data source types that read a third party through its sign-in. */
 export type ConnectorType = Extract<
   DataSourceType,
   'confluence' | 'slack' | 'google_drive' | 'sharepoint'
@@ -9,23 +9,23 @@ export type ConnectorType = Extract<
 
 /** The spec's "OAuth for data connectors" and P145–P150's bounds. */
 export const CONNECTOR_LIMITS = {
-  /** P146: a sign-in started must come back within this long (the signed `state` and the stored flow expire). */
+  /** A sign-in started must come back within this long (the signed `state` and the stored flow expire). */
   flowSeconds: 600,
-  /** P148: an access token is renewed when it has less than this left (the spec's tokens live 1 hour). */
+  /** An access token is renewed when it has less than this left (the spec's tokens live 1 hour). */
   refreshMarginSeconds: 300,
-  /** P152: the longest `Retry-After` honoured by waiting; longer ones end the attempt and the job is retried. */
+  /** The longest `Retry-After` honoured by waiting; longer ones end the attempt and the job is retried. */
   maxRetryAfterSeconds: 60,
-  /** P152: 429/503 answers waited out per request before the attempt gives up. */
+  /** 429/503 answers waited out per request before the attempt gives up. */
   maxRateLimitRetries: 5,
-  /** P153: the most bytes one provider response may have (a page body, a listing page). */
+  /** The most bytes one provider response may have (a page body, a listing page). */
   maxResponseBytes: 10 * 1024 * 1024,
-  /** P153: the most items one source's inventory may list; more fails the sync with the reason. */
+  /** The most items one source's inventory may list; more fails the sync with the reason. */
   maxItems: 50_000,
   /** One provider request's deadline (DNS, connect, TLS, headers and body). */
   requestTimeoutMs: 30_000,
 } as const;
 
-/** What the service keeps of a provider grant, sealed (D33) on the data source's item. */
+/** What the service keeps of a provider grant, sealed on the data source's item. */
 export interface ConnectorTokens {
   readonly access_token: string;
   /** The spec: the refresh token has no expiry and renews the access token. */
@@ -37,7 +37,7 @@ export interface ConnectorTokens {
   readonly site: { readonly id: string; readonly url: string } | null;
 }
 
-/** The sealed-token encryption context (D33): organization and data source, so a moved ciphertext does not open. */
+/** The sealed-token encryption context: organization and data source, so a moved ciphertext does not open. */
 export function connectorTokenContext(orgId: string, dataSourceId: string): Record<string, string> {
   return { org_id: orgId, data_source_id: dataSourceId, purpose: 'connector-oauth-tokens' };
 }

@@ -21,7 +21,7 @@ const idList = z
   .array(z.string().check(z.minLength(1), z.maxLength(256)))
   .check(z.minLength(1), z.maxLength(DATA_SOURCE_LIMITS.listItemsMax));
 
-/** P159: Slack conversation ids of channels: public (`C…`) or private (`G…` in older workspaces, `C…` now). */
+/** Slack conversation ids of channels: public (`C…`) or private (`G…` in older workspaces, `C…` now). */
 const slackChannelIds = z
   .array(
     z
@@ -35,7 +35,7 @@ const slackChannelIds = z
 
 /**
  * `config` per data source type: the spec for `website`, D26 for connectors.
- * Unknown keys are refused (D4) so a typo never passes silently.
+ * Unknown keys are refused so a typo never passes silently.
  */
 export const DATA_SOURCE_CONFIG_SCHEMAS = {
   website: z.strictObject({
@@ -53,7 +53,7 @@ export const DATA_SOURCE_CONFIG_SCHEMAS = {
   file: z.strictObject({}),
   confluence: z.strictObject({ base_url: httpsUrl, space_keys: idList }),
   slack: z.strictObject({ channel_ids: slackChannelIds }),
-  // D26's `folder_ids`, and P177's `shared_drive_ids`: at least one of them.
+  // The connectors' `folder_ids`, and the `shared_drive_ids`: at least one of them.
   google_drive: z
     .strictObject({ folder_ids: z.optional(idList), shared_drive_ids: z.optional(idList) })
     .check(
@@ -65,7 +65,7 @@ export const DATA_SOURCE_CONFIG_SCHEMAS = {
         },
       ),
     ),
-  // P183: the site (a SharePoint site or a OneDrive for Business address) and, optionally, which of its drives.
+  // The site (a SharePoint site or a OneDrive for Business address) and, optionally, which of its drives.
   sharepoint: z.strictObject({ site_url: httpsUrl, drive_ids: z.optional(idList) }),
 } as const satisfies Record<DataSourceType, z.ZodMiniType>;
 
@@ -77,7 +77,7 @@ export type ParsedDataSourceConfig =
 
 /**
  * Validates `config` for `type`, filling defaults. Issues name the field
- * under `config.`; unknown keys are listed apart, as at the top level (D4).
+ * under `config.`; unknown keys are listed apart, as at the top level.
  */
 export function parseDataSourceConfig(
   type: DataSourceType,

@@ -10,13 +10,13 @@ export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
 
 /**
  * Every type a data source can have: the ones a client creates, and `kb`,
- * the organization's built-in knowledge base (D32), which nobody creates or
- * deletes through `/data-sources` (P115).
+ * the organization's built-in knowledge base, which nobody creates or
+ * deletes through `/data-sources`.
  */
 export const ALL_DATA_SOURCE_TYPES = [...DATA_SOURCE_TYPES, 'kb'] as const;
 export type AnyDataSourceType = (typeof ALL_DATA_SOURCE_TYPES)[number];
 
-/** Types that sign in to a third party (D22, D26) and so carry `connection_status`. */
+/** Types that sign in to a third party and so carry `connection_status`. */
 export const CONNECTOR_TYPES: readonly DataSourceType[] = [
   'confluence',
   'slack',
@@ -26,10 +26,10 @@ export const CONNECTOR_TYPES: readonly DataSourceType[] = [
 
 export const SYNC_FREQUENCIES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 export type SyncFrequency = (typeof SYNC_FREQUENCIES)[number];
-/** The frequencies the scheduler syncs (D23); `manual` syncs only on request. */
+/** The frequencies the scheduler syncs; `manual` syncs only on request. */
 export type ScheduledFrequency = Exclude<SyncFrequency, 'manual'>;
 
-/** D23: how long a scheduled source waits between two scheduled syncs. */
+/** How long a scheduled source waits between two scheduled syncs. */
 export const SYNC_INTERVALS_MS = {
   hourly: 3_600_000,
   daily: 86_400_000,
@@ -41,7 +41,7 @@ export function isScheduled(frequency: SyncFrequency): frequency is ScheduledFre
 }
 
 /**
- * D23: when a source of `frequency` is next due after a sync (or a change of
+ * When a source of `frequency` is next due after a sync (or a change of
  * frequency) at `from`: one interval later; `null` for `manual`, which the
  * scheduler never syncs.
  *
@@ -55,14 +55,14 @@ export function nextSyncAfter(frequency: SyncFrequency, from: Date): string | nu
 }
 
 /**
- * D23 (P40): a new scheduled source is due at once, so its first sync happens
+ * D23: a new scheduled source is due at once, so its first sync happens
  * at the scheduler's next tick instead of one interval after its creation.
  */
 export function firstSyncAt(frequency: SyncFrequency, createdAt: Date): string | null {
   return isScheduled(frequency) ? createdAt.toISOString() : null;
 }
 
-/** D22 statuses. */
+/** Data source statuses. */
 export const DATA_SOURCE_STATUSES = ['pending', 'active', 'processing', 'failed'] as const;
 export type DataSourceStatus = (typeof DATA_SOURCE_STATUSES)[number];
 
@@ -86,17 +86,17 @@ export const DATA_SOURCE_DEFAULTS = {
 export const SYNC_JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type SyncJobStatus = (typeof SYNC_JOB_STATUSES)[number];
 
-/** P248: how many skipped documents a job names with their reasons (the rest are only counted). */
+/** How many skipped documents a job names with their reasons (the rest are only counted). */
 export const SYNC_SKIPPED_KEPT = 20;
 
-/** P248: a document a sync did not index, and why (the reader's or the chunker's words). */
+/** A document a sync did not index, and why (the reader's or the chunker's words). */
 export interface SkippedDocument {
   /** What the reader calls it: a page's address, a file's name, an item's id. */
   readonly key: string;
   readonly reason: string;
 }
 
-/** One sync run of a data source (D22, D24). */
+/** One sync run of a data source. */
 export interface SyncJob {
   readonly id: string;
   readonly status: SyncJobStatus;
@@ -106,9 +106,9 @@ export interface SyncJob {
   readonly documents_total: number | null;
   readonly documents_processed: number;
   readonly chunks_indexed: number;
-  /** P248: documents this job did not index (unreadable, refused, gone), counted as it goes. */
+  /** Documents this job did not index (unreadable, refused, gone), counted as it goes. */
   readonly documents_skipped: number;
-  /** P248: the first `SYNC_SKIPPED_KEPT` of them, each with its reason. */
+  /** The first `SYNC_SKIPPED_KEPT` of them, each with its reason. */
   readonly skipped: readonly SkippedDocument[];
   readonly error: string | null;
 }
@@ -119,16 +119,16 @@ export interface DataSource {
   readonly name: string;
   readonly config: Readonly<Record<string, unknown>>;
   readonly sync_frequency: SyncFrequency;
-  /** D23: when the scheduler next syncs this source (ISO 8601); `null` for `manual`. */
+  /** When the scheduler next syncs this source (ISO 8601); `null` for `manual`. */
   readonly next_sync_at: string | null;
   readonly status: DataSourceStatus;
-  /** Only for connector types (D22). */
+  /** Only for connector types. */
   readonly connection_status?: ConnectionStatus;
   /** Chunks in the index from the last successful sync. */
   readonly chunks_indexed: number;
   readonly created_at: string;
   readonly updated_at: string;
-  /** The queued or running job; at most one per data source (D22). */
+  /** The queued or running job; at most one per data source. */
   readonly current_job: SyncJob | null;
   /** The most recent finished job. */
   readonly last_job: SyncJob | null;
@@ -158,7 +158,7 @@ export function newSyncJob(id: string, requestedAt: string): SyncJob {
   };
 }
 
-/** D24: the status object of `GET /data-sources/:id/status`. */
+/** The status object of `GET /data-sources/:id/status`. */
 export interface SyncStatus {
   readonly status: DataSourceStatus;
   readonly job_id: string | null;
@@ -168,7 +168,7 @@ export interface SyncStatus {
   readonly estimated_completion: string | null;
   readonly documents_total: number | null;
   readonly documents_processed: number;
-  /** P248: as the job's, so a person sees what was skipped, and why, while it runs. */
+  /** As the job's, so a person sees what was skipped, and why, while it runs. */
   readonly documents_skipped: number;
   readonly skipped: readonly SkippedDocument[];
   readonly started_at: string | null;
@@ -179,7 +179,7 @@ export interface SyncStatus {
 /**
  * Derives the status object. While a job runs, progress is documents
  * processed over documents found, and completion is extrapolated from the
- * rate so far; it is `null` when unknown or done (D24).
+ * rate so far; it is `null` when unknown or done.
  */
 export function syncStatusOf(source: DataSource, now: Date): SyncStatus {
   const job = source.current_job ?? source.last_job;

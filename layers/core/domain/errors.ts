@@ -22,12 +22,12 @@ export class InvalidRequestError extends AppError {
   readonly code = 'invalid_request';
 }
 
-/** D4: body larger than 1 MiB. */
+/** Body larger than 1 MiB. */
 export class PayloadTooLargeError extends AppError {
   readonly code = 'invalid_request';
 }
 
-/** D4: a body that is not `application/json`. */
+/** A body that is not `application/json`. */
 export class UnsupportedMediaTypeError extends AppError {
   readonly code = 'invalid_request';
 }
@@ -37,24 +37,24 @@ export class ConflictError extends AppError {
   readonly code = 'invalid_request';
 }
 
-/** Missing, malformed, unknown or revoked API key, or a key of the other environment (D10). */
+/** Missing, malformed, unknown or revoked API key, or a key of the other environment. */
 export class UnauthorizedError extends AppError {
   readonly code = 'unauthorized';
-  /** The legacy flat body's `error` (D5: the spec publishes 'Invalid API key'). */
+  /** The legacy flat body's `error` (the spec publishes 'Invalid API key'). */
   readonly title: string = 'Invalid API key';
 }
 
-/** D12: a session cookie that is malformed, forged, expired or revoked, or whose user may no longer sign in. */
+/** A session cookie that is malformed, forged, expired or revoked, or whose user may no longer sign in. */
 export class SessionUnauthorizedError extends UnauthorizedError {
   override readonly title = 'Invalid session';
 }
 
-/** A sign-in with an unknown email or a wrong password: one answer for both (P62). */
+/** A sign-in with an unknown email or a wrong password: one answer for both. */
 export class InvalidCredentialsError extends UnauthorizedError {
   override readonly title = 'Invalid email or password';
 }
 
-/** A valid key without the scope the endpoint needs (D9). */
+/** A valid key without the scope the endpoint needs. */
 export class ForbiddenError extends AppError {
   readonly code = 'forbidden';
   constructor(
@@ -66,7 +66,7 @@ export class ForbiddenError extends AppError {
   }
 }
 
-/** D13: a signed-in user whose role is below the one the endpoint needs. */
+/** A signed-in user whose role is below the one the endpoint needs. */
 export class RoleForbiddenError extends AppError {
   readonly code = 'forbidden';
   constructor(
@@ -79,8 +79,8 @@ export class RoleForbiddenError extends AppError {
 }
 
 /**
- * D12: a cookie-authenticated state change from another site, or without
- * the session's `X-CSRF-Token`; or (D11) an API key on an endpoint
+ * A cookie-authenticated state change from another site, or without
+ * the session's `X-CSRF-Token`; or an API key on an endpoint
  * only a signed-in user may call.
  */
 export class RequestRefusedError extends AppError {
@@ -88,7 +88,7 @@ export class RequestRefusedError extends AppError {
 }
 
 /**
- * P225: an API key giving or taking the `admin` role, or changing a user
+ * An API key giving or taking the `admin` role, or changing a user
  * who has it (their own or a group's): that stays with a signed-in
  * administrator (D11's spirit: no key makes a person who manages keys).
  */
@@ -99,7 +99,7 @@ export class AdminRoleNeedsSessionError extends RequestRefusedError {
 }
 
 /**
- * D15: a request from an address outside the organization's IP allowlist.
+ * A request from an address outside the organization's IP allowlist.
  * The message names the address the service saw, so an administrator can
  * tell what to add (it is the caller's own address: nothing new is learnt).
  */
@@ -114,7 +114,7 @@ export class AddressNotAllowedError extends AppError {
 }
 
 /**
- * D14: an SSO sign-in that did not prove who the user is (an invalid or
+ * An SSO sign-in that did not prove who the user is (an invalid or
  * replayed assertion or ID token, a wrong state, an unknown user). The SSO
  * endpoints show it as the "Authentication failed" page; the message is for
  * the log, never shown.
@@ -123,15 +123,15 @@ export class SsoAuthenticationFailedError extends UnauthorizedError {
   override readonly title = 'Authentication failed';
 }
 
-/** D14: an SSO sign-in whose email is outside the organization's verified domains: "Unauthorized domain". */
+/** An SSO sign-in whose email is outside the organization's verified domains: "Unauthorized domain". */
 export class UnauthorizedDomainError extends RequestRefusedError {}
 
-/** D21: a request naming another organization than the caller's. */
+/** A request naming another organization than the caller's. */
 export class TenantMismatchError extends AppError {
   readonly code = 'forbidden';
 }
 
-/** Unknown route, or a well-formed id that does not exist in the caller's organization (D1). */
+/** Unknown route, or a well-formed id that does not exist in the caller's organization. */
 export class NotFoundError extends AppError {
   readonly code = 'not_found';
 }
@@ -153,12 +153,12 @@ export const RATE_LIMIT_REASONS = [
   'daily_requests',
   'daily_tokens',
   'concurrency',
-  // P62: failed sign-ins, per account and per source address.
+  // Failed sign-ins, per account and per source address.
   'login_attempts',
 ] as const;
 export type RateLimitReason = (typeof RATE_LIMIT_REASONS)[number];
 
-/** D16: a limit was exceeded; `retryAfterSeconds` goes to `Retry-After`. */
+/** A limit was exceeded; `retryAfterSeconds` goes to `Retry-After`. */
 export class RateLimitExceededError extends AppError {
   readonly code = 'rate_limit_exceeded';
   constructor(
@@ -191,7 +191,7 @@ export class ServiceUnavailableError extends AppError {
 }
 
 /**
- * P134: the provider behind an organization's own model key (D33) refused
+ * The provider behind an organization's own model key refused
  * the call for good — the key is wrong, revoked, out of quota, or may not
  * use the agent's model. 424 Failed Dependency: the request was fine, the
  * organization's provider account is what must be fixed. The message
@@ -202,8 +202,8 @@ export class ModelProviderRefusedError extends AppError {
 }
 
 /**
- * P134: the provider behind an organization's own model key is rate
- * limiting that key: 429 with the provider's `Retry-After` (D16's
+ * The provider behind an organization's own model key is rate
+ * limiting that key: 429 with the provider's `Retry-After` (the rate limits'
  * `X-RateLimit-*` headers describe our buckets, not the provider's, and are
  * not sent for it).
  */

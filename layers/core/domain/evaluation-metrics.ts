@@ -34,7 +34,7 @@ export interface ScoredSource {
 /** What one answered question is scored from. */
 export interface ScoringInput {
   readonly response: string;
-  /** The chunks retrieval offered the answerer (the D19 `sources` event), in rank order. */
+  /** The chunks retrieval offered the answerer (the `sources` event), in rank order. */
   readonly retrieved: readonly ScoredSource[];
   /** The chunks the answer cites (the Query result's `sources`), with their text. */
   readonly cited: readonly ScoredSource[];
@@ -44,7 +44,7 @@ export interface ScoringInput {
   readonly noSourcesAnswer: string;
 }
 
-/** A document's key: its URL, or its title when it has none (uploads, P141). */
+/** A document's key: its URL, or its title when it has none (uploads). */
 export function documentKey(source: ScoredSource): string {
   return source.document_url ?? source.document_title;
 }

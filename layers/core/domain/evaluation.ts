@@ -7,9 +7,9 @@ import type { Role } from './user';
  * scores the answers offline (docs/evaluations.md defines every metric).
  */
 export const EVALUATION_LIMITS = {
-  /** P139: one run holds at most this many questions. */
+  /** One run holds at most this many questions. */
   questionsMax: 500,
-  /** D17: a question is a query. */
+  /** A question is a query. */
   questionMax: INTERACTION_LIMITS.queryMax,
   expectedAnswerMax: 20_000,
   /** Expected source documents per question, each a URL or a title. */
@@ -30,24 +30,24 @@ export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
 export const FROM_INTERACTIONS_FEEDBACK = ['positive', 'negative', 'any'] as const;
 export type FromInteractionsFeedback = (typeof FROM_INTERACTIONS_FEEDBACK)[number];
 
-/** P141: the default and largest number of interactions a set is built from. */
+/** The default and largest number of interactions a set is built from. */
 export const FROM_INTERACTIONS_LIMIT = {
   default: 100,
   max: EVALUATION_LIMITS.questionsMax,
 } as const;
 
-/** One question of a set, as given or as built from an interaction (P141). */
+/** One question of a set, as given or as built from an interaction. */
 export interface EvaluationQuestion {
   readonly question: string;
   readonly expected_answer: string | null;
   /** Documents (URL, or title for sources without one) the answer should come from; `null`: not given. */
   readonly expected_sources: readonly string[] | null;
-  /** The interaction the question was taken from (P141), or `null`. */
+  /** The interaction the question was taken from, or `null`. */
   readonly source_interaction_id: string | null;
 }
 
 /**
- * Who started the run: its questions are asked as them (P140), so the
+ * Who started the run: its questions are asked as them, so the
  * interactions they record name the same key or user a query would.
  */
 export type EvaluationAsker =
@@ -85,12 +85,12 @@ export interface EvaluationSource {
   readonly similarity_score: number;
 }
 
-/** One question's outcome, stored once per question index (P142: idempotent). */
+/** One question's outcome, stored once per question index (idempotent). */
 export interface QuestionResult {
   readonly status: 'answered' | 'failed';
   readonly interaction_id: string | null;
   readonly response: string | null;
-  /** The sources the answer cites (D18), without their text. */
+  /** The sources the answer cites, without their text. */
   readonly sources: readonly EvaluationSource[];
   /** The documents retrieval offered the answerer, in rank order (distinct). */
   readonly retrieved_documents: readonly string[];
@@ -137,7 +137,7 @@ export interface Evaluation {
   readonly question_count: number;
   /** Questions with a result so far. */
   readonly completed_count: number;
-  /** P141: how the set was built. */
+  /** How the set was built. */
   readonly source:
     | { readonly type: 'questions' }
     | {

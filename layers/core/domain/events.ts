@@ -1,5 +1,5 @@
 /**
- * D27: the canonical event catalog is the spec's set A plus `eval.completed`.
+ * The canonical event catalog is the spec's set A plus `eval.completed`.
  * The other published names are accepted as aliases when subscribing, and a
  * delivery carries the name the subscriber used.
  */
@@ -19,7 +19,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** D27: set B's and the third listing's names for the same events. */
+/** Set B's and the third listing's names for the same events. */
 export const EVENT_ALIASES: Readonly<Record<string, EventType>> = {
   'data_source.synced': 'datasource.processed',
   'data_source.processed': 'datasource.processed',
@@ -42,7 +42,7 @@ export function canonicalEventType(name: string): EventType | undefined {
 }
 
 /**
- * The name under which a webhook subscribed to `type`, if it did (D27: the
+ * The name under which a webhook subscribed to `type`, if it did (the
  * delivery uses that name). Subscribing to both a name and its alias gives
  * one delivery, under the first name listed.
  */
@@ -62,7 +62,7 @@ export interface DomainEvent {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** D28: set A's envelope plus set B's `event`, so receivers written for either set work. */
+/** Set A's envelope plus set B's `event`, so receivers written for either set work. */
 export interface EventEnvelope {
   readonly id: string;
   readonly type: string;

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from './errors';
 
 /**
- * D25: the file types a `file` data source accepts, and how an upload's type
+ * The file types a `file` data source accepts, and how an upload's type
  * is told from its name and declared content type. Pure, so the upload use
  * case can refuse a type before anything is stored, and the ingestion parser
  * dispatches by the same rule.
@@ -9,7 +9,7 @@ import { InvalidRequestError } from './errors';
 export const FILE_TYPES = ['pdf', 'docx', 'html', 'markdown', 'text', 'csv'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
-/** How each type is named to people, in D25's order. */
+/** How each type is named to people, in the upload rules' order. */
 export const FILE_TYPE_NAMES: Readonly<Record<FileType, string>> = {
   pdf: 'PDF',
   docx: 'DOCX',
@@ -100,7 +100,7 @@ export function servedContentType(filename: string, declared: string | null): st
 }
 
 /**
- * D25: a file that is none of the accepted types. An `InvalidRequestError`
+ * A file that is none of the accepted types. An `InvalidRequestError`
  * (400 `invalid_request`) where it reaches a caller directly; during
  * ingestion its message is the document's error. The message names the
  * accepted types so it tells the user what to do.

@@ -57,7 +57,7 @@ export function refusedState(policy: BucketPolicy, now: number, tat: number): Bu
   };
 }
 
-/** A scope bucket after a request, as the rate-limit headers describe it (D16). */
+/** A scope bucket after a request, as the rate-limit headers describe it. */
 export interface ScopeBucketReport {
   readonly scope: Scope;
   readonly policy: BucketPolicy;

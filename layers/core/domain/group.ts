@@ -1,23 +1,23 @@
 import { type AgentAccess, ALL_AGENTS } from './agent-access';
 import { ROLES, type Role } from './user';
 
-/** Bounds on a group (P82), enforced at the edge and, for memberships, by the store. */
+/** Bounds on a group, enforced at the edge and, for memberships, by the store. */
 export const GROUP_LIMITS = {
   nameMax: 200,
   descriptionMax: 1000,
-  /** Like an agent's data sources (P8). */
+  /** Like an agent's data sources. */
   agentIdsMax: 100,
-  /** One BatchGetItem reads every group of a user when a session is checked (P83). */
+  /** One BatchGetItem reads every group of a user when a session is checked. */
   groupsPerUserMax: 100,
 } as const;
 
-/** The role a new group gives when none is named: no more than every user has (P82). */
+/** The role a new group gives when none is named: no more than every user has. */
 export const GROUP_DEFAULT_ROLE: Role = 'readonly';
 
 /**
  * A named set of users with a role and, optionally, the agents its members
  * may use (issue 9 item 5). `agent_ids: null` restricts nothing. Members are
- * kept on the users (P83), not here.
+ * kept on the users, not here.
  */
 export interface Group {
   readonly id: string;
@@ -31,7 +31,7 @@ export interface Group {
 
 export type GroupChanges = Partial<Pick<Group, 'name' | 'description' | 'role' | 'agent_ids'>>;
 
-/** What a group grants its members, the part a session check reads (P83). */
+/** What a group grants its members, the part a session check reads. */
 export type GroupGrant = Pick<Group, 'id' | 'role' | 'agent_ids'>;
 
 /** What a signed-in user may do: the highest role, and the agents they may use. */

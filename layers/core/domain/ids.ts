@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 
-/** D1: every id is `<prefix>_<ulid>` in lower case, sortable by creation time. */
+/** Every id is `<prefix>_<ulid>` in lower case, sortable by creation time. */
 export const ID_PREFIXES = {
   organization: 'org',
   agent: 'agt',
@@ -18,7 +18,7 @@ export const ID_PREFIXES = {
   session: 'sess',
   request: 'req',
   modelKey: 'mk',
-  // Not in D1's list (P138): an evaluation run (issue 11 item 5).
+  // Not in D1's list: an evaluation run (issue 11 item 5).
   evaluation: 'eval',
   // Not in D1's list: sync jobs are addressable from the status and sync responses.
   syncJob: 'job',

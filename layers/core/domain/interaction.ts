@@ -1,7 +1,7 @@
 import type { BilledTo } from './model-key';
 import type { TextRange } from './retrieval/grounding';
 
-/** D18/D19: a cited source of an answer, as the Query result shows it. */
+/** A cited source of an answer, as the Query result shows it. */
 export interface CitedSource {
   readonly chunk_id: string;
   /** The document the chunk belongs to (`doc_…`). */
@@ -12,9 +12,9 @@ export interface CitedSource {
   readonly document_title: string;
   /** Where the document opens; for an uploaded file, the API's download of it (never null). */
   readonly document_url: string | null;
-  /** P214: the chunk's place (from 1) in the agent's strategy's ranking, before citations renumber. */
+  /** The chunk's place (from 1) in the agent's strategy's ranking, before citations renumber. */
   readonly rank: number;
-  /** P214: the strategy's score that ranked it. */
+  /** The strategy's score that ranked it. */
   readonly score: number;
   /** Cosine similarity to the query, whatever the strategy. */
   readonly similarity_score: number;
@@ -45,7 +45,7 @@ export interface Interaction {
   readonly query: string;
   readonly response: string;
   readonly sources: readonly CitedSource[];
-  /** How many of `sources` the answer cites (D34 citation_rate counts answers citing at least one). */
+  /** How many of `sources` the answer cites (analytics citation_rate counts answers citing at least one). */
   readonly cited_sources: number;
   /**
    * The share of the answer's claims a cited passage supports (retrieval/grounding.ts),
@@ -61,14 +61,14 @@ export interface Interaction {
   readonly rag_strategy: string;
   readonly model: string;
   /**
-   * P131: who paid for the model call (D33); absent on interactions recorded
+   * Who paid for the model call; absent on interactions recorded
    * before model keys existed, which the service paid for.
    */
   readonly billed_to?: BilledTo;
   readonly model_key_id?: string | null;
   /** The API key that asked, or null when a signed-in user did (D34 counts sessions as users). */
   readonly key_id: string | null;
-  /** The signed-in user who asked (D12), or null for an API key; absent on interactions recorded before users existed. */
+  /** The signed-in user who asked, or null for an API key; absent on interactions recorded before users existed. */
   readonly user_id?: string | null;
   /** How the question was asked; absent on interactions recorded before channels were, all asked through the API. */
   readonly channel?: InteractionChannel;
@@ -79,6 +79,6 @@ export const INTERACTION_LIMITS = {
   /** D17 */
   queryMax: 4_000,
   commentMax: 2_000,
-  /** D18: earlier turns of a session that go into the prompt. */
+  /** Earlier turns of a session that go into the prompt. */
   historyTurns: 10,
 } as const;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** P61: how long an invitation may be accepted. */
+/** How long an invitation may be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 const INVITATION_PATTERN = /^svcinv_[A-Za-z0-9_-]{43}$/;
@@ -17,7 +17,7 @@ export function isInvitationToken(value: string): boolean {
   return INVITATION_PATTERN.test(value);
 }
 
-/** High-entropy tokens need no slow hash (as API keys, D10). */
+/** High-entropy tokens need no slow hash (as API keys). */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }

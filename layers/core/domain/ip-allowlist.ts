@@ -1,11 +1,11 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * D15: the addresses an organization's keys and sessions may be used from,
+ * The addresses an organization's keys and sessions may be used from,
  * compiled once from its stored ranges and then asked on every request.
  *
  * Matching uses Node's own `net.BlockList` (native code in the runtime, so
- * every HTTP function gets it without a byte of bundle, P76); the ranges
+ * every HTTP function gets it without a byte of bundle); the ranges
  * were checked and made canonical by `parseCidrRange` (ipaddr.js) when they
  * were written. An IPv4 range also covers the IPv4-mapped IPv6 form of its
  * addresses (`::ffff:203.0.113.7`).

@@ -8,13 +8,13 @@ export type KbArticleStatus = (typeof KB_ARTICLE_STATUSES)[number];
 
 export const KB_ARTICLE_LIMITS = {
   titleMax: 500,
-  /** D17: an article's content, in characters (JavaScript string length). */
+  /** An article's content, in characters (JavaScript string length). */
   contentMax: 200_000,
   tagsMax: 50,
   tagMax: 100,
 } as const;
 
-/** The fields a version records (P116: every PUT records all of them as version n+1). */
+/** The fields a version records (every PUT records all of them as version n+1). */
 export interface KbArticleFields {
   readonly title: string;
   /** Markdown. */
@@ -26,18 +26,18 @@ export interface KbArticleFields {
 /** An article as it is now: its latest version's fields. */
 export interface KbArticle extends KbArticleFields {
   readonly id: string;
-  /** The latest version's number (1 at creation; D32: each PUT adds one). */
+  /** The latest version's number (1 at creation: each PUT adds one). */
   readonly version: number;
-  /** The organization's built-in `kb` data source, which agents list to answer from it (D32). */
+  /** The organization's built-in `kb` data source, which agents list to answer from it. */
   readonly data_source_id: string;
   readonly created_at: string;
   readonly updated_at: string;
 }
 
-/** An article in a list: everything but its content (P118: a page of 200 × 200,000 characters is too big to answer). */
+/** An article in a list: everything but its content (a page of 200 × 200,000 characters is too big to answer). */
 export type KbArticleSummary = Omit<KbArticle, 'content'> & { readonly content_length: number };
 
-/** One recorded version (D32: `GET /api/v1/kb/:id/versions/:n`). */
+/** One recorded version (`GET /api/v1/kb/:id/versions/:n`). */
 export interface KbArticleVersion extends KbArticleFields {
   readonly article_id: string;
   readonly version: number;
@@ -61,9 +61,9 @@ export function versionSummaryOf(version: KbArticleVersion): KbArticleVersionSum
 const ULID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /**
- * P115: the id of an organization's built-in `kb` data source, derived from
+ * The id of an organization's built-in `kb` data source, derived from
  * the organization's id: its ULID time part (so it sorts with the
- * organization's creation, D1) and 16 characters of a hash of the id. Every
+ * organization's creation) and 16 characters of a hash of the id. Every
  * writer computes the same id, so creating it is one conditional put that at
  * most one writer wins, whoever comes first.
  */
@@ -79,7 +79,7 @@ export function kbDataSourceIdFor(orgId: string): string {
 export const KB_DATA_SOURCE_NAME = 'Knowledge base';
 
 /**
- * P115: the built-in source as first written: `manual` (publishing indexes,
+ * The built-in source as first written: `manual` (publishing indexes,
  * the scheduler never needs to), `pending` until an article is published.
  */
 export function newKbDataSource(orgId: string, now: Date): DataSource {
@@ -100,7 +100,7 @@ export function newKbDataSource(orgId: string, now: Date): DataSource {
 }
 
 /**
- * P120: where a citation of an article's chunk points: the version that was
+ * Where a citation of an article's chunk points: the version that was
  * indexed, as a path under the API (readable with a Read key).
  */
 export function kbVersionPath(articleId: string, version: number): string {

@@ -1,7 +1,7 @@
 import type { BucketPolicy } from './gcra';
 
 /**
- * P62, P212: failed sign-ins slow down, as GCRA buckets (domain/gcra.ts)
+ * Failed sign-ins slow down, as GCRA buckets (domain/gcra.ts)
  * that only failures drain: each attempt takes a token from each bucket and
  * a successful one gives them back. Three buckets, after OWASP's
  * authentication guidance:

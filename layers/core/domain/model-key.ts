@@ -1,5 +1,5 @@
 /**
- * D33: an organization's own model provider key. Agents that name it
+ * An organization's own model provider key. Agents that name it
  * (`model_key_id`) answer with it, billed to the organization's own
  * provider account. The key itself is never part of this entity: it is
  * stored sealed beside it and shown only as `last4`.
@@ -20,7 +20,7 @@ export interface ModelKey {
   readonly id: string;
   readonly name: string | null;
   readonly provider: ModelKeyProvider;
-  /** `custom` only: the OpenAI-compatible base address (D35-checked); `null` otherwise. */
+  /** `custom` only: the OpenAI-compatible base address (SSRF-checked); `null` otherwise. */
   readonly endpoint: string | null;
   /** The last four characters of the key, so people can tell keys apart. */
   readonly last4: string;
@@ -28,14 +28,14 @@ export interface ModelKey {
 }
 
 /**
- * P131: who pays for an answer's model call — the service's own provider
+ * Who pays for an answer's model call — the service's own provider
  * account, or the organization's model key.
  */
 export const BILLED_TO = ['service', 'model_key'] as const;
 export type BilledTo = (typeof BILLED_TO)[number];
 
 /**
- * P133: whether a model name fits a provider. Names are checked by their
+ * Whether a model name fits a provider. Names are checked by their
  * shape only (no call to the provider when an agent is saved): Anthropic's
  * models are all `claude-…`; an OpenAI key cannot run them; a custom
  * endpoint serves whatever it names. The offline model never takes a key.
@@ -53,7 +53,7 @@ export function modelFitsProvider(model: string, provider: ModelKeyProvider): st
   return null;
 }
 
-/** D33: the encryption context a model key is sealed under: a ciphertext opens only in its own row. */
+/** The encryption context a model key is sealed under: a ciphertext opens only in its own row. */
 export function modelKeySealingContext(orgId: string, modelKeyId: string) {
   return { org_id: orgId, secret_id: modelKeyId, purpose: 'model-key' } as const;
 }

@@ -1,6 +1,6 @@
 /**
- * What a model call costs (D34: analytics take cost from a per-model price
- * table; D18: every query result carries `cost_usd`).
+ * What a model call costs (analytics take cost from a per-model price
+ * table: every query result carries `cost_usd`).
  */
 
 /** US dollars per million tokens. Embedding models have no output tokens. */
@@ -13,7 +13,7 @@ export interface ModelPrice {
  * Standard-tier prices as published by the provider on
  * https://openai.com/api/pricing/ in August 2025; update when they change.
  * Cached-input and batch discounts are not applied: the figures are an upper
- * bound for what a query cost. The offline models (D20) cost nothing.
+ * bound for what a query cost. The offline models cost nothing.
  */
 export const MODEL_PRICES = {
   'offline-extractive': { inputUsdPerMillion: 0, outputUsdPerMillion: 0 },

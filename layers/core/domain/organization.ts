@@ -2,16 +2,16 @@ import type { Plan } from './plans';
 
 export const ORGANIZATION_LIMITS = {
   nameMax: 200,
-  /** P79: ranges in one organization's IP allowlist. */
+  /** Ranges in one organization's IP allowlist. */
   ipAllowlistMax: 100,
   /** Longest text an allowlist entry may be (a full IPv6 range is 43 characters). */
   cidrMax: 64,
 } as const;
 
-/** What an organization's administrators set for it (D13, D15). */
+/** What an organization's administrators set for it. */
 export interface OrganizationSettings {
   /**
-   * D15: CIDR ranges (IPv4 and IPv6, canonical form) the organization's API
+   * CIDR ranges (IPv4 and IPv6, canonical form) the organization's API
    * keys and sessions may be used from. Empty: from anywhere.
    */
   readonly ip_allowlist: readonly string[];

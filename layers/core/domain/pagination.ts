@@ -1,4 +1,4 @@
-/** D2: every list takes `limit` (default 50, max 200) and `offset` (default 0). */
+/** Every list takes `limit` (default 50, max 200) and `offset` (default 0). */
 export const PAGINATION = { defaultLimit: 50, maxLimit: 200, maxOffset: 1_000_000 } as const;
 
 export interface PageRequest {

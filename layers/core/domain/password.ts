@@ -1,10 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-/** P62: what a password must be; long enough to resist guessing, bounded so hashing stays cheap. */
+/** What a password must be; long enough to resist guessing, bounded so hashing stays cheap. */
 export const PASSWORD_POLICY = { minLength: 12, maxLength: 256 } as const;
 
 /**
- * scrypt's cost parameters (P62): N = 2^15, r = 8, p = 1 uses 32 MiB and
+ * scrypt's cost parameters: N = 2^15, r = 8, p = 1 uses 32 MiB and
  * roughly 50–100 ms of one core per hash. Each hash records the parameters
  * it was made with, so raising them later leaves existing hashes readable
  * (`needsRehash` tells which to replace at the next sign-in).
@@ -90,7 +90,7 @@ let dummy: Promise<string> | undefined;
 /**
  * A hash of nothing anyone knows, to verify against when there is no
  * account (or no password yet), so an unknown email costs what a wrong
- * password costs (P62): the answer and its timing are the same.
+ * password costs: the answer and its timing are the same.
  */
 export function dummyPasswordHash(): Promise<string> {
   dummy ??= hashPassword(randomBytes(32).toString('base64url'));

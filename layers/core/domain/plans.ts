@@ -1,10 +1,10 @@
-/** D31: an organization's plan. */
+/** An organization's plan. */
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
 export interface PlanLimits {
   readonly requestsPerMinute: number;
-  /** `null`: no cap (D31, enterprise unless configured). */
+  /** `null`: no cap (enterprise unless configured). */
   readonly requestsPerDay: number | null;
   readonly tokensPerDay: number | null;
   readonly concurrentRequests: number;

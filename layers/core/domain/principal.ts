@@ -3,7 +3,7 @@ import type { Environment } from './environments';
 import type { Scope } from './scopes';
 import type { Role } from './user';
 
-/** A request made with an API key (D10), once the key is verified. */
+/** A request made with an API key, once the key is verified. */
 export interface ApiKeyPrincipal {
   readonly kind: 'api_key';
   readonly orgId: string;
@@ -12,19 +12,19 @@ export interface ApiKeyPrincipal {
   readonly environment: Environment;
 }
 
-/** A request made with a web session (D12), once the token, its revocation and its user are checked. */
+/** A request made with a web session, once the token, its revocation and its user are checked. */
 export interface SessionPrincipal {
   readonly kind: 'session';
   readonly orgId: string;
   readonly userId: string;
   /**
-   * D13: the user's effective role as stored now, the highest of theirs and
-   * their groups' (issue 9 item 5; a change takes effect at the next request, P83).
+   * The user's effective role as stored now, the highest of theirs and
+   * their groups' (issue 9 item 5; a change takes effect at the next request).
    */
   readonly role: Role;
-  /** P80: the agents this user may use, from their groups. */
+  /** The agents this user may use, from their groups. */
   readonly agents: AgentAccess;
-  /** P83: the groups the user belongs to that exist now (those the role and agents come from). */
+  /** The groups the user belongs to that exist now (those the role and agents come from). */
   readonly groupIds: readonly string[];
   readonly sessionId: string;
   /** When the user signed in (epoch seconds). */
@@ -39,7 +39,7 @@ export function principalId(principal: Principal): string {
   return principal.kind === 'api_key' ? principal.keyId : principal.userId;
 }
 
-/** P80: API keys use every agent of their organization; users as their groups allow. */
+/** API keys use every agent of their organization; users as their groups allow. */
 export function agentAccessOf(principal: Principal): AgentAccess {
   return principal.kind === 'session' ? principal.agents : ALL_AGENTS;
 }

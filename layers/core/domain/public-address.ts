@@ -11,7 +11,7 @@ export interface AddressClass {
 }
 
 /**
- * D35: the cloud metadata endpoints (EC2 IMDS over IPv4 and IPv6). They sit in
+ * The cloud metadata endpoints (EC2 IMDS over IPv4 and IPv6). They sit in
  * ranges refused anyway; naming them makes the refusal easy to recognise.
  */
 const CLOUD_METADATA = new Set(['169.254.169.254', 'fd00:ec2::254']);
@@ -28,7 +28,7 @@ const refused = (range: string): AddressClass => ({ public: false, range });
 /**
  * Classifies an IP literal (IPv4 dotted quad or IPv6, brackets allowed).
  *
- * D35: only public unicast is allowed to be fetched. Anything else —
+ * Only public unicast is allowed to be fetched. Anything else —
  * loopback, private, link-local, CGNAT, multicast, `0.0.0.0/8`, broadcast,
  * reserved and documentation ranges, ULA, IPv4-mapped and -compatible forms,
  * Teredo, the metadata addresses — is refused, and 6to4 and NAT64 addresses
@@ -81,7 +81,7 @@ function classifyIPv4(ipv4: IPv4): AddressClass {
 
 function classifyIPv6(ipv6: IPv6): AddressClass {
   if (CLOUD_METADATA.has(ipv6.toString())) return refused('cloudMetadata');
-  // D35: translation prefixes carry an IPv4 destination; the packet ends up
+  // Translation prefixes carry an IPv4 destination; the packet ends up
   // there, so that address decides.
   if (ipv6.match(NAT64_WELL_KNOWN)) return embedded('nat64', ipv6.parts[6], ipv6.parts[7]);
   if (ipv6.match(SIX_TO_FOUR)) return embedded('6to4', ipv6.parts[1], ipv6.parts[2]);

@@ -2,7 +2,7 @@
 export const SCOPES = ['Read', 'Write', 'Execute', 'Admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** D9: Admin implies every other scope. */
+/** Admin implies every other scope. */
 export function grantsScope(held: readonly Scope[], required: Scope): boolean {
   return held.includes(required) || held.includes('Admin');
 }

@@ -2,7 +2,7 @@ import { decodeTime } from 'ulid';
 import { ID_PREFIXES } from './ids';
 
 /**
- * D12's session rules: a sliding expiry of 7 days from each authenticated
+ * The web session's session rules: a sliding expiry of 7 days from each authenticated
  * request, never past 30 days from sign-in; the web application refreshes
  * when less than an hour remains.
  */
@@ -15,11 +15,11 @@ export const SESSION_POLICY = {
 /** Spec, Session: the cookie's name. */
 export const SESSION_COOKIE_NAME = 'svc_session';
 
-/** P222: how a session was signed in: with a password (or an invitation's), or through SSO (D14). */
+/** P222: how a session was signed in: with a password (or an invitation's), or through SSO. */
 export const SIGN_IN_METHODS = ['password', 'sso'] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
-/** The claims of a session JWT (D12), times in epoch seconds. */
+/** The claims of a session JWT, times in epoch seconds. */
 export interface SessionClaims {
   /** The user's id. */
   readonly sub: string;
@@ -72,7 +72,7 @@ export function signedInAtMs(sessionId: string): number {
 }
 
 /**
- * P223: a moment (epoch ms) before which password sessions no longer count,
+ * A moment (epoch ms) before which password sessions no longer count,
  * set by `enforce_sso`, except the session of the administrator who set it
  * (so a misconfigured identity provider does not lock them out at once).
  */
@@ -85,7 +85,7 @@ export interface PasswordSessionCutoff {
  * P222: what ends sessions before their time: the user's own cutoff in
  * epoch ms (set by deactivation, a password change or reset, an
  * administrator's "sign out everywhere") and, for password sessions only,
- * those `enforce_sso` set for the user's organization and email domain (P223).
+ * those `enforce_sso` set for the user's organization and email domain.
  */
 export interface SessionCutoffs {
   readonly user: number | null;
@@ -97,7 +97,7 @@ export interface SessionCutoffs {
  * the user's cutoff, or a password session signed in strictly before a
  * password-session cutoff that does not keep it. A session signed in at the
  * cutoff's millisecond or later counts (a password change re-issues the
- * caller's session at the moment of the change, P224). Re-issuing a session
+ * caller's session at the moment of the change). Re-issuing a session
  * keeps its id, so a sliding refresh never moves it past a cutoff.
  */
 export function endedByCutoff(

@@ -3,12 +3,12 @@ import type { Role } from './user';
 
 export { normalizeDomain };
 
-/** D14: the identity provider protocols an organization can sign in with. */
+/** The identity provider protocols an organization can sign in with. */
 export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
 
 /**
- * P87: OIDC presets for the spec's "OAuth sign-in with two large identity
+ * OIDC presets for the spec's "OAuth sign-in with two large identity
  * providers". A preset only fills in the issuer (Microsoft's from the
  * tenant); everything after that is the generic OIDC path.
  */
@@ -20,7 +20,7 @@ export const OIDC_PRESETS = {
 } as const;
 export type OidcPreset = keyof typeof OIDC_PRESETS;
 
-/** What an organization's OIDC provider is, as stored (the client secret sealed, D33). */
+/** What an organization's OIDC provider is, as stored (the client secret sealed). */
 export interface OidcSettings {
   readonly issuer: string;
   readonly client_id: string;
@@ -29,19 +29,19 @@ export interface OidcSettings {
   readonly scopes: readonly string[];
 }
 
-/** What an organization's SAML identity provider is (D14: from metadata or given directly). */
+/** What an organization's SAML identity provider is (from metadata or given directly). */
 export interface SamlSettings {
   readonly idp_entity_id: string;
   readonly sso_url: string;
   /** PEM (or bare base64) signing certificates of the IdP; any one may sign. */
   readonly idp_certificates: readonly string[];
-  /** P273: the binding `sso_url` takes; absent on configurations stored before it was recorded (redirect). */
+  /** The binding `sso_url` takes; absent on configurations stored before it was recorded (redirect). */
   readonly sso_binding?: 'redirect' | 'post';
-  /** P272: where the settings were read from, when the administrator gave a metadata URL. */
+  /** Where the settings were read from, when the administrator gave a metadata URL. */
   readonly metadata_url: string | null;
 }
 
-/** D14's attribute mapping: which claim or attribute carries the email (NameID by default for SAML). */
+/** SSO's attribute mapping: which claim or attribute carries the email (NameID by default for SAML). */
 export interface AttributeMapping {
   readonly email: string;
 }
@@ -50,12 +50,12 @@ export interface AttributeMapping {
 export interface SsoConfiguration {
   readonly org_id: string;
   readonly protocol: SsoProtocol;
-  /** D14: password sign-in is refused for the organization's users and its verified domains' emails. */
+  /** Password sign-in is refused for the organization's users and its verified domains' emails. */
   readonly enforce_sso: boolean;
   readonly oidc: (OidcSettings & { readonly client_secret_set: boolean }) | null;
   readonly saml: SamlSettings | null;
   readonly attribute_mapping: AttributeMapping;
-  /** P88: unknown users of a verified domain are created at their first SSO sign-in with this role; null: refused. */
+  /** Unknown users of a verified domain are created at their first SSO sign-in with this role; null: refused. */
   readonly provision_role: Role | null;
   readonly created_at: string;
   readonly updated_at: string;
@@ -70,7 +70,7 @@ export const SSO_LIMITS = {
   assertionMemorySeconds: 24 * 3600,
 } as const;
 
-/** Domain verification (D14): the TXT record an organization publishes to prove it holds a domain. */
+/** Domain verification: the TXT record an organization publishes to prove it holds a domain. */
 export const DOMAIN_VERIFICATION = {
   /** The record's name under the domain: `_svc-verification.example.com`. */
   recordLabel: '_svc-verification',
@@ -80,7 +80,7 @@ export const DOMAIN_VERIFICATION = {
 
 /**
  * `pending` until first verified; `unverified` when the daily re-check
- * (P221) found the record gone: the organization's existing users still
+ * found the record gone: the organization's existing users still
  * sign in, no new ones are admitted, until it is verified again.
  */
 export type DomainStatus = 'pending' | 'verified' | 'unverified';
@@ -96,12 +96,12 @@ export interface SsoDomain {
   /** When verification was last tried, and why it failed (null after success). */
   readonly checked_at: string | null;
   readonly last_error: string | null;
-  /** P221: when a re-check found the record gone (`last_error` says what it found); null otherwise. */
+  /** When a re-check found the record gone (`last_error` says what it found); null otherwise. */
   readonly unverified_at: string | null;
 }
 
 /**
- * P221: verified domains are looked up again about daily (by the sync
+ * Verified domains are looked up again about daily (by the sync
  * scheduler's tick); a look-up that fails (DNS down, a timeout) proves
  * nothing either way and is tried again after `retryMs`.
  */
@@ -128,18 +128,18 @@ export function verificationRecord(domain: string, token: string) {
 export const SSO_START_PATH = '/api/v1/sso/start';
 
 /**
- * P262: where a browser lands after signing in through SSO when the start
- * named nowhere: the console's start page, on the origin SSO runs on (P237).
+ * Where a browser lands after signing in through SSO when the start
+ * named nowhere: the console's start page, on the origin SSO runs on.
  */
 export const SSO_DEFAULT_RETURN_PATH = '/';
 
 /**
- * P262: a `next` the start may name: a path on the service's own origin
+ * A `next` the start may name: a path on the service's own origin
  * (one leading `/`, never `//` or a backslash, which browsers read as another
  * host), printable ASCII, at most 500 characters. Anything else is refused,
  * so the sign-in can never become an open redirect.
  */
 export const SSO_RETURN_PATH_PATTERN = /^\/(?!\/)[\x21-\x5B\x5D-\x7E]{0,499}$/;
 
-/** P272: one IdP's metadata is a few KB; a federation's aggregate is not what an organization pastes or names. */
+/** One IdP's metadata is a few KB; a federation's aggregate is not what an organization pastes or names. */
 export const SAML_METADATA_LIMITS = { maxBytes: 256 * 1024, fetchTimeoutMs: 5000 } as const;

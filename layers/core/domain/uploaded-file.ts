@@ -1,5 +1,5 @@
 /**
- * D25: a file uploaded to a `file` data source. Its record is written when
+ * A file uploaded to a `file` data source. Its record is written when
  * the upload is presigned (so the upload's name and type are known before
  * any byte arrives) and follows the file through ingestion.
  */
@@ -34,12 +34,12 @@ export interface UploadedFile {
 }
 
 export const FILE_UPLOAD_LIMITS = {
-  /** D17: file upload ≤ 50 MiB. */
+  /** File upload ≤ 50 MiB. */
   maxBytes: 50 * 1024 * 1024,
   /** A presigned upload is good this long: enough for 50 MiB on a slow link, short enough to leak little. */
   urlTtlSeconds: 15 * 60,
   filenameMax: 255,
-  /** P108: files presigned by one request, one Write request of its key's limit (an answer of about 100 KB). */
+  /** Files presigned by one request, one Write request of its key's limit (an answer of about 100 KB). */
   batchMax: 100,
   contentTypeMax: 255,
   /** A download of a cited file is good this long: enough to open it, short enough to leak little. */

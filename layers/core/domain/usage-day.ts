@@ -1,6 +1,6 @@
 const DAY_MS = 86_400_000;
 
-/** One day of an organization's plan usage (D16 requests/day and tokens/day). */
+/** One day of an organization's plan usage (requests/day and tokens/day). */
 export interface UsageDay {
   /** `YYYY-MM-DD`, the UTC date. */
   readonly date: string;
@@ -12,7 +12,7 @@ export interface UsageDay {
 
 /**
  * The day `now` falls in. D16 and D31 do not say when a plan's day starts;
- * it is the UTC day (P56), as D3's query dates are whole UTC days, so every
+ * it is the UTC day, as D3's query dates are whole UTC days, so every
  * organization's counters reset at the same instant, 00:00 UTC.
  */
 export function usageDay(now: number): UsageDay {

@@ -1,6 +1,6 @@
 import { normalizeDomain } from './domain-name';
 /**
- * D13: the web application's roles, each adding to the one before it:
+ * The web application's roles, each adding to the one before it:
  * `readonly` views; `train` adds feedback and knowledge-base editing;
  * `configure` adds agents, data sources and webhooks; `admin` adds users,
  * groups, keys, model keys, the organization, SSO and the IP allowlist.
@@ -8,13 +8,13 @@ import { normalizeDomain } from './domain-name';
 export const ROLES = ['readonly', 'train', 'configure', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** D13: roles are ordered; a role grants everything the roles before it grant. */
+/** Roles are ordered; a role grants everything the roles before it grant. */
 export function roleAtLeast(held: Role, required: Role): boolean {
   return ROLES.indexOf(held) >= ROLES.indexOf(required);
 }
 
 /**
- * P61: `invited` until the invitation is accepted (no password yet),
+ * `invited` until the invitation is accepted (no password yet),
  * `active`, or `deactivated` (cannot sign in; every session ends at its
  * next request). Users are deactivated, never deleted: their email stays
  * taken and their history keeps its author.
@@ -43,14 +43,14 @@ export interface User {
 export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'role' | 'status'>>;
 
 /**
- * Characters no address may hold (P213): controls (NUL included), format
+ * Characters no address may hold: controls (NUL included), format
  * characters (zero-width joiners, bidirectional overrides: invisible, so two
  * addresses would look alike), and spaces of any kind.
  */
 const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
 
 /**
- * An address as it is stored and shown (P213): trimmed and folded by Unicode
+ * An address as it is stored and shown: trimmed and folded by Unicode
  * NFKC, so compatibility look-alikes (fullwidth letters, ligatures, circled
  * or superscript digits) become the characters they look like. Null when it
  * cannot be an address: unsafe characters, no local part, or a domain that is
@@ -79,8 +79,8 @@ export function lookAlikeFolding(email: string): string | null {
 }
 
 /**
- * Emails are unique per organization and compared case-insensitively (P60)
- * in this form (P213): the display form's local part in lower case, and its
+ * Emails are unique per organization and compared case-insensitively
+ * in this form: the display form's local part in lower case, and its
  * domain in IDNA's ASCII form, so `readonly@ａ.example` and
  * `READONLY@a.example` are one address. Something that is not an address
  * (only ever given to sign-in, which answers it like an unknown email) is

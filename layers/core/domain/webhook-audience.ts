@@ -3,15 +3,15 @@ import type { EventType } from './events';
 import type { Role } from './user';
 
 /**
- * P217: what a webhook's owner may see when an event is published or a
- * delivery attempted, read then (as a session reads it at each request, P83).
+ * What a webhook's owner may see when an event is published or a
+ * delivery attempted, read then (as a session reads it at each request).
  */
 export type WebhookAudience =
-  /** An API key (P80: keys belong to the organization and are never restricted). */
+  /** An API key (keys belong to the organization and are never restricted). */
   | { readonly kind: 'organization' }
   /** An active user: their effective role and the agents their groups allow now. */
   | { readonly kind: 'user'; readonly role: Role; readonly agents: AgentAccess }
-  /** P218: no owner recorded, or a user deactivated or gone: what every member may see, no more. */
+  /** No owner recorded, or a user deactivated or gone: what every member may see, no more. */
   | { readonly kind: 'nobody' };
 
 export const ORGANIZATION_AUDIENCE: WebhookAudience = { kind: 'organization' };
@@ -19,11 +19,11 @@ export const NOBODY: WebhookAudience = { kind: 'nobody' };
 
 /** What seeing an event takes. */
 export type EventVisibility =
-  /** Any member of the organization may read it (data sources, P81: not agent-scoped). */
+  /** Any member of the organization may read it (data sources: not agent-scoped). */
   | { readonly kind: 'members' }
-  /** Whoever may use the agent (P81); `undefined` when the payload names none (seen by no restricted owner). */
+  /** Whoever may use the agent; `undefined` when the payload names none (seen by no restricted owner). */
   | { readonly kind: 'agent'; readonly agentId: string | undefined }
-  /** Whoever may read users: an admin (P65: users are read with `admin`) or an API key. */
+  /** Whoever may read users: an admin (users are read with `admin`) or an API key. */
   | { readonly kind: 'users' };
 
 const MEMBERS: EventVisibility = { kind: 'members' };
@@ -42,7 +42,7 @@ function stringAt(data: unknown, ...path: string[]): string | undefined {
 const about = (agentId: string | undefined): EventVisibility => ({ kind: 'agent', agentId });
 
 /**
- * P217: who may see an event of `type` with payload `data`, by the payload
+ * Who may see an event of `type` with payload `data`, by the payload
  * each use case writes (domain-events.ts, answer-query.ts, giveFeedback,
  * run-evaluation.ts). Exhaustive, so a new event type must be placed here.
  */
@@ -70,7 +70,7 @@ export function visibilityOf(type: EventType, data: unknown): EventVisibility {
   }
 }
 
-/** P217, P218: may a webhook whose owner is `audience` receive an event that `visibility` describes? */
+/** May a webhook whose owner is `audience` receive an event that `visibility` describes? */
 export function mayReceive(audience: WebhookAudience, visibility: EventVisibility): boolean {
   if (visibility.kind === 'members' || audience.kind === 'organization') return true;
   if (audience.kind === 'nobody') return false;

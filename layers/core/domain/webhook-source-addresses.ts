@@ -2,7 +2,7 @@ import { parseCidrRange } from './cidr-range';
 
 /**
  * Spec, webhooks: "The service publishes fixed source IP ranges for
- * delivery", so receivers can allowlist them (P239, P240). Either the
+ * delivery", so receivers can allowlist them. Either the
  * deployment sends from fixed addresses (in the cloud: the NAT gateways'
  * Elastic IPs; on one machine: a setting, loopback by default), or it says
  * that it does not and why, rather than listing nothing.
@@ -17,7 +17,7 @@ export type WebhookSourceAddresses =
     }
   | { readonly fixed: false; readonly reason: string };
 
-/** Why an empty list means "no fixed addresses" (a cloud deployment without its VPC, P240). */
+/** Why an empty list means "no fixed addresses" (a cloud deployment without its VPC). */
 export const NO_FIXED_ADDRESSES_REASON =
   'This deployment sends webhook deliveries from no fixed addresses (in AWS: it runs without its VPC and NAT gateways, so deliveries leave from shared AWS address ranges). Authenticate deliveries by their X-Svc-Signature instead of by address.';
 

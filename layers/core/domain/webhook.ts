@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from './principal';
 
-/** D29: `active` on create; `failed` after a delivery's 5th failure (still receives); `disabled` after a 410. */
+/** `active` on create; `failed` after a delivery's 5th failure (still receives); `disabled` after a 410. */
 export const WEBHOOK_STATUSES = ['active', 'failed', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 
@@ -12,11 +12,11 @@ export const WEBHOOK_LIMITS = {
   descriptionMax: 500,
 } as const;
 
-/** D29: how long the old secret keeps signing beside the new one after a rotation. */
+/** How long the old secret keeps signing beside the new one after a rotation. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /**
- * P217: whose access a webhook delivers with — the API key or user that
+ * Whose access a webhook delivers with — the API key or user that
  * created it or last changed its URL. `null` on webhooks written before owners
  * were recorded.
  */
@@ -24,7 +24,7 @@ export type WebhookOwner =
   | { readonly type: 'api_key'; readonly id: string }
   | { readonly type: 'user'; readonly id: string };
 
-/** P217: the owner a request makes: its API key, or its signed-in user. */
+/** The owner a request makes: its API key, or its signed-in user. */
 export function webhookOwnerOf(principal: Principal): WebhookOwner {
   return principal.kind === 'api_key'
     ? { type: 'api_key', id: principal.keyId }
@@ -39,7 +39,7 @@ export interface Webhook {
   readonly status: WebhookStatus;
   /** The last four characters of the current secret, to tell secrets apart. */
   readonly secret_last4: string;
-  /** P217: deliveries carry only what this owner may see at the time (P80, P81). */
+  /** Deliveries carry only what this owner may see at the time. */
   readonly owner: WebhookOwner | null;
   readonly created_at: string;
   readonly updated_at: string;
@@ -56,7 +56,7 @@ export interface WebhookSecrets {
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** One attempt, as recorded (D29: every attempt, with status code, duration and error). */
+/** One attempt, as recorded (every attempt, with status code, duration and error). */
 export interface DeliveryAttempt {
   readonly attempt: number;
   readonly at: string;
@@ -69,7 +69,7 @@ export interface Delivery {
   readonly id: string;
   readonly webhook_id: string;
   readonly event_id: string;
-  /** The event name as the webhook subscribed to it (D27). */
+  /** The event name as the webhook subscribed to it. */
   readonly event_type: string;
   readonly status: DeliveryStatus;
   readonly attempts: readonly DeliveryAttempt[];
@@ -80,7 +80,7 @@ export interface Delivery {
   /** Why a delivery ended without success (`5 attempts failed`, `receiver answered 410 Gone`, `webhook deleted`). */
   readonly failure_reason: string | null;
   /**
-   * P286: when it was last retried by hand (`null` until then). Its queue
+   * When it was last retried by hand (`null` until then). Its queue
    * message carries the same value, so a message scheduled before the retry
    * is recognised and dropped: one schedule runs at a time.
    */
@@ -88,7 +88,7 @@ export interface Delivery {
 }
 
 /**
- * D29 retry schedule: attempt 1 at once, then 5 s, 30 s, 5 min and 1 h after
+ * The delivery retry schedule: attempt 1 at once, then 5 s, 30 s, 5 min and 1 h after
  * the previous one; the 5th failure is final.
  *
  *   attempt:   1      2      3       4          5
@@ -108,7 +108,7 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
  * A delivery's id, derived from its webhook and event: the event's time part
  * (so deliveries sort like their events) and 16 characters of a hash of the
  * pair. Publishing an event twice (a retried outbox flush) therefore names
- * the same delivery, and the second write finds the first (D29: duplicates
+ * the same delivery, and the second write finds the first (duplicates
  * identified by event id).
  */
 export function deliveryIdFor(webhookId: string, eventId: string): string {
@@ -119,5 +119,5 @@ export function deliveryIdFor(webhookId: string, eventId: string): string {
   return `dlv_${time}${random}`;
 }
 
-/** D29: a receiver has 10 s to answer. */
+/** A receiver has 10 s to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 /**
- * D12, P61: where an invitation is accepted (its v1 path, a row of
+ * Where an invitation is accepted (its v1 path, a row of
  * layers/core/http/routes/auth.ts). Here rather than in the route table so the `users`
  * function can name it without bundling another family's rows.
  */

@@ -23,7 +23,7 @@ export const QUOTED_RANGES_DESCRIPTION =
 export const GROUNDEDNESS_DESCRIPTION =
   "How well the answer is grounded in what it cites, from 0 to 1 (3 decimals): the share of the answer's sentences that a passage they cite supports. A sentence is supported when it is a verbatim quote of a source it cites (ignoring differences in whitespace), or when most of its words (at least 70 %, rarer words weighing more) and all of its numbers occur within a few consecutive sentences of such a source. A sentence without a citation is not supported; sentences with no content words (such as 'Here is how:') are not counted. Computed the same way whatever model answered. An answer that makes no claim (the answer that nothing was found) scores 1";
 
-/** D18: a cited source, as the Query result and the Interaction resource show it. */
+/** A cited source, as the Query result and the Interaction resource show it. */
 export const citedSourceResource = z.object({
   chunk_id: z.string(),
   document_id: z.string().check(z.describe('The document the chunk belongs to (doc_…)')),

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { headerValue } from './request-state';
 
 /**
- * P242: the secret the console's CloudFront distribution adds to every
+ * The secret the console's CloudFront distribution adds to every
  * request it sends to API Gateway (an origin custom header, which replaces
  * any header of that name a viewer sends). Only the distribution and the
  * functions know its value.
@@ -12,7 +12,7 @@ import { headerValue } from './request-state';
 export const ORIGIN_VERIFY_HEADER = 'X-Svc-Origin-Verify';
 
 /**
- * P242: the viewer's address, written by the distribution's viewer-request
+ * The viewer's address, written by the distribution's viewer-request
  * function on `/api/*` from CloudFront's own `event.viewer.ip` (replacing
  * any value a viewer sent). Believed only beside the right ORIGIN_VERIFY_HEADER.
  */
@@ -22,10 +22,10 @@ export const VIEWER_ADDRESS_HEADER = 'X-Svc-Viewer-Address';
 export type OriginSecret = () => Promise<string>;
 
 /**
- * The address a request is judged by (D15's allowlist, P62's per-address
- * sign-in throttle, P77's own-address check): the TCP peer API Gateway saw
- * (`requestContext.identity.sourceIp`, P76), unless the request provably
- * came through the console's distribution (P242): then API Gateway's peer
+ * The address a request is judged by (D15's allowlist, the per-address
+ * sign-in throttle, the own-address check): the TCP peer API Gateway saw
+ * (`requestContext.identity.sourceIp`), unless the request provably
+ * came through the console's distribution: then API Gateway's peer
  * is a CloudFront edge, and the viewer's address is the one CloudFront
  * wrote in VIEWER_ADDRESS_HEADER.
  *

@@ -8,8 +8,8 @@ export {
 /**
  * The console's origin, the one place that says where it is: behind
  * CloudFront, the distribution's (`SVC_CONSOLE_ORIGIN`, P236, passed as
- * `publicBaseUrl`); otherwise the API's own origin (P66), its public address
- * (P91): configured (`SVC_PUBLIC_URL`, the local gateway's) or as API Gateway
+ * `publicBaseUrl`); otherwise the API's own origin, its public address:
+ * configured (`SVC_PUBLIC_URL`, the local gateway's) or as API Gateway
  * was reached. Unknown (never expected), links stay relative to that origin.
  */
 export function consoleOrigin(where: {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** D3: a `YYYY-MM-DD` query date, a whole UTC day; parsed to that day's midnight UTC. */
+/** A `YYYY-MM-DD` query date, a whole UTC day; parsed to that day's midnight UTC. */
 export const queryDate = z.pipe(
   z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-11-21')),
   z.transform((value: string, context) => {
@@ -13,7 +13,7 @@ export const queryDate = z.pipe(
   }),
 );
 
-/** D3: end dates are inclusive, so the range ends at the next midnight. */
+/** End dates are inclusive, so the range ends at the next midnight. */
 export function dayAfter(date: Date): Date {
   return new Date(date.getTime() + 24 * 60 * 60 * 1000);
 }

@@ -10,7 +10,7 @@ export const DEADLINE_RETRY_AFTER_SECONDS = 5;
  * `timeoutEarlyResponse`, whose default throws a bare `TimeoutError`: a 500.
  * Running out of time is overload, not a fault of the request or of the
  * code, so it is the spec's `503 service_unavailable` ("maintenance or
- * overload") with `Retry-After`, like every other outage (P37, P206).
+ * overload") with `Retry-After`, like every other outage.
  */
 export const deadlineOptions = {
   timeoutEarlyResponse(): never {

@@ -14,7 +14,7 @@ export interface ErrorView {
   readonly details: Record<string, unknown>;
 }
 
-/** D5 nested shape, used by `/api/v1`: the same for every status. */
+/** The nested shape, used by `/api/v1`: the same for every status. */
 export function nestedErrorBody(view: ErrorView, requestId: string): Record<string, unknown> {
   return {
     error: { code: view.code, message: view.message, details: view.details },
@@ -23,9 +23,9 @@ export function nestedErrorBody(view: ErrorView, requestId: string): Record<stri
 }
 
 /**
- * D5 flat shapes, used by legacy paths: the spec's published bodies for 401,
+ * The flat shapes, used by legacy paths: the spec's published bodies for 401,
  * 403 and 429 (a role refusal names roles where a scope refusal names
- * scopes, P63), and for other statuses `{ error, status, code, details }` in
+ * scopes), and for other statuses `{ error, status, code, details }` in
  * the same spirit. Every one carries `request_id`.
  */
 export function flatErrorBody(

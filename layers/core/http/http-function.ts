@@ -65,10 +65,10 @@ export interface HttpFunctionOptions<Deps extends HttpPlatformDependencies> {
  * Builds a family's Lambda handler: the middy chain every endpoint shares
  * (ARCHITECTURE.md, "A request's way"), then validation and the operation.
  *
- * Order of `before`: request id and route → the client's address (P242) →
+ * Order of `before`: request id and route → the client's address →
  * API key and scope, or session,
- * CSRF and role (P63) → the organization's IP allowlist (D15) → rate
- * limits and plan limits (D16; the concurrency
+ * CSRF and role → the organization's IP allowlist → rate
+ * limits and plan limits (the concurrency
  * lease is released when the response ends) → JSON body → validation →
  * operation, so an unauthenticated caller learns nothing but 401.
  * `after`/`onError` run in reverse, so
@@ -93,7 +93,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
     }
   }
   const logger = new Logger({ serviceName: `svc-${options.family}` });
-  // One read of the caller's organization, cached, serves the allowlist and the plan limits (P76).
+  // One read of the caller's organization, cached, serves the allowlist and the plan limits.
   const policies = organizationPolicies({
     organizations: () => options.dependencies().organizations,
     now: () => options.dependencies().clock.now().getTime(),
@@ -160,7 +160,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
       .use(accessLog)
       .use(responseHeaders())
       .use(errorResponses({ logger }))
-      // P242: the viewer's address behind the console's distribution, proven by its secret.
+      // The viewer's address behind the console's distribution, proven by its secret.
       .use(clientAddress({ originSecret: () => options.dependencies().originSecret }))
       .use(
         authenticate({
@@ -185,7 +185,7 @@ export function httpFunction<Deps extends HttpPlatformDependencies>(
   );
 }
 
-/** D16's refusals by reason (`scope_rate`, `plan_rate`, …), each as its own metric with that dimension. */
+/** The rate limits' refusals by reason (`scope_rate`, `plan_rate`, …), each as its own metric with that dimension. */
 function countRefusal(error: RateLimitExceededError): void {
   const refusal = serviceMetrics().singleMetric();
   refusal.addDimension('reason', error.reason);

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../domain/errors';
 
 /**
- * P197: how large a JSON body may be in shape, beyond D4's 1 MiB. Generous
+ * How large a JSON body may be in shape, beyond the JSON body rules' 1 MiB. Generous
  * for any body the API takes (the deepest is a few levels; the largest
  * string a 200,000-character article) and small enough that no schema,
  * error message or store ever sees a body built to exhaust them.
@@ -146,7 +146,7 @@ function unpairedSurrogate(path: string): never {
 }
 
 /**
- * P197: checks a JSON body's shape in one pass over its text, before
+ * Checks a JSON body's shape in one pass over its text, before
  * `JSON.parse` or any schema sees it: depth, array and object sizes, the
  * number of values, string and number lengths, repeated field names (which
  * `JSON.parse` would silently collapse to the last) and unpaired surrogates.

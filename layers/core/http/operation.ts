@@ -9,14 +9,14 @@ import type { Route } from './route';
 export interface RequestClient {
   /**
    * The address API Gateway saw, or the viewer's behind the console's
-   * distribution (P242): P62's per-address throttle, P77's own-address check.
+   * distribution: the per-address throttle, the own-address check.
    */
   readonly sourceIp: string;
-  /** The `svc_session` cookie as sent, if any (D12: login rotates it). */
+  /** The `svc_session` cookie as sent, if any (login rotates it). */
   readonly sessionToken: string | undefined;
   /** Any cookie the request carries (SSO and connector sign-ins: the browser binding, P90, P215). */
   cookie(name: string): string | undefined;
-  /** A request header, case-insensitive (P216: `Accept` picks JSON over a redirect). */
+  /** A request header, case-insensitive (`Accept` picks JSON over a redirect). */
   header(name: string): string | undefined;
   /**
    * The API's public address as API Gateway was reached (`https://<domain>`
@@ -33,12 +33,12 @@ export interface OperationInput<Query, Body, Deps, P = Principal> {
   /** Who is calling; `null` on public routes (signing in). */
   readonly principal: P;
   readonly client: RequestClient;
-  /** D12: for a session request, the token that continues it (already set as the response's cookie). */
+  /** For a session request, the token that continues it (already set as the response's cookie). */
   readonly session: IssuedSession | null;
   readonly route: Route;
   /** What the function's composition root built (functions/<family>/wiring.ts). */
   readonly deps: Deps;
-  /** D6: this request's id, for errors reported inside a stream. */
+  /** This request's id, for errors reported inside a stream. */
   readonly requestId: string;
 }
 
@@ -57,7 +57,7 @@ export interface OperationResponse {
 }
 
 /**
- * One endpoint's edge: its query and body schemas (zod/mini, P72; reused
+ * One endpoint's edge: its query and body schemas (zod/mini; reused
  * for the OpenAPI document; any zod schema type checks), the ids its path carries, and the call into a use case.
  */
 export interface Operation<

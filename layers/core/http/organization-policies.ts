@@ -6,12 +6,12 @@ import type { Principal } from '../domain/principal';
 import type { OrganizationRepository } from '../ports/organization-repository.port';
 
 /**
- * How long a function instance trusts what it read of an organization
- * (P11): a plan or allowlist change takes effect within this.
+ * How long a function instance trusts what it read of an organization:
+ * a plan or allowlist change takes effect within this.
  */
 export const ORGANIZATION_POLICY_CACHE_MS = 30_000;
 
-/** What the request path needs of the caller's organization: its plan's limits (D16) and its allowlist (D15). */
+/** What the request path needs of the caller's organization: its plan's limits and its allowlist. */
 export interface OrganizationPolicy {
   readonly limits: PlanLimits;
   /** `null`: requests are allowed from any address. */
@@ -24,8 +24,8 @@ export interface OrganizationPolicies {
 }
 
 /**
- * One read of the organization item serves every limit and the allowlist
- * (P76): the plan limits already needed it, so checking the address costs
+ * One read of the organization item serves every limit and the allowlist:
+ * the plan limits already needed it, so checking the address costs
  * no extra round trip, and both are cached per function instance for
  * `ORGANIZATION_POLICY_CACHE_MS`. The allowlist is compiled once per read,
  * so each request's check is a lookup in native code.

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { PAGINATION } from '../domain/pagination';
 import { queryInteger } from './validation';
 
-/** D2: `limit` 1–200 (default 50), `offset` ≥ 0 (default 0); out of range is 400, never clamped. */
+/** `limit` 1–200 (default 50), `offset` ≥ 0 (default 0); out of range is 400, never clamped. */
 export const paginationQuery = {
   limit: z.optional(queryInteger(1, PAGINATION.maxLimit)),
   offset: z.optional(queryInteger(0, PAGINATION.maxOffset)),

@@ -9,21 +9,20 @@ import type { Route } from './route';
 export interface RequestState {
   readonly requestId: string;
   readonly startedAt: number;
-  /** D5: which error shape the path family answers in. */
+  /** Which error shape the path family answers in. */
   readonly errorShape: 'nested' | 'flat';
   /**
-   * The address the request is judged by (D15, P62, P77): API Gateway's
-   * `sourceIp`, or the viewer's behind the console's distribution (P242,
-   * the clientAddress middleware).
+   * The address the request is judged by: API Gateway's
+   * `sourceIp`, or the viewer's behind the console's distribution (* the clientAddress middleware).
    */
   sourceIp: string;
   route: Route | null;
   params: Record<string, string>;
   principal: Principal | null;
   rateLimit: ScopeBucketReport | null;
-  /** The parsed JSON body (D4); `undefined` when the request had none. */
+  /** The parsed JSON body; `undefined` when the request had none. */
   body: unknown;
-  /** D12: the token continuing the request's session, re-issued by authentication. */
+  /** The token continuing the request's session, re-issued by authentication. */
   session: IssuedSession | null;
   /** A `Set-Cookie` for the response unless the operation sets its own (the continued session, or a clearing). */
   setCookie: string | null;

@@ -12,30 +12,30 @@ interface RouteBase {
   readonly family: string;
   /** The operation within that function. */
   readonly operation: string;
-  /** Which path family: decides the error shape (D5) and deprecation headers (D7). */
+  /** Which path family: decides the error shape and deprecation headers. */
   readonly api: 'v1' | 'legacy';
-  /** For legacy routes: the v1 path that replaces it (D7 `Link: rel="successor-version"`). */
+  /** For legacy routes: the v1 path that replaces it (`Link: rel="successor-version"`). */
   readonly successor?: string;
-  /** Answers may stream (D19): API Gateway's STREAM transfer mode and a response-streaming Lambda. */
+  /** Answers may stream: API Gateway's STREAM transfer mode and a response-streaming Lambda. */
   readonly streaming?: true;
   /**
-   * D14 SAML: an identity provider's HTTP-POST binding. The body is an HTML
+   * SAML: an identity provider's HTTP-POST binding. The body is an HTML
    * form (`application/x-www-form-urlencoded`), not JSON, and it arrives
    * cross-site by design (the IdP's page posts it), so the login-CSRF check
    * of public routes does not apply; the sign-in flow it finishes is bound
-   * to the browser instead (P90, P92).
+   * to the browser instead (P90).
    */
   readonly formPost?: true;
-  /** Answers spend model tokens: refused once the organization's tokens/day are spent (D16, P57). */
+  /** Answers spend model tokens: refused once the organization's tokens/day are spent. */
   readonly spendsTokens?: true;
   /**
-   * A GET that changes state (D26 `oauth/start` begins a sign-in, P216): a
+   * A GET that changes state (`oauth/start` begins a sign-in): a
    * session must send it as POST, PUT and DELETE are sent — same-site, with
-   * its X-CSRF-Token (D12) — so a cross-site navigation cannot.
+   * its X-CSRF-Token — so a cross-site navigation cannot.
    */
   readonly changesState?: true;
   /**
-   * P241: a public route that tells what anyone may know (the addresses
+   * A public route that tells what anyone may know (the addresses
    * webhooks come from) and signs nobody in: no credential, no sign-in
    * throttle, nothing read but settings. The stage's per-address firewall
    * rule and throttle hold it; OpenAPI lists no 401 or 429 of ours for it.
@@ -43,7 +43,7 @@ interface RouteBase {
   readonly publicInformation?: true;
 }
 
-/** P215: why a session-only route refuses API keys, when it is not D11's "keys never manage keys". */
+/** Why a session-only route refuses API keys, when it is not D11's "keys never manage keys". */
 export interface KeyRefusal {
   readonly message: string;
   /** `details.reason` of the 403. */
@@ -51,11 +51,11 @@ export interface KeyRefusal {
 }
 
 /**
- * What a route requires of each credential (P63). By default either one:
- * an API key holding `scope` (D9), or a signed-in user whose role is at
- * least `role` (D13). `access: 'session'` refuses API keys (D11: keys
- * never manage keys; nor SSO, P85). Either way `scope` names the rate bucket a
- * request draws from (D16): the key's, or the user's of the same size.
+ * What a route requires of each credential. By default either one:
+ * an API key holding `scope`, or a signed-in user whose role is at
+ * least `role`. `access: 'session'` refuses API keys (keys
+ * never manage keys; nor SSO). Either way `scope` names the rate bucket a
+ * request draws from: the key's, or the user's of the same size.
  * `access: 'public'` takes no credential at all (signing in).
  */
 export type RouteAccess =
@@ -102,7 +102,7 @@ function segmentsMatch(pattern: string, path: string): Record<string, string> | 
     if (param) {
       if (actual === '') return null;
       // A segment that does not decode (`%ff`, `%zz`) still matches: the
-      // route's id check answers it with 400 (D1), as API Gateway hands the
+      // route's id check answers it with 400, as API Gateway hands the
       // route's function whatever the segment holds.
       params[param] = decodedOrRaw(actual);
     } else if (expected !== actual) {
@@ -132,7 +132,7 @@ function moreSpecific(pattern: string, other: string): boolean {
 /**
  * Finds the route for a request path (what API Gateway does before it picks a
  * Lambda): first the resource, the most specific pattern the path matches
- * (a literal segment before a parameter, P240), then the method among that
+ * (a literal segment before a parameter), then the method among that
  * resource's routes. `allowedMethods` lists the methods of a resource that
  * exists but does not serve `method`, for 405 answers.
  */
@@ -156,7 +156,7 @@ export function matchRoute(
   return { match: null, allowedMethods: served.map((candidate) => candidate.method) };
 }
 
-/** D5: `/api/v1/…` (and any unknown `/api/vN/…`) answers in the nested shape; legacy `/api/…` flat. */
+/** `/api/v1/…` (and any unknown `/api/vN/…`) answers in the nested shape; legacy `/api/…` flat. */
 export function errorShapeForPath(path: string): 'nested' | 'flat' {
   return path.startsWith('/api/') && !/^\/api\/v\d+(\/|$)/.test(path) ? 'flat' : 'nested';
 }

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { SESSION_COOKIE_NAME } from '../domain/session';
 
 /**
- * D12: `svc_session`, `HttpOnly; Secure; SameSite=Lax; Path=/`, with an
+ * `svc_session`, `HttpOnly; Secure; SameSite=Lax; Path=/`, with an
  * expiry equal to the token's. Secure stays on the local runtime too:
  * browsers treat http://localhost and 127.0.0.1 as secure for cookies, and
  * curl sends Secure cookies there (docs/api-tour.md: sign in with a cookie jar).

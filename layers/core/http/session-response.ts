@@ -23,8 +23,8 @@ export function sessionBody(orgId: string, user: User, session: IssuedSession) {
 
 /**
  * A new session: its cookie, and the CSRF token in a header as well as the
- * body (D12). Sign-in, accepting an invitation and, on one machine, creating
- * the first administrator (P228) all answer with it.
+ * body. Sign-in, accepting an invitation and, on one machine, creating
+ * the first administrator all answer with it.
  */
 export function withNewSession(
   orgId: string,

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 
-/** One server-sent event: a name and a JSON object (D19). */
+/** One server-sent event: a name and a JSON object. */
 export interface ServerSentEvent {
   readonly event: string;
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** D19: a comment line every 15 s keeps proxies from closing a quiet stream. */
+/** A comment line every 15 s keeps proxies from closing a quiet stream. */
 export const KEEP_ALIVE_MS = 15_000;
 
 export function encodeEvent(event: ServerSentEvent): string {
@@ -16,7 +16,7 @@ export function encodeEvent(event: ServerSentEvent): string {
 /**
  * Encodes events as `text/event-stream`, with `: keep-alive` comments while
  * the source is quiet. The source is expected to turn its own failures into
- * an `error` event (D19); if it throws anyway, the stream ends with a generic
+ * an `error` event; if it throws anyway, the stream ends with a generic
  * one rather than a torn connection.
  */
 export function sseStream(

@@ -2,7 +2,7 @@ import { Readable, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
-/** A response whose body may be a stream (SSE, D19) rather than a string. */
+/** A response whose body may be a stream (SSE) rather than a string. */
 export type StreamableResult = Omit<APIGatewayProxyResult, 'body'> & { body: string | Readable };
 
 /** Where a streamed response goes: opened once with status and headers, then written. */
@@ -128,7 +128,7 @@ export function streamable(
  * The same body, which runs `cleanup` (awaited) once it has been read to the
  * end, failed, or been destroyed (a client that went away), before it ends or
  * reports itself closed: a streamed response's end is the request's end (the
- * concurrency lease, P58), long after the middleware chain returned.
+ * concurrency lease), long after the middleware chain returned.
  */
 export function withCleanupAtEnd(body: Readable, cleanup: () => Promise<void>): Readable {
   let cleaned: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ROLES, USER_STATUSES, type User } from '../domain/user';
 
-/** D13: a user as every endpoint returns it, with its organization; never a password or hash. */
+/** A user as every endpoint returns it, with its organization; never a password or hash. */
 export const userResource = z.object({
   id: z.string(),
   org_id: z.string(),

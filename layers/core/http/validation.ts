@@ -9,7 +9,7 @@ export interface FieldIssue {
   readonly message: string;
 }
 
-/** Zod issues → a 400 that names every offending field; unknown fields are listed apart (D4). */
+/** Zod issues → a 400 that names every offending field; unknown fields are listed apart. */
 export function invalidRequest(
   where: 'body' | 'query',
   issues: readonly z.core.$ZodIssue[],
@@ -43,7 +43,7 @@ export function invalidRequest(
 const camelToSnake = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /**
- * D7: legacy paths accept camelCase synonyms (`agentId` for `agent_id`).
+ * Legacy paths accept camelCase synonyms (`agentId` for `agent_id`).
  * Giving both spellings of one field is ambiguous, and refused.
  */
 export function snakeCaseKeys(value: unknown): unknown {
@@ -88,7 +88,7 @@ export function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, s
   );
 }
 
-/** D1: a path id with the wrong prefix or shape is a 400, not a 404. */
+/** A path id with the wrong prefix or shape is a 400, not a 404. */
 export function assertPathIds(
   params: Record<string, string>,
   expected: Record<string, IdKind>,
@@ -104,7 +104,7 @@ export function assertPathIds(
   }
 }
 
-/** A non-negative integer in a query string, as zod: `"10"` → 10; `"1.5"`, `"-1"`, `"1e3"` refused (D2). */
+/** A non-negative integer in a query string, as zod: `"10"` → 10; `"1.5"`, `"-1"`, `"1e3"` refused. */
 export function queryInteger(min: number, max: number) {
   return z.pipe(
     z.pipe(

@@ -39,8 +39,8 @@ export interface AgentRepository {
   /** Ids of the organization's agents that list `dataSourceId`. */
   idsReferencing(orgId: string, dataSourceId: string): Promise<string[]>;
   /**
-   * The organization's agents that answer with a model key (D33), by name;
-   * with `modelKeyId`, only that key's (P282: model keys list them, a refused
+   * The organization's agents that answer with a model key, by name;
+   * with `modelKeyId`, only that key's (model keys list them, a refused
    * delete names them).
    */
   modelKeyUsers(orgId: string, modelKeyId?: string): Promise<ModelKeyUser[]>;

@@ -9,13 +9,13 @@ export interface AnswerSource {
   readonly document_id?: string;
   readonly document_title: string;
   readonly document_url: string | null;
-  /** P126: the headings above the chunk, outermost first; its sentences are read under them. */
+  /** The headings above the chunk, outermost first; its sentences are read under them. */
   readonly heading_path?: readonly string[];
   readonly text: string;
   readonly score: number;
 }
 
-/** One earlier turn of the conversation (D18: the last 10 go into the prompt). */
+/** One earlier turn of the conversation (the last 10 go into the prompt). */
 export interface ConversationTurn {
   readonly question: string;
   readonly answer: string;
@@ -31,7 +31,7 @@ export interface AnswerRequest {
   readonly maxTokens: number;
   readonly signal?: AbortSignal;
   /**
-   * The caller streams the answer to its client (D19): a provider with one
+   * The caller streams the answer to its client: a provider with one
    * call for a whole answer and another for a stream (Bedrock's Converse and
    * ConverseStream) picks by it; others may stream either way.
    */
@@ -68,7 +68,7 @@ export class ModelUnavailableError extends ServiceUnavailableError {}
 /**
  * The provider is rate limiting the key (429 other than a used-up quota).
  * A 503 like any unavailability for the service's own key; for an
- * organization's key (D33) the caller gets 429 with the provider's
- * Retry-After (P134).
+ * organization's key the caller gets 429 with the provider's
+ * Retry-After.
  */
 export class ModelRateLimitedError extends ModelUnavailableError {}

@@ -2,7 +2,7 @@ import type { ConnectorTokens, ConnectorType } from '../domain/connector';
 import type { DataSource } from '../domain/data-source';
 import type { DomainEvent } from '../domain/events';
 
-/** A provider app's credentials (P150: settings locally, Secrets Manager in the cloud). */
+/** A provider app's credentials (settings locally, Secrets Manager in the cloud). */
 export interface OAuthApp {
   readonly clientId: string;
   readonly clientSecret: string;
@@ -13,7 +13,7 @@ export interface ConnectorApps {
   appFor(type: ConnectorType): Promise<OAuthApp | null>;
 }
 
-/** What a signed `state` asserts (P146): one sign-in, for one data source of one organization, by one caller. */
+/** What a signed `state` asserts: one sign-in, for one data source of one organization, by one caller. */
 export interface OAuthStateClaims {
   readonly flowId: string;
   readonly orgId: string;
@@ -36,7 +36,7 @@ export interface PendingConnection {
   readonly flow_id: string;
   readonly code_verifier: string;
   readonly principal_id: string;
-  /** P215: SHA-256 of the secret in the starting browser's flow cookie (absent on flows stored before it: they fail). */
+  /** SHA-256 of the secret in the starting browser's flow cookie (absent on flows stored before it: they fail). */
   readonly browser_hash: string;
   /** Epoch seconds. */
   readonly expires_at: number;
@@ -45,7 +45,7 @@ export interface PendingConnection {
 /**
  * A connector source's sign-in and grant, stored on its data source item
  * (never part of the entity the API shows): the pending flow, the sealed
- * tokens (D33), the connection status, and the sync cursor. Every call is
+ * tokens, the connection status, and the sync cursor. Every call is
  * scoped by organization.
  */
 export interface ConnectionStore {
@@ -82,7 +82,7 @@ export interface ConnectionStore {
   ): Promise<{ readonly source: DataSource; readonly sealedTokens: string | null } | null>;
 }
 
-/** The result of asking the provider to revoke a grant (P149). */
+/** The result of asking the provider to revoke a grant. */
 export type Revocation =
   | { readonly revoked: true }
   | { readonly revoked: false; readonly reason: string };
@@ -115,7 +115,7 @@ export interface ProviderOAuth {
 /** The providers' OAuth clients by connector type; a type without one cannot be connected yet. */
 export type ProviderOAuthClients = Partial<Record<ConnectorType, ProviderOAuth>>;
 
-/** A connected source's grant while a sync uses it (P148): a fresh access token, renewed on demand. */
+/** A connected source's grant while a sync uses it: a fresh access token, renewed on demand. */
 export interface AccessGrant {
   readonly site: ConnectorTokens['site'];
   accessToken(): Promise<string>;

@@ -12,7 +12,7 @@ export interface DataSourceFilter {
   readonly status?: DataSourceStatus;
 }
 
-/** The outcome of asking for a sync (D22: one running job per data source). */
+/** The outcome of asking for a sync (one running job per data source). */
 export interface SyncJobClaim {
   /** The job now current: the new one, or the one already queued or running. */
   readonly job: SyncJob;
@@ -21,7 +21,7 @@ export interface SyncJobClaim {
   readonly dataSource: DataSource;
 }
 
-/** A scheduled data source whose `next_sync_at` has come (D23), as the schedule index lists it. */
+/** A scheduled data source whose `next_sync_at` has come, as the schedule index lists it. */
 export interface DueDataSource {
   readonly orgId: string;
   readonly dataSourceId: string;
@@ -44,7 +44,7 @@ export interface NextSyncMove {
 export interface DataSourceRepository {
   create(orgId: string, source: DataSource, events: readonly DomainEvent[]): Promise<void>;
   /**
-   * Creates `source` unless an item with its id exists (P115: the built-in
+   * Creates `source` unless an item with its id exists (the built-in
    * knowledge base, whose id every writer derives alike); `false` when it
    * existed. The events are stored only by the write that created it.
    */
@@ -65,12 +65,12 @@ export interface DataSourceRepository {
   ): Promise<DataSource | null>;
   delete(orgId: string, id: string): Promise<boolean>;
   /**
-   * D23: the scheduled sources of every organization whose `next_sync_at` is
+   * The scheduled sources of every organization whose `next_sync_at` is
    * `now` (ISO 8601) or earlier, from the schedule index (never a scan).
    */
   listDueForSync(now: string): Promise<DueDataSource[]>;
   /**
-   * D23: moves a source's `next_sync_at` in one conditional write. `false`
+   * Moves a source's `next_sync_at` in one conditional write. `false`
    * when it is no longer `move.from` with `move.frequency`: another scheduler
    * run moved it first, or the source was deleted, rescheduled or turned
    * `manual` in between.
@@ -82,8 +82,8 @@ export interface DataSourceRepository {
    */
   claimSyncJob(orgId: string, id: string, job: SyncJob): Promise<SyncJobClaim | null>;
   /**
-   * Moves job `jobId` from queued to running and the source to `processing`
-   * (D22); a job already running (a resumed one) is returned as it is. `null`
+   * Moves job `jobId` from queued to running and the source to `processing`;
+   * a job already running (a resumed one) is returned as it is. `null`
    * when `jobId` is not the source's current job (a stale or duplicate message).
    */
   startSyncJob(
@@ -92,7 +92,7 @@ export interface DataSourceRepository {
     jobId: string,
     startedAt: string,
   ): Promise<DataSource | null>;
-  /** Writes progress (D24) while `jobId` is still current. */
+  /** Writes progress while `jobId` is still current. */
   recordSyncProgress(
     orgId: string,
     id: string,
@@ -114,18 +114,18 @@ export interface DataSourceRepository {
       job: SyncJob;
       status: 'active' | 'failed';
       chunksIndexed: number;
-      /** P147: the provider refused the grant: the source becomes `Connection failed` too. */
+      /** The provider refused the grant: the source becomes `Connection failed` too. */
       connectionFailed?: boolean;
     },
     events: readonly DomainEvent[],
   ): Promise<boolean>;
-  /** P151: where an incremental sync resumes; `null` before the first checkpoint (or after a reconnect). */
+  /** Where an incremental sync resumes; `null` before the first checkpoint (or after a reconnect). */
   syncCursor(orgId: string, id: string): Promise<string | null>;
-  /** P151: commits a checkpoint's cursor while `jobId` is still current; `false` otherwise. */
+  /** Commits a checkpoint's cursor while `jobId` is still current; `false` otherwise. */
   commitSyncCursor(orgId: string, id: string, jobId: string, cursor: string): Promise<boolean>;
   /**
    * Records indexing done outside a sync job (an uploaded file ingested or
-   * deleted, D25): the source's chunk count and, optionally, its status
+   * deleted): the source's chunk count and, optionally, its status
    * (`active` once something is indexed; `failed` only while nothing ever
    * was), with the events in the same write. Skipped while a sync job is
    * running (it writes its own count when it ends); `false` when skipped.

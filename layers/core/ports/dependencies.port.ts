@@ -60,50 +60,50 @@ import type { WebhookTransport, WebhookUrlVerifier } from './webhook-transport.p
 
 /** Everything the use cases may need, as ports. The cloud and local wiring fill it in. */
 export interface Dependencies {
-  /** D10: the environment this deployment serves. */
+  /** The environment this deployment serves. */
   readonly environment: Environment;
   readonly clock: Clock;
   readonly organizations: OrganizationRepository;
   readonly apiKeys: ApiKeyRepository;
-  /** D13 users, and D12 sessions: their tokens and the revoked ones. */
+  /** Users, and sessions: their tokens and the revoked ones. */
   readonly users: UserRepository;
   readonly sessionTokens: SessionTokens;
   readonly sessionRevocations: SessionRevocations;
-  /** P223: when `enforce_sso` ended password sessions (every HTTP family checks them). */
+  /** When `enforce_sso` ended password sessions (every HTTP family checks them). */
   readonly passwordSessionCutoffs: PasswordSessionCutoffs;
-  /** Issue 9 item 5: groups, and (every HTTP family, P83) the grants a session check reads. */
+  /** Issue 9 item 5: groups, and (every HTTP family) the grants a session check reads. */
   readonly groups: GroupRepository;
   readonly groupGrants: GroupGrants;
-  /** P264: invitations and password resets go out by mail (SES, SMTP, or logged, P265). */
+  /** Invitations and password resets go out by mail (SES, SMTP, or logged). */
   readonly mailer: Mailer;
-  /** P266: password resets issued and not yet used. */
+  /** Password resets issued and not yet used. */
   readonly passwordResets: PasswordResetRepository;
   readonly agents: AgentRepository;
   readonly dataSources: DataSourceRepository;
   readonly rateLimiter: RateLimiter;
   readonly planQuota: PlanQuota;
-  /** D16: the plan's requests/day and tokens/day. */
+  /** The plan's requests/day and tokens/day. */
   readonly dailyUsage: DailyUsage;
-  /** D16: the plan's concurrent requests. */
+  /** The plan's concurrent requests. */
   readonly concurrencyLeases: ConcurrencyLeases;
   readonly syncQueue: SyncJobQueue;
   readonly outbox: Outbox;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
-  /** P301: what webhook management does with deliveries (the same store, fewer operations). */
+  /** What webhook management does with deliveries (the same store, fewer operations). */
   readonly deliveryRecords: DeliveryRecords;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
   readonly deliveryVisibility: MessageVisibility;
   readonly secretSealer: SecretSealer;
   readonly webhookTransport: WebhookTransport;
   readonly webhookUrlVerifier: WebhookUrlVerifier;
-  /** D29: how long a receiver has to answer. */
+  /** How long a receiver has to answer. */
   readonly webhookTimeoutMs: number;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
-  /** D20: the answerer for an agent's model (`offline-extractive`, or the configured provider's). */
+  /** The answerer for an agent's model (`offline-extractive`, or the configured provider's). */
   readonly answererFor: (model: string) => Answerer;
-  /** D33: the organization's own model keys, their check at save, and answers with them. */
+  /** The organization's own model keys, their check at save, and answers with them. */
   readonly modelKeys: ModelKeyRepository;
   readonly modelKeyVerifier: ModelKeyVerifier;
   readonly answererForModelKey: ModelKeyAnswererFactory;
@@ -111,50 +111,50 @@ export interface Dependencies {
   /** Issue 11 item 5: evaluation runs, and the queue the eval worker runs them from. */
   readonly evaluations: EvaluationRepository;
   readonly evaluationQueue: MessageQueue<EvaluationRunMessage>;
-  /** D32: knowledge-base articles and their versions. */
+  /** knowledge-base articles and their versions. */
   readonly kbArticles: KbArticleRepository;
   readonly sessions: SessionHistory;
   readonly rollups: AnalyticsRollups;
   /** How a data source's documents are read during a sync. */
   readonly readerFor: (source: DataSource, orgId: string) => SourceReader;
-  /** D25: uploaded files' records, their bytes, and how they are read. */
+  /** Uploaded files' records, their bytes, and how they are read. */
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
   readonly fileParser: FileParser;
-  /** Cuts parsed documents into chunks (P69: in a parsing process on one machine). */
+  /** Cuts parsed documents into chunks (in a parsing process on one machine). */
   readonly chunker: DocumentChunker;
-  /** D14: SSO configurations and verified domains, sign-ins in progress, DNS TXT look-ups. */
+  /** SSO configurations and verified domains, sign-ins in progress, DNS TXT look-ups. */
   readonly ssoRepository: SsoRepository;
   readonly ssoFlows: SsoFlowStore;
   readonly txtResolver: TxtResolver;
   readonly oidcRelyingParty: OidcRelyingParty;
-  /** P220: which identity provider addresses an organization may set. */
+  /** Which identity provider addresses an organization may set. */
   readonly identityProviderUrls: IdentityProviderUrlRule;
-  /** D14 SAML 2.0: the service provider, and the assertions already accepted (replays). */
+  /** SAML 2.0: the service provider, and the assertions already accepted (replays). */
   readonly samlServiceProvider: SamlServiceProvider;
-  /** P272: reads an IdP's SAML metadata, pasted or fetched under D35. */
+  /** Reads an IdP's SAML metadata, pasted or fetched under the SSRF guard. */
   readonly samlMetadata: SamlMetadataReader;
   readonly samlAssertions: SamlAssertionLedger;
   /**
-   * The API's public address for links back to it (SSO callbacks, P91):
+   * The API's public address for links back to it (SSO callbacks):
    * the local gateway's, or the configured one; undefined: as API Gateway
    * reports it per request.
    */
   readonly publicBaseUrl: () => string | undefined;
   /**
-   * P236: the web console's public origin when it is not the API's own (the
+   * The web console's public origin when it is not the API's own (the
    * CloudFront distribution in front of API Gateway): a signed-in change
-   * whose `Origin` is this one passes the CSRF origin check (D12, P66).
+   * whose `Origin` is this one passes the CSRF origin check.
    */
   readonly consoleOrigin: string | undefined;
   /**
-   * P242: the secret the console's distribution sends in `X-Svc-Origin-Verify`;
+   * The secret the console's distribution sends in `X-Svc-Origin-Verify`;
    * a request carrying it is judged by the viewer address CloudFront wrote.
    * Undefined where no trusted proxy is in front: no header moves an address.
    */
   readonly originSecret: (() => Promise<string>) | undefined;
   /**
-   * P240: where webhook deliveries come from, published at `GET
+   * Where webhook deliveries come from, published at `GET
    * /api/v1/webhooks/source-ips`: the NAT gateways' Elastic IPs in the
    * cloud, a setting on one machine, or why there are none.
    */
@@ -163,6 +163,6 @@ export interface Dependencies {
   readonly connections: ConnectionStore;
   readonly connectorApps: ConnectorApps;
   readonly oauthClients: ProviderOAuthClients;
-  /** P146: signs and checks the connector sign-in's `state`. */
+  /** Signs and checks the connector sign-in's `state`. */
   readonly oauthState: OAuthStateSigner;
 }

@@ -5,7 +5,7 @@ import type { ParsedDocument } from './document.port';
  * Cuts a parsed document into chunks (`chunkDocument`, domain/retrieval),
  * wherever the deployment runs CPU-bound work: in the Lambda itself in the
  * cloud, in a parsing process on one machine so the API's event loop is never
- * held (issue 14, P69).
+ * held (issue 14).
  */
 export interface DocumentChunker {
   chunk(document: ParsedDocument): Promise<readonly DocumentChunk[]>;

@@ -12,7 +12,7 @@ import type { Page, PageRequest } from '../domain/pagination';
 /** Evaluation runs (issue 11 item 5) and their questions, in their organization's partition. */
 export interface EvaluationRepository {
   /**
-   * Stores the questions, then the run (P142): a run is only visible once
+   * Stores the questions, then the run: a run is only visible once
    * every question is written, so a failed create leaves no run behind.
    */
   create(
@@ -22,7 +22,7 @@ export interface EvaluationRepository {
     questions: readonly EvaluationQuestion[],
   ): Promise<void>;
   get(orgId: string, id: string): Promise<Evaluation | null>;
-  /** Who started the run (P140). */
+  /** Who started the run. */
   askerOf(orgId: string, id: string): Promise<EvaluationAsker | null>;
   /** Newest first. */
   list(orgId: string, page: PageRequest): Promise<Page<Evaluation>>;
@@ -31,7 +31,7 @@ export interface EvaluationRepository {
   /** `queued` → `running`, stamping `started_at`; `null` when the run was not queued. */
   markRunning(orgId: string, id: string, at: string): Promise<Evaluation | null>;
   /**
-   * Records a question's result unless it has one already (P142: a question
+   * Records a question's result unless it has one already (a question
    * is scored once, whatever redeliveries happen); `false` when it had one.
    * `completed` is the run's progress after it.
    */
@@ -59,6 +59,6 @@ export interface EvaluationRepository {
       readonly events: readonly DomainEvent[];
     },
   ): Promise<Evaluation | null>;
-  /** Removes a run whose message could not be sent (P142), questions included. */
+  /** Removes a run whose message could not be sent, questions included. */
   discard(orgId: string, id: string): Promise<void>;
 }

@@ -5,7 +5,7 @@ export type FileParseOutcome =
   | { readonly ok: true; readonly document: ParsedDocument }
   | { readonly ok: false; readonly reason: string };
 
-/** Turns an uploaded file's bytes into a document (D25's types). */
+/** Turns an uploaded file's bytes into a document (the upload rules' types). */
 export interface FileParser {
   parse(bytes: Buffer, filename: string, contentType?: string): Promise<FileParseOutcome>;
 }

@@ -1,5 +1,5 @@
 /**
- * D25: a direct upload the caller sends itself: an HTML-form style POST of
+ * A direct upload the caller sends itself: an HTML-form style POST of
  * `fields` then the file as the `file` field, to `url` (S3's presigned POST;
  * the local gateway accepts the same form).
  */

@@ -2,7 +2,7 @@ import type { Group, GroupChanges, GroupGrant } from '../domain/group';
 import type { Page, PageRequest } from '../domain/pagination';
 
 /**
- * What a session check reads of a user's groups (P83): the grants of the
+ * What a session check reads of a user's groups: the grants of the
  * groups that still exist, in one read. Every HTTP family has it.
  */
 export interface GroupGrants {
@@ -12,7 +12,7 @@ export interface GroupGrants {
 
 /**
  * Groups of one organization (issue 9 item 5); every call is scoped by
- * `orgId`. Memberships are kept on the users (UserRepository, P83).
+ * `orgId`. Memberships are kept on the users (UserRepository).
  */
 export interface GroupRepository extends GroupGrants {
   create(orgId: string, group: Group): Promise<void>;

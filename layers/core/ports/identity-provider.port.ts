@@ -8,7 +8,7 @@ export interface OidcClientSettings {
   readonly redirectUri: string;
 }
 
-/** What leaving for the provider needs: the flow's secrets (D14: PKCE, state, nonce). */
+/** What leaving for the provider needs: the flow's secrets (PKCE, state, nonce). */
 export interface OidcAuthorization {
   readonly state: string;
   readonly nonce: string;
@@ -25,7 +25,7 @@ export interface OidcCallback {
 }
 
 /**
- * The OIDC relying party (D14). Every failure to prove the user (provider
+ * The OIDC relying party. Every failure to prove the user (provider
  * refusal, bad signature, wrong issuer, audience, nonce, expired token)
  * throws SsoAuthenticationFailedError.
  */
@@ -39,7 +39,7 @@ export interface OidcRelyingParty {
   ): Promise<Record<string, unknown>>;
 }
 
-/** The service provider's side of one organization's SAML trust (D14). */
+/** The service provider's side of one organization's SAML trust. */
 export interface SamlTrust {
   /** Our entity id for this organization: the audience assertions must name. */
   readonly spEntityId: string;
@@ -47,7 +47,7 @@ export interface SamlTrust {
   readonly acsUrl: string;
   readonly idpEntityId: string;
   readonly idpSsoUrl: string;
-  /** P273: how the AuthnRequest travels to `idpSsoUrl`: a redirect, or a form the browser posts. */
+  /** How the AuthnRequest travels to `idpSsoUrl`: a redirect, or a form the browser posts. */
   readonly idpSsoBinding: SamlBinding;
   readonly idpCertificates: readonly string[];
 }
@@ -55,7 +55,7 @@ export interface SamlTrust {
 /** SAML Bindings §3.4 (HTTP-Redirect) and §3.5 (HTTP-POST), the two a browser sign-in uses. */
 export type SamlBinding = 'redirect' | 'post';
 
-/** An AuthnRequest as the browser carries it: a URL to follow, or a form to post (P273). */
+/** An AuthnRequest as the browser carries it: a URL to follow, or a form to post. */
 export type SamlAuthorization =
   | { readonly binding: 'redirect'; readonly location: string }
   | {
@@ -64,7 +64,7 @@ export type SamlAuthorization =
       readonly fields: Readonly<Record<string, string>>;
     };
 
-/** What an identity provider's SAML metadata says about it (D14, P272). */
+/** What an identity provider's SAML metadata says about it. */
 export interface SamlIdentityProviderMetadata {
   readonly entityId: string;
   readonly ssoUrl: string;
@@ -73,13 +73,13 @@ export interface SamlIdentityProviderMetadata {
   readonly certificates: readonly string[];
 }
 
-/** Why metadata was refused, in words for the administrator (P272); nothing of it is trusted. */
+/** Why metadata was refused, in words for the administrator; nothing of it is trusted. */
 export class SamlMetadataError extends Error {
   override readonly name = 'SamlMetadataError';
 }
 
 /**
- * Reads an IdP's SAML 2.0 metadata (D14: "a metadata URL or XML file")
+ * Reads an IdP's SAML 2.0 metadata ("a metadata URL or XML file")
  * with a maintained XML parser. Throws SamlMetadataError for anything it
  * cannot use: malformed or oversized XML, no identity provider, no usable
  * binding, expired, or unsigned (or wrongly signed) when a signing
@@ -90,7 +90,7 @@ export interface SamlMetadataReader {
     xml: string,
     options: { readonly signingCertificate?: string | undefined; readonly now: Date },
   ): Promise<SamlIdentityProviderMetadata>;
-  /** The document at `url`, fetched under D35 (bounded in time and size); throws SamlMetadataError. */
+  /** The document at `url`, fetched under the SSRF guard (bounded in time and size); throws SamlMetadataError. */
   fetch(url: string): Promise<string>;
 }
 
@@ -106,7 +106,7 @@ export interface SamlIdentity {
   readonly notOnOrAfter: number | null;
 }
 
-/** SAML 2.0 SP-initiated sign-in (D14), through a maintained SAML library. */
+/** SAML 2.0 SP-initiated sign-in, through a maintained SAML library. */
 export interface SamlServiceProvider {
   /** An unsigned AuthnRequest of id `requestId` for the trust's binding: a redirect URL or a form to post. */
   authorization(
@@ -125,9 +125,9 @@ export interface SamlServiceProvider {
 }
 
 /**
- * P220: the rule for the identity provider addresses an organization sets
+ * The rule for the identity provider addresses an organization sets
  * (the OIDC issuer, the SAML SSO URL): `https`, no user info, `http` only to
- * this machine where private addresses are allowed (D35).
+ * this machine where private addresses are allowed.
  */
 export interface IdentityProviderUrlRule {
   check(url: string): UrlCheck;

@@ -36,7 +36,7 @@ export interface InteractionRepository {
   ): Promise<Interaction | null>;
 }
 
-/** D18: a session's last turns, kept as one small item. */
+/** A session's last turns, kept as one small item. */
 export interface SessionHistory {
   turns(orgId: string, sessionId: string): Promise<ConversationTurn[]>;
   append(orgId: string, sessionId: string, turn: ConversationTurn, at: string): Promise<void>;

@@ -8,15 +8,15 @@ import type {
 
 export interface KbArticleFilter {
   readonly status?: KbArticleStatus;
-  /** P252: only articles whose tags include this one (exact). */
+  /** Only articles whose tags include this one (exact). */
   readonly tag?: string;
 }
 
 /**
- * Knowledge-base articles of one organization (D32) and their versions;
+ * Knowledge-base articles of one organization and their versions;
  * every call is scoped by `orgId`. An article is one item holding its
  * latest version (what `GET /kb/:id` shows and what is indexed), and each
- * version one more item, written after it (P117).
+ * version one more item, written after it.
  */
 export interface KbArticleRepository {
   /** Writes a new article (version 1). */

@@ -3,7 +3,7 @@ export const MAIL_KINDS = ['invitation', 'password_reset'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /**
- * One mail to one person (P264): plain text and HTML with the same words,
+ * One mail to one person: plain text and HTML with the same words,
  * composed in one place (use-cases/mail/mail-messages.ts). Its only secret
  * is `about.link`.
  */
@@ -14,8 +14,8 @@ export interface MailMessage {
   readonly html: string;
   /**
    * What the mail is about, for the adapter that sends nothing: on one
-   * machine it prints the link on the operator's terminal (P61); in the
-   * cloud it logs the kind and the ids, never the link (P265).
+   * machine it prints the link on the operator's terminal; in the
+   * cloud it logs the kind and the ids, never the link.
    */
   readonly about: {
     readonly kind: MailKind;
@@ -31,12 +31,12 @@ export interface MailMessage {
 export type MailOutcome = 'sent' | 'not_sent';
 
 /**
- * Sends mail (P264): Amazon SES in the cloud, SMTP on one machine when
+ * Sends mail: Amazon SES in the cloud, SMTP on one machine when
  * `SVC_SMTP_URL` is set, otherwise nothing is sent and the mail is logged.
  * Never throws: a mail service that fails is logged (without the message)
  * and answers `not_sent`, so what asked for the mail goes on (the
  * invitation is still shown to its creator; a reset request still answers
- * the same, P267).
+ * the same).
  */
 export interface Mailer {
   send(message: MailMessage): Promise<MailOutcome>;

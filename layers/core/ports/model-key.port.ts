@@ -2,7 +2,7 @@ import type { ModelKey, ModelKeyProvider } from '../domain/model-key';
 import type { Page, PageRequest } from '../domain/pagination';
 import type { Answerer } from './answerer.port';
 
-/** D33: an organization's model keys; the key is kept sealed beside the entity and read only to answer. */
+/** An organization's model keys; the key is kept sealed beside the entity and read only to answer. */
 export interface ModelKeyRepository {
   create(orgId: string, modelKey: ModelKey, sealedKey: string): Promise<void>;
   get(orgId: string, id: string): Promise<ModelKey | null>;
@@ -20,12 +20,12 @@ export interface ProviderCredentials {
   readonly endpoint: string | null;
 }
 
-/** The provider's verdict on a key, from one cheap call (P132). */
+/** The provider's verdict on a key, from one cheap call. */
 export type KeyCheck =
   | { readonly ok: true }
   /** The provider refused the key (401/403/…): the caller fixes the key. */
   | { readonly ok: false; readonly kind: 'refused'; readonly reason: string }
-  /** The endpoint cannot be used (D35 refusal, no such host, not an OpenAI-compatible answer). */
+  /** The endpoint cannot be used (refusal, no such host, not an OpenAI-compatible answer). */
   | { readonly ok: false; readonly kind: 'endpoint'; readonly reason: string }
   /** The provider is rate limiting: try again after `retryAfterSeconds`. */
   | {
@@ -42,7 +42,7 @@ export type KeyCheck =
       readonly retryAfterSeconds: number;
     };
 
-/** Checks a key with its provider before it is saved (P132). */
+/** Checks a key with its provider before it is saved. */
 export interface ModelKeyVerifier {
   check(credentials: ProviderCredentials): Promise<KeyCheck>;
 }

@@ -23,7 +23,7 @@ export type ModelRequestFailure = (typeof MODEL_REQUEST_FAILURES)[number];
  * configured (bad key, unknown model name, …), unlike `ModelUnavailableError`
  * (down, slow, rate limited: retry later). The service decides which status
  * this becomes (issue 3); the message names the provider's reason and never
- * carries the key (D33).
+ * carries the key.
  */
 export class ModelRequestError extends Error {
   constructor(

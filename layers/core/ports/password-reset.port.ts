@@ -1,4 +1,4 @@
-/** P266: a password reset waiting to be used, found by its token's hash. */
+/** A password reset waiting to be used, found by its token's hash. */
 export interface PasswordResetRecord {
   readonly tokenHash: string;
   readonly orgId: string;
@@ -11,7 +11,7 @@ export interface PasswordResetRecord {
   readonly passwordFingerprint: string;
 }
 
-/** Password resets issued and not yet used (P266): only tokens' hashes are stored. */
+/** Password resets issued and not yet used: only tokens' hashes are stored. */
 export interface PasswordResetRepository {
   put(record: PasswordResetRecord): Promise<void>;
   find(tokenHash: string): Promise<PasswordResetRecord | null>;

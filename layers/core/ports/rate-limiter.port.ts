@@ -1,6 +1,6 @@
 import type { BucketPolicy, BucketState } from '../domain/gcra';
 
-/** Token buckets per API key and scope (D16). */
+/** Token buckets per API key and scope. */
 export interface RateLimiter {
   /** Takes one token from `bucketId` at `now` if one is there; atomic under concurrency. */
   take(bucketId: string, policy: BucketPolicy, now: number): Promise<BucketState>;
@@ -16,14 +16,14 @@ export interface WindowCount {
   readonly resetAt: number;
 }
 
-/** Fixed-window request counters per organization (D16: the plan's requests/minute). */
+/** Fixed-window request counters per organization (the plan's requests/minute). */
 export interface PlanQuota {
   countRequest(orgId: string, perMinute: number, now: number): Promise<WindowCount>;
   /** Takes back the count of a request admitted at `at` that a later limit refused. */
   refundRequest(orgId: string, at: number): Promise<void>;
 }
 
-/** The daily caps a request is checked against; `null` is no cap (D31). */
+/** The daily caps a request is checked against; `null` is no cap. */
 export interface DailyCaps {
   readonly requestsPerDay: number | null;
   /** Checked only for requests that spend model tokens (query). */
@@ -47,8 +47,8 @@ export type DailyCount =
     };
 
 /**
- * An organization's usage per UTC day (D16: the plan's requests/day and
- * tokens/day; P56). Requests are counted when admitted, tokens when an answer
+ * An organization's usage per UTC day (the plan's requests/day and
+ * tokens/day). Requests are counted when admitted, tokens when an answer
  * is settled, both on one counter item per organization and day.
  */
 export interface DailyUsage {
@@ -68,7 +68,7 @@ export interface DailyUsage {
 /** One request's hold on one of its organization's concurrency slots. */
 export interface ConcurrencyLease {
   readonly orgId: string;
-  /** Unique per request: the request id (D6). */
+  /** Unique per request: the request id. */
   readonly id: string;
   /** Epoch ms after which the lease no longer counts, released or not. */
   readonly expiresAt: number;
@@ -79,7 +79,7 @@ export type LeaseGrant =
   | { readonly granted: false };
 
 /**
- * Concurrent requests per organization (D16; P58): a lease taken before the
+ * Concurrent requests per organization: a lease taken before the
  * operation and released when the response ends. A lease whose holder died
  * stops counting at its expiry, whether or not it was ever released.
  */

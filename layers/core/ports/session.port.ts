@@ -1,7 +1,7 @@
 import type { PasswordSessionCutoff, SessionClaims } from '../domain/session';
 
 /**
- * Session JWTs (D12): HS256 with the deployment's signing key, nothing else
+ * Session JWTs: HS256 with the deployment's signing key, nothing else
  * accepted. `verify` answers `null` for anything that is not a valid,
  * unexpired token of ours (bad signature, other algorithm, other key,
  * malformed, expired, claims missing or out of shape).
@@ -9,11 +9,11 @@ import type { PasswordSessionCutoff, SessionClaims } from '../domain/session';
 export interface SessionTokens {
   issue(claims: SessionClaims): Promise<string>;
   verify(token: string, now: Date): Promise<SessionClaims | null>;
-  /** D12: the CSRF token bound to a session id (the same for every token of that session). */
+  /** The CSRF token bound to a session id (the same for every token of that session). */
   csrfToken(sessionId: string): Promise<string>;
 }
 
-/** Sessions ended before their tokens expire (D12 logout), remembered until they would have. */
+/** Sessions ended before their tokens expire (logout), remembered until they would have. */
 export interface SessionRevocations {
   /** Revokes `sessionId` until `until` (epoch seconds): no token of it works any more. */
   revoke(sessionId: string, until: number): Promise<void>;
@@ -21,10 +21,10 @@ export interface SessionRevocations {
 }
 
 /**
- * P223: when `enforce_sso` ends password sessions. An organization that turns
+ * When `enforce_sso` ends password sessions. An organization that turns
  * it on ends its own users' password sessions; each domain it has verified
- * ends those of every user whose email is in it, in whatever organization
- * (P89). A cutoff only ever moves forward and is never removed, so a
+ * ends those of every user whose email is in it, in whatever organization.
+ * A cutoff only ever moves forward and is never removed, so a
  * session it ended stays ended when enforcement is turned off.
  */
 export interface PasswordSessionCutoffs {
@@ -35,12 +35,12 @@ export interface PasswordSessionCutoffs {
   /**
    * The cutoffs a password session of a user of `orgId` whose email is in
    * `domain` is subject to (none, one or two). May be up to the adapter's
-   * cache time old (P223: 30 s, as P11's organization reads).
+   * cache time old (30 s, as the organization reads).
    */
   validFrom(orgId: string, domain: string | null): Promise<PasswordSessionCutoff[]>;
 }
 
-/** What a new user needs to set a password (P61): mailed to them (P264) and shown to whoever created them. */
+/** What a new user needs to set a password: mailed to them and shown to whoever created them. */
 export interface Invitation {
   readonly orgId: string;
   readonly userId: string;

@@ -23,7 +23,7 @@ export type SourceItem =
     }
   | {
       /**
-       * P151: everything yielded so far is indexed once the runner has handled
+       * Everything yielded so far is indexed once the runner has handled
        * it, so a later run may start from `cursor` (an incremental reader's own
        * value, e.g. a last-modified time or a provider page token). The runner
        * commits it on the data source, while the job is current.
@@ -33,7 +33,7 @@ export type SourceItem =
     }
   | {
       /**
-       * P151: an incremental reader's list of every document that exists now
+       * An incremental reader's list of every document that exists now
        * (keys). Indexed documents it does not list are deleted when the run ends
        * normally, since an incremental read does not yield what did not change.
        */
@@ -42,7 +42,7 @@ export type SourceItem =
     }
   | {
       /**
-       * The reader reached a budget (the crawl's bytes or time, P98) and read
+       * The reader reached a budget (the crawl's bytes or time) and read
        * no further: always last. Documents it did not reach are kept.
        */
       readonly status: 'stopped';
@@ -50,7 +50,7 @@ export type SourceItem =
       readonly detail: string;
     };
 
-/** Where an incremental read resumes (P151). */
+/** Where an incremental read resumes. */
 export interface ReadContext {
   /** The last committed cursor; `null` for a first (full) read. */
   readonly cursor: string | null;
@@ -61,7 +61,7 @@ export interface ReadContext {
 /**
  * Reads the documents of a data source: every one on each run (the website
  * crawler, the uploaded files), or, for connectors, what changed since the
- * context's cursor plus an inventory (P151).
+ * context's cursor plus an inventory.
  */
 export interface SourceReader {
   read(source: DataSource, signal: AbortSignal, context: ReadContext): AsyncIterable<SourceItem>;

@@ -7,13 +7,13 @@ import type {
 } from '../domain/sso';
 import type { Role } from '../domain/user';
 
-/** An organization's SSO configuration as stored: the OIDC client secret sealed (D33), never in the clear. */
+/** An organization's SSO configuration as stored: the OIDC client secret sealed, never in the clear. */
 export interface StoredSsoConfiguration {
   readonly org_id: string;
   readonly protocol: SsoProtocol;
   readonly enforce_sso: boolean;
   readonly oidc: OidcSettings | null;
-  /** D33: the client secret, sealed by the SecretSealer under this organization's context. */
+  /** The client secret, sealed by the SecretSealer under this organization's context. */
   readonly client_secret_sealed: string | null;
   readonly saml: SamlSettings | null;
   readonly attribute_mapping: AttributeMapping;
@@ -25,7 +25,7 @@ export interface StoredSsoConfiguration {
 /** A domain as stored: what the API shows, plus the verification token (part of the shown TXT value). */
 export type StoredSsoDomain = SsoDomain;
 
-/** D14: SSO configurations and verified domains, per organization. */
+/** SSO configurations and verified domains, per organization. */
 export interface SsoRepository {
   getConfiguration(orgId: string): Promise<StoredSsoConfiguration | null>;
   putConfiguration(configuration: StoredSsoConfiguration): Promise<void>;
@@ -38,23 +38,23 @@ export interface SsoRepository {
   /**
    * Marks a domain verified and claims it for the organization: false when
    * another organization holds it verified already (a domain belongs to one).
-   * The claim is due for its re-check (P221) at `nextCheckAt`.
+   * The claim is due for its re-check at `nextCheckAt`.
    */
   markVerified(orgId: string, domain: string, at: string, nextCheckAt: string): Promise<boolean>;
   /** Records a failed check (the domain stays as it was). */
   recordFailedCheck(orgId: string, domain: string, at: string, error: string): Promise<void>;
-  /** P221: the claims whose re-check is due by `now` (an eventually consistent index). */
+  /** The claims whose re-check is due by `now` (an eventually consistent index). */
   listDueForCheck(now: string): Promise<DueDomainCheck[]>;
   /**
-   * P221: moves a claim's next re-check from `from` to `to`, only if it is
+   * Moves a claim's next re-check from `from` to `to`, only if it is
    * still this organization's and still due at `from`: of two runs at once,
    * one takes the check.
    */
   moveNextCheck(due: DueDomainCheck, to: string): Promise<boolean>;
-  /** P221: a re-check found the record: `checked_at` is now, `last_error` cleared (a verified domain only). */
+  /** A re-check found the record: `checked_at` is now, `last_error` cleared (a verified domain only). */
   recordConfirmedCheck(orgId: string, domain: string, at: string): Promise<void>;
   /**
-   * P221: a re-check found the record gone: the domain becomes `unverified`
+   * A re-check found the record gone: the domain becomes `unverified`
    * (when and why recorded) if it was verified, and the organization's
    * claim is released, so the domain routes and enforces nothing any more
    * and another organization may verify it.
@@ -66,7 +66,7 @@ export interface SsoRepository {
   domainOwner(domain: string): Promise<string | null>;
 }
 
-/** P221: a verified domain's claim whose re-check is due. */
+/** A verified domain's claim whose re-check is due. */
 export interface DueDomainCheck {
   readonly orgId: string;
   readonly domain: string;
@@ -88,7 +88,7 @@ export interface SsoFlow {
   readonly request_id: string | null;
   /** Epoch seconds after which the flow is void (and its item expires, TTL). */
   readonly expires_at: number;
-  /** P262: the same-origin path to land on once signed in; absent on flows stored before it. */
+  /** The same-origin path to land on once signed in; absent on flows stored before it. */
   readonly return_to?: string | null;
 }
 
@@ -105,7 +105,7 @@ export interface SamlAssertionLedger {
   remember(issuer: string, assertionId: string, untilSeconds: number): Promise<boolean>;
 }
 
-/** DNS TXT look-ups for domain verification (D14). */
+/** DNS TXT look-ups for domain verification. */
 export interface TxtResolver {
   /** Every TXT record of `name`, each one's strings joined; [] when the name has none. */
   resolveTxt(name: string): Promise<string[]>;

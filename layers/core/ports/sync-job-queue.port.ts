@@ -13,7 +13,7 @@ export interface SyncJobMessage {
 }
 
 /**
- * Chunks to remove from the index after a deletion (P45): a whole data
+ * Chunks to remove from the index after a deletion: a whole data
  * source's, or one document's. Only the sync worker holds an index client,
  * so the HTTP families that delete send this instead of deleting chunks.
  */
@@ -23,7 +23,7 @@ export type IndexPurgeMessage =
       readonly data_source_id: string;
       readonly purge: 'data_source';
       /**
-       * P158: a deleted connector source's grant, still sealed (D33, its
+       * A deleted connector source's grant, still sealed (its
        * organization and data source as context), for the sync worker to
        * revoke at the provider: only it carries the providers' clients.
        */
@@ -37,7 +37,7 @@ export type IndexPurgeMessage =
     };
 
 /**
- * P119: a knowledge-base article changed (D32). `reconcile`: make the index
+ * A knowledge-base article changed. `reconcile`: make the index
  * match the article as it is when the worker reads it (its current version
  * when published, nothing otherwise); `remove`: the article is being
  * deleted, its chunks go whatever it holds. Sent by the `kb` function, which

@@ -9,7 +9,7 @@ export interface UploadedFileRepository {
   /** `expiresAtSeconds`: the record vanishes then unless an upload arrives (TTL). */
   create(orgId: string, file: UploadedFile, expiresAtSeconds: number): Promise<void>;
   /**
-   * P108: writes every record or none: when a write fails, the records
+   * Writes every record or none: when a write fails, the records
    * already written are removed before the error is thrown.
    */
   createAll(orgId: string, files: readonly UploadedFile[], expiresAtSeconds: number): Promise<void>;

@@ -2,7 +2,7 @@ import type { DomainEvent } from '../domain/events';
 import type { Page, PageRequest } from '../domain/pagination';
 import type { User, UserChanges } from '../domain/user';
 
-/** A pending invitation (P61): only its token's hash is stored. */
+/** A pending invitation: only its token's hash is stored. */
 export interface InvitationRecord {
   readonly tokenHash: string;
   /** Epoch ms after which it can no longer be accepted. */
@@ -34,22 +34,22 @@ export interface InvitationLookup {
 
 export type EmailTaken = 'email_taken';
 
-/** A user and the ids of the groups they belong to (P83: kept on the user, read with it). */
+/** A user and the ids of the groups they belong to (kept on the user, read with it). */
 export interface UserWithGroups {
   readonly user: User;
   readonly groupIds: readonly string[];
-  /** P222: the user's sessions signed in before this (epoch ms) have ended; null: none ended so. */
+  /** The user's sessions signed in before this (epoch ms) have ended; null: none ended so. */
   readonly sessionsValidFrom: number | null;
 }
 
-/** Why a user could not join a group (P83). */
+/** Why a user could not join a group. */
 export type JoinRefusal = 'no_user' | 'too_many_groups';
 
 /**
- * Users of one organization (D13). Emails are unique per organization,
+ * Users of one organization. Emails are unique per organization,
  * compared in their normalized form (domain/user.ts `normalizeEmail`); the
- * repository enforces it atomically (P60). Writes take the events they cause
- * (the outbox) and the version they expect (P21).
+ * repository enforces it atomically. Writes take the events they cause
+ * (the outbox) and the version they expect.
  */
 export interface UserRepository {
   /** `email_taken` when another user of the organization has that email. */
@@ -73,7 +73,7 @@ export interface UserRepository {
    * is claimed first (`email_taken` if another user holds it). `null` when
    * the user is gone or changed since. `credentials` replaces the password
    * hash and/or the invitation in the same write; `sessionsValidFrom` ends
-   * the user's sessions signed in before it (P222) in that write too.
+   * the user's sessions signed in before it in that write too.
    */
   update(
     orgId: string,
@@ -88,12 +88,12 @@ export interface UserRepository {
     },
   ): Promise<User | null | EmailTaken>;
   /**
-   * P222: ends every session of the user signed in before `at` (epoch ms),
+   * Ends every session of the user signed in before `at` (epoch ms),
    * whatever else changes meanwhile (no version, no event: it changes no
    * field of the user). False when there is no such user.
    */
   endSessions(orgId: string, id: string, at: number): Promise<boolean>;
-  /** The user, their group ids and their session cutoff, in one read (what a session check needs, P83, P222). */
+  /** The user, their group ids and their session cutoff, in one read (what a session check needs). */
   getWithGroups(orgId: string, id: string): Promise<UserWithGroups | null>;
   /**
    * Adds `groupId` to the user's groups (already there: nothing changes);

@@ -16,7 +16,7 @@ export interface WebhookRepository {
     id: string,
   ): Promise<{ webhook: Webhook; secrets: WebhookSecrets } | null>;
   list(orgId: string, page: PageRequest): Promise<Page<Webhook>>;
-  /** Webhooks that receive new events: every one not `disabled` (D29: `failed` ones still receive). */
+  /** Webhooks that receive new events: every one not `disabled` (`failed` ones still receive). */
   listReceiving(orgId: string): Promise<Webhook[]>;
   update(
     orgId: string,
@@ -85,7 +85,7 @@ export interface DeliveryRepository {
     at: string,
   ): Promise<void>;
   /**
-   * D29 manual retry (P286): a delivery that has not succeeded — `failed`,
+   * The delivery manual retry: a delivery that has not succeeded — `failed`,
    * `cancelled`, or `pending` after at least one attempt (waiting for its
    * next) — becomes `pending` with `retried_at` = `at`; `null` when it was
    * delivered, or pending and not yet attempted.
@@ -98,7 +98,7 @@ export interface DeliveryRepository {
   ): Promise<Delivery | null>;
 }
 
-/** Envelope encryption of small secrets (D33): the cloud seals with KMS, one machine with a local master key. */
+/** Envelope encryption of small secrets: the cloud seals with KMS, one machine with a local master key. */
 export interface SecretSealer {
   /** Seals `plaintext`, bound to `context`: the sealed value opens only with the same context. */
   seal(plaintext: string, context: Readonly<Record<string, string>>): Promise<string>;
@@ -110,7 +110,7 @@ export interface DeliveryMessage {
   readonly org_id: string;
   readonly webhook_id: string;
   readonly delivery_id: string;
-  /** P286: the delivery's `retried_at` when the message was sent; absent before any retry by hand. */
+  /** The delivery's `retried_at` when the message was sent; absent before any retry by hand. */
   readonly retried_at?: string;
 }
 
@@ -120,5 +120,5 @@ export interface MessageVisibility {
   change(receiptHandle: string, seconds: number): Promise<void>;
 }
 
-/** P301: what webhook management does with deliveries: list, read, and retry by hand. */
+/** What webhook management does with deliveries: list, read, and retry by hand. */
 export type DeliveryRecords = Pick<DeliveryRepository, 'get' | 'list' | 'markQueued' | 'reopen'>;

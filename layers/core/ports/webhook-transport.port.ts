@@ -1,10 +1,10 @@
-/** One HTTP POST of a webhook delivery, as the dispatcher sends it (D29). */
+/** One HTTP POST of a webhook delivery, as the dispatcher sends it. */
 export interface WebhookRequest {
   readonly url: string;
   /** The exact bytes that were signed. */
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** D29: 10 s unless configured otherwise (tests). */
+  /** 10 s unless configured otherwise (tests). */
   readonly timeoutMs: number;
 }
 
@@ -22,10 +22,10 @@ export interface WebhookTransport {
   post(request: WebhookRequest): Promise<WebhookAttemptResult>;
 }
 
-/** The outcome of checking a customer-supplied URL (D30, D35). */
+/** The outcome of checking a customer-supplied URL. */
 export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
-/** Checks a webhook URL when it is registered or changed: scheme, public addresses, a valid certificate (D30). */
+/** Checks a webhook URL when it is registered or changed: scheme, public addresses, a valid certificate. */
 export interface WebhookUrlVerifier {
   verify(url: string): Promise<UrlCheck>;
 }

@@ -71,7 +71,7 @@ import { sourceReaders } from './source-readers';
  * in one process (lib/local/local-dependencies.ts picks the local queues,
  * keyring, storage and index): the DynamoDB adapters the cloud functions use
  * too, pointed at dynalite, and the same outbound HTTP under the runtime's
- * address policy (D35). In the cloud each function composes only its own
+ * address policy. In the cloud each function composes only its own
  * (functions/<family>/wiring.ts).
  */
 export function buildDependencies(options: {
@@ -86,39 +86,39 @@ export function buildDependencies(options: {
   readonly secretSealer: SecretSealer;
   readonly outboundPolicy: OutboundPolicy;
   readonly webhookTimeoutMs?: number;
-  /** P98: one sync's crawl budget (`SVC_CRAWL_*` on one machine); the crawler's defaults if not given. */
+  /** One sync's crawl budget (`SVC_CRAWL_*` on one machine); the crawler's defaults if not given. */
   readonly crawlBudget?: CrawlBudget;
   readonly clock?: Clock;
   readonly retrieval: RetrievalIndex;
   readonly openAi: OpenAiSettings | null;
   /** Issue 32: Amazon Bedrock instead of OpenAI and the offline models. */
   readonly bedrock?: BedrockSettings | null;
-  /** P137: where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
+  /** Where organizations' OpenAI and Anthropic keys are used. @default the providers' own */
   readonly providerUrls?: ProviderUrls;
-  /** D25: S3 in the cloud, the local blob store on one machine. */
+  /** S3 in the cloud, the local blob store on one machine. */
   readonly fileStorage: FileStorage;
-  /** D12: session JWTs under the runtime's signing key. */
+  /** Session JWTs under the runtime's signing key. */
   readonly sessionTokens: SessionTokens;
-  /** P264, P265: how invitations and password resets are mailed (SMTP, or printed, on one machine). */
+  /** How invitations and password resets are mailed (SMTP, or printed, on one machine). */
   readonly mailer: Mailer;
   /**
    * Where files and crawled pages are parsed and documents chunked: in this
-   * process unless given (the local runtime gives its parsing process, P69, P201).
+   * process unless given (the local runtime gives its parsing process).
    */
   readonly documentWork?: {
     readonly fileParser: FileParser;
     readonly chunker: DocumentChunker;
     readonly pageParser?: PageParser;
   };
-  /** D14: the DNS servers domain verification asks (`host[:port]`); the system's when empty. */
+  /** The DNS servers domain verification asks (`host[:port]`); the system's when empty. */
   readonly dnsServers?: readonly string[];
-  /** P91: the API's public address (the local gateway's, once it listens). */
+  /** The API's public address (the local gateway's, once it listens). */
   readonly publicBaseUrl?: () => string | undefined;
-  /** P236: the console's origin when a proxy serves it on another origin than the API's. */
+  /** The console's origin when a proxy serves it on another origin than the API's. */
   readonly consoleOrigin?: string;
-  /** P242: the secret a trusted proxy in front sends (`X-Svc-Origin-Verify`); none trusts no header. */
+  /** The secret a trusted proxy in front sends (`X-Svc-Origin-Verify`); none trusts no header. */
   readonly originSecret?: string;
-  /** P240: where webhook deliveries come from (`SVC_WEBHOOK_SOURCE_IPS` on one machine). */
+  /** Where webhook deliveries come from (`SVC_WEBHOOK_SOURCE_IPS` on one machine). */
   readonly webhookSourceAddresses: WebhookSourceAddresses;
   /** Issue 12: the providers' apps (settings on one machine), the state signer, the providers' endpoints. */
   readonly connectorApps: ConnectorApps;
@@ -135,7 +135,7 @@ export function buildDependencies(options: {
   };
   const groups = new DynamoDbGroupRepository(client, tableName);
   const connections = new DynamoDbConnectionStore(client, tableName);
-  // D35: provider endpoints under the runtime's policy (https only unless private addresses are allowed).
+  // Provider endpoints under the runtime's policy (https only unless private addresses are allowed).
   const builtConnectors = connectors({
     policy: options.outboundPolicy,
     clock,
@@ -177,7 +177,7 @@ export function buildDependencies(options: {
     retrieval: options.retrieval,
     embedder: models.embedder,
     answererFor: models.answererFor,
-    // D33: customer endpoints are customer input: the runtime's D35 policy, as for webhooks.
+    // Customer endpoints are customer input: the runtime's D35 policy, as for webhooks.
     modelKeys: new DynamoDbModelKeyRepository(client, tableName),
     modelKeyVerifier: new HttpModelKeyVerifier(
       options.outboundPolicy,
@@ -235,7 +235,7 @@ export function buildDependencies(options: {
   };
 }
 
-/** P242: a configured secret as the getter the clientAddress middleware asks; none, nothing trusted. */
+/** A configured secret as the getter the clientAddress middleware asks; none, nothing trusted. */
 function originSecretOf(secret: string | undefined): (() => Promise<string>) | undefined {
   return secret ? async () => secret : undefined;
 }

@@ -9,9 +9,9 @@ import type { ModelKeyAnswererFactory } from '../ports/model-key.port';
 const CUSTOM_ENDPOINT_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * D33: the answerer for an organization's own key — OpenAI and custom
+ * The answerer for an organization's own key — OpenAI and custom
  * OpenAI-compatible endpoints through the `openai` SDK, Anthropic through
- * its Messages API with the official SDK (loaded at its first use, P136).
+ * its Messages API with the official SDK (loaded at its first use).
  * A custom endpoint is customer input: every request to it goes through the
  * D35 guarded fetch under `policy`.
  */

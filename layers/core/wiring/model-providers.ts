@@ -11,7 +11,7 @@ import type { Embedder } from '../ports/embedder.port';
 
 export type { BedrockSettings } from '../adapters/ai/bedrock-models';
 
-/** `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any compatible endpoint, D36). */
+/** `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any compatible endpoint). */
 export interface OpenAiSettings {
   /** The key, or how to read it before each request (the cloud's Secrets Manager secret). */
   readonly apiKey: string | (() => Promise<string>);

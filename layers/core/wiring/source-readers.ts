@@ -21,8 +21,8 @@ import { KbSourceReader } from '../use-cases/kb/kb-source-reader';
 
 /**
  * How a sync reads each type of data source: websites through the crawler
- * (under D35's address policy), file sources from their uploads, the
- * built-in knowledge base from its published articles (P119), connector
+ * (under the SSRF guard's address policy), file sources from their uploads, the
+ * built-in knowledge base from its published articles, connector
  * sources through their provider's reader with their grant (issue 12); a
  * connector type without a reader yet says so.
  */
@@ -34,9 +34,9 @@ export function sourceReaders(options: {
   /** Issue 12: the sync worker's connectors and what their grants need. */
   readonly connectors?: { readonly built: Connectors; readonly grants: GrantDependencies };
   readonly kbArticles: Pick<KbArticleRepository, 'list' | 'get'>;
-  /** P98: the crawl budget of one sync; the crawler's defaults (1 GiB, 14 minutes) if not given. */
+  /** The crawl budget of one sync; the crawler's defaults (1 GiB, 14 minutes) if not given. */
   readonly crawlBudget?: CrawlBudget;
-  /** Where crawled pages are parsed (P201); in this process if not given. */
+  /** Where crawled pages are parsed; in this process if not given. */
   readonly pageParser?: PageParser;
 }): (source: DataSource, orgId: string) => SourceReader {
   const website = new WebsiteSourceReader(

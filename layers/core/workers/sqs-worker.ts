@@ -3,7 +3,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { publishRecordedMetrics } from '../observability/metrics';
 
-/** Which delivery of its message a record is: SQS's `ApproximateReceiveCount` (D29's attempt number). */
+/** Which delivery of its message a record is: SQS's `ApproximateReceiveCount` (the delivery schedule's attempt number). */
 export function receiveCountOf(record: SQSRecord): number {
   return Number(record.attributes.ApproximateReceiveCount) || 1;
 }

@@ -1,5 +1,5 @@
 /**
- * P241: the handler of the ChangeTime custom resource (lib/constructs/change-time.ts),
+ * The handler of the ChangeTime custom resource (lib/constructs/change-time.ts),
  * plain JavaScript for CDK's CustomResourceProvider (no bundling). It answers when
  * `Value` last changed. The time lives in the physical id, so an Update whose
  * `Value` is unchanged (a new property, a provider upgrade) keeps it; an Update

@@ -33,7 +33,7 @@ interface Waiting {
 }
 
 /**
- * P200: at most this many jobs, and this many bytes of files and characters
+ * At most this many jobs, and this many bytes of files and characters
  * of documents, go to the process in one message (one job whatever its size).
  */
 export const PARSING_BATCH_LIMITS = { jobs: 16, size: 4 * 1024 * 1024 } as const;
@@ -72,9 +72,9 @@ const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 const STDERR_TAIL = 4_096;
 
 /**
- * The local runtime's parsing process (issue 14, P69): files are parsed and
+ * The local runtime's parsing process (issue 14): files are parsed and
  * documents chunked (and, P201, crawled pages parsed) in a child process,
- * one job at a time (sent in batches, P200), so the API's event loop is
+ * one job at a time (sent in batches), so the API's event loop is
  * never held by them, and a parser that runs away is stopped
  * at its time or memory limit without taking the service down. A child
  * process rather than a worker thread: V8 can end the whole process when a
@@ -126,7 +126,7 @@ export class ParsingProcess {
   };
 
   /**
-   * P201: crawled pages are parsed here too, so the runtime's event loop
+   * Crawled pages are parsed here too, so the runtime's event loop
    * only fetches and indexes; a page past the process's limits is refused
    * like one past the parser's own (`DocumentTooComplexError`: the crawl
    * skips it as unparseable, with the reason).
@@ -185,7 +185,7 @@ export class ParsingProcess {
   }
 
   /**
-   * P200: sends `batch` in one message; the process runs its jobs in order
+   * Sends `batch` in one message; the process runs its jobs in order
    * and answers each as it finishes. Each job has its own time limit, from
    * the moment the job before it was answered (when the process starts it).
    * A job over a limit, or whose process died, gets that outcome; the jobs

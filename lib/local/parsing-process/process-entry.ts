@@ -17,7 +17,7 @@ async function run(job: ParsingJob): Promise<unknown> {
   return chunkDocument(job.document);
 }
 
-/** P200: a message is a batch of jobs, run in order, each answered as soon as it is done. */
+/** A message is a batch of jobs, run in order, each answered as soon as it is done. */
 process.on('message', async (jobs: ParsingJob[]) => {
   for (const job of jobs) {
     let reply: ParsingReply;

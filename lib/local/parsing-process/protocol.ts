@@ -10,7 +10,7 @@ export type ParsingJob =
       readonly contentType: string | undefined;
     }
   | { readonly id: number; readonly kind: 'chunk'; readonly document: ParsedDocument }
-  /** P201: a crawled HTML page (decoded), parsed as `parseHtmlPage` does. */
+  /** A crawled HTML page (decoded), parsed as `parseHtmlPage` does. */
   | { readonly id: number; readonly kind: 'page'; readonly html: string; readonly url: string };
 
 export type ParsingReply =

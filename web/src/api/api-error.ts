@@ -5,7 +5,7 @@ import { formatWait } from '../format/format';
  * sentence (`message`), what the service said (`code`, `serverMessage`,
  * `details`), the request id support needs, and for 429s how long to wait.
  * Reads the nested shape of /api/v1 (`{error:{code,message,details},
- * request_id}`) and the flat legacy shapes (`FlatError`, D5).
+ * request_id}`) and the flat legacy shapes (`FlatError`).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -25,12 +25,12 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** D12, P66: why a 403 refused (`sso_required`, `cross_site`, …), if it says. */
+  /** Why a 403 refused (`sso_required`, `cross_site`, …), if it says. */
   get reason(): string | null {
     return typeof this.details.reason === 'string' ? this.details.reason : null;
   }
 
-  /** D1: the fields a 400 names (`details.fields`), each with what is wrong with it. */
+  /** The fields a 400 names (`details.fields`), each with what is wrong with it. */
   get fields(): ReadonlyArray<{ readonly path: string; readonly message: string }> {
     const fields = this.details.fields;
     if (!Array.isArray(fields)) return [];
@@ -101,7 +101,7 @@ function readShape(body: unknown): ErrorShape {
   }
   const requestId = stringOr(body.request_id);
   if (isRecord(body.error)) {
-    // Nested (D5, /api/v1): { error: { code, message, details }, request_id }
+    // Nested (/api/v1): { error: { code, message, details }, request_id }
     return {
       code: stringOr(body.error.code),
       message: stringOr(body.error.message),
@@ -110,7 +110,7 @@ function readShape(body: unknown): ErrorShape {
       flatRetryAfter: null,
     };
   }
-  // Flat (D5, legacy paths): { error: "…", code?, message?, details?, reason?, retry_after?, … }
+  // Flat (legacy paths): { error: "…", code?, message?, details?, reason?, retry_after?, … }
   const details: Record<string, unknown> = isRecord(body.details) ? { ...body.details } : {};
   if (typeof body.reason === 'string') details.reason = body.reason;
   return {

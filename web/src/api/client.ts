@@ -6,9 +6,9 @@ import type { paths } from './schema';
 export type ApiPaths = paths & LocalSetupPaths;
 export type ApiClient = Client<ApiPaths>;
 
-/** D12, P66: a cookie-authenticated change must carry the session's CSRF token. */
+/** A cookie-authenticated change must carry the session's CSRF token. */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** P216: GETs that change state (starting a connector sign-in) and so take the token too. */
+/** GETs that change state (starting a connector sign-in) and so take the token too. */
 const STATE_CHANGING_GETS = new Set(['/api/v1/data-sources/{id}/oauth/start']);
 /** Where a 401 is an answer for the page to show (wrong password, no session yet), not a session that ended. */
 const SIGN_IN_PATHS = new Set([
@@ -19,7 +19,7 @@ const SIGN_IN_PATHS = new Set([
 ]);
 
 export interface ApiClientOptions {
-  /** '' in the browser: the API is on the console's own origin (P227). */
+  /** '' in the browser: the API is on the console's own origin. */
   readonly baseUrl?: string;
   readonly fetch?: (request: Request) => Promise<Response>;
   /** The session's CSRF token, kept in memory only (re-read with `me` after a reload). */

@@ -1,7 +1,7 @@
 import type { components } from './schema';
 
 /**
- * P228: the first administrator's two routes, which only the local runtime
+ * The first administrator's two routes, which only the local runtime
  * has (lib/local/first-administrator.ts), so docs/openapi.json, which
  * describes the API everywhere, does not list them. Their shapes, in the
  * form openapi-typescript writes: the session they answer is sign-in's.

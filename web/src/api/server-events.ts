@@ -3,7 +3,7 @@
  * cannot POST or send the CSRF header. The service names each event in
  * `event:`, sends one JSON object per `data:`, writes `: keep-alive`
  * comments while it is quiet, and may end with an `error` event in the
- * nested error shape (layers/core/http/sse.ts, D19).
+ * nested error shape (layers/core/http/sse.ts).
  */
 export interface ServerEvent {
   /** `message` when the block names none (the SSE default). */

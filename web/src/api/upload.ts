@@ -8,13 +8,13 @@ export type UploadTicket = Pick<
 >;
 
 /**
- * Sends one file through its presigned upload (D25): an HTML-form POST of
+ * Sends one file through its presigned upload: an HTML-form POST of
  * the ticket's fields, then the file as `file`, to `upload_url` — the local
  * gateway's upload endpoint on one machine, S3 in the cloud. It goes by
  * `XMLHttpRequest` because `fetch` reports no upload progress; `onProgress`
  * gets the share sent, 0 to 1. No cookie or token goes with it: the
  * signature in the fields is its credential. Fails with an `ApiError`
- * (P232) whose sentence says what happened.
+ * whose sentence says what happened.
  */
 export function sendFile(
   ticket: UploadTicket,

@@ -28,9 +28,9 @@ export function App({ services }: { readonly services: AppServices }) {
 
 /**
  * Who sees what: an invitation link opens its page whoever is signed in,
- * and so do "Forgot password?" and a password reset link (P270);
+ * and so do "Forgot password?" and a password reset link;
  * someone not signed in gets the first administrator's page while it is
- * offered (P228), else sign-in, which remembers the page they wanted
+ * offered, else sign-in, which remembers the page they wanted
  * (`?next=`) and returns there; someone signed in gets the shell.
  */
 function Gate() {

@@ -6,14 +6,14 @@ import type { Role } from '../state/session';
  * The console's screens, in navigation order (issue 21: Agents, Data
  * sources, Knowledge base, Interactions, Analytics, Settings). A screen is
  * one folder under screens/ and one row here; it is loaded on first use.
- * Only screens that exist have a row (P231: no link to a page that is not
- * built), and a row is shown only to roles that may use it (D13).
+ * Only screens that exist have a row (no link to a page that is not
+ * built), and a row is shown only to roles that may use it.
  */
 export interface ScreenRoute {
   readonly path: string;
   /** The navigation link's exact name. */
   readonly label: string;
-  /** The least role (D13) that may use the screen; below it the link is not shown at all. */
+  /** The least role that may use the screen; below it the link is not shown at all. */
   readonly role: Role;
   readonly component: FunctionComponent;
 }

@@ -9,7 +9,7 @@ import type { ScreenRoute } from './routes';
 /**
  * The frame around every signed-in page: the organization's name, the theme
  * toggle and the user menu; the navigation landmark with the screens this
- * person's role opens (the others are not shown, D13); and `<main>`, which
+ * person's role opens (the others are not shown); and `<main>`, which
  * takes the focus when the page changes so keyboard and screen-reader users
  * start at the new content.
  */

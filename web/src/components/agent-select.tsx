@@ -8,14 +8,14 @@ export interface AgentChoice {
   readonly name: string;
 }
 
-/** Agents read for a filter: 200 a page (D2's largest), at most this many pages. */
+/** Agents read for a filter: 200 a page (the lists' largest), at most this many pages. */
 const PAGE = 200;
 const PAGES = 10;
 
 /**
  * The agents this person may see, for filters and for naming agents in
  * lists (Interactions, Analytics). A user confined to some agents by their
- * groups gets only those (P81), so the choice never offers an agent whose
+ * groups gets only those, so the choice never offers an agent whose
  * figures would be zeros. Failing to read them leaves the filter with "All
  * agents" only: the screen's own list still works.
  */

@@ -131,7 +131,7 @@ function options(
   return {
     width: Math.max(NARROWEST, width),
     height: HEIGHT,
-    // D3: the service's buckets are UTC; the axis says their UTC dates and hours.
+    // The service's buckets are UTC; the axis says their UTC dates and hours.
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     legend: { show: false },
     cursor: { show: false },

@@ -1,6 +1,6 @@
 import { confirmedPassword } from './confirmed-password';
 
-/** P62: the service's password policy, checked by the browser first. */
+/** The service's password policy, checked by the browser first. */
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 

@@ -1,11 +1,11 @@
-/** The public pages' paths, and where signing in may return to (P229); screens and the route table both read them. */
+/** The public pages' paths, and where signing in may return to; screens and the route table both read them. */
 export const SIGN_IN_PATH = '/sign-in';
 export const SETUP_PATH = '/setup';
 /** Where an invitation link opens (`invitation_url`: `<origin>/invitations/accept#token=svcinv_…`). */
 export const INVITATION_PATH = '/invitations/accept';
-/** P270: "Forgot password?" asks for the email here. */
+/** "Forgot password?" asks for the email here. */
 export const FORGOT_PASSWORD_PATH = '/forgot-password';
-/** Where a password reset mail's link opens (`<origin>/password-reset#token=svcpwr_…`, P266). */
+/** Where a password reset mail's link opens (`<origin>/password-reset#token=svcpwr_…`). */
 export const PASSWORD_RESET_PATH = '/password-reset';
 
 /** Pages that are never returned to after signing in (they are for people not signed in). */

@@ -6,7 +6,7 @@ export type Role = Me['access']['role'];
 const ROLES: readonly Role[] = ['readonly', 'train', 'configure', 'admin'];
 
 /**
- * D13: roles are ordered; each grants what the ones before it grant. Apart
+ * Roles are ordered; each grants what the ones before it grant. Apart
  * from session.ts (which re-exports it) so pure logic can use it without
  * loading signals.
  */

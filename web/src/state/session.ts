@@ -16,7 +16,7 @@ const REFRESH_RETRY_MS = 60_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The signed-in person (D12): who they are, what they may do (P83) and the
+ * The signed-in person: who they are, what they may do and the
  * CSRF token, which lives in memory only and is read again with `me` after
  * a reload. Built by a factory (CONSOLE.md §3) so each test gets its own;
  * the factory also builds the API client, which reads the token from here
@@ -28,7 +28,7 @@ export function createSession(
   const status = signal<SessionStatus>('loading');
   const me = signal<Me | null>(null);
   const csrfToken = signal<string | null>(null);
-  /** P228: the one-time "Create the administrator" page is offered (this machine, no user yet). */
+  /** The one-time "Create the administrator" page is offered (this machine, no user yet). */
   const setupAvailable = signal(false);
   /** Why the person is on the sign-in page, when it is not their choice (the session ended). */
   const notice = signal<string | null>(null);
@@ -56,7 +56,7 @@ export function createSession(
     clear();
   }
 
-  /** D12: refresh is due an hour before the cookie expires (`refresh_after`). */
+  /** Refresh is due an hour before the cookie expires (`refresh_after`). */
   function scheduleRefresh(refreshAfter: string): void {
     clearTimeout(refreshTimer);
     const due = new Date(refreshAfter).getTime() - Date.now();
@@ -123,14 +123,14 @@ export function createSession(
     notice,
     load,
     refresh,
-    /** P211: `orgId` names the organization; without it the email's default account signs in. */
+    /** `orgId` names the organization; without it the email's default account signs in. */
     async signIn(email: string, password: string, orgId?: string): Promise<void> {
       const body = orgId ? { email, password, org_id: orgId } : { email, password };
       await unwrap(api.POST('/api/v1/auth/login', { body }));
       await load();
     },
     /**
-     * P224: every earlier session ends, this one too; the answer is a new
+     * Every earlier session ends, this one too; the answer is a new
      * session (its cookie is set), whose CSRF token replaces the old one.
      */
     async changePassword(currentPassword: string, newPassword: string): Promise<void> {

@@ -131,7 +131,7 @@ describe('file uploads (D25, P108)', () => {
           details: {
             fields: [
               { path: 'files.1.filename', message: 'setup.exe is not an accepted type' },
-              { path: 'files.2.size_bytes', message: 'files are at most 50 MiB (D17)' },
+              { path: 'files.2.size_bytes', message: 'files are at most 50 MiB' },
               { path: 'name', message: 'unrelated' },
             ],
           },
@@ -142,7 +142,7 @@ describe('file uploads (D25, P108)', () => {
 
     expect([...refusedEntries(refused)]).toEqual([
       [1, 'Setup.exe is not an accepted type.'],
-      [2, 'Files are at most 50 MiB (D17).'],
+      [2, 'Files are at most 50 MiB.'],
     ]);
     expect(refusedEntries(new Error('no')).size).toBe(0);
   });

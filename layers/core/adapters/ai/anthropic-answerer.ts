@@ -12,7 +12,7 @@ import { toAnthropicModelError } from './anthropic-errors';
 import { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
 import { SilenceWatchdog } from './silence-watchdog';
 
-/** How to reach Anthropic's Messages API with an organization's key (D33). */
+/** How to reach Anthropic's Messages API with an organization's key. */
 export interface AnthropicAnswererOptions {
   readonly apiKey: string;
   /** @default 'https://api.anthropic.com' (tests: a loopback server speaking the same wire format) */
@@ -29,9 +29,9 @@ type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 let sdk: Promise<AnthropicSdk> | undefined;
 
 /**
- * P136: the Anthropic SDK is loaded at the first answer with an Anthropic
+ * The Anthropic SDK is loaded at the first answer with an Anthropic
  * key, not at init: the query function's cold start and every other answer
- * never read it (deployed, it is bundled beside `index.js`, P209).
+ * never read it (deployed, it is bundled beside `index.js`).
  */
 function loadSdk(): Promise<AnthropicSdk> {
   sdk ??= import('@anthropic-ai/sdk');
@@ -39,7 +39,7 @@ function loadSdk(): Promise<AnthropicSdk> {
 }
 
 /**
- * Answers through Anthropic's Messages API (D33 `anthropic`), streamed with
+ * Answers through Anthropic's Messages API (`anthropic`), streamed with
  * the official SDK: `message_start` (input tokens), `content_block_delta`
  * text deltas as the model writes, `message_delta` (stop reason, output
  * tokens), `message_stop`; an `error` event mid-stream is a failure like a
@@ -72,7 +72,7 @@ export class AnthropicAnswerer implements Answerer {
       timeout: this.#timeoutMs,
       // The caller is told to retry instead (as OPENAI_ANSWERER_DEFAULTS).
       maxRetries: 0,
-      // D33: the SDK's own logging could show request headers; nothing of it.
+      // The SDK's own logging could show request headers; nothing of it.
       logLevel: 'off',
     });
     return this.#client;
@@ -105,7 +105,7 @@ export class AnthropicAnswerer implements Answerer {
           model: request.model,
           system,
           messages: conversationOf(request),
-          // P136: no `temperature`: the SDK's Messages parameters no longer take one
+          // No `temperature`: the SDK's Messages parameters no longer take one
           // (Anthropic deprecated sampling parameters); the model's default applies.
           max_tokens: request.maxTokens,
           stream: true,

@@ -37,7 +37,7 @@ function providerReason(error: ApiErrorShape): { type: string | null; message: s
 
 /**
  * Sorts a failure of Anthropic's Messages API as toModelError does OpenAI's
- * (issue 3, P134): timeouts, connection errors, 408/409, 5xx and 529
+ * (issue 3): timeouts, connection errors, 408/409, 5xx and 529
  * `overloaded_error` (also as an `error` event inside a stream) are
  * `ModelUnavailableError`; 429 is `ModelRateLimitedError` with the
  * provider's `retry-after`; 401, 403, 404, 402 and other 4xx are

@@ -57,7 +57,7 @@ export interface BedrockConnection {
 export async function connectBedrock(
   options: BedrockConnectionOptions,
 ): Promise<BedrockConnection> {
-  // Loaded on first use like the SDK (P209): with the Smithy protocol code it
+  // Loaded on first use like the SDK: with the Smithy protocol code it
   // pulls in, about 140 KB the query function's init would otherwise parse.
   const { NodeHttpHandler } = await import('@smithy/node-http-handler');
   const agentOptions = { keepAlive: true, maxSockets: 50 };

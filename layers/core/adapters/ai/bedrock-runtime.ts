@@ -5,7 +5,7 @@ let connectionModule: Promise<ConnectionModule> | undefined;
 
 /**
  * A Bedrock connection made at its first use. The SDK and the HTTP handler
- * are loaded then, with `import()`, as other first-use packages are (P209):
+ * are loaded then, with `import`, as other first-use packages are:
  * the query function's init, and a deployment on another provider, never
  * read them. A failed load or connection is tried again at the next call
  * rather than remembered.

@@ -11,10 +11,10 @@ const CHECK_TIMEOUT_MS = 10_000;
 const CHECK_MAX_BYTES = 1024 * 1024;
 
 /**
- * P132: checks a key with one cheap, free call — list models (`GET /models`),
+ * Checks a key with one cheap, free call — list models (`GET /models`),
  * which every provider of D33 serves and which needs a valid key — with plain
  * HTTP, so the model-keys function carries neither provider SDK. A custom
- * endpoint is customer input: checked by D35 first (scheme, every address),
+ * endpoint is customer input: checked by the SSRF guard first (scheme, every address),
  * then fetched through the guarded fetch (checked on the connected address,
  * no redirects). The hosted providers are operator configuration
  * (provider-urls.ts) and are fetched directly.

@@ -94,7 +94,7 @@ export class OpenAiAnswerer implements Answerer {
           messages,
           temperature: request.temperature,
           // `max_tokens` rather than `max_completion_tokens`: every
-          // OpenAI-compatible endpoint (OPENAI_BASE_URL, D33 `custom`) knows it.
+          // OpenAI-compatible endpoint (OPENAI_BASE_URL, `custom`) knows it.
           max_tokens: request.maxTokens,
           stream: true,
           stream_options: { include_usage: true },

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 /** How to reach an OpenAI (or OpenAI-compatible) endpoint. */
 export interface OpenAiConnectionOptions {
   /**
-   * `OPENAI_API_KEY` (later an agent's own model key, D33), or a function the
+   * `OPENAI_API_KEY` (later an agent's own model key), or a function the
    * SDK calls before each request: the cloud reads the key from Secrets
    * Manager that way, so a rotated key is picked up without a deploy.
    */
@@ -24,8 +24,8 @@ export interface OpenAiConnectionOptions {
    */
   readonly retryAfterSeconds?: number;
   /**
-   * How requests are sent: a customer's endpoint (D33 `custom`) goes through
-   * the D35 guarded fetch. @default the global fetch
+   * How requests are sent: a customer's endpoint (`custom`) goes through
+   * The SSRF guarded fetch. @default the global fetch
    */
   readonly fetch?: typeof fetch;
 }
@@ -37,7 +37,7 @@ export { DEFAULT_RETRY_AFTER_SECONDS } from './provider-responses';
  * An SDK client configured from the options alone. Every setting the SDK
  * would otherwise read from the environment (`OPENAI_BASE_URL`,
  * `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`) is passed explicitly: configuration
- * is parsed once, by the wiring (STYLE.md §5), and a per-agent key (D33) must
+ * is parsed once, by the wiring (STYLE.md §5), and a per-agent key must
  * never pick up the operator's organization.
  */
 export function createOpenAiClient(

@@ -32,7 +32,7 @@ export interface OpenAiEmbedderOptions extends OpenAiConnectionOptions {
 
 /**
  * Defaults: 30 s per request and two SDK retries. Embedding mostly runs in
- * the sync worker (D22), where waiting out a rate limit beats failing a whole
+ * the sync worker, where waiting out a rate limit beats failing a whole
  * sync; the query path can pass `maxRetries: 0` and a shorter timeout.
  */
 export const OPENAI_EMBEDDER_DEFAULTS = {
@@ -53,7 +53,7 @@ const NATIVE_DIMENSIONS: Readonly<Record<string, number>> = {
 
 /**
  * The id and vector length an embedder with these options has, without a
- * client: what the stack needs to create its chunk index (P55).
+ * client: what the stack needs to create its chunk index.
  */
 export function openAiEmbedderIdentity(
   options: Pick<OpenAiEmbedderOptions, 'model' | 'dimensions'> = {},

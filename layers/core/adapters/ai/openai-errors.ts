@@ -95,7 +95,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   );
 }
 
-/** The provider's own explanation, without any key it quotes (D33: keys never logged). */
+/** The provider's own explanation, without any key it quotes (keys never logged). */
 function providerMessage(error: APIError): string {
   const body: unknown = error.error;
   const message =

@@ -1,6 +1,6 @@
 /**
  * What every model provider's HTTP answers have in common, without any
- * provider SDK (the model-keys function checks keys with plain HTTP, P132).
+ * provider SDK (the model-keys function checks keys with plain HTTP).
  */
 
 /** Seconds a caller is told to wait (`Retry-After`) when the provider names none. */
@@ -29,7 +29,7 @@ export function retryAfter(
   return Math.min(Math.max(Math.ceil(wait), 1), 86_400);
 }
 
-/** OpenAI echoes a masked key in 401 messages (`sk-abc***wxyz`); even masked, it stays out (D33). */
+/** OpenAI echoes a masked key in 401 messages (`sk-abc***wxyz`); even masked, it stays out. */
 export function redactKeys(text: string): string {
   return text.replace(/\b(sk|sess|svcsk)[-_][\w*.-]+/g, '[redacted key]');
 }

@@ -1,8 +1,7 @@
 /**
  * Where the hosted providers of D33 are reached with an organization's key.
  * Operator configuration, not customer input: the cloud uses the providers'
- * own addresses; a local run may point them elsewhere (P137,
- * `SVC_MODEL_KEY_OPENAI_URL`, `SVC_MODEL_KEY_ANTHROPIC_URL`), which is how the
+ * own addresses; a local run may point them elsewhere (* `SVC_MODEL_KEY_OPENAI_URL`, `SVC_MODEL_KEY_ANTHROPIC_URL`), which is how the
  * tests reach loopback servers speaking the providers' wire formats.
  */
 export interface ProviderUrls {

@@ -17,7 +17,7 @@ const DELETE_BATCH = 1000;
  * Uploaded files in the stack's bucket (lib/constructs/file-store.ts: SSE-KMS
  * by bucket default, TLS only). Uploads are presigned POSTs: unlike a
  * presigned PUT, their policy can bound the size (`content-length-range`),
- * so S3 itself refuses a file over D17's 50 MiB before storing a byte, and
+ * so S3 itself refuses a file over the input limits' 50 MiB before storing a byte, and
  * pins the key, so a caller cannot write anywhere else. The object-created
  * event then starts ingestion (the stack's bucket notification).
  */

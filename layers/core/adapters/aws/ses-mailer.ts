@@ -3,7 +3,7 @@ import type { Mailer, MailFailureLog, MailMessage, MailOutcome } from '../../por
 import { sendOrLog } from '../mail/send-or-log';
 
 /**
- * P265: mail through Amazon SES (API v2, `SendEmail` with a simple content
+ * Mail through Amazon SES (API v2, `SendEmail` with a simple content
  * of text and HTML), from the deployment's verified identity. The stack
  * allows this function `ses:SendEmail` on that identity alone.
  */

@@ -4,7 +4,7 @@ import type { ReadContext, SourceItem } from '../../ports/source-reader.port';
 import type { ProviderApi } from './provider-api';
 
 /**
- * P151: one provider's reading of a connected source — its items as
+ * One provider's reading of a connected source — its items as
  * `SourceItem`s, an inventory of what exists, checkpoints to resume from —
  * given the grant and an API client that renews tokens and honours rate
  * limits. The sync runner treats every connector alike.

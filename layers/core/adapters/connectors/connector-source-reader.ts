@@ -8,8 +8,8 @@ import type { ProviderFetch } from './oauth-http';
 import { ProviderApi, type Sleep } from './provider-api';
 
 /**
- * A connector source as the sync runner reads it (P151): its grant opened
- * (refused with the reason when not connected), an API client over D35's
+ * A connector source as the sync runner reads it: its grant opened
+ * (refused with the reason when not connected), an API client over the SSRF guard's
  * fetch that renews tokens and honours rate limits, and the provider's reader.
  */
 export class ConnectorSourceReader implements SourceReader {

@@ -25,12 +25,12 @@ export interface Connectors {
  */
 export function connectors(
   options: ConnectorOptions & {
-    /** Providers' files are parsed like uploads (on one machine, in the parsing process, P69). */
+    /** Providers' files are parsed like uploads (on one machine, in the parsing process). */
     readonly fileParser: FileParser;
   },
 ): Connectors {
   const { fetch, oauth, endpoints } = connectorOAuthClients(options);
-  // P184: file downloads under D35 as well, with the file cap instead of P153's 10 MiB.
+  // File downloads under the SSRF guard as well, with the file cap instead of the 10 MiB.
   const download = providerFetch(options.policy, PROVIDER_FILE_LIMITS.maxBytes);
   return {
     fetch,

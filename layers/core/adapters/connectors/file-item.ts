@@ -6,14 +6,14 @@ import type { SourceItem } from '../../ports/source-reader.port';
 import type { ProviderFetch } from './oauth-http';
 import type { ProviderApi } from './provider-api';
 
-/** P184: a provider file is read up to the size an upload may have (D17, 50 MiB); larger ones are skipped. */
+/** A provider file is read up to the size an upload may have (50 MiB); larger ones are skipped. */
 export const PROVIDER_FILE_LIMITS = { maxBytes: FILE_UPLOAD_LIMITS.maxBytes } as const;
 
 /** A file at a provider, as its connector lists it: how it is named, linked and downloaded. */
 export interface ProviderFile {
   /** The document's key in the index (the provider's id, prefixed): unchanged by renames and moves. */
   readonly key: string;
-  /** The name people see at the provider: the document's title, and what the parser dispatches on (D25). */
+  /** The name people see at the provider: the document's title, and what the parser dispatches on. */
   readonly name: string;
   /** Opens the item at the provider (citations link to it). */
   readonly url: string;
@@ -27,9 +27,9 @@ export interface ProviderFile {
 type FileItem = Extract<SourceItem, { status: 'ok' | 'skipped' }>;
 
 /**
- * Whether the service can read a file of this name and type (D25's types):
+ * Whether the service can read a file of this name and type (the upload rules' types):
  * connectors leave other files (images, spreadsheets, videos) out of the
- * index without downloading them (P184).
+ * index without downloading them.
  */
 export const isReadableFile = (name: string, contentType?: string | null) =>
   detectFileType(name, contentType ?? undefined) !== undefined;
@@ -37,10 +37,10 @@ export const isReadableFile = (name: string, contentType?: string | null) =>
 /**
  * Issue 12: a provider's file to a `SourceItem` — downloaded through the
  * provider API (renewals, rate limits, the file cap), parsed by the file
- * parsers (D25's types under P95's limits; on one machine in the parsing
- * child process, P69), titled and linked as at the provider. The content
+ * parsers (the upload rules' types under the limits; on one machine in the parsing
+ * child process), titled and linked as at the provider. The content
  * hash covers bytes, name and link, so a rename re-indexes the document
- * under the same key while unchanged bytes are never embedded twice (P151).
+ * under the same key while unchanged bytes are never embedded twice.
  * A file deleted meanwhile is `gone`; one over the cap, refused by the
  * provider or by the parsers is skipped with the reason.
  */

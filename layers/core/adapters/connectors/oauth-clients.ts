@@ -19,7 +19,7 @@ import {
 } from './sharepoint/microsoft-oauth';
 import { SLACK_ENDPOINTS, type SlackEndpoints, SlackOAuth } from './slack/slack-oauth';
 
-/** Where each provider's endpoints are (P150: the real ones unless settings point elsewhere, e.g. tests' stand-ins). */
+/** Where each provider's endpoints are (the real ones unless settings point elsewhere, e.g. tests' stand-ins). */
 export interface ConnectorEndpoints {
   readonly confluence: AtlassianEndpoints;
   readonly slack: SlackEndpoints;
@@ -43,7 +43,7 @@ export interface ConnectorOptions {
 /**
  * The providers' OAuth clients only (the `connections` family: sign-in and
  * revocation), without the readers and their parsers. Every request goes
- * through D35's fetch under `policy` (https only in the cloud).
+ * through the SSRF guard's fetch under `policy` (https only in the cloud).
  */
 export function connectorOAuthClients(options: ConnectorOptions): {
   readonly fetch: ProviderFetch;

@@ -8,12 +8,12 @@ import {
 import { guardedFetch, OutboundRequestError } from '../net/guarded-fetch';
 import type { OutboundPolicy } from '../net/outbound-policy';
 
-/** `fetch` under D35 for provider endpoints: the policy's schemes and addresses, time and size caps (P153). */
+/** `fetch` under the SSRF guard for provider endpoints: the policy's schemes and addresses, time and size caps. */
 export type ProviderFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export function providerFetch(
   policy: OutboundPolicy,
-  /** The most body bytes (P153's 10 MiB by default; a file download's own cap, P184). */
+  /** The most body bytes (the 10 MiB by default; a file download's own cap). */
   maxBytes: number = CONNECTOR_LIMITS.maxResponseBytes,
 ): ProviderFetch {
   const fetch = guardedFetch(policy, { timeoutMs: CONNECTOR_LIMITS.requestTimeoutMs, maxBytes });
@@ -21,7 +21,7 @@ export function providerFetch(
     try {
       return await fetch(input, init);
     } catch (error) {
-      // Refused by D35, unreachable, too slow or too large: the attempt fails, the job is retried.
+      // Refused by the SSRF guard, unreachable, too slow or too large: the attempt fails, the job is retried.
       if (error instanceof OutboundRequestError) throw new ProviderUnavailableError(error.message);
       throw error;
     }

@@ -34,10 +34,10 @@ export const abortableSleep: Sleep = (ms, signal) =>
   });
 
 /**
- * A provider's REST API with the grant's bearer token (P152): 401 renews the
+ * A provider's REST API with the grant's bearer token: 401 renews the
  * token once and retries, a second 401 means access was revoked
  * (`ConnectionLostError`); 429 and 503 (and Google's 403s naming a rate
- * limit, P178) are waited out as `Retry-After` says (with back-off when it
+ * limit) are waited out as `Retry-After` says (with back-off when it
  * does not), within bounds, else the attempt fails and the sync job is
  * retried; other failures fail the attempt.
  */
@@ -73,8 +73,8 @@ export class ProviderApi {
   }
 
   /**
-   * A file's bytes (a download or an export), within D35's per-response cap
-   * (P153) or `download`'s larger one (P184). A redirect to a pre-authenticated
+   * A file's bytes (a download or an export), within the SSRF guard's per-response cap
+   * or `download`'s larger one. A redirect to a pre-authenticated
    * address — Microsoft Graph's `/content`, Confluence's attachment
    * `/download` — is followed once without the bearer token (it must not
    * leave the API). A 403 that is not a rate limit is the provider refusing
@@ -115,9 +115,9 @@ export class ProviderApi {
 
   /**
    * One request through renewals (401) and rate-limit waits (429, 503, and
-   * Google's 403s naming a rate limit, P178): the final response, whatever
+   * Google's 403s naming a rate limit): the final response, whatever
    * its status, for the caller to read (Graph's delta answers 410 with a
-   * `Location` to start again, P185).
+   * `Location` to start again).
    */
   async send(
     url: string,
@@ -125,7 +125,7 @@ export class ProviderApi {
       readonly method?: 'GET' | 'POST';
       readonly body?: string;
       readonly accept?: string;
-      /** Another fetch (a file download's larger cap); D35's policy either way. */
+      /** Another fetch (a file download's larger cap); the SSRF guard's policy either way. */
       readonly fetch?: ProviderFetch;
       /** A pre-authenticated address: no bearer token, and a 401 is the answer. */
       readonly anonymous?: boolean;
@@ -159,7 +159,7 @@ export class ProviderApi {
       let rateLimited = response.status === 429 || response.status === 503;
       let forbidden: Response | null = null;
       if (response.status === 403) {
-        // Google answers some rate limits with 403 and a reason in the body (P178).
+        // Google answers some rate limits with 403 and a reason in the body.
         const text = await response.text();
         rateLimited = RATE_LIMIT_REASONS.has(googleErrorOf(text).reason ?? '');
         forbidden = new Response(text, { status: 403, headers: response.headers });
@@ -189,7 +189,7 @@ export class ProviderApi {
   /**
    * One exchange; a GET whose connection was reset or closed before an
    * answer (a keep-alive connection the server was closing) is sent once
-   * more, since reading is idempotent (P178).
+   * more, since reading is idempotent.
    */
   private async attempt(fetch: ProviderFetch, url: string, init: RequestInit): Promise<Response> {
     try {

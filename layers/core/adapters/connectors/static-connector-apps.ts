@@ -1,7 +1,7 @@
 import type { ConnectorType } from '../../domain/connector';
 import type { ConnectorApps, OAuthApp } from '../../ports/connector.port';
 
-/** P150: the providers' apps from settings (the local runtime's environment); an absent one is not configured. */
+/** The providers' apps from settings (the local runtime's environment); an absent one is not configured. */
 export class StaticConnectorApps implements ConnectorApps {
   constructor(private readonly apps: Partial<Record<ConnectorType, OAuthApp>>) {}
 

@@ -48,7 +48,7 @@ export class CrawlRequester {
    * GET for robots.txt and sitemaps, body wanted on 2xx only. Redirects are
    * followed to any origin (RFC 9309 §2.3.1.2 asks it for robots.txt; the
    * rules still apply to our origin, and sitemap entries are filtered by
-   * origin), each hop through the D35-guarded fetcher.
+   * origin), each hop through the SSRF-guarded fetcher.
    */
   async get(url: string, maxBytes: number, keepPartial: boolean): Promise<PageResponse> {
     let current = new URL(url);

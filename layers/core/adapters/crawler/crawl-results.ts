@@ -15,7 +15,7 @@ export const CRAWL_SKIP_REASONS = [
   'redirect-off-origin',
   /** More than `maxRedirects` hops. */
   'too-many-redirects',
-  /** D35: the address is not public, or the scheme not allowed. */
+  /** The address is not public, or the scheme not allowed. */
   'address-refused',
   /** Any other HTTP status, or a redirect without a usable `Location`. */
   'http-error',
@@ -28,14 +28,14 @@ export const CRAWL_SKIP_REASONS = [
   /** A compressed body that decodes past `maxDecompressionRatio`. */
   'compression-bomb',
   /**
-   * P123: the page is mostly links (a home page, a site map, a category
+   * The page is mostly links (a home page, a site map, a category
    * list): its links are followed, the page itself is not indexed as an answer.
    */
   'link-index',
 ] as const;
 export type CrawlSkipReason = (typeof CRAWL_SKIP_REASONS)[number];
 
-/** Why a crawl stopped before it had seen the whole site (P98). */
+/** Why a crawl stopped before it had seen the whole site. */
 export type CrawlStopReason = 'byte-budget' | 'time-budget';
 
 export type CrawlResult =

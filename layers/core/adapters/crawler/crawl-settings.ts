@@ -16,30 +16,30 @@ export const CRAWLER_DEFAULTS = {
   /** URLs longer than this are not crawled (session ids, traps). */
   maxUrlLength: 2_048,
   /**
-   * P98: a compressed page decoding to more than 100 bytes per byte received
+   * A compressed page decoding to more than 100 bytes per byte received
    * (past its first MiB) is a compression bomb; the ratio Apache POI refuses
    * zip entries at. HTML compresses 5 to 20 times.
    */
   maxDecompressionRatio: 100,
   /**
-   * P98: response bytes (decoded: pages, robots.txt, sitemaps) one crawl may
+   * Response bytes (decoded: pages, robots.txt, sitemaps) one crawl may
    * read: 10,000 pages (the most `max_pages` allows) of 100 KiB.
    */
   maxTotalBytes: 1024 * 1024 * 1024,
   /**
-   * P98: how long one crawl may run: the cloud sync worker's 15 minutes less
+   * How long one crawl may run: the cloud sync worker's 15 minutes less
    * the minute it keeps to record the job (functions/sync-worker/handler.ts),
    * so a crawl ends the same way on one machine and in the cloud.
    */
   maxDurationMs: 14 * 60_000,
 } as const;
 
-/** What parsing an HTML page gives the crawler: its document, its links, and whether it is a link index (P123). */
+/** What parsing an HTML page gives the crawler: its document, its links, and whether it is a link index. */
 export type ParsedPage = ReturnType<typeof parseHtmlPage>;
 
 /**
  * Parses a crawled HTML page ({@link parseHtmlPage}) where the deployment
- * runs CPU-bound work (P201): in process by default (the cloud's sync
+ * runs CPU-bound work: in process by default (the cloud's sync
  * worker), in the parsing process on one machine. Rejects with
  * `DocumentTooComplexError` for a page past the parser's limits.
  */
@@ -49,11 +49,11 @@ export type PageParser = (html: string, url: string) => Promise<ParsedPage>;
 export const inProcessPageParser: PageParser = async (html, url) => parseHtmlPage(html, url);
 
 export interface CrawlWebsiteOptions {
-  /** The website data source's `config.url` (D17: `http` or `https`, no credentials). */
+  /** The website data source's `config.url` (`http` or `https`, no credentials). */
   readonly startUrl: string;
   /** Pages successfully parsed before the crawl stops (the data source's `max_pages`, 1–10,000). */
   readonly maxPages: number;
-  /** D35: {@link crawlerPolicy}; `allowPrivateAddresses` only from `SVC_ALLOW_PRIVATE_URLS`. */
+  /** {@link crawlerPolicy}; `allowPrivateAddresses` only from `SVC_ALLOW_PRIVATE_URLS`. */
   readonly policy: OutboundPolicy;
   /** Requests in flight at once (1 whenever robots.txt sets a crawl delay). @default 4 */
   readonly concurrency?: number;
@@ -78,11 +78,11 @@ export interface CrawlWebsiteOptions {
   /** Stops the crawl: requests in flight are abandoned and the iteration ends. */
   readonly signal?: AbortSignal;
   /**
-   * The transport, for tests. @default node:http(s) under the D35 guard
+   * The transport, for tests. @default node:http(s) under the SSRF guard
    * (`createGuardedPageFetcher`); a replacement must keep that guard.
    */
   readonly fetchImpl?: PageFetcher;
-  /** Where HTML pages are parsed (P201). @default {@link inProcessPageParser} */
+  /** Where HTML pages are parsed. @default {@link inProcessPageParser} */
   readonly parsePage?: PageParser;
 }
 

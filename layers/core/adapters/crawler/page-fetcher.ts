@@ -85,7 +85,7 @@ export interface GuardedPageFetcher {
 }
 
 /**
- * node:http(s) GETs under the D35 rules, for one crawl:
+ * node:http(s) GETs under the SSRF rules, for one crawl:
  *
  * - the URL's scheme is checked against the policy and an IP-literal host
  *   with {@link checkLiteralHost} before anything is sent; names resolve
@@ -101,9 +101,9 @@ export interface GuardedPageFetcher {
  * a pooled socket was checked when it connected, and reuse spares the site.
  *
  * @example
- * const fetcher = createGuardedPageFetcher(crawlerPolicy(), { maxSockets: 4 });
+ * const fetcher = createGuardedPageFetcher(crawlerPolicy, { maxSockets: 4 });
  * const response = await fetcher.fetch({ url: new URL('https://example.com/'), headers: {}, timeoutMs: 10_000, maxBytes: 5 << 20 });
- * fetcher.close();
+ * fetcher.close;
  */
 export function createGuardedPageFetcher(
   policy: OutboundPolicy,
@@ -240,7 +240,7 @@ export const RATIO_CHECK_AFTER_BYTES = 1024 * 1024;
  * Reads the body through the decoder its `Content-Encoding` names, counting
  * decoded bytes, and stops at `maxBytes` (a small gzip body can inflate to
  * gigabytes), or as soon as more than `maxDecompressionRatio` bytes came out
- * per byte that went in (P98).
+ * per byte that went in.
  */
 function readBody(
   response: IncomingMessage,

@@ -99,7 +99,7 @@ export class PageReader {
         }
         if (chain.has(next.href)) return none('too-many-redirects', 'redirect loop');
         chain.add(next.href);
-        // D35 again for the hop: the scheme here; the address when the guarded lookup connects.
+        // The SSRF check again for the hop: the scheme here; the address when the guarded lookup connects.
         const allowed = parseOutboundUrl(next.href, policy);
         if (!allowed.ok) return none('address-refused', allowed.reason);
         if (!robots.isAllowed(next.href)) {

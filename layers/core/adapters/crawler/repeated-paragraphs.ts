@@ -16,7 +16,7 @@
  *   changes and it is indexed again with the paragraph. Nothing is lost, and
  *   no chunk has to know about another.
  * - What is dropped is dropped from the page's stored text, so chunks stay
- *   verbatim slices of it (P170).
+ *   verbatim slices of it.
  */
 import { createHash } from 'node:crypto';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';

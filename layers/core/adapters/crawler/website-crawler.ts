@@ -51,8 +51,8 @@ export {
  *   `timeoutMs` and `maxPageBytes`, and a compressed body may decode to at
  *   most `maxDecompressionRatio` times its size; redirects are followed by
  *   hand, at most `maxRedirects`, each hop checked for origin, robots.txt and
- *   D35 again. The whole crawl may read `maxTotalBytes` and run
- *   `maxDurationMs` (P98): past either, requests in flight are abandoned and
+ *   The SSRF check again. The whole crawl may read `maxTotalBytes` and run
+ *   `maxDurationMs`: past either, requests in flight are abandoned and
  *   a last `stopped` result says which.
  * - **D35**: the start URL is checked (resolved, every address public) before
  *   any request, and every connection goes through the guarded lookup.
@@ -68,7 +68,7 @@ export {
  * Never throws for a page: every failure is a `skipped` result.
  *
  * @example
- * for await (const result of crawlWebsite({ startUrl: 'https://docs.example.com/', maxPages: 100, policy: crawlerPolicy() })) {
+ * for await (const result of crawlWebsite({ startUrl: 'https://docs.example.com/', maxPages: 100, policy: crawlerPolicy })) {
  *   if (result.status === 'ok') await index(result.document, result.contentHash);
  * }
  */
@@ -84,7 +84,7 @@ export async function* crawlWebsite(options: CrawlWebsiteOptions): AsyncGenerato
     ? { fetch: options.fetchImpl, close: () => undefined }
     : createGuardedPageFetcher(options.policy, { maxSockets: settings.concurrency });
 
-  // A budget reached stops the crawl as the caller's signal would, and says so (P98).
+  // A budget reached stops the crawl as the caller's signal would, and says so.
   let stopped: CrawlResult | undefined;
   const stop = (reason: CrawlStopReason, detail: string) => {
     if (!stopped && !controller.signal.aborted) {
@@ -200,7 +200,7 @@ class Crawl {
       const { id, outcome } = await Promise.race(running.values());
       running.delete(id);
       if (this.#signal.aborted) return;
-      // A link index (P123) was fetched and parsed like any page: it counts, and its links are followed.
+      // A link index was fetched and parsed like any page: it counts, and its links are followed.
       if (outcome.result.status === 'ok' || isLinkIndex(outcome.result)) {
         this.#parsed += 1;
         if (this.#parsed < this.#options.maxPages) {

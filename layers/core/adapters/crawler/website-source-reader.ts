@@ -4,7 +4,7 @@ import type { OutboundPolicy } from '../net/outbound-policy';
 import { RepeatedParagraphs } from './repeated-paragraphs';
 import { contentHashOf, crawlWebsite, type PageParser } from './website-crawler';
 
-/** A sync's crawl budget (P98); the crawler's defaults where not given. */
+/** A sync's crawl budget; the crawler's defaults where not given. */
 export interface CrawlBudget {
   /** Decoded response bytes one sync may read. */
   readonly maxTotalBytes?: number;
@@ -12,21 +12,21 @@ export interface CrawlBudget {
   readonly maxDurationMs?: number;
 }
 
-/** A website data source read by crawling it (issue 3: origin-bound, robots.txt, sitemap, D35). */
+/** A website data source read by crawling it (issue 3: origin-bound, robots.txt, sitemap). */
 export class WebsiteSourceReader implements SourceReader {
   constructor(
     private readonly policy: OutboundPolicy,
     private readonly options: CrawlBudget & {
       readonly concurrency?: number;
       readonly timeoutMs?: number;
-      /** Where pages are parsed (P201); in this process if not given. */
+      /** Where pages are parsed; in this process if not given. */
       readonly parsePage?: PageParser;
     } = {},
   ) {}
 
   /**
    * Every page of the site, in crawl order. A paragraph an earlier page of
-   * this crawl held is dropped (P124: boilerplate is indexed once), and the
+   * this crawl held is dropped (boilerplate is indexed once), and the
    * content hash is taken after the drop.
    */
   async *read(source: DataSource, signal: AbortSignal): AsyncIterable<SourceItem> {

@@ -12,16 +12,16 @@ export type SealingKey =
     };
 
 /**
- * D33: envelope encryption with the AWS Encryption SDK — a KMS keyring in the
+ * Envelope encryption with the AWS Encryption SDK — a KMS keyring in the
  * cloud, a raw AES-256 keyring with a local master key on one machine; the
  * message format is the same. The encryption context (organization, secret
  * id, purpose) is authenticated with the ciphertext and checked on opening,
  * so a sealed value moved to another row does not open.
  *
  * The SDK (about 330 KB bundled: bn.js, asn1.js, streams) is loaded at the
- * first seal or open, not at init (P70): most webhook requests and cold
+ * first seal or open, not at init: most webhook requests and cold
  * starts never need it. Deployed, it is bundled beside `index.js` and read
- * only then (P209), so keep it behind `import()`.
+ * only then, so keep it behind `import`.
  */
 export class EnvelopeSecretSealer implements SecretSealer {
   #client:

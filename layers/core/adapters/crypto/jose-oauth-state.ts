@@ -18,7 +18,7 @@ const claimsSchema = z.object({
 });
 
 /**
- * P146: the connector sign-in's `state` is a JWT (HS256 pinned) binding the
+ * The connector sign-in's `state` is a JWT (HS256 pinned) binding the
  * flow to its organization, data source and caller, expiring with the flow.
  * Its key is derived (HKDF) from the session signing secret, so the secret
  * itself signs nothing but sessions and a state cannot pass for a session.

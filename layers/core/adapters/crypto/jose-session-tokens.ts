@@ -5,7 +5,7 @@ import { isId } from '../../domain/ids';
 import { SESSION_POLICY, type SessionClaims, SIGN_IN_METHODS } from '../../domain/session';
 import type { SessionTokens } from '../../ports/session.port';
 
-/** D12: the one algorithm signed and accepted; `none`, RS256, HS512 and the rest are refused. */
+/** The one algorithm signed and accepted; `none`, RS256, HS512 and the rest are refused. */
 const ALGORITHM = 'HS256';
 
 const claimsSchema = z.object({
@@ -15,15 +15,15 @@ const claimsSchema = z.object({
   iat: z.int().check(z.nonnegative()),
   exp: z.int().check(z.positive()),
   auth_time: z.int().check(z.nonnegative()),
-  // P222: optional, so tokens issued before it existed still verify (as password sessions).
+  // Optional, so tokens issued before it existed still verify (as password sessions).
   auth_method: z.optional(z.enum(SIGN_IN_METHODS)),
 });
 
 /**
- * Session JWTs with `jose` (D12): HS256 pinned, the deployment's key only,
+ * Session JWTs with `jose`: HS256 pinned, the deployment's key only,
  * every claim required and checked for shape, and no token living past 30
  * days from its sign-in whatever its `exp` says. The key comes from
- * `signingKey` on each call (the cloud caches its secret, P64), so a rotated
+ * `signingKey` on each call (the cloud caches its secret), so a rotated
  * secret is picked up without a restart.
  */
 export class JoseSessionTokens implements SessionTokens {
@@ -56,7 +56,7 @@ export class JoseSessionTokens implements SessionTokens {
     const parsed = claimsSchema.safeParse(payload);
     if (!parsed.success) return null;
     const claims = parsed.data;
-    // D12's absolute cap holds even for a token someone minted with a longer exp.
+    // The web session's absolute cap holds even for a token someone minted with a longer exp.
     if (claims.exp > claims.auth_time + SESSION_POLICY.absoluteSeconds) return null;
     if (claims.auth_time > claims.iat) return null;
     return claims;

@@ -10,7 +10,7 @@ export class DynamoDbAgentRepository implements AgentRepository {
   private readonly items: OrgPartitionItems<Agent>;
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
-    // Agents stored before model keys existed (D33) answer with the service's provider.
+    // Agents stored before model keys existed answer with the service's provider.
     this.items = new OrgPartitionItems<Agent>(
       client,
       tableName,

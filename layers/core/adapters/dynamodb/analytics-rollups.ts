@@ -18,7 +18,7 @@ const hourKey = (at: Date) => at.toISOString().slice(0, 13);
 /**
  * One item per organization, hour and agent, updated with one `ADD` of every
  * counter when an interaction is written (ARCHITECTURE.md: analytics never
- * scans interactions). Sessions are a string set for D34's unique users; an
+ * scans interactions). Sessions are a string set for analytics' unique users; an
  * hour's set holds tens of thousands of ids within DynamoDB's item limit.
  */
 export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
@@ -33,7 +33,7 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
 
   async recordInteraction(orgId: string, interaction: Interaction): Promise<void> {
     const bucket = latencyBucket(interaction.latency_ms);
-    // P131: an answer paid with the organization's own key is counted apart from ours.
+    // An answer paid with the organization's own key is counted apart from ours.
     const ownKey = interaction.billed_to === 'model_key';
     const cost = Math.round(interaction.cost_usd * 1_000_000);
     const grounding = groundednessCounters(interaction);

@@ -29,7 +29,7 @@ function expiryOf(entry: string): number {
 }
 
 /**
- * D16 concurrent requests per organization (P58): one item per organization
+ * Concurrent requests per organization: one item per organization
  * holding a string set of leases, each `<expiresAt>#<leaseId>`.
  *
  *   acquire: ADD leases {mine}     if size(leases) < limit     (one UpdateItem)

@@ -9,7 +9,7 @@ import { keys } from './table-design';
 const CONNECTOR = 'attribute_exists(connection_status)';
 
 /**
- * P145: a connector source's sign-in state lives on its own data source item
+ * A connector source's sign-in state lives on its own data source item
  * (`oauth_flow`, `oauth_tokens` sealed, `sync_cursor`: storage attributes
  * the API never shows), so it is scoped to the organization by the key, goes
  * when the source is deleted, and every transition is one conditional write.
@@ -61,7 +61,7 @@ export class DynamoDbConnectionStore implements ConnectionStore {
     events: readonly DomainEvent[],
   ): Promise<DataSource | null> {
     return this.items.updateIf(orgId, id, {
-      // A new grant may reach other content: the next sync reads everything again (P151).
+      // A new grant may reach other content: the next sync reads everything again.
       expression: 'SET oauth_tokens = :tokens, connection_status = :connected REMOVE sync_cursor',
       condition: CONNECTOR,
       values: { ':tokens': sealedTokens, ':connected': 'Connected' },

@@ -16,7 +16,7 @@ interface DayItem {
 }
 
 /**
- * D16 requests/day and tokens/day (P56, P57): one item per organization and
+ * requests/day and tokens/day: one item per organization and
  * UTC day holding `requests` and `tokens`. A request is counted with one
  * `UpdateItem` — `ADD requests 1`, conditional on both caps — so
  * simultaneous requests can never count past a cap, and a request refused

@@ -29,7 +29,7 @@ import { keys, TABLE_KEYS } from './table-design';
 const BATCH_GET_MAX = 100;
 
 /**
- * D23: the sparse GSI2 entry of a data source due at `nextSyncAt`. The shard
+ * The sparse GSI2 entry of a data source due at `nextSyncAt`. The shard
  * derives from the item's key, so it never changes with the due time.
  */
 export function scheduleIndexKeys(
@@ -45,7 +45,7 @@ export function scheduleIndexKeys(
   };
 }
 
-/** P248: jobs written before skipped documents were kept read as having skipped none. */
+/** Jobs written before skipped documents were kept read as having skipped none. */
 function withSkipped(job: SyncJob | null | undefined): SyncJob | null {
   if (!job) return null;
   return job.skipped === undefined || job.documents_skipped === undefined
@@ -155,7 +155,7 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
     return pageOf(sources, page);
   }
 
-  /** A new `next_sync_at` moves the source in the schedule index, or out of it when `null` (D23). */
+  /** A new `next_sync_at` moves the source in the schedule index, or out of it when `null`. */
   update(
     orgId: string,
     id: string,
@@ -352,7 +352,7 @@ export class DynamoDbDataSourceRepository implements DataSourceRepository {
       expression: change.status
         ? 'SET chunks_indexed = :chunks, #status = :status'
         : 'SET chunks_indexed = :chunks',
-      // D22: `failed` means nothing usable, so an upload that failed never
+      // `failed` means nothing usable, so an upload that failed never
       // overrides a source that has other files indexed.
       condition:
         change.status === 'failed' ? '#status IN (:pending, :failed)' : '#status <> :processing',

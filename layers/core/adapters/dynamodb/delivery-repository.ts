@@ -24,7 +24,7 @@ const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
  * write on `status`, so two copies of a queue message can never both move a
  * delivery, and nothing is attempted after it ended.
  *
- * This class is what webhook management reads and writes of them (P301):
+ * This class is what webhook management reads and writes of them:
  * list, get, mark queued, and reopen for a manual retry.
  */
 export class DynamoDbDeliveryRecords implements DeliveryRecords {
@@ -39,7 +39,7 @@ export class DynamoDbDeliveryRecords implements DeliveryRecords {
 
   protected stored(item: Record<string, unknown>): StoredDelivery {
     const { body, queued, ...rest } = withoutStorageAttributes(item);
-    // P286: deliveries stored before retries were recorded have no `retried_at`.
+    // Deliveries stored before retries were recorded have no `retried_at`.
     const delivery = { retried_at: null, ...rest } as unknown as Delivery;
     return { delivery, body: String(body), queued: queued === true };
   }
@@ -117,7 +117,7 @@ export class DynamoDbDeliveryRecords implements DeliveryRecords {
           Key: this.key(orgId, webhookId, deliveryId),
           UpdateExpression:
             'SET #status = :pending, failure_reason = :none, next_attempt_at = :at, retried_at = :at, updated_at = :at, queued = :no, expires_at = :expires',
-          // P286: anything that has not succeeded, except a delivery not yet tried at all
+          // Anything that has not succeeded, except a delivery not yet tried at all
           // (its first attempt is on its way: a second message would only send it twice).
           ConditionExpression:
             '#status IN (:failed, :cancelled) OR (#status = :pending AND size(attempts) > :zero)',
@@ -146,7 +146,7 @@ export class DynamoDbDeliveryRecords implements DeliveryRecords {
  * The whole repository: what the management records do, plus creating a
  * delivery (the event publisher) and recording its attempts or ending it
  * (the dispatcher). The `webhooks` function carries only the records
- * (P301: it is at its bundle ceiling).
+ * (it is at its bundle ceiling).
  */
 export class DynamoDbDeliveryRepository
   extends DynamoDbDeliveryRecords

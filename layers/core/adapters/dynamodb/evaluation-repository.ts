@@ -26,7 +26,7 @@ const BATCH_WRITE_MAX = 25;
  * Evaluation runs (`EVAL#<id>`) and their questions (`EVALQ#<id>#<n>`, one
  * item each: 500 questions of 4,000 characters exceed one item's 400 KB),
  * in the organization's partition. A question's result is written into its
- * own item, once (P142).
+ * own item, once.
  */
 export class DynamoDbEvaluationRepository implements EvaluationRepository {
   private readonly runs: OrgPartitionItems<Evaluation>;

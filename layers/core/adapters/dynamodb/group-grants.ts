@@ -8,7 +8,7 @@ import { keys } from './table-design';
 const UNPROCESSED_RETRIES = 5;
 
 /**
- * P83: the grants of a user's groups, read when a session is checked: one
+ * The grants of a user's groups, read when a session is checked: one
  * strongly consistent `BatchGetItem` of at most 100 keys (GROUP_LIMITS), with
  * only the three attributes a grant needs. Kept apart from the group CRUD so
  * every HTTP family carries only this.

@@ -8,8 +8,8 @@ import { keys } from './table-design';
 
 /**
  * Groups in their organization's partition (`GROUP#<grp>`), one item each;
- * every write touches that item only (P16). Memberships are on the users
- * (P83), so a group item stays small however many members it has.
+ * every write touches that item only (P16). Memberships are on the users,
+ * so a group item stays small however many members it has.
  */
 export class DynamoDbGroupRepository extends DynamoDbGroupGrants implements GroupRepository {
   private readonly items: OrgPartitionItems<Group>;

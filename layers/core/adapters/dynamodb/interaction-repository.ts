@@ -134,10 +134,10 @@ function withCurrentFields(interaction: Interaction): Interaction {
   };
 }
 
-/** How many turns a session keeps: the prompt uses the last 10 (D18). */
+/** How many turns a session keeps: the prompt uses the last 10. */
 const KEPT_TURNS = INTERACTION_LIMITS.historyTurns;
 
-/** D18: one item per session holding its last turns; appends are conditional on the turn count read. */
+/** One item per session holding its last turns; appends are conditional on the turn count read. */
 export class DynamoDbSessionHistory implements SessionHistory {
   constructor(
     private readonly client: DynamoDBDocumentClient,

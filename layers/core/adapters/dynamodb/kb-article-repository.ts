@@ -19,7 +19,7 @@ import { queryAll } from './query-all';
 import { keys } from './table-design';
 
 /**
- * P117: content is stored gzip-compressed (`content_gz`), since D17's
+ * Content is stored gzip-compressed (`content_gz`), since the input limits'
  * 200,000 characters can take 600 KB as UTF-8 and an item holds 400 KB.
  * Markdown shrinks to a fraction; content that stays above this once
  * compressed (only near-random text) is refused, naming the field.
@@ -41,7 +41,7 @@ const SUMMARY_ATTRIBUTES = [
   'content_length',
 ];
 
-/** Lists read the summary attributes only (never the content, P118), as names safe from reserved words. */
+/** Lists read the summary attributes only (never the content), as names safe from reserved words. */
 const SUMMARY_PROJECTION = {
   ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
   names: Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
@@ -51,7 +51,7 @@ function compressed(content: string): Uint8Array {
   const bytes = gzipSync(Buffer.from(content, 'utf8'));
   if (bytes.length > MAX_STORED_CONTENT_BYTES) {
     throw new InvalidRequestError(
-      `content is too large to store: ${bytes.length} bytes once compressed, at most ${MAX_STORED_CONTENT_BYTES} (P117)`,
+      `content is too large to store: ${bytes.length} bytes once compressed, at most ${MAX_STORED_CONTENT_BYTES}`,
       { fields: [{ path: 'content', message: 'too large to store once compressed' }] },
     );
   }
@@ -134,7 +134,7 @@ export class DynamoDbKbArticleRepository implements KbArticleRepository {
   }
 
   async list(orgId: string, filter: KbArticleFilter): Promise<KbArticleSummary[]> {
-    // P252: a tag is one element of the `tags` list, matched whole by `contains`.
+    // A tag is one element of the `tags` list, matched whole by `contains`.
     const conditions = [
       ...(filter.status ? ['#status = :status'] : []),
       ...(filter.tag ? ['contains(#tags, :tag)'] : []),
@@ -155,7 +155,7 @@ export class DynamoDbKbArticleRepository implements KbArticleRepository {
         ...(filter.status ? { ':status': filter.status } : {}),
         ...(filter.tag ? { ':tag': filter.tag } : {}),
       },
-      // P1: newest first (ids are ULIDs).
+      // Newest first (ids are ULIDs).
       ScanIndexForward: false,
       ConsistentRead: true,
     });

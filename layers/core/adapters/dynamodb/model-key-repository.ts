@@ -6,7 +6,7 @@ import { OrgPartitionItems } from './org-partition-items';
 import { keys } from './table-design';
 
 /**
- * Model keys in their organization's partition (D33). `sealed_key` is a
+ * Model keys in their organization's partition. `sealed_key` is a
  * storage attribute: never part of the entity, so no list or get returns it.
  */
 export class DynamoDbModelKeyRepository implements ModelKeyRepository {

@@ -29,7 +29,7 @@ export class DynamoDbOrganizationDirectory {
         organizations.push(withoutStorageAttributes(item) as unknown as Organization);
       }
     }
-    // Ids are ULIDs (D1): sorting them sorts by creation time.
+    // Ids are ULIDs: sorting them sorts by creation time.
     return organizations.sort((a, b) => a.id.localeCompare(b.id));
   }
 }

@@ -9,7 +9,7 @@ import type { PasswordResetRecord, PasswordResetRepository } from '../../ports/p
 import { isConditionFailure } from './document-client';
 import { keys } from './table-design';
 
-/** P266: one item per reset issued, by its token's hash, gone (TTL) a day after it stops working. */
+/** One item per reset issued, by its token's hash, gone (TTL) a day after it stops working. */
 export class DynamoDbPasswordResetRepository implements PasswordResetRepository {
   constructor(
     private readonly client: DynamoDBDocumentClient,

@@ -6,7 +6,7 @@ import { isConditionFailure } from './document-client';
 import { keys } from './table-design';
 
 /**
- * P223: how long a function instance trusts a cutoff it read, as P11 trusts
+ * How long a function instance trusts a cutoff it read, as P11 trusts
  * an organization: `enforce_sso` ends password sessions within this.
  */
 export const PASSWORD_CUTOFF_CACHE_MS = 30_000;
@@ -17,7 +17,7 @@ const CACHE_ENTRIES_MAX = 10_000;
 type Key = { readonly PK: string; readonly SK: string };
 
 /**
- * P223: one item per organization and per domain, holding the cutoff in
+ * One item per organization and per domain, holding the cutoff in
  * epoch ms (`valid_from_ms`) and the session it keeps, moved only forward
  * by a conditional update and never deleted. Checking a password session
  * reads the two items it may be subject to (in parallel, one round trip's

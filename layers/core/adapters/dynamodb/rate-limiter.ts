@@ -139,7 +139,7 @@ export class DynamoDbRateLimiter implements RateLimiter {
 }
 
 /**
- * D16 plan requests/minute: a fixed one-minute window per organization,
+ * Plan requests/minute: a fixed one-minute window per organization,
  * counted with one conditional `ADD` that refuses past the limit.
  */
 export class DynamoDbPlanQuota implements PlanQuota {

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { SessionRevocations } from '../../ports/session.port';
 import { keys } from './table-design';
 
-/** D12: revoked sessions, one item each, gone (TTL) once no token of theirs could still be valid. */
+/** Revoked sessions, one item each, gone (TTL) once no token of theirs could still be valid. */
 export class DynamoDbSessionRevocations implements SessionRevocations {
   constructor(
     private readonly client: DynamoDBDocumentClient,

@@ -4,7 +4,7 @@ import type { SamlAssertionLedger, SsoFlow, SsoFlowStore } from '../../ports/sso
 import { isConditionFailure } from './document-client';
 import { keys } from './table-design';
 
-/** D14: sign-ins in progress, one item each, taken (deleted) by the one callback that finishes it. */
+/** sign-ins in progress, one item each, taken (deleted) by the one callback that finishes it. */
 export class DynamoDbSsoFlowStore implements SsoFlowStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -43,7 +43,7 @@ export class DynamoDbSsoFlowStore implements SsoFlowStore {
   }
 }
 
-/** D14: SAML assertions accepted, remembered by a hash of issuer and id until they could no longer be valid. */
+/** SAML assertions accepted, remembered by a hash of issuer and id until they could no longer be valid. */
 export class DynamoDbSamlAssertionLedger implements SamlAssertionLedger {
   constructor(
     private readonly client: DynamoDBDocumentClient,

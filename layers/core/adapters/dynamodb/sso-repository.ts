@@ -19,13 +19,13 @@ import { keys, TABLE_KEYS, withoutStorageAttributes } from './table-design';
 const domainOf = (item: Record<string, unknown>): StoredSsoDomain =>
   ({ unverified_at: null, ...withoutStorageAttributes(item) }) as unknown as StoredSsoDomain;
 
-/** P221: a claim's place in the re-check schedule (GSI2). */
+/** A claim's place in the re-check schedule (GSI2). */
 const checkIndexKeys = (domain: string, nextCheckAt: string) => ({
   [TABLE_KEYS.gsi2.partitionKey]: keys.domainCheckPartition,
   [TABLE_KEYS.gsi2.sortKey]: keys.domainCheckSortKey(nextCheckAt, domain),
 });
 
-/** D14: SSO configurations and domains in the organization's partition; domain claims beside them. */
+/** SSO configurations and domains in the organization's partition; domain claims beside them. */
 export class DynamoDbSsoRepository implements SsoRepository {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -113,9 +113,9 @@ export class DynamoDbSsoRepository implements SsoRepository {
   }
 
   /**
-   * The claim first (P86): only the organization whose conditional put
+   * The claim first: only the organization whose conditional put
    * succeeded (or that holds it already) marks its domain verified. The
-   * claim enters the re-check schedule (P221).
+   * claim enters the re-check schedule.
    */
   async markVerified(
     orgId: string,
@@ -174,7 +174,7 @@ export class DynamoDbSsoRepository implements SsoRepository {
     }
   }
 
-  /** P221: the due part of GSI2's re-check partition, page by page. */
+  /** The due part of GSI2's re-check partition, page by page. */
   async listDueForCheck(now: string): Promise<DueDomainCheck[]> {
     const { gsi2 } = TABLE_KEYS;
     const items = await queryAll(this.client, {

@@ -34,7 +34,7 @@
  * | SAML assertion   | SAMLASSERTION#<sha256>     | SEEN            |             |                |
  * | (pending events) | (any org-partition item)   |                 | OUTBOX#<n>  | <first evt id> |
  *
- * `GSI2` is sparse too (D23): only data sources synced on a schedule carry
+ * `GSI2` is sparse too: only data sources synced on a schedule carry
  * its keys (a change to `manual` removes them), and it projects only what the
  * scheduler reads (`org_id`, `id`, `sync_frequency`, `next_sync_at`).
  *
@@ -43,7 +43,7 @@
  * | scheduled source | SCHEDULE#<n>  | <next_sync_at>#<org>#<ds>     |
  * | domain claim     | SSODOMAINCHECK| <next_check_at>#<dom>         |
  *
- * Verified domains' claims sit in GSI2 too (P221), so the same tick finds
+ * Verified domains' claims sit in GSI2 too, so the same tick finds
  * the ones due for their daily re-check (the org id is projected; the
  * domain is the claim's key).
  *
@@ -79,12 +79,12 @@ export const keys = {
   }),
   scopeBucket: (bucketId: string) => ({ PK: `RATE#${bucketId}`, SK: 'GCRA' }),
   planWindow: (orgId: string, minute: number) => ({ PK: `PLAN#${orgId}#m#${minute}`, SK: 'COUNT' }),
-  /** D16 requests/day and tokens/day: one counter item per organization and UTC day (P56). */
+  /** requests/day and tokens/day: one counter item per organization and UTC day. */
   planDay: (orgId: string, date: string) => ({ PK: `PLAN#${orgId}#d#${date}`, SK: 'COUNT' }),
-  /** D16 concurrent requests: the organization's leases, one item (P58). */
+  /** Concurrent requests: the organization's leases, one item. */
   planLeases: (orgId: string) => ({ PK: `PLAN#${orgId}#c`, SK: 'LEASES' }),
   webhookPrefix: 'WEBHOOK#',
-  /** D32: a knowledge-base article (its latest version), and each recorded version (P117). */
+  /** A knowledge-base article (its latest version), and each recorded version. */
   kbArticle: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `KB#${id}` }),
   kbArticlePrefix: 'KB#',
   kbVersion: (orgId: string, articleId: string, version: number) => ({
@@ -92,9 +92,9 @@ export const keys = {
     SK: `KBV#${articleId}#${String(version).padStart(10, '0')}`,
   }),
   kbVersionPrefix: (articleId: string) => `KBV#${articleId}#`,
-  /** D33: an organization's model key, its sealed key a storage attribute. */
+  /** An organization's model key, its sealed key a storage attribute. */
   modelKeyPrefix: 'MODELKEY#',
-  /** Issue 11 item 5: an evaluation run, and each of its questions by position (P142). */
+  /** Issue 11 item 5: an evaluation run, and each of its questions by position. */
   evaluationPrefix: 'EVAL#',
   evaluationQuestion: (orgId: string, evalId: string, index: number) => ({
     PK: `ORG#${orgId}`,
@@ -102,11 +102,11 @@ export const keys = {
   }),
   evaluationQuestionPrefix: (evalId: string) => `EVALQ#${evalId}#`,
   userPrefix: 'USER#',
-  /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it (P83). */
+  /** A group (issue 9 item 5); its members are the users whose `group_ids` hold it. */
   groupPrefix: 'GROUP#',
   group: (orgId: string, id: string) => ({ PK: `ORG#${orgId}`, SK: `GROUP#${id}` }),
   /**
-   * P60: one item per (normalized email, organization) claims the email for
+   * One item per (normalized email, organization) claims the email for
    * one user; the partition lists an email's users in every organization,
    * which is what a sign-in by email looks up.
    */
@@ -115,31 +115,31 @@ export const keys = {
     SK: `ORG#${orgId}`,
   }),
   userEmailPartition: (normalizedEmail: string) => `USEREMAIL#${normalizedEmail}`,
-  /** P61: an invitation, found by its token's hash. */
+  /** An invitation, found by its token's hash. */
   invitation: (tokenHash: string) => ({ PK: `INVITE#${tokenHash}`, SK: 'META' }),
-  /** P266: a password reset waiting to be used, found by its token's hash. */
+  /** A password reset waiting to be used, found by its token's hash. */
   passwordReset: (tokenHash: string) => ({ PK: `PWDRESET#${tokenHash}`, SK: 'META' }),
-  /** D12: a session revoked before its tokens expire. */
+  /** A session revoked before its tokens expire. */
   revokedSession: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'REVOKED' }),
-  /** P223: since when an organization's users' password sessions count (`enforce_sso`). */
+  /** Since when an organization's users' password sessions count (`enforce_sso`). */
   organizationPasswordCutoff: (orgId: string) => ({ PK: `PWDCUTOFF#ORG#${orgId}`, SK: 'CUTOFF' }),
-  /** P223: since when password sessions of a domain's emails count, in any organization (P89). */
+  /** Since when password sessions of a domain's emails count, in any organization. */
   domainPasswordCutoff: (domain: string) => ({ PK: `PWDCUTOFF#DOM#${domain}`, SK: 'CUTOFF' }),
-  /** D14: an organization's SSO configuration. */
+  /** An organization's SSO configuration. */
   ssoConfiguration: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'SSO#CONFIG' }),
   ssoDomain: (orgId: string, domain: string) => ({ PK: `ORG#${orgId}`, SK: `SSODOMAIN#${domain}` }),
   ssoDomainPrefix: 'SSODOMAIN#',
-  /** P86: a verified domain belongs to one organization: this item says which. */
+  /** A verified domain belongs to one organization: this item says which. */
   domainClaim: (domain: string) => ({ PK: `SSODOMAIN#${domain}`, SK: 'CLAIM' }),
-  /** D14: a sign-in between leaving for the identity provider and coming back (TTL). */
+  /** A sign-in between leaving for the identity provider and coming back (TTL). */
   ssoFlow: (id: string) => ({ PK: `SSOFLOW#${id}`, SK: 'FLOW' }),
-  /** D14: a SAML assertion already accepted, by the hash of its issuer and id (TTL). */
+  /** A SAML assertion already accepted, by the hash of its issuer and id (TTL). */
   samlAssertion: (hash: string) => ({ PK: `SAMLASSERTION#${hash}`, SK: 'SEEN' }),
   deliveryPrefix: (webhookId: string) => `WHDLV#${webhookId}#`,
   /** Items with unpublished events sit in one of these sparse GSI1 partitions (spread to avoid one hot key). */
   outboxPartition: (shard: number) => `OUTBOX#${shard}`,
   outboxShards: 4,
-  /** Scheduled data sources sit in one of these sparse GSI2 partitions (D23), spread like the outbox's. */
+  /** Scheduled data sources sit in one of these sparse GSI2 partitions, spread like the outbox's. */
   schedulePartition: (shard: number) => `SCHEDULE#${shard}`,
   scheduleShards: 4,
   /**
@@ -149,7 +149,7 @@ export const keys = {
    */
   scheduleSortKey: (nextSyncAt: string, orgId: string, id: string) =>
     `${nextSyncAt}#${orgId}#${id}`,
-  /** P221: verified domains' claims, in GSI2 by the time of their next re-check. */
+  /** Verified domains' claims, in GSI2 by the time of their next re-check. */
   domainCheckPartition: 'SSODOMAINCHECK',
   domainCheckSortKey: (nextCheckAt: string, domain: string) => `${nextCheckAt}#${domain}`,
   /** Above every GSI2SK whose time is `now` or earlier: `~` sorts after any id character. */
@@ -171,13 +171,13 @@ const STORAGE_ATTRIBUTES = [
   'outbox',
   'deleted_at',
   'secrets',
-  // Connector data sources (P145, P151): the sealed grant, the pending sign-in, the sync cursor.
+  // Connector data sources: the sealed grant, the pending sign-in, the sync cursor.
   'oauth_tokens',
   'oauth_flow',
   'sync_cursor',
-  // D33: a model key's sealed key.
+  // A model key's sealed key.
   'sealed_key',
-  // P140: who started an evaluation run.
+  // Who started an evaluation run.
   'asker',
 ];
 

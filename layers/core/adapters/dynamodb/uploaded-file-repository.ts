@@ -46,7 +46,7 @@ export class DynamoDbUploadedFileRepository implements UploadedFileRepository {
   }
 
   /**
-   * P108: BatchWriteItem, 25 records a call, with compensation: when a call
+   * BatchWriteItem, 25 records a call, with compensation: when a call
    * fails (after the SDK's retries, and after its unprocessed items were sent
    * again), everything this call wrote is deleted before the error is
    * rethrown. Not TransactWriteItems: dynalite, the local runtime's DynamoDB,

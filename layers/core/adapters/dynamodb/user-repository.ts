@@ -45,7 +45,7 @@ function userOf(item: Record<string, unknown>): User {
   };
 }
 
-/** P83: the ids of the user's groups, a string set on the user item (absent when none). */
+/** The ids of the user's groups, a string set on the user item (absent when none). */
 function groupIdsOf(item: Record<string, unknown>): string[] {
   const stored = item.group_ids;
   return stored instanceof Set ? [...stored].map(String).sort() : [];
@@ -66,7 +66,7 @@ function credentialsOf(item: Record<string, unknown>): UserCredentials {
  * Users in their organization's partition (`USER#<usr>`), with the email
  * uniqueness of P60 kept by claim items (`USEREMAIL#<email>` / `ORG#<org>`).
  *
- * dynalite has no transactions and every write touches one item (P16), so a
+ * dynalite has no transactions and every write touches one item, so a
  * create is two ordered conditional writes:
  *
  *   1. claim the email: put the claim only if none exists   ← the atomic step
@@ -142,7 +142,7 @@ export class DynamoDbUserRepository implements UserRepository {
   }
 
   /**
-   * P83: one conditional `ADD` to the user's `group_ids` set: atomic, and the
+   * One conditional `ADD` to the user's `group_ids` set: atomic, and the
    * size bound holds under concurrency (a set already holding the id is left
    * as it is). Touches neither the user's version nor its fields.
    */
@@ -284,7 +284,7 @@ export class DynamoDbUserRepository implements UserRepository {
   }
 
   /**
-   * P222: a conditional `SET` outside the user's version, as `recordLogin`:
+   * A conditional `SET` outside the user's version, as `recordLogin`:
    * an administrator's "sign out everywhere" must not fail because the user
    * changed meanwhile. The cutoff only moves forward.
    */

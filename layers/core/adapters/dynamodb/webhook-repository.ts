@@ -10,7 +10,7 @@ export class DynamoDbWebhookRepository implements WebhookRepository {
   private readonly items: OrgPartitionItems<Webhook>;
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
-    // P218: webhooks written before owners were recorded have none.
+    // Webhooks written before owners were recorded have none.
     this.items = new OrgPartitionItems<Webhook>(
       client,
       tableName,

@@ -11,7 +11,7 @@ import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
 import type { UploadedFileRepository } from '../../ports/uploaded-file-repository.port';
 
 /**
- * A `file` data source read for a sync (D25): every file whose upload has
+ * A `file` data source read for a sync: every file whose upload has
  * arrived, from storage, as the document its record names. Unchanged files
  * hash as they did when ingested, so the sync skips re-embedding them; what
  * a sync is for here is rebuilding the index (after an embedder change, or

@@ -2,7 +2,7 @@ import type { Index } from 'usearch';
 
 /**
  * An approximate nearest-neighbour graph (HNSW, usearch) over one embedder's
- * unit vectors, keyed by the partition's document numbers (P100).
+ * unit vectors, keyed by the partition's document numbers.
  *
  * It only proposes candidates: the partition rescores every candidate exactly
  * against its own float32 vectors, so scores are those of the exact search

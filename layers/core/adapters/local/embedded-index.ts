@@ -24,7 +24,7 @@ export interface EmbeddedIndexOptions {
    * @default 64 MiB
    */
   readonly compactLogBytes?: number;
-  /** When k-NN searches an ANN graph instead of every vector (P100, P101); tests lower `minVectors`. */
+  /** When k-NN searches an ANN graph instead of every vector; tests lower `minVectors`. */
   readonly ann?: Partial<AnnSettings>;
 }
 
@@ -34,7 +34,7 @@ const DEFAULT_COMPACT_LOG_BYTES = 64 * 1024 * 1024;
  * The retrieval index on one machine (ARCHITECTURE.md: "embedded index,
  * cosine + BM25, persisted under .data/"): k-NN over float32 vectors (an
  * exact scan, or an HNSW graph whose candidates are rescored exactly once an
- * embedder has `ann.minVectors` vectors in an organization, P100/P101) and
+ * embedder has `ann.minVectors` vectors in an organization) and
  * BM25 over `document_title + "\n" + text`, with the same contract as the
  * OpenSearch adapter (test/contract/retrieval-index.contract.ts).
  *
@@ -215,7 +215,7 @@ export class EmbeddedIndex implements RetrievalIndex {
         : new IndexPartition(this.#ann);
     }
     for (const operation of loaded.operations) apply(partition, operation);
-    // P103, P127: an older format is written again in format 3 once, so the next start is fast.
+    // An older format is written again in format 3 once, so the next start is fast.
     if (loaded.format !== 3) await files.writeSnapshot(partition.image());
     return partition;
   }

@@ -1,5 +1,5 @@
 /**
- * The headings field of the embedded index's BM25 (issue 10 item 2, P125): a
+ * The headings field of the embedded index's BM25 (issue 10 item 2): a
  * chunk's heading path, scored on its own statistics and added to the score
  * of title and text with the weight {@link HEADING_BOOST}, as OpenSearch's
  * `bool.should` of the two `match` queries does (its `heading_path.text`

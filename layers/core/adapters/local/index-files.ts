@@ -49,7 +49,7 @@ import {
  *   deleted after the next snapshot. A missing or damaged graph is rebuilt
  *   from the vectors.
  * - Snapshots in formats 1 and 2 (snapshot-legacy.ts) still load;
- *   EmbeddedIndex then writes them again in format 3 (P103, P127).
+ *   EmbeddedIndex then writes them again in format 3 (P127).
  * - `<org>.log`: one JSON line per write (upsert, delete document, delete data
  *   source), flushed before the write resolves, so a sync that was told its
  *   chunks are indexed finds them after a restart. A crash can tear only the
@@ -98,7 +98,7 @@ export type LoadedIndex = (
       readonly loadGraph: GraphLoader;
     }
   | {
-      /** A format-1 snapshot: its chunks, to be inserted one by one and written again (P103). */
+      /** A format-1 snapshot: its chunks, to be inserted one by one and written again. */
       readonly format: 1;
       readonly chunks: readonly { readonly chunk: StoredChunk; readonly embedding: Float32Array }[];
     }
@@ -202,7 +202,7 @@ export class OrgIndexFiles {
 
   /**
    * Appends operations to the log, one line each, in one write flushed to
-   * disk once (P112: the index's group commit). A crash can tear only the
+   * disk once (the index's group commit). A crash can tear only the
    * last line written, as with one operation.
    */
   async appendAll(operations: readonly IndexOperation[]): Promise<void> {
@@ -254,7 +254,7 @@ export class OrgIndexFiles {
   }
 
   /**
-   * Writes a format-2 snapshot (P102) with its graphs: only to test that such
+   * Writes a format-2 snapshot with its graphs: only to test that such
    * directories still load (it encodes after awaiting: nothing may write meanwhile).
    */
   async writeFormat2Snapshot(image: PartitionImage): Promise<void> {

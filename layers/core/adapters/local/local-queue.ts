@@ -116,7 +116,7 @@ export class LocalQueue<T> implements MessageQueue<T> {
    * count: for a queue with one consumer, at that consumer's start, when
    * such a message can only have been held by a run that died (issue 14).
    * Delayed messages that were never received, and messages a consumer put
-   * off with `changeVisibility` (a webhook retry waiting for its time, D29),
+   * off with `changeVisibility` (a webhook retry waiting for its time),
    * are left alone. Returns how many came back.
    */
   async releaseReceived(): Promise<number> {

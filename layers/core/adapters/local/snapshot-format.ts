@@ -4,7 +4,7 @@ import type { PartitionImage, StoredChunk } from './partition/index-partition';
 import { SnapshotChunk } from './snapshot-chunk';
 
 /**
- * Snapshot format 3 (P127): the partition in sections a start reads straight
+ * Snapshot format 3: the partition in sections a start reads straight
  * into the arrays it keeps, each with one positioned read:
  *
  *     "AQSIDX03" · u32 header length · header (JSON) · padding to 8 bytes ·

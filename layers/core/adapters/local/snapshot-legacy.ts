@@ -7,10 +7,10 @@ import { SnapshotFormatError } from './snapshot-format';
 
 /**
  * Snapshot formats a start still reads, to write them again in format 3
- * (snapshot-format.ts) at once (P103, P127):
+ * (snapshot-format.ts) at once:
  *
  * - format 1 (before P102): JSON header with every chunk, then float32 vectors;
- * - format 2 (P102): JSON header with every chunk, then binary sections:
+ * - format 2: JSON header with every chunk, then binary sections:
  *   lengths, document frequencies, per slab vectors and slot documents,
  *   postings; graphs named with their SHA-256.
  *

@@ -1,7 +1,7 @@
 import type { MailFailureLog, MailMessage, MailOutcome } from '../../ports/mailer.port';
 
 /**
- * P265: a mailer never fails the request that mails: a refused or failed
+ * A mailer never fails the request that mails: a refused or failed
  * send is logged (the kind and the ids, never the message or its link) and
  * reported as `not_sent`, so the answer can say so (an invitation's link is
  * still shown to the administrator).

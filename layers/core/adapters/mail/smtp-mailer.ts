@@ -3,7 +3,7 @@ import type { Mailer, MailFailureLog, MailMessage, MailOutcome } from '../../por
 import { sendOrLog } from './send-or-log';
 
 /**
- * P265: mail through an SMTP server (`SVC_SMTP_URL`, e.g.
+ * Mail through an SMTP server (`SVC_SMTP_URL`, e.g.
  * `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`), with
  * nodemailer. One machine only: no Lambda bundle carries nodemailer
  * (.dependency-cruiser.cjs, test/infra/function-bundles.test.ts).

@@ -1,9 +1,9 @@
 import type { Mailer, MailMessage, MailOutcome } from '../../ports/mailer.port';
 
 /**
- * P265: where no mail service is configured, mail is not sent but handed to
+ * Where no mail service is configured, mail is not sent but handed to
  * `record`: on one machine the runtime prints the link on the operator's
- * terminal (P61); in the cloud it is logged by kind and ids alone, never
+ * terminal; in the cloud it is logged by kind and ids alone, never
  * with the link (lib: `cloudMailer`).
  */
 export class UnsentMail implements Mailer {

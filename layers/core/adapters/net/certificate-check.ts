@@ -8,9 +8,9 @@ import { checkLiteralHost, guardedLookup, hostOf } from './url-guard';
 const HTTPS_PORT = 443;
 
 /**
- * D30: a webhook URL must present a valid certificate — trusted chain, not
+ * A webhook URL must present a valid certificate — trusted chain, not
  * expired, matching the host name, not self-signed. Opens one TLS connection
- * (through the D35 guarded lookup), completes the handshake, closes it; no
+ * (through the SSRF guarded lookup), completes the handshake, closes it; no
  * HTTP request is sent.
  *
  * @example

@@ -32,7 +32,7 @@ const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'
 
 /**
  * A short, safe description of why a connection or request failed, for
- * delivery records and URL checks (D29, D30). Built from the error's class and
+ * delivery records and URL checks. Built from the error's class and
  * code only — never its message, which can carry host details or response
  * fragments.
  */

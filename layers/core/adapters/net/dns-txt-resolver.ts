@@ -5,7 +5,7 @@ import type { TxtResolver } from '../../ports/sso.port';
 const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND']);
 
 /**
- * D14 domain verification: TXT look-ups through node:dns's `Resolver`
+ * Domain verification: TXT look-ups through node:dns's `Resolver`
  * (c-ares, straight to the servers, not the system's `getaddrinfo`).
  * `servers` (`SVC_DNS_SERVERS`: `host` or `host:port`, comma-separated)
  * replaces the system's; tests point it at a DNS server on loopback.

@@ -32,7 +32,7 @@ export interface GuardedRequest {
 }
 
 /**
- * D35's checks before anything leaves, shared by both guarded fetches: the
+ * The SSRF guard's checks before anything leaves, shared by both guarded fetches: the
  * policy's schemes, IP literals refused, and a request whose connection
  * resolves through guardedLookup (every address checked), with no redirect
  * followed. A refusal is an OutboundRequestError.
@@ -80,7 +80,7 @@ export function guardedRequester(
 }
 
 /**
- * A `fetch` for customer-supplied addresses (D35): the scheme by the
+ * A `fetch` for customer-supplied addresses: the scheme by the
  * policy, IP literals and every resolved address checked on the connection
  * itself (guardedLookup), no redirects followed (a 3xx is returned as is),
  * and the whole exchange bounded in time and size. Built on node:http(s)

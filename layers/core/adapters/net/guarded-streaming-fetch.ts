@@ -5,7 +5,7 @@ import { guardedRequester, OutboundRequestError } from './guarded-fetch';
 import type { OutboundPolicy } from './outbound-policy';
 
 /**
- * A `fetch` for a customer's model endpoint (D33 `custom`, D35) that SDKs
+ * A `fetch` for a customer's model endpoint (`custom`) that SDKs
  * can stream through: the same checks as guardedFetch (guardedRequester:
  * the policy's schemes, IP literals, every connected address, no redirect
  * followed), but the `Response` resolves at the headers and its body

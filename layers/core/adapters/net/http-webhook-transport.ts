@@ -29,11 +29,11 @@ import {
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * Sends webhook deliveries over node:http(s) (D29), under the D35 rules:
+ * Sends webhook deliveries over node:http(s), under the SSRF rules:
  *
  * - the URL is parsed and its scheme checked again, IP-literal hosts are
  *   checked, and names are resolved by the guarded lookup at connect time;
- * - no redirects are followed (a 3xx is a failed attempt, D29);
+ * - no redirects are followed (a 3xx is a failed attempt);
  * - one deadline, `timeoutMs`, covers DNS, connect, TLS, response headers and
  *   reading the body; when it passes the request is destroyed;
  * - at most {@link MAX_RESPONSE_BYTES} of the body are read, then discarded;
@@ -137,14 +137,14 @@ export interface TlsWebhookUrlVerifierOptions {
 const VERIFIER_DEFAULTS = { resolveTimeoutMs: 5_000, handshakeTimeoutMs: 5_000 } as const;
 
 /**
- * D30: checks a webhook URL when it is registered or changed — `https`, every
- * address public (D35), and a certificate that passes full verification. With
+ * Checks a webhook URL when it is registered or changed — `https`, every
+ * address public, and a certificate that passes full verification. With
  * `SVC_ALLOW_PRIVATE_URLS` (local runs) `http` is accepted as well, but only
  * for a host that resolves to loopback alone, so a local receiver can be used
  * without a certificate and nothing else can.
  *
  * @example
- * const verifier = new TlsWebhookUrlVerifier(webhookPolicy());
+ * const verifier = new TlsWebhookUrlVerifier(webhookPolicy);
  * await verifier.verify('http://hooks.example.com/x'); // { ok: false, reason: 'scheme http is not allowed (allowed: https)' }
  */
 export class TlsWebhookUrlVerifier implements WebhookUrlVerifier {
@@ -165,7 +165,7 @@ export class TlsWebhookUrlVerifier implements WebhookUrlVerifier {
     if (check.url.protocol === 'https:') {
       return checkTlsCertificate(check.url, this.#policy, this.#options.handshakeTimeoutMs);
     }
-    // D30: plain http only by explicit local configuration, and only to this machine.
+    // Plain http only by explicit local configuration, and only to this machine.
     const loopbackOnly = check.addresses.every(
       (address) => classifyAddress(address).range === 'loopback',
     );

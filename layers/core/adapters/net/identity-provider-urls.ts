@@ -6,17 +6,17 @@ import type { OutboundPolicy } from './outbound-policy';
 import { checkOutboundUrl, hostOf, parseOutboundUrl } from './url-guard';
 
 /**
- * P220: an address of an organization's identity provider (the OIDC issuer
+ * An address of an organization's identity provider (the OIDC issuer
  * and the endpoints its discovery document names, the SAML SSO URL the
  * browser is sent to): `https`, without user info; plain `http` only where
- * D35's `SVC_ALLOW_PRIVATE_URLS` is on, and then only to this machine
- * (`localhost` or a loopback address), as for webhooks (D30). Syntactic:
+ * The SSRF guard's `SVC_ALLOW_PRIVATE_URLS` is on, and then only to this machine
+ * (`localhost` or a loopback address), as for webhooks. Syntactic:
  * nothing is resolved, since a browser, not the service, follows a sign-in
  * redirect; what the service itself fetches goes through
  * {@link checkFetchedProviderUrl} as well.
  *
  * @example
- * checkIdentityProviderUrl('http://idp.example.com/sso', webhookPolicy());
+ * checkIdentityProviderUrl('http://idp.example.com/sso', webhookPolicy);
  * // { ok: false, reason: 'must use https (http only to this machine, with SVC_ALLOW_PRIVATE_URLS)' }
  */
 export function checkIdentityProviderUrl(raw: string, policy: OutboundPolicy): UrlCheck {
@@ -33,7 +33,7 @@ export function checkIdentityProviderUrl(raw: string, policy: OutboundPolicy): U
 
 /**
  * P220 for a provider address the service fetches or sends a browser to
- * from a discovery document: {@link checkIdentityProviderUrl}, then D35's
+ * from a discovery document: {@link checkIdentityProviderUrl}, then the SSRF guard's
  * address check (the host resolved, every address public unless private
  * addresses are allowed), so a document fetched from a public issuer cannot
  * point the token or JWKS request, or the browser, at an internal address.

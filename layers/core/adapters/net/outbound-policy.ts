@@ -32,7 +32,7 @@ export interface WebhookPolicyOptions {
 }
 
 /**
- * The policy for webhook deliveries and URL checks (D30, D35): `https` only,
+ * The policy for webhook deliveries and URL checks (D35): `https` only,
  * unless private addresses are allowed, where `http` is accepted too (the
  * verifier then insists on a loopback receiver).
  *

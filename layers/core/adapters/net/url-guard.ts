@@ -3,7 +3,7 @@ import { classifyAddress } from '../../domain/public-address';
 import { type OutboundPolicy, type OutboundScheme, resolverOf } from './outbound-policy';
 
 /**
- * D35: a connection was about to be made to an address that is not public
+ * A connection was about to be made to an address that is not public
  * unicast. Raised by the guarded lookup (so sockets fail with it) and by the
  * IP-literal check; its message is safe to store and show.
  */
@@ -47,7 +47,7 @@ export function parseOutboundUrl(raw: string, policy: OutboundPolicy): ParsedUrl
       reason: `scheme ${scheme} is not allowed (allowed: ${policy.allowedSchemes.join(', ')})`,
     };
   }
-  // Credentials in a URL would be stored and logged with it; receivers authenticate by signature (D29).
+  // Credentials in a URL would be stored and logged with it; receivers authenticate by signature.
   if (url.username !== '' || url.password !== '') {
     return { ok: false, reason: 'URLs with credentials are not allowed' };
   }
@@ -56,14 +56,14 @@ export function parseOutboundUrl(raw: string, policy: OutboundPolicy): ParsedUrl
 }
 
 /**
- * Checks a customer-supplied URL before it is stored or fetched (D30, D35):
+ * Checks a customer-supplied URL before it is stored or fetched:
  * {@link parseOutboundUrl}, then the host resolved to all of its addresses,
  * refused if ANY is not public unicast (unless the policy allows private
  * addresses). A pass says nothing about later connections: DNS can change, so
  * connections go through {@link guardedLookup} as well.
  *
  * @example
- * const check = await checkOutboundUrl('https://hooks.example.com/x', webhookPolicy());
+ * const check = await checkOutboundUrl('https://hooks.example.com/x', webhookPolicy);
  * if (!check.ok) throw new InvalidRequestError(`url: ${check.reason}`);
  */
 export async function checkOutboundUrl(
@@ -100,7 +100,7 @@ export async function checkOutboundUrl(
 /**
  * A `lookup` for `net.connect`, `tls.connect` and `http(s).request` that
  * resolves with the policy's resolver and fails with
- * {@link AddressNotAllowedError} if any address is refused. D35: the check
+ * {@link AddressNotAllowedError} if any address is refused. The check
  * happens on the addresses the socket is about to connect to, so a name that
  * resolved to a public address when the URL was checked and to an internal
  * one now (DNS rebinding) is still refused.
@@ -167,7 +167,7 @@ function firstRefused(
 ): AddressNotAllowedError | undefined {
   for (const address of addresses) {
     const { public: isPublic, range } = classifyAddress(address);
-    // D35: SVC_ALLOW_PRIVATE_URLS lifts the address rule, but a resolver
+    // SVC_ALLOW_PRIVATE_URLS lifts the address rule, but a resolver
     // answer that is not an IP address at all is never connected to.
     if (isPublic || (policy.allowPrivateAddresses && range !== 'invalid')) continue;
     return new AddressNotAllowedError(address, range);

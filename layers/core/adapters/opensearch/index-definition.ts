@@ -105,7 +105,7 @@ const ENGLISH_TEXT = { type: 'text', analyzer: 'english', similarity: SIMILARITY
 export const BM25_FIELD = 'title_and_text';
 
 /**
- * P125: the field of a chunk's headings `bm25` also matches, boosted by
+ * The field of a chunk's headings `bm25` also matches, boosted by
  * `HEADING_BOOST`: the `text` subfield of `heading_path` (English analysis,
  * the same similarity), scored on its own statistics as the embedded index's
  * headings field is.
@@ -132,7 +132,7 @@ function chunkProperties(dimensions: number) {
     document_title: { ...ENGLISH_TEXT, copy_to: bm25CopyTarget() },
     // Kept for the citation only: never searched or aggregated on.
     document_url: { type: 'keyword', index: false, doc_values: false },
-    // Exact paths for filtering, plus the words `bm25` matches with a boost (HEADINGS_FIELD, P125).
+    // Exact paths for filtering, plus the words `bm25` matches with a boost (HEADINGS_FIELD).
     heading_path: { type: 'keyword', fields: { text: ENGLISH_TEXT } },
     text: { ...ENGLISH_TEXT, copy_to: bm25CopyTarget() },
     // Indexed only (copy_to never reaches _source): what `bm25` matches.

@@ -270,7 +270,7 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
   /**
    * BM25 over title and text (`title_and_text`, English analysis, the
    * embedded index's k1 and b), plus the heading path's BM25 (`heading_path.text`)
-   * times `HEADING_BOOST` (P125), in every chunk index: words do not depend on
+   * times `HEADING_BOOST`, in every chunk index: words do not depend on
    * the embedder. Raw BM25 scores, which use the shard's statistics (all
    * organizations on it) where the embedded index uses one organization's,
    * so scores differ a little between the two while rankings agree.
@@ -301,7 +301,7 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
           size,
           query: {
             bool: {
-              // P125: title and text, plus the headings boosted; a chunk matching either is a hit.
+              // Title and text, plus the headings boosted; a chunk matching either is a hit.
               should: [
                 { match: { [BM25_FIELD]: { query } } },
                 { match: { [HEADINGS_FIELD]: { query, boost: HEADING_BOOST } } },

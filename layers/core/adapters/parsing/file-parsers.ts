@@ -1,5 +1,5 @@
 /**
- * Uploaded files to {@link ParsedDocument}s (D25: PDF, DOCX, HTML, Markdown,
+ * Uploaded files to {@link ParsedDocument}s (PDF, DOCX, HTML, Markdown,
  * plain text, CSV). Formats with structure go through HTML so that headings
  * become heading paths the same way for every format.
  *
@@ -33,7 +33,7 @@ import { checkZipPackage } from './zip-budget';
 
 /**
  * Parses an uploaded file. The type comes from the file name, else the
- * declared content type (D25, {@link detectFileType}); the bytes overrule
+ * declared content type ({@link detectFileType}); the bytes overrule
  * both where they are unambiguous (a PDF header, a ZIP package that is not
  * a DOCX).
  *
@@ -292,7 +292,7 @@ function joinLines(before: string, after: string): string {
 const DOCX_STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];
 
 /**
- * P209/P272: mammoth (and the XML parser it brings) loads at the first DOCX,
+ * Mammoth (and the XML parser it brings) loads at the first DOCX,
  * shipped beside the workers' `index.js`, so the XML parser can be a package
  * the SSO function loads on first use too.
  */

@@ -26,7 +26,7 @@ export interface HtmlToDocumentOptions {
   /**
    * The HTML is a web page (crawled, or uploaded as an HTML file): chrome
    * that is not marked up as such (a `div.sidebar`, a list of links) is
-   * dropped too (page-chrome.ts, P122). Off for HTML generated from DOCX,
+   * dropped too (page-chrome.ts). Off for HTML generated from DOCX,
    * Markdown or Confluence, where every part is content.
    * @default false
    */
@@ -100,7 +100,7 @@ export function extractLinks(html: string, baseUrl: string): string[] {
 /**
  * {@link htmlToDocument} (as a page) and {@link extractLinks} of one page,
  * parsing it once (parsing is most of the cost: about a second for 5 MiB),
- * with how much of it is links (P123: a link index is followed, not indexed).
+ * with how much of it is links (a link index is followed, not indexed).
  *
  * @throws {DocumentTooComplexError} as {@link htmlToDocument}.
  */

@@ -111,7 +111,7 @@ const LINK_BLOCK_ELEMENTS = new Set([
   'ul',
 ]);
 
-/** "Mostly links" (P123): the measure and its thresholds. */
+/** "Mostly links": the measure and its thresholds. */
 export const LINK_INDEX = {
   /** Link text at least this share of the content area's visible text… */
   minLinkShare: 0.5,
@@ -267,7 +267,7 @@ function isLinkList(element: Element, measure: TextMeasure): boolean {
   );
 }
 
-/** How much of a page is links (P123), with the figures the decision rests on. */
+/** How much of a page is links, with the figures the decision rests on. */
 export interface LinkIndexMeasure {
   /** Link text over visible text in the content area, chrome by element, role and name dropped. */
   readonly linkShare: number;
@@ -303,7 +303,7 @@ export function countSentences(
 }
 
 /**
- * Whether a page is mostly links (P123): its link text is at least half of
+ * Whether a page is mostly links: its link text is at least half of
  * the visible text of its content area (after chrome by element, role and
  * name is dropped, before link lists are), and its extracted text holds
  * fewer than two sentences of four or more words.

@@ -11,7 +11,7 @@ const MiB = 1024 * 1024;
 export interface ParseLimits {
   /**
    * Characters of text one file may yield, all sections together: the most a
-   * plain-text file of the largest allowed upload (50 MiB, D17) can hold. A
+   * plain-text file of the largest allowed upload (50 MiB) can hold. A
    * DOCX or PDF is compressed and could yield far more.
    */
   readonly maxTextChars: number;
@@ -27,7 +27,7 @@ export interface ParseLimits {
    * Bytes one XML part of a package (`word/document.xml`, …) may inflate to:
    * the DOCX reader builds a tree of every element, about 15 times the part
    * (10 MiB of document XML: 150 MB more at peak, measured), so 32 MiB stays
-   * within the parsing process's 1,024 MB (P69).
+   * within the parsing process's 1,024 MB.
    */
   readonly maxZipXmlPartBytes: number;
   /** Pages of a PDF (Azure's and Google's document readers stop at 2,000). */

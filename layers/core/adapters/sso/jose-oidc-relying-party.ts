@@ -33,7 +33,7 @@ const ID_TOKEN_ALGORITHMS = [
   'ES512',
   'EdDSA',
 ];
-/** P220: the discovery document's addresses the service uses, each checked like the issuer. */
+/** The discovery document's addresses the service uses, each checked like the issuer. */
 const DISCOVERED_ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
 
 /** Discovery documents and JWKS are kept this long per issuer. */
@@ -45,13 +45,13 @@ const failed = (message: string, cause?: unknown) =>
   new SsoAuthenticationFailedError(message, {}, cause === undefined ? undefined : { cause });
 
 /**
- * D14's OIDC relying party with `jose`: discovery, the authorization code
+ * SSO's OIDC relying party with `jose`: discovery, the authorization code
  * flow with PKCE (S256), `state` and `nonce`, and the ID token verified
  * against the provider's JWKS — signature, `iss`, `aud` (and `azp` when
  * there are several audiences), `exp`/`iat` with a minute of tolerance, and
- * the flow's nonce. Every request to the provider goes through D35's
+ * the flow's nonce. Every request to the provider goes through the SSRF guard's
  * address rules (the issuer is customer input), and so does every address
- * the discovery document names before it is used (P220).
+ * the discovery document names before it is used.
  */
 export class JoseOidcRelyingParty implements OidcRelyingParty {
   readonly #fetch: ReturnType<typeof guardedFetch>;
@@ -172,7 +172,7 @@ export class JoseOidcRelyingParty implements OidcRelyingParty {
   }
 
   async #fetchMetadata(issuer: string): Promise<ProviderMetadata> {
-    // P220: the issuer was checked when configured; again for what was stored before that rule.
+    // The issuer was checked when configured; again for what was stored before that rule.
     const issuerCheck = checkIdentityProviderUrl(issuer, this.policy);
     if (!issuerCheck.ok) throw failed(`Issuer refused: ${issuerCheck.reason}`);
     const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
@@ -189,7 +189,7 @@ export class JoseOidcRelyingParty implements OidcRelyingParty {
     ) {
       throw failed('Discovery document lacks an endpoint');
     }
-    // P220, D35: the document is the provider's word, not ours: each address it names is
+    // The document is the provider's word, not ours: each address it names is
     // held to the issuer's rule (https, no user info, public addresses) before any is used.
     for (const name of DISCOVERED_ENDPOINTS) {
       const check = await checkFetchedProviderUrl(body[name] as string, this.policy);

@@ -30,7 +30,7 @@ const CLOCK_SKEW_MS = 60_000;
 const REQUEST_LIFETIME_MS = 10 * 60 * 1000;
 
 /**
- * D14's SAML 2.0 service provider through `@node-saml/node-saml` (P92):
+ * SSO's SAML 2.0 service provider through `@node-saml/node-saml`:
  * SP-initiated (HTTP-Redirect AuthnRequest, HTTP-POST Response), assertions
  * must be signed by one of the IdP's certificates (the library verifies with
  * xml-crypto; nothing here reads a signature), audience = our entity id,
@@ -56,7 +56,7 @@ export class NodeSamlServiceProvider implements SamlServiceProvider {
         location: await saml.getAuthorizeUrlAsync(relayState, undefined, {}),
       };
     }
-    // SAML Bindings §3.5: the request base64-encoded (not deflated) in a form field; the page is ours (P273).
+    // SAML Bindings §3.5: the request base64-encoded (not deflated) in a form field; the page is ours.
     const message = await saml.getAuthorizeMessageAsync(relayState, undefined, {});
     const fields: Record<string, string> = {};
     for (const [name, value] of Object.entries(message)) {

@@ -13,7 +13,7 @@ export class UnreadableSamlResponseError extends Error {
 }
 
 /**
- * P219: the text of a SAML Response's own `<Issuer>`, or `null` when it has
+ * The text of a SAML Response's own `<Issuer>`, or `null` when it has
  * none (SAML Core 3.2.2: optional, and the root's first child element when
  * present). Called on a response node-saml has already parsed and whose
  * assertion it verified, so only that one place of the document is read:

@@ -44,7 +44,7 @@ interface XmlDom {
 const METADATA = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const SIGNATURE = 'http://www.w3.org/2000/09/xmldsig#';
 const SAML2_PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
-/** The browser bindings the service can send an AuthnRequest by, preferred first (P273). */
+/** The browser bindings the service can send an AuthnRequest by, preferred first. */
 const BINDINGS: ReadonlyArray<readonly [string, SamlBinding]> = [
   ['urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', 'redirect'],
   ['urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', 'post'],
@@ -66,7 +66,7 @@ const childrenOf = (parent: Element, localName: string): Element[] => {
 };
 
 /**
- * D14/P272: an IdP's SAML 2.0 metadata read with @xmldom/xmldom (the XML
+ * An IdP's SAML 2.0 metadata read with @xmldom/xmldom (the XML
  * parser node-saml and xml-crypto already use), never by patterns over the
  * text: the entity id, the SSO URL (HTTP-Redirect preferred, else
  * HTTP-POST) and every signing certificate, so a rollover's new and old

@@ -43,7 +43,7 @@ export function bm25TermScore(
 }
 
 /**
- * P125: the weight of a chunk's headings in BM25, beside title and text. The
+ * The weight of a chunk's headings in BM25, beside title and text. The
  * score is BM25(title and text) + HEADING_BOOST × BM25(heading path), each
  * field on its own statistics, as OpenSearch scores a `bool.should` of two
  * `match` queries with a boost on the second; both retrieval adapters use it.

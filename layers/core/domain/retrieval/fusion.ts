@@ -1,5 +1,5 @@
 /**
- * Combining and re-ordering search results for the D20 strategies, as pure
+ * Combining and re-ordering search results for the retrieval strategies, as pure
  * functions over scored chunk lists:
  *
  * - `hybrid`: `reciprocalRankFusion` of the k-NN and BM25 rankings;
@@ -169,7 +169,7 @@ export interface StrategyInputs<T extends Candidate> {
 }
 
 /**
- * The D20 strategies: `similarity` is the k-NN ranking; `hybrid` fuses k-NN
+ * The retrieval strategies: `similarity` is the k-NN ranking; `hybrid` fuses k-NN
  * and BM25 by reciprocal rank; `mmr` picks from the fused candidates with
  * maximal marginal relevance; `rerank` re-scores the fused candidates with
  * `convexCombinationRerank`. With a feedback search (`feedbackBm25`), its

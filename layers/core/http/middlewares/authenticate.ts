@@ -23,18 +23,18 @@ import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-s
 import type { AuthenticatedRoute } from '../route';
 import { clearedSessionCookie, sessionCookie, sessionCookieOf } from '../session-cookie';
 
-/** Methods that change state, which a cookie alone must never authorize (D12 CSRF); routes may add a GET (`changesState`). */
+/** Methods that change state, which a cookie alone must never authorize (CSRF); routes may add a GET (`changesState`). */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** D12, P66: the header carrying the CSRF token the sign-in gave. */
+/** The header carrying the CSRF token the sign-in gave. */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
 /**
- * D12: a state change a browser sends on another site's behalf is refused:
+ * A state change a browser sends on another site's behalf is refused:
  * `Sec-Fetch-Site: cross-site`, or an `Origin` other than the API's own
- * (P66: the web application is served from the API's origin; there is no
+ * (the web application is served from the API's origin; there is no
  * CORS, so no other origin could read an answer anyway) or the console's
- * (P236: in the cloud the console's CloudFront distribution routes `/api/*`
+ * (in the cloud the console's CloudFront distribution routes `/api/*`
  * to API Gateway, so the browser's `Origin` is the distribution's while the
  * function sees API Gateway's `Host`). Requests without either header
  * (curl, server-side clients) pass; for a session they still need the CSRF
@@ -75,16 +75,16 @@ function sameToken(sent: string, expected: string): boolean {
 }
 
 /**
- * Who is calling, and whether they may (P63): one model for both credentials.
+ * Who is calling, and whether they may: one model for both credentials.
  *
  * - `Authorization` present, or no session cookie: an API key (401 when
- *   missing, malformed, unknown or of the other environment, D10), which
- *   must hold the route's scope (403, D9) and is refused on session-only
- *   routes (403, D11: keys, P85: SSO).
- * - Otherwise the `svc_session` cookie (D12): a valid, unrevoked session of
+ *   missing, malformed, unknown or of the other environment), which
+ *   must hold the route's scope (403) and is refused on session-only
+ *   routes (403: keys: SSO).
+ * - Otherwise the `svc_session` cookie: a valid, unrevoked session of
  *   an active user (401, and the cookie is cleared); for a state change,
  *   same-site and carrying the session's `X-CSRF-Token` (403); a role at
- *   least the route's (403, D13). The session is then continued: the
+ *   least the route's (403). The session is then continued: the
  *   response re-issues the cookie, 7 more days within the 30-day cap.
  *
  * Public routes (signing in) take no credential, but refuse cross-site
@@ -95,7 +95,7 @@ export function authenticate(options: {
   readonly clock: () => Clock;
   readonly environment: () => Environment;
   readonly sessions: () => SessionDependencies;
-  /** P236: the console's public origin, accepted beside the API's own (undefined: none). */
+  /** The console's public origin, accepted beside the API's own (undefined: none). */
   readonly consoleOrigin: () => string | undefined;
 }): HttpMiddleware {
   const authenticateBefore = async (request: HttpRequest): Promise<void> => {
@@ -106,7 +106,7 @@ export function authenticate(options: {
     const unsafe =
       UNSAFE_METHODS.has(event.httpMethod.toUpperCase()) || route.changesState === true;
     if (route.access === 'public') {
-      // An identity provider's form POST comes from its own site (D14 SAML, P92).
+      // An identity provider's form POST comes from its own site (SAML).
       if (unsafe && !route.formPost) refuseCrossSite(event, options.consoleOrigin());
       return;
     }
@@ -184,7 +184,7 @@ function authorizeKey(principal: ApiKeyPrincipal, route: AuthenticatedRoute): vo
       });
     }
     throw new RequestRefusedError(
-      'Only a signed-in administrator can do this: API keys cannot manage keys or sign-in settings (D11)',
+      'Only a signed-in administrator can do this: API keys cannot manage keys or sign-in settings',
       { required_credential: 'session' },
     );
   }

@@ -6,7 +6,7 @@ import type { HttpMiddleware, HttpRequest } from '../request-state';
 const SECRET_RETRY_AFTER_SECONDS = 5;
 
 /**
- * P242: settles the address the request is judged by before anything
+ * Settles the address the request is judged by before anything
  * judges it (the allowlist, the sign-in throttle, the own-address check):
  * the viewer's when the request proves it came through the console's
  * distribution, else API Gateway's `sourceIp` as before (clientAddressOf).

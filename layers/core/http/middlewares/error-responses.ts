@@ -70,7 +70,7 @@ export function errorViewOf(error: unknown, logger: Logger, requestId: string): 
 }
 
 /**
- * Turns any thrown error into a response in the path family's shape (D5).
+ * Turns any thrown error into a response in the path family's shape.
  * Errors meant for the caller keep their message and details; anything else
  * is logged with its stack and answered as a bare `500 internal_error` with
  * the request id, so no internals leak.
@@ -78,7 +78,7 @@ export function errorViewOf(error: unknown, logger: Logger, requestId: string): 
  * Ours rather than `@middy/http-error-handler` (issue 8): that one answers
  * with the error's message as a plain body and knows one shape, where D5 has
  * two (v1's nested `error` object and the legacy flat one) plus the request
- * id and D16's `Retry-After`.
+ * id and the rate limits' `Retry-After`.
  */
 export function errorResponses(options: { readonly logger: Logger }): HttpMiddleware {
   const errorResponsesOnError = (request: HttpRequest): void => {

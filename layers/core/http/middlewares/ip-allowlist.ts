@@ -5,13 +5,12 @@ import type { OrganizationPolicies } from '../organization-policies';
 import type { HttpMiddleware, HttpRequest } from '../request-state';
 
 /**
- * D15: a request whose organization keeps an IP allowlist must come from
+ * A request whose organization keeps an IP allowlist must come from
  * inside it, whatever its credential (API key or session). The address is
  * the one API Gateway saw (`requestContext.identity.sourceIp`: the TCP
- * peer of the edge, P76), never a header the client writes such as
+ * peer of the edge), never a header the client writes such as
  * `X-Forwarded-For`; behind the console's distribution, the viewer's as
- * CloudFront saw it, believed only with the distribution's secret (P242,
- * the clientAddress middleware). Runs after authentication (the organization is known)
+ * CloudFront saw it, believed only with the distribution's secret (* the clientAddress middleware). Runs after authentication (the organization is known)
  * and before any limit is counted, so refused requests spend no tokens.
  * A refusal is `403 forbidden`, logged with the address and counted as
  * `IpAllowlistRefusals` (the address rides along as metadata, not as a

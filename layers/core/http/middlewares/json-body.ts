@@ -6,20 +6,20 @@ import {
 import { assertJsonWithinBounds } from '../json-bounds';
 import { type HttpMiddleware, type HttpRequest, headerValue } from '../request-state';
 
-/** An HTML form's body, accepted only on routes marked `formPost` (an IdP's POST, D14). */
+/** An HTML form's body, accepted only on routes marked `formPost` (an IdP's POST). */
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
-/** D4: the largest request body accepted. */
+/** The largest request body accepted. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * D4: bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), within
+ * Bodies are JSON only (`415` otherwise), at most 1 MiB (`413`), within
  * the shape bounds of P197 (`400` naming the bound), and must parse (`400`). An absent or empty body is left `undefined` for the
  * operation's schema to judge.
  *
  * Ours rather than `@middy/http-json-body-parser` (issue 8): that one answers
  * malformed JSON with `422` and has no size limit, where D4 asks for `400`
- * and `413`, in D5's error shapes.
+ * and `413`, in the API's error shapes.
  */
 export function jsonBody(): HttpMiddleware {
   const jsonBodyBefore = (request: HttpRequest): void => {
@@ -39,7 +39,7 @@ export function jsonBody(): HttpMiddleware {
     const contentType = headerValue(event, 'content-type') ?? '';
     const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
     if (request.context.svc.route?.formPost && mediaType === FORM_MEDIA_TYPE) {
-      // D14 SAML HTTP-POST binding: the form's fields, each given once (a repeated one is refused by the schema).
+      // SAML HTTP-POST binding: the form's fields, each given once (a repeated one is refused by the schema).
       request.context.svc.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
       return;
     }

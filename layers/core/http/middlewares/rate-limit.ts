@@ -19,18 +19,18 @@ const LONGEST_REQUEST_MS = 15 * 60_000;
 const LEASE_MARGIN_MS = 5_000;
 
 /**
- * D16: every limit of the route's scope and the organization's plan, then a
+ * Every limit of the route's scope and the organization's plan, then a
  * concurrency lease held until the response ends — when the chain ends, or
- * for a streamed body (D19) when the stream does — and released on errors
+ * for a streamed body when the stream does — and released on errors
  * too. The scope bucket is a key's, or for a session the user's bucket of
- * the same size (P63). Public routes (signing in) have their own throttle
- * (P62). A function that dies mid-request leaves its lease to expire at its
- * deadline (P58). The scope bucket's state is kept for the response headers,
+ * the same size. Public routes (signing in) have their own throttle.
+ * A function that dies mid-request leaves its lease to expire at its
+ * deadline. The scope bucket's state is kept for the response headers,
  * refusals included.
  */
 export function rateLimit(options: {
   readonly limits: () => RateLimitDependencies;
-  /** The organization's plan, read once with its allowlist and cached (P11, P76). */
+  /** The organization's plan, read once with its allowlist and cached. */
   readonly policies: OrganizationPolicies;
   readonly now?: () => number;
   /** Where a failed release is reported; the lease then expires on its own. */

@@ -4,14 +4,14 @@ import type { HttpMiddleware, HttpRequest } from '../request-state';
 import { errorShapeForPath, matchRoute, type Route } from '../route';
 
 /**
- * First in every chain: gives the request its id (D6) and finds its route.
+ * First in every chain: gives the request its id and finds its route.
  * API Gateway has already matched the resource; a request that reaches a
  * function without a route of its own (the catch-all) is a 404, or a 405
  * when the path exists with other methods.
  *
  * Ours rather than `@middy/http-router` (issue 8): API Gateway already routes
  * each family to its function, and the route found here also carries what
- * the later middlewares need (scope, successor path, D7's 404/405 in D5's
+ * the later middlewares need (scope, successor path, D7's 404/405 in the API's
  * shapes), read from the one route table the stack is built from.
  */
 export function requestContext(options: {
@@ -25,7 +25,7 @@ export function requestContext(options: {
       requestId: newId('request'),
       startedAt: Date.now(),
       errorShape: errorShapeForPath(path),
-      // The socket's peer as API Gateway saw it (P76) until clientAddress says otherwise (P242).
+      // The socket's peer as API Gateway saw it until clientAddress says otherwise.
       sourceIp: event.requestContext?.identity?.sourceIp ?? '',
       route: null,
       params: {},

@@ -22,7 +22,7 @@ export const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
 } as const;
 
-/** D16: the scope bucket, in the classic `X-RateLimit-*` and the IETF draft's headers. */
+/** The scope bucket, in the classic `X-RateLimit-*` and the IETF draft's headers. */
 function rateLimitHeaders(report: ScopeBucketReport): Record<string, string> {
   const { policy, state } = report;
   const resetSeconds = Math.ceil(state.fullAt / 1000);
@@ -64,9 +64,9 @@ function hasSetCookie(response: { headers?: object; multiValueHeaders?: object }
 }
 
 /**
- * Last to touch every response, success or error: request id (D6), security
- * headers, rate-limit headers (D16), `Retry-After`, `Allow`, and the legacy
- * deprecation headers (D7).
+ * Last to touch every response, success or error: request id, security
+ * headers, rate-limit headers, `Retry-After`, `Allow`, and the legacy
+ * deprecation headers.
  */
 export function responseHeaders(): HttpMiddleware {
   const addHeaders = (request: HttpRequest): void => {
@@ -91,7 +91,7 @@ export function responseHeaders(): HttpMiddleware {
     if (request.error instanceof MethodNotAllowedError) {
       headers.Allow = request.error.allowedMethods.join(', ');
     }
-    // D12: the continued session (or a clearing), unless the operation set a cookie itself.
+    // The continued session (or a clearing), unless the operation set a cookie itself.
     if (state.setCookie && !hasSetCookie(response)) {
       response.multiValueHeaders = {
         ...response.multiValueHeaders,

@@ -48,7 +48,7 @@ export const AGENTS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // Agents (legacy, D8: /api/ai-agent-managers)
+  // Agents (legacy: /api/ai-agent-managers)
   {
     method: 'GET',
     path: '/api/ai-agent-managers',

@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Analytics: the `analytics` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const ANALYTICS_ROUTES: readonly Route[] = [
-  // Analytics (D9: Admin)
+  // Analytics (Admin)
   {
     method: 'GET',
     path: '/api/v1/analytics',

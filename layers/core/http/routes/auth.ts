@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Auth: the `auth` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const AUTH_ROUTES: readonly Route[] = [
-  // Web sign-in (D12), under /api/v1/auth and D12's own /api/auth (P66: like every unversioned path)
+  // Web sign-in, under /api/v1/auth and the web session's own /api/auth (like every unversioned path)
   {
     method: 'POST',
     path: '/api/v1/auth/login',
@@ -59,7 +59,7 @@ export const AUTH_ROUTES: readonly Route[] = [
     access: 'public',
     api: 'v1',
   },
-  // P266, P267: a forgotten password, by mail (v1 only: D12's paths predate it)
+  // A forgotten password, by mail (v1 only: the web session's paths predate it)
   {
     method: 'POST',
     path: '/api/v1/auth/password-reset',

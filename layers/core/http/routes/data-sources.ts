@@ -66,7 +66,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     role: 'readonly',
     api: 'v1',
   },
-  // Uploaded files of a file data source (D25)
+  // Uploaded files of a file data source
   {
     method: 'POST',
     path: '/api/v1/data-sources/{id}/files',
@@ -112,7 +112,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // Data sources (legacy, D8: /api/data-specs, /process = sync)
+  // Data sources (legacy: /api/data-specs, /process = sync)
   {
     method: 'GET',
     path: '/api/data-specs',
@@ -133,7 +133,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     api: 'legacy',
     successor: '/api/v1/data-sources',
   },
-  // P109: uploads (one file or a batch) on the legacy data-source path too.
+  // Uploads (one file or a batch) on the legacy data-source path too.
   {
     method: 'POST',
     path: '/api/data-specs/{id}/files',

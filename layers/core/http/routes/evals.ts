@@ -2,9 +2,9 @@ import type { Route } from '../route';
 
 /**
  * Evaluations (issue 11 item 5): the `evals` function's rows of the route
- * table (layers/core/http/routes/route-table.ts). Admin scope (D9: every endpoint not named). Roles
- * (D13, P140): starting a run takes `configure`, who configures the agents
- * being measured, and spends model tokens (D16); reading runs is a view
+ * table (layers/core/http/routes/route-table.ts). Admin scope (every endpoint not named). Roles:
+ * starting a run takes `configure`, who configures the agents
+ * being measured, and spends model tokens; reading runs is a view
  * (`readonly`), as analytics is. v1 only: the spec names no legacy path
  * for evaluations.
  */

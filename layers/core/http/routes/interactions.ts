@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Interactions and feedback: the `interactions` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const INTERACTIONS_ROUTES: readonly Route[] = [
-  // Interactions and feedback (D9: Read to list, Execute for feedback)
+  // Interactions and feedback (Read to list, Execute for feedback)
   {
     method: 'GET',
     path: '/api/v1/interactions',

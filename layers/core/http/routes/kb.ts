@@ -1,9 +1,9 @@
 import type { Route } from '../route';
 
 /**
- * Knowledge-base articles (D32): the `kb` function's rows of the route table
- * (layers/core/http/routes/route-table.ts). Reading takes Read (D9) or `readonly`; writing takes Write
- * or `train` (D13: "train adds feedback and KB editing").
+ * Knowledge-base articles: the `kb` function's rows of the route table
+ * (layers/core/http/routes/route-table.ts). Reading takes Read or `readonly`; writing takes Write
+ * or `train` ("train adds feedback and KB editing").
  */
 export const KB_ROUTES: readonly Route[] = [
   // Articles (v1)
@@ -70,7 +70,7 @@ export const KB_ROUTES: readonly Route[] = [
     role: 'readonly',
     api: 'v1',
   },
-  // Legacy (D8: `/api/kb` as in v1; P121: the three operations the spec's legacy table lists)
+  // Legacy (`/api/kb` as in v1: the three operations the spec's legacy table lists)
   {
     method: 'GET',
     path: '/api/kb',

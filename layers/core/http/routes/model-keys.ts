@@ -1,9 +1,9 @@
 import type { Route } from '../route';
 
 /**
- * Model keys (D33): the `model-keys` function's rows of the route table
+ * Model keys: the `model-keys` function's rows of the route table
  * (layers/core/http/routes/route-table.ts). Admin scope and the admin role: a key spends the
- * organization's money at its provider (P130). v1 only: the spec names no
+ * organization's money at its provider. v1 only: the spec names no
  * legacy path for them.
  */
 export const MODEL_KEYS_ROUTES: readonly Route[] = [

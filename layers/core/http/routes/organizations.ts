@@ -2,8 +2,8 @@ import type { Route } from '../route';
 
 /**
  * The organization's settings, the `organizations` function's rows of the
- * route table (layers/core/http/routes/route-table.ts): the organization itself (D13, D15, P74) and
- * its API keys (D11, P78).
+ * route table (layers/core/http/routes/route-table.ts): the organization itself and
+ * its API keys.
  */
 export const ORGANIZATIONS_ROUTES: readonly Route[] = [
   // The organization (D9 Admin scope, as the spec's scope table names "organization settings"; D13 admin role)
@@ -25,7 +25,7 @@ export const ORGANIZATIONS_ROUTES: readonly Route[] = [
     role: 'admin',
     api: 'v1',
   },
-  // API keys (D11: a signed-in admin only; keys never manage keys)
+  // API keys (a signed-in admin only; keys never manage keys)
   {
     method: 'GET',
     path: '/api/v1/keys',
@@ -56,7 +56,7 @@ export const ORGANIZATIONS_ROUTES: readonly Route[] = [
     role: 'admin',
     api: 'v1',
   },
-  // Legacy (D8 `/api/organizations/:id`; D11 names `/api/keys`)
+  // Legacy (`/api/organizations/:id`; D11 names `/api/keys`)
   {
     method: 'GET',
     path: '/api/organizations/{id}',

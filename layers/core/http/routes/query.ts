@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Query: the `query` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const QUERY_ROUTES: readonly Route[] = [
-  // Query (D9: Execute; D8: /api/chat = /api/v1/query)
+  // Query (Execute: /api/chat = /api/v1/query)
   {
     method: 'POST',
     path: '/api/v1/query',

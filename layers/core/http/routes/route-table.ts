@@ -21,11 +21,11 @@ export { INVITATION_ACCEPT_PATH } from '../auth-paths';
 
 /**
  * THE route table: every endpoint, the Lambda (family) that serves it, what
- * it requires of each credential — the scope an API key needs (D9) and the
- * least role a signed-in user needs (D13), or that it takes a session only
- * or no credential at all — and its path family (D5, D7). The CDK API construct
+ * it requires of each credential — the scope an API key needs and the
+ * least role a signed-in user needs, or that it takes a session only
+ * or no credential at all — and its path family. The CDK API construct
  * builds API Gateway from it and the local gateway routes by it, so the two
- * cannot drift. Legacy rows name their v1 successor (D7, D8).
+ * cannot drift. Legacy rows name their v1 successor.
  *
  * Each family's rows live in layers/core/http/routes/<family>.ts and its function
  * imports only those (issue 8: a Lambda bundles its own routes, not every

@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Semantic search: the `search` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const SEARCH_ROUTES: readonly Route[] = [
-  // Semantic search (D9: Execute; D8: /api/semantic-search = /api/v1/semantic-search)
+  // Semantic search (Execute: /api/semantic-search = /api/v1/semantic-search)
   {
     method: 'POST',
     path: '/api/v1/semantic-search',

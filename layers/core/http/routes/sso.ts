@@ -1,10 +1,10 @@
 import type { Route } from '../route';
 
 /**
- * SSO (D14): the `sso` function's rows of the route table (layers/core/http/routes/route-table.ts).
- * Configuration and domains take a signed-in admin only (D13; P85: keys
+ * SSO: the `sso` function's rows of the route table (layers/core/http/routes/route-table.ts).
+ * Configuration and domains take a signed-in admin only (keys
  * never manage SSO), under /api/v1/organizations/:id/sso as D14 names it.
- * P85: no unversioned twin — the spec's legacy table lists none, and every
+ * No unversioned twin — the spec's legacy table lists none, and every
  * API Gateway resource and method counts against CloudFormation's 500
  * resources per stack, which the live stack nearly reaches.
  */
@@ -96,7 +96,7 @@ export const SSO_ROUTES: readonly Route[] = [
     access: 'public',
     api: 'v1',
   },
-  // D14 SAML (P92): the organization's endpoint — its entity id, SP metadata (GET) and ACS (the IdP's POST).
+  // SAML: the organization's endpoint — its entity id, SP metadata (GET) and ACS (the IdP's POST).
   {
     method: 'GET',
     path: '/api/v1/sso/saml/{org_id}',

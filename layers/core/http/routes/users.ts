@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Users: the `users` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const USERS_ROUTES: readonly Route[] = [
-  // Users (D13; P65, P225: an Admin key manages them too, but never gives, takes or touches the admin role)
+  // Users (an Admin key manages them too, but never gives, takes or touches the admin role)
   {
     method: 'GET',
     path: '/api/v1/users',
@@ -57,7 +57,7 @@ export const USERS_ROUTES: readonly Route[] = [
     role: 'admin',
     api: 'v1',
   },
-  // P222: an administrator signs a user out everywhere
+  // An administrator signs a user out everywhere
   {
     method: 'POST',
     path: '/api/v1/users/{id}/sessions/revoke',
@@ -68,7 +68,7 @@ export const USERS_ROUTES: readonly Route[] = [
     role: 'admin',
     api: 'v1',
   },
-  // Users (legacy, D8: /api/users lists, /api/user-management/users creates)
+  // Users (legacy: /api/users lists, /api/user-management/users creates)
   {
     method: 'GET',
     path: '/api/users',
@@ -89,7 +89,7 @@ export const USERS_ROUTES: readonly Route[] = [
     api: 'legacy',
     successor: '/api/v1/users',
   },
-  // Groups (issue 9 item 5, P82: people management, so in this family; like users (P65,
+  // Groups (issue 9 item 5: people management, so in this family; like users (
   // P225), an Admin key manages them, admin-role groups aside)
   {
     method: 'GET',

@@ -2,7 +2,7 @@ import type { Route } from '../route';
 
 /** Webhooks and their deliveries: the `webhooks` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const WEBHOOKS_ROUTES: readonly Route[] = [
-  // P240: where deliveries come from, for receivers to allowlist; no credentials (like a
+  // Where deliveries come from, for receivers to allowlist; no credentials (like a
   // code host's meta endpoint). The literal resource wins over /api/v1/webhooks/{id} (matchRoute).
   {
     method: 'GET',
@@ -13,7 +13,7 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     api: 'v1',
     publicInformation: true,
   },
-  // Webhooks (v1, D30: Admin scope)
+  // Webhooks (v1: Admin scope)
   {
     method: 'GET',
     path: '/api/v1/webhooks',
@@ -77,7 +77,7 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // P287: one delivery with its payload. v1 only (as P85): the spec's legacy
+  // One delivery with its payload. v1 only (as P85): the spec's legacy
   // table has no such path, and every API Gateway method counts against
   // CloudFormation's 500 resources per stack.
   {
@@ -107,7 +107,7 @@ export const WEBHOOKS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // Webhooks (unversioned, D30; answer like every legacy path, D5/D7)
+  // Webhooks (unversioned; answer like every legacy path)
   {
     method: 'GET',
     path: '/api/webhooks',

@@ -18,7 +18,7 @@ import { agentCreated, agentDeleted, agentUpdated, changedFields } from '../even
 export interface AgentDependencies {
   readonly agents: AgentRepository;
   readonly dataSources: Pick<DataSourceRepository, 'existingIds'>;
-  /** D33: an agent may name one of its organization's model keys. */
+  /** An agent may name one of its organization's model keys. */
   readonly modelKeys: Pick<ModelKeyRepository, 'get'>;
   readonly clock: Clock;
 }
@@ -62,7 +62,7 @@ async function assertDataSourcesExist(
 }
 
 /**
- * D33, P133: a model key must be the organization's own (another
+ * A model key must be the organization's own (another
  * organization's id answers like one that does not exist) and the model must
  * fit its provider.
  */
@@ -87,13 +87,13 @@ async function assertModelKeyFits(
   }
 }
 
-/** P81: an agent the caller may not use answers exactly as one that does not exist. */
+/** An agent the caller may not use answers exactly as one that does not exist. */
 function assertUsable(access: AgentAccess, id: string): void {
   if (!mayUseAgent(access, id)) throw new NotFoundError(`No agent ${id}`);
 }
 
 /**
- * P81: a user whose groups restrict their agents cannot create agents: the
+ * A user whose groups restrict their agents cannot create agents: the
  * new agent would be outside what they may use, invisible to them at once.
  */
 export async function createAgent(
@@ -147,13 +147,13 @@ export async function getAgent(
 }
 
 export interface AgentFilter {
-  /** P244: only agents whose name contains this, ignoring case. */
+  /** Only agents whose name contains this, ignoring case. */
   readonly nameContains?: string | undefined;
 }
 
 /**
- * P81: a restricted user's list holds, and counts, only the agents they may
- * use; P244: a name filter narrows the list (and its total) before paging.
+ * A restricted user's list holds, and counts, only the agents they may
+ * use: a name filter narrows the list (and its total) before paging.
  */
 export async function listAgents(
   deps: AgentDependencies,
@@ -176,7 +176,7 @@ export async function listAgents(
   );
 }
 
-/** P244: case-insensitive, and blind to Unicode's ways of writing the same letter (NFKC). */
+/** case-insensitive, and blind to Unicode's ways of writing the same letter (NFKC). */
 export function nameMatches(name: string, text: string): boolean {
   const fold = (value: string) => value.normalize('NFKC').toLowerCase();
   return fold(name).includes(fold(text));

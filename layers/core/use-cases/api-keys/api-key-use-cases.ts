@@ -26,7 +26,7 @@ export interface CreateApiKeyInput {
   readonly name: string;
   readonly scopes: readonly Scope[];
   readonly environment: Environment;
-  /** A well-formed key to register instead of a random one (D36 `SVC_BOOTSTRAP_KEY`). */
+  /** A well-formed key to register instead of a random one (`SVC_BOOTSTRAP_KEY`). */
   readonly presetKey?: string | undefined;
 }
 
@@ -69,10 +69,10 @@ export async function createApiKey(
 }
 
 /**
- * D11: an organization's administrator makes a key in the web application.
- * Keys of the other environment could never be used here (D10), so the
+ * An organization's administrator makes a key in the web application.
+ * Keys of the other environment could never be used here, so the
  * environment is the deployment's, and naming the other one is a 400
- * (P78) rather than a key that fails at its first use.
+ * rather than a key that fails at its first use.
  */
 export async function createApiKeyForDeployment(
   deps: ApiKeyDependencies,
@@ -83,7 +83,7 @@ export async function createApiKeyForDeployment(
 ): Promise<CreatedApiKey> {
   if (input.environment !== undefined && input.environment !== deployment) {
     throw new InvalidRequestError(
-      `This is a ${deployment} deployment: it accepts only ${deployment} keys (D10), so it makes only those`,
+      `This is a ${deployment} deployment: it accepts only ${deployment} keys, so it makes only those`,
       { fields: [{ path: 'environment', message: `must be ${deployment} on this deployment` }] },
     );
   }
@@ -95,7 +95,7 @@ export async function createApiKeyForDeployment(
   });
 }
 
-/** The organization's keys, newest first (ids sort by creation time, D1). */
+/** The organization's keys, newest first (ids sort by creation time). */
 export async function listApiKeys(
   deps: ApiKeyDependencies,
   orgId: string,
@@ -105,7 +105,7 @@ export async function listApiKeys(
 }
 
 /**
- * P75: how fresh `last_used_at` is kept. A key used again within this is not
+ * How fresh `last_used_at` is kept. A key used again within this is not
  * written again, so a busy key costs one small write a minute, not one per
  * request.
  */
@@ -122,8 +122,8 @@ export async function revokeApiKey(
 
 /**
  * Spec, Authentication: `Authorization: Bearer <key>`. A malformed key, a bad
- * checksum and a key of the other environment are refused before any lookup
- * (D10); the message names the problem but never echoes the key.
+ * checksum and a key of the other environment are refused before any lookup;
+ * the message names the problem but never echoes the key.
  */
 export async function authenticateApiKey(
   deps: {
@@ -160,7 +160,7 @@ export async function authenticateApiKey(
 }
 
 /**
- * D11 "last-used time", P75: stamped when the key authenticates a request
+ * D11 "last-used time": stamped when the key authenticates a request
  * (refused later by the allowlist, a scope or a limit or not, since it says
  * the key is in someone's hands), at most once per `KEY_USE_RESOLUTION_MS`.
  * The record just read says whether the stamp is fresh, so most requests

@@ -22,7 +22,7 @@ import { type IssuedSession, type SessionDependencies, startSession } from './se
 export interface PasswordChangeDependencies extends SessionDependencies {
   readonly users: Pick<UserRepository, 'get' | 'getWithGroups' | 'getWithCredentials' | 'update'>;
   readonly rateLimiter: RateLimiter;
-  /** D14 `enforce_sso`: a password that may not be used is not changed either. */
+  /** `enforce_sso`: a password that may not be used is not changed either. */
   readonly ssoRepository: SsoEnforcementReader;
 }
 
@@ -31,12 +31,12 @@ export interface PasswordChangeInput {
   readonly newPassword: string;
 }
 
-/** Concurrent changes of the user retry this often before giving up with 409 (P21). */
+/** Concurrent changes of the user retry this often before giving up with 409. */
 const UPDATE_ATTEMPTS = 3;
 
 /**
- * P224: a signed-in user's wrong guesses at their current password drain a
- * bucket of their own, as P212's per (account, address) bucket for sign-ins (10, then
+ * A signed-in user's wrong guesses at their current password drain a
+ * bucket of their own, as the per (account, address) bucket for sign-ins (10, then
  * one every 5 minutes; a right password gives its token back), so a stolen
  * session cannot be used to guess the password it would need to take the
  * account over.
@@ -44,14 +44,14 @@ const UPDATE_ATTEMPTS = 3;
 const passwordChangeBucket = (userId: string) => `password-change#${userId}`;
 
 /**
- * P224 `PUT /api/v1/auth/password`: the signed-in user replaces their
+ * `PUT /api/v1/auth/password`: the signed-in user replaces their
  * password, proving the current one. The new one follows P62; every session
- * of the user signed in before the change ends (P222: the cutoff is set in
+ * of the user signed in before the change ends (the cutoff is set in
  * the same write as the hash), this one too, and the caller continues in a
  * new session issued at the moment of the change. Refused: a wrong current
  * password (400 naming `current_password`, throttled), a user without a
  * password (403 `no_password`: they sign in through SSO), and a user whom
- * `enforce_sso` allows no password (P89's 403 `sso_required`).
+ * `enforce_sso` allows no password (the 403 `sso_required`).
  */
 export async function changePassword(
   deps: PasswordChangeDependencies,

@@ -38,7 +38,7 @@ export interface PasswordResetDependencies {
 }
 
 /**
- * P267: every request answers no sooner than this after it arrived, mail
+ * Every request answers no sooner than this after it arrived, mail
  * or no mail, so the mail service's time does not tell whether the
  * address has an account. Above SES's and a nearby SMTP server's usual
  * answer; a slower one shows (and is logged when it fails).
@@ -50,21 +50,21 @@ const waitUntil = (deadline: number) =>
 
 export interface PasswordResetRequest {
   readonly email: string;
-  /** Which organization's account (P211); without it, the one sign-in would check. */
+  /** Which organization's account; without it, the one sign-in would check. */
   readonly orgId?: string | undefined;
   readonly sourceIp: string;
-  /** Where the console is, for the link (as invitations', P61). */
+  /** Where the console is, for the link (as invitations'). */
   readonly consoleOrigin: string;
 }
 
 /**
- * P266, P267 `POST /api/v1/auth/password-reset`: mails a single-use link,
- * valid one hour, to the account sign-in would check for this email (P211)
+ * P266, `POST /api/v1/auth/password-reset`: mails a single-use link,
+ * valid one hour, to the account sign-in would check for this email
  * when it can sign in with a password: active, with a password, and not
- * held to SSO by `enforce_sso` (P268: such a user gets no mail). Whether
+ * held to SSO by `enforce_sso` (such a user gets no mail). Whether
  * or not a mail goes, the caller learns nothing: the answer is the same,
  * and comes no sooner than `RESET_ANSWER_FLOOR_MS`. Requests are throttled
- * as sign-ins are (P212's three buckets and policies, buckets of their
+ * as sign-ins are (the three buckets and policies, buckets of their
  * own), taken whether or not there is an account, and never given back.
  */
 export async function requestPasswordReset(
@@ -92,7 +92,7 @@ async function mailReset(
   consoleOrigin: string,
 ): Promise<void> {
   const passwordHash = account.credentials.passwordHash;
-  // accountToCheck chose an active user with a password; held to SSO, they get no mail (P268).
+  // accountToCheck chose an active user with a password; held to SSO, they get no mail.
   if (passwordHash === null) return;
   if (await enforcingOrganization(deps.ssoRepository, account.orgId, account.user.email)) return;
   const organization = await deps.organizations.get(account.orgId);
@@ -127,7 +127,7 @@ function invalidReset(): InvalidRequestError {
   );
 }
 
-/** Concurrent changes of the user retry this often before giving up with 409 (P21). */
+/** Concurrent changes of the user retry this often before giving up with 409. */
 const UPDATE_ATTEMPTS = 3;
 
 /** The user the reset was issued for, if it still applies: active, same password as then. */
@@ -159,15 +159,15 @@ async function endedSinceIssued(
 }
 
 /**
- * P266 `POST /api/v1/auth/password-reset/confirm`: sets a new password
- * (P62) from a reset link. Single use (the reset is consumed atomically
+ * `POST /api/v1/auth/password-reset/confirm`: sets a new password
+ * from a reset link. Single use (the reset is consumed atomically
  * before the write), an hour at most, and only while the password it
  * replaces is still the user's, they are active, and their sessions have
  * not been ended since it was issued; any failure is the same
- * 400 naming `token`. The write sets the user's session cutoff (P222), so
- * every session they have ends; nobody is signed in (P269): the person signs
+ * 400 naming `token`. The write sets the user's session cutoff, so
+ * every session they have ends; nobody is signed in: the person signs
  * in with the new password. A user `enforce_sso` holds to SSO meanwhile gets
- * P89's 403 `sso_required`, the link left unused.
+ * The 403 `sso_required`, the link left unused.
  */
 export async function confirmPasswordReset(
   deps: Omit<PasswordResetDependencies, 'mailer' | 'organizations' | 'rateLimiter'>,
@@ -198,10 +198,10 @@ export async function confirmPasswordReset(
       { updated_at: now.toISOString() },
       {
         expectedVersion: current.version,
-        // No event: the password is no field of the user (as P224's change).
+        // No event: the password is no field of the user (as the change).
         events: [],
         credentials: { passwordHash },
-        // P222: every session of the user from before the new password ends.
+        // Every session of the user from before the new password ends.
         sessionsValidFrom: now.getTime(),
         now: now.getTime(),
       },

@@ -61,7 +61,7 @@ export interface SignInDependencies extends SessionDependencies {
     'get' | 'getWithGroups' | 'findByEmail' | 'recordLogin' | 'update'
   >;
   readonly rateLimiter: RateLimiter;
-  /** D14 `enforce_sso`: whether the user's organization (or its email's domain) allows passwords. */
+  /** `enforce_sso`: whether the user's organization (or its email's domain) allows passwords. */
   readonly ssoRepository: SsoEnforcementReader;
 }
 
@@ -69,7 +69,7 @@ export interface SignInDependencies extends SessionDependencies {
 export interface IssuedSession {
   readonly token: string;
   readonly claims: SessionClaims;
-  /** D12: the value every cookie-authenticated state change must send as `X-CSRF-Token`. */
+  /** The value every cookie-authenticated state change must send as `X-CSRF-Token`. */
   readonly csrfToken: string;
 }
 
@@ -91,8 +91,8 @@ async function issue(deps: SessionDependencies, claims: SessionClaims): Promise<
 }
 
 /**
- * A new session for `user` of `orgId`, signed in now (D12: a new session id
- * at every sign-in) with `method` (P222: `enforce_sso` ends only password
+ * A new session for `user` of `orgId`, signed in now (a new session id
+ * at every sign-in) with `method` (`enforce_sso` ends only password
  * sessions).
  */
 export function startSession(
@@ -115,19 +115,19 @@ export function startSession(
 }
 
 /**
- * D12: a session cookie → the signed-in user. The token must verify (HS256,
+ * A session cookie → the signed-in user. The token must verify (HS256,
  * our key, unexpired, within 30 days of sign-in), its session must not be
  * revoked, and its user must still exist, active, in the token's
  * organization: a deactivated user's sessions end at their next request,
  * and a changed role applies at once (it is read here, not from the token).
- * So do their groups (P83): the user item holds their group ids, and the
+ * So do their groups: the user item holds their group ids, and the
  * grants of those groups are one more read, only for users in a group; the
- * effective role and the agents they may use come from both (P80).
+ * effective role and the agents they may use come from both.
  *
- * P222: a session also ends when it was signed in before the user's cutoff
+ * A session also ends when it was signed in before the user's cutoff
  * (on the user item: no extra read) or, a password session, before the
  * cutoff `enforce_sso` set for the user's organization or email domain
- * (P223: read beside the grants, cached per function instance). A sliding
+ * (read beside the grants, cached per function instance). A sliding
  * refresh keeps the session id, hence its sign-in time: it cannot outlive
  * either cutoff.
  */
@@ -176,7 +176,7 @@ export async function verifySession(
   };
 }
 
-/** D12: the token that continues a session now: 7 more days, never past 30 from sign-in. */
+/** The token that continues a session now: 7 more days, never past 30 from sign-in. */
 export function continueSession(
   deps: SessionDependencies,
   claims: SessionClaims,
@@ -185,7 +185,7 @@ export function continueSession(
 }
 
 /**
- * D12 logout: the session is revoked until the latest expiry any of its
+ * Logout: the session is revoked until the latest expiry any of its
  * tokens can carry (issued at most now, so at most 7 days on, and never past
  * its 30-day cap), after which every one of them has expired anyway.
  */
@@ -202,9 +202,9 @@ export interface SignInInput {
   readonly password: string;
   /** Which organization to sign in to; needed only for an email's other accounts (P211). */
   readonly orgId?: string | undefined;
-  /** For the per-address throttle (P62, P212). */
+  /** For the per-address throttle (P212). */
   readonly sourceIp: string;
-  /** The session cookie sent with the sign-in, if any: it ends (D12, login rotates the session). */
+  /** The session cookie sent with the sign-in, if any: it ends (login rotates the session). */
   readonly currentToken?: string | undefined;
 }
 
@@ -223,9 +223,9 @@ const earliestCreated = (a: UserWithCredentials, b: UserWithCredentials) =>
 /**
  * P211: the one account a password is checked against, chosen before any
  * password is compared. An email may have an account in several
- * organizations (P60); `org_id` names one. Without it: the email's only
+ * organizations; `org_id` names one. Without it: the email's only
  * account that can sign in; with several, the one in the organization that
- * verified the email's domain (D14), else the oldest. Another organization's
+ * verified the email's domain, else the oldest. Another organization's
  * administrator can add accounts for any address, but only ever newer ones on
  * a domain they cannot verify, so they never move the owner's sign-in, and no
  * answer depends on a password of an account that was not chosen.
@@ -256,7 +256,7 @@ const hashed = (value: string) => createHash('sha256').update(value).digest('hex
  * account from anywhere. An account is the chosen user (so one
  * organization's guesses never slow another organization's user of the same
  * email); an email with no account is counted by its hash, exactly alike.
- * `kind` keeps sign-ins and password reset requests (P267) in buckets of
+ * `kind` keeps sign-ins and password reset requests in buckets of
  * their own, with the same policies.
  */
 export function throttleBuckets(
@@ -277,7 +277,7 @@ export function throttleBuckets(
 }
 
 /**
- * P62: takes one attempt from each bucket, or refuses (429, `login_attempts`)
+ * Takes one attempt from each bucket, or refuses (429, `login_attempts`)
  * giving back what it took. Taking before checking the password makes
  * simultaneous guesses count too.
  */
@@ -305,11 +305,11 @@ export async function takeAttempt(
 }
 
 /**
- * D12 `POST /api/auth/login`. One account is chosen before any password is
+ * `POST /api/auth/login`. One account is chosen before any password is
  * compared (P211); unknown emails, users without a password yet (invited),
  * deactivated users and wrong passwords all get the same 401, after the same
  * work: one scrypt verification, against a dummy hash when there is nobody
- * to check (P62). Failed attempts slow down per address, per account from
+ * to check. Failed attempts slow down per address, per account from
  * that address and per account (P212). A session cookie sent along is
  * ended: the new session has a new id.
  */
@@ -325,7 +325,7 @@ export async function signIn(deps: SignInDependencies, input: SignInInput): Prom
   // The password was right: the attempt does not count against anyone.
   await Promise.all(buckets.map((bucket) => deps.rateLimiter.refund(bucket.id, bucket.policy)));
 
-  // P89: checked once the password is right, so the refusal tells a guesser nothing.
+  // Checked once the password is right, so the refusal tells a guesser nothing.
   const enforcing = await enforcingOrganization(deps.ssoRepository, account.orgId, email);
   if (enforcing) throw ssoRequired(enforcing);
 
@@ -341,13 +341,13 @@ export async function signIn(deps: SignInDependencies, input: SignInInput): Prom
   };
 }
 
-/** Login rotates the session (D12): a still-valid session presented with it is revoked. */
+/** Login rotates the session: a still-valid session presented with it is revoked. */
 async function endPresentedSession(deps: SessionDependencies, token: string): Promise<void> {
   const claims = await deps.sessionTokens.verify(token, deps.clock.now());
   if (claims) await endSession(deps, { sessionId: claims.jti, authTime: claims.auth_time });
 }
 
-/** P62: a hash made with weaker parameters than today's is replaced while the password is known. */
+/** A hash made with weaker parameters than today's is replaced while the password is known. */
 async function rehashIfWeaker(
   deps: SignInDependencies,
   found: UserWithCredentials,

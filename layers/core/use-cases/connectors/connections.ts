@@ -32,7 +32,7 @@ export interface ConnectionDependencies {
   readonly secretSealer: SecretSealer;
 }
 
-/** D26: where every provider sends the browser back (registered as the app's redirect URI). */
+/** Where every provider sends the browser back (registered as the app's redirect URI). */
 export const OAUTH_CALLBACK_PATH = '/api/oauth/callback';
 
 /** What each provider's app is called in messages and docs/connectors.md. */
@@ -53,14 +53,14 @@ interface ConnectorContext {
   readonly app: OAuthApp;
 }
 
-/** The source, its provider's client and app; a clear 4xx for what cannot connect (P150). */
+/** The source, its provider's client and app; a clear 4xx for what cannot connect. */
 async function connectorOf(
   deps: ConnectionDependencies,
   orgId: string,
   id: string,
 ): Promise<ConnectorContext> {
   const source = await deps.dataSources.get(orgId, id);
-  // D1: another organization's source answers as a missing one.
+  // Another organization's source answers as a missing one.
   if (!source) throw new NotFoundError(`Data source ${id} not found`);
   if (!isConnectorType(source.type)) {
     throw new InvalidRequestError(
@@ -96,7 +96,7 @@ export interface StartedSignIn {
 }
 
 /**
- * D26 `oauth/start` (P146): a fresh PKCE verifier kept on the source as its
+ * `oauth/start`: a fresh PKCE verifier kept on the source as its
  * one pending sign-in, and a signed `state` binding organization, data
  * source and caller, both expiring after 10 minutes; returns the
  * provider's authorization URL. The flow keeps the hash of a secret only
@@ -149,12 +149,12 @@ export async function startConnection(
 const UNKNOWN_STATE = 'Unknown, altered or expired sign-in state';
 
 /**
- * D26 callback: the state must verify (signature, expiry, audience) and name
+ * Callback: the state must verify (signature, expiry, audience) and name
  * the source's one pending sign-in, which is taken once and must belong to
  * this browser (P215: its flow cookie; a callback in any other browser burns
  * the flow and fails as a tampered state does, before any code is
  * exchanged); then the code is exchanged with the PKCE verifier, the tokens
- * sealed under the organization and data source (D33), and the source
+ * sealed under the organization and data source, and the source
  * becomes `Connected`.
  */
 export async function completeConnection(
@@ -219,14 +219,14 @@ export async function completeConnection(
 
 export interface Disconnection {
   readonly data_source: DataSource;
-  /** P149: whether the provider confirmed the revocation; the tokens are deleted either way. */
+  /** Whether the provider confirmed the revocation; the tokens are deleted either way. */
   readonly revoked_at_provider: boolean;
   readonly revocation_error: string | null;
 }
 
 /**
- * D26 disconnect: the tokens are deleted and the source `Disconnected` in one
- * write; then the grant is revoked at the provider (P149: a provider that
+ * Disconnect: the tokens are deleted and the source `Disconnected` in one
+ * write; then the grant is revoked at the provider (a provider that
  * refuses or cannot be reached is reported, the tokens stay deleted).
  */
 export async function disconnect(
@@ -266,7 +266,7 @@ export async function disconnect(
 }
 
 /**
- * P158: revokes the grant of a deleted connector source at its provider
+ * Revokes the grant of a deleted connector source at its provider
  * (the sync worker, with the purge of its chunks). Best effort: the tokens
  * are already gone with the source; the outcome is returned for the log.
  */

@@ -26,8 +26,8 @@ export interface GrantDependencies {
 
 /**
  * A connected source's grant during a sync: the access token, renewed
- * before it expires (P148) and after a 401, the renewed tokens sealed again
- * (D33). A refusal of the refresh token is a `ConnectionLostError`.
+ * before it expires and after a 401, the renewed tokens sealed again.
+ * A refusal of the refresh token is a `ConnectionLostError`.
  */
 export class ConnectorGrant implements AccessGrant {
   private constructor(
@@ -72,7 +72,7 @@ export class ConnectorGrant implements AccessGrant {
     return this.current.site;
   }
 
-  /** A token with at least the margin left (P148), renewed first if not. */
+  /** A token with at least the margin left, renewed first if not. */
   async accessToken(): Promise<string> {
     const expiresAt = this.current.expires_at ? Date.parse(this.current.expires_at) : null;
     const margin = CONNECTOR_LIMITS.refreshMarginSeconds * 1000;

@@ -33,13 +33,13 @@ import { dataSourceCreated } from '../events/domain-events';
 export interface DataSourceDependencies {
   readonly dataSources: DataSourceRepository;
   readonly agents: Pick<AgentRepository, 'idsReferencing'>;
-  /** Sync jobs, and the purge of a deleted source's chunks (P45). */
+  /** Sync jobs, and the purge of a deleted source's chunks. */
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
-  /** Deleting a file data source deletes its uploaded files too (D25). */
+  /** Deleting a file data source deletes its uploaded files too. */
   readonly files: Pick<UploadedFileRepository, 'list' | 'delete'>;
   readonly fileStorage: Pick<FileStorage, 'deleteUnder'>;
-  /** Issue 12 (P158): a deleted connector source's grant goes to the sync worker to revoke. */
+  /** Issue 12: a deleted connector source's grant goes to the sync worker to revoke. */
   readonly connections: Pick<ConnectionStore, 'sealedTokens'>;
 }
 
@@ -82,7 +82,7 @@ export async function createDataSource(
     name: input.name,
     config,
     sync_frequency: frequency,
-    // D23: a scheduled source is due at once (P40).
+    // A scheduled source is due at once.
     next_sync_at: firstSyncAt(frequency, now),
     status: 'pending',
     ...(isConnectorType(input.type) ? { connection_status: 'Disconnected' as const } : {}),
@@ -136,7 +136,7 @@ export async function updateDataSource(
     });
   }
   const now = deps.clock.now();
-  // D23: a new frequency counts its first interval from now (P40); `manual`
+  // A new frequency counts its first interval from now; `manual`
   // leaves the schedule. The same frequency again keeps the schedule as it
   // is, unless the source has none (written before schedules existed).
   const frequency = input.sync_frequency;
@@ -160,7 +160,7 @@ export async function updateDataSource(
 }
 
 /**
- * P115: the built-in knowledge base is the organization's articles
+ * The built-in knowledge base is the organization's articles
  * (`/api/v1/kb`); it is neither renamed, reconfigured nor deleted here.
  */
 function refuseBuiltIn(
@@ -189,11 +189,11 @@ export async function deleteDataSource(
       { agent_ids: users },
     );
   }
-  // The purge of its chunks first (P45: the sync worker deletes them): if
+  // The purge of its chunks first (the sync worker deletes them): if
   // the record's deletion then fails, a retry finishes it. Until the purge
   // runs, and after it for chunks a sync still running writes, the chunks
   // are never searched: searches are limited to existing data sources.
-  // P158: a connector's grant, still sealed, rides along to be revoked at the provider.
+  // A connector's grant, still sealed, rides along to be revoked at the provider.
   const sealed = isConnectorType(source.type)
     ? await deps.connections.sealedTokens(orgId, id)
     : null;
@@ -219,7 +219,7 @@ export interface SyncRequestResult {
 }
 
 /**
- * D22: records a sync job unless one is queued or running (then that one is
+ * Records a sync job unless one is queued or running (then that one is
  * returned), and puts it on the sync queue. The job is recorded first, so a
  * failure to enqueue loses nothing: a later request finds the job still
  * `queued` and enqueues it again. Workers treat the job id as the idempotency

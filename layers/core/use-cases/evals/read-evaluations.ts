@@ -9,14 +9,14 @@ export interface ReadEvaluationDependencies {
 }
 
 export interface EvaluationFilter {
-  /** P294: one agent's runs only; `null`: every agent's. */
+  /** One agent's runs only; `null`: every agent's. */
   readonly agentId: string | null;
 }
 
 /**
  * `GET /api/v1/evals`: the organization's runs, newest first, without their
- * questions, all or one agent's (P294); a user whose groups restrict their
- * agents sees the runs of those agents only (P81), so naming another agent
+ * questions, all or one agent's; a user whose groups restrict their
+ * agents sees the runs of those agents only, so naming another agent
  * lists nothing, as the interactions' filter does.
  */
 export async function listEvaluations(
@@ -40,7 +40,7 @@ export async function listEvaluations(
 
 /**
  * `GET /api/v1/evals/:id`: the run, its totals and one page of its
- * per-question results (P144: `limit`/`offset` page the results, D2).
+ * per-question results (`limit`/`offset` page the results).
  * Another organization's run is not found, as its agents are.
  */
 export async function getEvaluation(

@@ -33,7 +33,7 @@ export interface RunEvaluationDependencies extends QueryDependencies {
   readonly environment: Environment;
   readonly evaluations: EvaluationRepository;
   readonly organizations: Pick<OrganizationRepository, 'get'>;
-  /** D16: each question is counted and settled as a query is (P139). */
+  /** Each question is counted and settled as a query is. */
   readonly dailyUsage: Pick<DailyUsage, 'addTokens' | 'countRequest'>;
   /** The console's origin, when it is not the API's (links to uploaded files are made absolute with it). */
   readonly consoleOrigin?: string | undefined;
@@ -50,7 +50,7 @@ export type RunOutcome =
 /** Questions read from the table at a time. */
 const READ_PAGE = 100;
 
-/** P140: the principal the run asks as, rebuilt from who started it. */
+/** The principal the run asks as, rebuilt from who started it. */
 export function principalOf(
   orgId: string,
   asker: EvaluationAsker,
@@ -73,12 +73,12 @@ export function principalOf(
   };
 }
 
-/** Spec, Events (D27): `eval.completed`, "evaluation run finished": the run with its totals, never its questions. */
+/** Spec, Events: `eval.completed`, "evaluation run finished": the run with its totals, never its questions. */
 export function evaluationCompleted(orgId: string, evaluation: Evaluation, at: Date): DomainEvent {
   return domainEvent('eval.completed', orgId, { evaluation: { ...evaluation } }, at);
 }
 
-/** One question asked through the query use case, as an agent's query is (P139). */
+/** One question asked through the query use case, as an agent's query is. */
 async function askQuestion(
   deps: RunEvaluationDependencies,
   principal: Principal,
@@ -199,11 +199,11 @@ export async function endEvaluation(
  * Runs (or resumes) an evaluation: asks every question that has no result
  * yet, in order, through the query use case — so each is an interaction,
  * billed, counted in analytics and settled against the plan's tokens/day
- * like any query (P139) — scores it (docs/evaluations.md) and records its
- * result once (P142); then ends the run with its totals and
+ * like any query — scores it (docs/evaluations.md) and records its
+ * result once; then ends the run with its totals and
  * `eval.completed`. Before each question the organization's daily caps
  * are checked as a query's are: a reached cap ends the run `failed`, with
- * the results so far. `pause()` is asked between questions (the Lambda
+ * the results so far. `pause` is asked between questions (the Lambda
  * deadline).
  */
 export async function runEvaluation(
@@ -264,7 +264,7 @@ export async function runEvaluation(
       result,
       completed,
     );
-    // Another delivery recorded it first: its result stands (P142).
+    // Another delivery recorded it first: its result stands.
     items[position] = recorded
       ? { ...item, result }
       : ((

@@ -50,7 +50,7 @@ export interface StartEvaluationInput {
   readonly from_interactions?: FromInteractions | undefined;
 }
 
-/** P140: the run asks as whoever started it. */
+/** The run asks as whoever started it. */
 function askerOf(principal: Principal): EvaluationAsker {
   if (principal.kind === 'api_key') return { kind: 'api_key', key_id: principal.keyId };
   return {
@@ -63,7 +63,7 @@ function askerOf(principal: Principal): EvaluationAsker {
 }
 
 /**
- * P141: a positively rated interaction becomes a question whose expected
+ * A positively rated interaction becomes a question whose expected
  * sources are the documents its answer cited and whose expected answer is
  * that answer; a negatively rated one a question without expectations (its
  * answer was judged wrong, so neither it nor its sources say what is right).
@@ -113,10 +113,10 @@ async function interactionsWithFeedback(
 
 /**
  * Starts an evaluation (issue 11 item 5): checks the agent as a query would
- * (P81: an agent the caller may not use does not exist), builds the question
- * set (given, or from rated interactions, P141), stores it and queues the
+ * (an agent the caller may not use does not exist), builds the question
+ * set (given, or from rated interactions), stores it and queues the
  * run. The run is removed again if its message cannot be sent, so a failed
- * start leaves nothing behind (P142).
+ * start leaves nothing behind.
  */
 export async function startEvaluation(
   deps: StartEvaluationDependencies,

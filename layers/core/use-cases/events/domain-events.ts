@@ -44,7 +44,7 @@ export const dataSourceCreated = (orgId: string, source: DataSource, now: Date) 
   domainEvent('datasource.created', orgId, { ...source }, now);
 
 /**
- * Spec, Events: "user object" (created), and who created them (P225: a
+ * Spec, Events: "user object" (created), and who created them (a
  * user, an API key, or `null` for the operator). A user carries no secret:
  * hashes are kept beside it.
  */
@@ -53,7 +53,7 @@ export const userCreated = (orgId: string, user: User, actor: Actor | null, now:
 
 /**
  * Spec, Events: "user object plus changes" (updated): only fields whose
- * value changed; and who changed them (P225).
+ * value changed; and who changed them.
  */
 export const userUpdated = (
   orgId: string,

@@ -22,7 +22,7 @@ export interface FileUploadDependencies {
   readonly dataSources: Pick<DataSourceRepository, 'get'>;
   readonly files: UploadedFileRepository;
   readonly fileStorage: FileStorage;
-  /** A deleted file's chunks are purged by the sync worker (P45). */
+  /** A deleted file's chunks are purged by the sync worker. */
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
 }
@@ -34,7 +34,7 @@ export interface CreateFileUploadInput {
   readonly size_bytes?: number | undefined;
 }
 
-/** D25's answer: where and how to send the file, and the document it becomes. */
+/** The upload rules' answer: where and how to send the file, and the document it becomes. */
 export interface FileUploadTicket {
   readonly document_id: string;
   readonly upload_url: string;
@@ -121,7 +121,7 @@ async function ticketFor(
 }
 
 /**
- * D25: records the file to come and presigns its upload. The type is
+ * Records the file to come and presigns its upload. The type is
  * checked here, by name and declared content type, so a wrong file is
  * refused before it is sent; ingestion checks the bytes again. The record
  * is written before the URL exists, so every upload that can arrive has
@@ -143,7 +143,7 @@ export async function createFileUpload(
 }
 
 /**
- * P108: up to 100 files presigned by one request, a ticket each, in the
+ * Up to 100 files presigned by one request, a ticket each, in the
  * order listed. Every entry is checked before anything is written, and a
  * refusal names each bad entry by its index (`files.3.filename`); then the
  * records are written all or none (the repository's `createAll`), and only
@@ -229,7 +229,7 @@ export async function fileDownloadUrl(
 }
 
 /**
- * Removes a file: the purge of its chunks is queued first (P45: the sync
+ * Removes a file: the purge of its chunks is queued first (the sync
  * worker deletes them, usually within seconds, and recounts the source's
  * chunks), then its bytes go, then its record. Each step is idempotent, so a
  * failure part way is finished by calling again. A second purge is queued at

@@ -40,7 +40,7 @@ export interface CreateGroupInput {
 }
 
 /**
- * P82: a group may only name agents of its own organization; ids of other
+ * A group may only name agents of its own organization; ids of other
  * organizations are reported exactly like ids that do not exist (as P7 does
  * for an agent's data sources).
  */
@@ -72,7 +72,7 @@ async function assertAgentsExist(
 
 /**
  * Issue 9 item 5 `POST /api/v1/groups`: a named set of users with a role
- * (P82 defaults). An API key cannot make an `admin` group (P225).
+ * (P82 defaults). An API key cannot make an `admin` group.
  */
 export async function createGroup(
   deps: GroupDependencies,
@@ -115,7 +115,7 @@ export function listGroups(
 }
 
 /**
- * P84: an administrator cannot take the admin role from themselves through
+ * An administrator cannot take the admin role from themselves through
  * a group (leaving it, lowering its role, deleting it), as P61 keeps them
  * from demoting themselves: an organization keeps the administrator who acts.
  * `change` turns the actor's current grants into those after the change.
@@ -141,7 +141,7 @@ async function assertActorStaysAdmin(
 const UPDATE_ATTEMPTS = 3;
 
 /**
- * P225: an API key leaves a group whose role is `admin` alone (its name,
+ * An API key leaves a group whose role is `admin` alone (its name,
  * role, agents, members, the group itself): what it grants stays with a
  * signed-in administrator.
  */
@@ -155,7 +155,7 @@ function refuseAdminGroupFromKey(actor: Actor, group: Group): void {
 
 /**
  * `PUT /api/v1/groups/:id`: name, description, role, agents. Members feel a
- * changed role or agent list at their next request (P83).
+ * changed role or agent list at their next request.
  */
 export async function updateGroup(
   deps: GroupDependencies,
@@ -191,7 +191,7 @@ export async function updateGroup(
 
 /**
  * `DELETE /api/v1/groups/:id`. The group item goes first: from then on it
- * grants nothing, since a session check skips groups that are gone (P83).
+ * grants nothing, since a session check skips groups that are gone.
  * The id is then taken off its members, which only tidies their items.
  */
 export async function deleteGroup(
@@ -225,10 +225,10 @@ export async function listMembers(
 /**
  * `PUT /api/v1/groups/:id/members/:user_id`: the user joins the group
  * (already a member: nothing changes). Any user of the organization can be
- * a member, invited and deactivated ones too (P84). A group deleted while
+ * a member, invited and deactivated ones too. A group deleted while
  * the user joined is taken off them again, and the join is a 404. An API
  * key adds no one to an `admin` group, and no effective administrator to
- * any group (P225).
+ * any group.
  */
 export async function addMember(
   deps: Pick<GroupDependencies, 'groups' | 'users'>,
@@ -256,7 +256,7 @@ export async function addMember(
 /**
  * `DELETE /api/v1/groups/:id/members/:user_id`: 404 when the user is not a
  * member. An API key removes no one from an `admin` group, and no effective
- * administrator from any group (P225).
+ * administrator from any group.
  */
 export async function removeMember(
   deps: Pick<GroupDependencies, 'groups' | 'users'>,

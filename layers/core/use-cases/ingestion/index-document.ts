@@ -22,9 +22,9 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 /**
  * Chunks, embeds and replaces one document's chunks; returns how many chunks
  * and tokens were embedded. Throws `DocumentRefusedError` when the chunker
- * refuses the document (its limits, P69): nothing is written then.
+ * refuses the document (its limits): nothing is written then.
  * `options.new`: the caller read the index's documents and this one has no
- * chunks there, so there is nothing to replace (P202).
+ * chunks there, so there is nothing to replace.
  */
 export async function indexDocument(
   deps: {
@@ -66,7 +66,7 @@ export async function indexDocument(
     embedder_id: deps.embedder.id,
     embedding: vectors[index] ?? [],
   }));
-  // Replace, not merge: a document that shrank must not keep its old tail. P202: a new document
+  // Replace, not merge: a document that shrank must not keep its old tail. A new document
   // has no tail, and its delete would cost an index write (a flushed log line) for nothing.
   if (options.new !== true) await deps.retrieval.deleteDocument(orgId, dataSourceId, documentId);
   await writeInBatches(deps.retrieval, indexedChunks, contentHash);

@@ -43,7 +43,7 @@ export type IngestionOutcome =
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * D25: an upload has arrived (S3's event, or the local gateway's): parse,
+ * An upload has arrived (S3's event, or the local gateway's): parse,
  * chunk, embed and index it as the document its record names. Safe to run
  * twice for one upload, and in any order with a re-upload: the document is
  * replaced as a whole by whatever bytes are stored now, and bytes already
@@ -81,7 +81,7 @@ export async function ingestUploadedFile(
   });
   const parsed =
     bytes.length > FILE_UPLOAD_LIMITS.maxBytes
-      ? ({ ok: false, reason: 'the file is larger than 50 MiB (D17)' } as const)
+      ? ({ ok: false, reason: 'the file is larger than 50 MiB' } as const)
       : await deps.fileParser.parse(bytes, file.filename, file.content_type ?? undefined);
 
   if (!parsed.ok) {
@@ -137,7 +137,7 @@ export async function ingestUploadedFile(
   return 'indexed';
 }
 
-/** The data source's event for one file, shaped as a sync's (D28), with the file's stats. */
+/** The data source's event for one file, shaped as a sync's, with the file's stats. */
 function sourceEvent(
   orgId: string,
   source: DataSource,

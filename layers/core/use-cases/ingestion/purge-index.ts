@@ -8,7 +8,7 @@ export interface PurgeDependencies {
 }
 
 /**
- * Removes the chunks a deletion left in the index (P45). Idempotent: a
+ * Removes the chunks a deletion left in the index. Idempotent: a
  * purge delivered twice deletes nothing the second time. After a document's
  * purge the data source's chunk count is taken again (it may be gone too,
  * then nothing is recorded).

@@ -35,7 +35,7 @@ export interface SyncDependencies {
   readonly clock: Clock;
 }
 
-/** Progress is written at most this often (D24: "as it goes", without a write per page). */
+/** Progress is written at most this often ("as it goes", without a write per page). */
 const PROGRESS_EVERY_MS = 1_000;
 /** Examples of skipped documents kept in the job's error, for people. */
 const SKIP_EXAMPLES = 3;
@@ -55,7 +55,7 @@ export type SyncOutcome =
   | { readonly outcome: 'finished'; readonly job: SyncJob };
 
 /**
- * Runs one sync job to the end (D22, D24). Idempotent per job id and
+ * Runs one sync job to the end. Idempotent per job id and
  * resumable: a message for a job that is no longer current does nothing; a
  * job found `running` (its worker died) simply runs again, and since
  * unchanged documents are recognised by their content hash and skipped, a
@@ -91,14 +91,14 @@ export async function runSyncJob(
     : await deps.dataSources.syncCursor(orgId, dataSourceId);
   const seen = new Set<string>();
   const skipped: string[] = [];
-  /** P248: the first skipped documents with their reasons, for the status while the job runs. */
+  /** The first skipped documents with their reasons, for the status while the job runs. */
   const skippedKept: SkippedDocument[] = [];
   const skip = (key: string, reason: string) => {
     if (skipped.length < SKIP_EXAMPLES) skipped.push(`${key}: ${reason}`);
     else skipped.push('');
     if (skippedKept.length < SYNC_SKIPPED_KEPT) skippedKept.push({ key, reason });
   };
-  /** P151: what an incremental reader says exists now; `null` for readers that yield everything. */
+  /** What an incremental reader says exists now; `null` for readers that yield everything. */
   let inventory: Set<string> | null = null;
   let processed = 0;
   let tokensProcessed = 0;
@@ -106,7 +106,7 @@ export async function runSyncJob(
   let expected = reader.expectedTotal(source);
   /** A connector that lost its grant or was never connected ends the job with this reason. */
   let stopped: { reason: string; connectionFailed: boolean } | null = null;
-  /** Why the reader ended before the end of the source (a crawl budget, P98), if it did. */
+  /** Why the reader ended before the end of the source (a crawl budget), if it did. */
   let stoppedEarly: string | undefined;
   const recordProgress = async () => {
     await deps.dataSources.recordSyncProgress(orgId, dataSourceId, jobId, {
@@ -125,7 +125,7 @@ export async function runSyncJob(
       isIndexed: (key) => indexed.has(documentIdFor(dataSourceId, key)),
     })) {
       if (item.status === 'checkpoint') {
-        // P151: what came before is indexed; a crash from here on resumes at this cursor.
+        // What came before is indexed; a crash from here on resumes at this cursor.
         await pipeline.drain();
         await recordProgress();
         await deps.dataSources.commitSyncCursor(orgId, dataSourceId, jobId, item.cursor);
@@ -150,7 +150,7 @@ export async function runSyncJob(
           const { document, contentHash, key } = item;
           // The same document twice (two addresses, one key) waits for its first write.
           await pipeline.settled(documentId);
-          // P202: one this sync's index read did not list (nor this run wrote) has no chunks to replace.
+          // One this sync's index read did not list (nor this run wrote) has no chunks to replace.
           const isNew = !indexed.has(documentId);
           await pipeline.add(documentId, documentSize(document), async () => {
             try {
@@ -168,7 +168,7 @@ export async function runSyncJob(
               seen.add(documentId);
               processed += 1;
             } catch (error) {
-              // Too big or too slow to chunk where the work runs (P69): skipped like an unreadable page, and not kept.
+              // Too big or too slow to chunk where the work runs: skipped like an unreadable page, and not kept.
               if (!(error instanceof DocumentRefusedError)) throw error;
               skip(key, error.message);
             }
@@ -193,7 +193,7 @@ export async function runSyncJob(
   } catch (error) {
     // Nothing is left running behind an error: the documents under way finish (or fail) first.
     await pipeline.drain().catch(() => undefined);
-    // P147: the provider refused the grant (or there is none): the job ends with the reason, no retry.
+    // The provider refused the grant (or there is none): the job ends with the reason, no retry.
     if (error instanceof ConnectionLostError) {
       stopped = { reason: error.message, connectionFailed: true };
     } else if (error instanceof NotConnectedError) {
@@ -203,7 +203,7 @@ export async function runSyncJob(
     }
   }
 
-  // A read that ended normally (not at a budget, P98) saw everything there is: what it did not see (or, for an
+  // A read that ended normally (not at a budget) saw everything there is: what it did not see (or, for an
   // incremental reader, what its inventory does not list) was removed.
   if (!signal.aborted && stopped === null && stoppedEarly === undefined) {
     const present = inventory;
@@ -219,8 +219,8 @@ export async function runSyncJob(
 
   const finishedAt = deps.clock.now();
   const chunksIndexed = await deps.retrieval.count({ orgId, dataSourceIds: [dataSourceId] });
-  // D22: active even with some skipped pages; failed when nothing usable came out. An
-  // incremental read (P151) that found nothing new is usable while its documents stay indexed.
+  // Active even with some skipped pages; failed when nothing usable came out. An
+  // incremental read that found nothing new is usable while its documents stay indexed.
   const usable = stopped === null && (processed > 0 || (inventory !== null && indexed.size > 0));
   const skippedCount = skipped.length;
   const examples = skipped.filter((example) => example !== '').join('; ');
@@ -261,7 +261,7 @@ export async function runSyncJob(
     ? domainEvent(
         'datasource.processed',
         orgId,
-        // Spec: a dataSource object with upper-case type and status, and stats (D28).
+        // Spec: a dataSource object with upper-case type and status, and stats.
         {
           dataSource: {
             id: source.id,
@@ -296,7 +296,7 @@ export async function runSyncJob(
       job: finishedJob,
       status: usable ? 'active' : 'failed',
       chunksIndexed,
-      // P147: revoked at the provider: `Connection failed` until reconnected, in the same write.
+      // Revoked at the provider: `Connection failed` until reconnected, in the same write.
       ...(stopped?.connectionFailed ? { connectionFailed: true } : {}),
     },
     [event],

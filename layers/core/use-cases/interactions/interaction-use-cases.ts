@@ -26,7 +26,7 @@ export interface InteractionDependencies {
 }
 
 /**
- * P81: a user whose groups restrict their agents lists, and counts, only the
+ * A user whose groups restrict their agents lists, and counts, only the
  * interactions of those agents; filtering by another agent finds nothing, as
  * for an agent that does not exist.
  */
@@ -66,7 +66,7 @@ export async function giveFeedback(
 ): Promise<Interaction> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const current = await deps.interactions.get(orgId, interactionId);
-    // P81: an interaction with an agent the user may not use is answered as one that does not exist.
+    // An interaction with an agent the user may not use is answered as one that does not exist.
     if (!current || !mayUseAgent(access, current.agent_id))
       throw new NotFoundError(`No interaction ${interactionId}`);
     const comment = input.comment ?? null;
@@ -92,9 +92,9 @@ export async function giveFeedback(
 }
 
 export interface AnalyticsRequest {
-  /** First day, inclusive (D3). */
+  /** First day, inclusive. */
   readonly from: Date;
-  /** The day after the last day: end dates are inclusive whole UTC days (D3). */
+  /** The day after the last day: end dates are inclusive whole UTC days. */
   readonly to: Date;
   readonly agentId?: string | undefined;
   readonly granularity: Granularity;
@@ -108,8 +108,8 @@ export interface TimeSeriesPoint {
 }
 
 /**
- * D34 metrics and a time series with p50/p95 per bucket, from hourly rollups
- * only. P81: a user whose groups restrict their agents sees the sums of
+ * Analytics metrics and a time series with p50/p95 per bucket, from hourly rollups
+ * only. A user whose groups restrict their agents sees the sums of
  * those agents only (another agent's id gives what an unknown id gives).
  */
 export async function getAnalytics(

@@ -34,14 +34,14 @@ function wanted(article: KbArticle | null): string | null {
 export type KbIndexingOutcome = 'indexed' | 'removed' | 'refused' | 'no-source';
 
 /**
- * P119: brings one article's chunks in line with the article (D32): its
+ * Brings one article's chunks in line with the article: its
  * current version when published, nothing when it is a draft or gone. Safe
  * in any order and any number of times, since it reads the article when it
  * runs rather than trusting the message; after writing it reads the article
  * again and goes round once more if it changed meanwhile, so two workers
  * racing on two versions both end with the newer one written last. The
  * source's chunk count follows, and a published article stores
- * `datasource.processed` like an ingested file (P119).
+ * `datasource.processed` like an ingested file.
  */
 export async function indexKbArticle(
   deps: KbIndexingDependencies,
@@ -145,6 +145,6 @@ async function record(
     );
     return;
   }
-  // Unpublished or deleted: the count follows, as after a deleted file (P45); no event.
+  // Unpublished or deleted: the count follows, as after a deleted file; no event.
   await deps.dataSources.recordDirectIndexing(orgId, source.id, { chunksIndexed });
 }

@@ -6,7 +6,7 @@ import type { FileParser } from '../../ports/file-parser.port';
  * A published article as the document the index keeps: its Markdown read by
  * the same parser as an uploaded `.md` file (so it is chunked by headings
  * like every document), titled with the article's own title, and addressed
- * at the version it was indexed from (P120: what a citation points at).
+ * at the version it was indexed from (what a citation points at).
  * `null` when the parser refuses the text (the reason is given).
  */
 export async function kbArticleDocument(

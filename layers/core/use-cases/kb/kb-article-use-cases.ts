@@ -18,7 +18,7 @@ import { ensureKbDataSource } from './kb-data-source';
 export interface KbDependencies {
   readonly kbArticles: KbArticleRepository;
   readonly dataSources: Pick<DataSourceRepository, 'get' | 'createIfAbsent'>;
-  /** P119: published changes reach the index through the sync worker. */
+  /** Published changes reach the index through the sync worker. */
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
 }
@@ -31,11 +31,11 @@ export interface CreateKbArticleInput {
 }
 
 export type UpdateKbArticleInput = Partial<CreateKbArticleInput> & {
-  /** P253: write only if the article is still at this version. */
+  /** Write only if the article is still at this version. */
   readonly expected_version?: number | undefined;
 };
 
-/** P21's bound on optimistic retries before a `409`. */
+/** The bound on optimistic retries before a `409`. */
 const UPDATE_TRIES = 3;
 
 function versionOf(article: KbArticle): KbArticleVersion {
@@ -50,7 +50,7 @@ function versionOf(article: KbArticle): KbArticleVersion {
   };
 }
 
-/** P119: tells the sync worker to bring the article's chunks in line with it. */
+/** Tells the sync worker to bring the article's chunks in line with it. */
 function reindex(
   deps: Pick<KbDependencies, 'syncQueue'>,
   orgId: string,
@@ -65,7 +65,7 @@ function reindex(
   });
 }
 
-/** Tags as stored: each once, in the order given (D4 leaves duplicates to us; P118). */
+/** Tags as stored: each once, in the order given (D4 leaves duplicates to us). */
 function distinct(tags: readonly string[] | undefined): readonly string[] {
   return [...new Set(tags ?? [])];
 }
@@ -82,7 +82,7 @@ export async function createKbArticle(
     title: input.title,
     content: input.content,
     tags: distinct(input.tags),
-    // P116: a new article is a draft unless it says otherwise.
+    // A new article is a draft unless it says otherwise.
     status: input.status ?? 'draft',
     version: 1,
     data_source_id: source.id,
@@ -106,8 +106,8 @@ export async function getKbArticle(
 }
 
 /**
- * Lists articles without their content (P118). Listing is a use of the
- * knowledge base, so it makes sure the built-in data source exists (P115)
+ * Lists articles without their content. Listing is a use of the
+ * knowledge base, so it makes sure the built-in data source exists
  * and says which it is.
  */
 export async function listKbArticles(
@@ -122,13 +122,13 @@ export async function listKbArticles(
 }
 
 /**
- * D32: every `PUT` records version n+1 with the fields given and the rest
- * carried over from version n (P116: `status` too, so publishing and
+ * Every `PUT` records version n+1 with the fields given and the rest
+ * carried over from version n (`status` too, so publishing and
  * unpublishing are versions like any edit). Concurrent updates each get
- * their own version number (a conditional write on the version; P21's three
- * tries, then `409`). With `expected_version` (P253) the article must still
+ * their own version number (a conditional write on the version; the three
+ * tries, then `409`). With `expected_version` the article must still
  * be at that version, else `409` and nothing is written. A change that leaves
- * or enters `published` is sent to the index (P119).
+ * or enters `published` is sent to the index.
  */
 export async function updateKbArticle(
   deps: KbDependencies,
@@ -138,7 +138,7 @@ export async function updateKbArticle(
 ): Promise<KbArticle> {
   for (let attempt = 1; attempt <= UPDATE_TRIES; attempt += 1) {
     const current = await getKbArticle(deps, orgId, id);
-    // P253: checked on every try, so a write that lost its race to another is refused, not merged.
+    // Checked on every try, so a write that lost its race to another is refused, not merged.
     if (input.expected_version !== undefined && input.expected_version !== current.version) {
       throw new ConflictError(
         `Knowledge-base article ${id} is at version ${current.version}, not ${input.expected_version}: someone saved it since`,
@@ -214,8 +214,7 @@ export async function getKbArticleVersion(
 }
 
 /**
- * Deletes an article and its history. The index is told first (P119:
- * `remove`, whatever the article holds when the worker reads it), so a
+ * Deletes an article and its history. The index is told first (* `remove`, whatever the article holds when the worker reads it), so a
  * failure after it leaves a retryable delete, never chunks of an article
  * that is gone.
  */

@@ -5,7 +5,7 @@ import type { DataSourceRepository } from '../../ports/data-source-repository.po
 import { dataSourceCreated } from '../events/domain-events';
 
 /**
- * P115: the organization's built-in `kb` data source, created the first time
+ * The organization's built-in `kb` data source, created the first time
  * the knowledge base is used (listing or writing articles). Its id derives
  * from the organization's, so concurrent first uses race for one conditional
  * put: exactly one creates it (and stores `datasource.created`), the others

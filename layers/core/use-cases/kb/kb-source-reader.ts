@@ -6,7 +6,7 @@ import type { SourceItem, SourceReader } from '../../ports/source-reader.port';
 import { kbArticleDocument } from './kb-article-document';
 
 /**
- * The built-in `kb` data source read for a sync (P119): every published
+ * The built-in `kb` data source read for a sync: every published
  * article at its current version, keyed by the article's id so its document
  * id is the one publishing uses. Drafts are not read, so a sync removes
  * whatever of them might be left in the index (the sync deletes documents

@@ -21,13 +21,13 @@ export interface RateLimitDependencies {
 
 export interface AdmissionRequest {
   readonly principal: Principal;
-  /** D9: the scope the route requires, whose bucket the request draws from. */
+  /** The scope the route requires, whose bucket the request draws from. */
   readonly scope: Scope;
-  /** The organization's plan limits (D31). */
+  /** The organization's plan limits. */
   readonly limits: PlanLimits;
-  /** D16 tokens/day is checked only for requests that spend model tokens (P57). */
+  /** tokens/day is checked only for requests that spend model tokens. */
   readonly spendsTokens: boolean;
-  /** D6: the request's id, which names its lease. */
+  /** The request's id, which names its lease. */
   readonly requestId: string;
   readonly now: number;
   /** Epoch ms by which the request has ended or its function is dead: its lease lasts until then (P58). */
@@ -46,7 +46,7 @@ export interface Admission {
  */
 export const CONCURRENCY_RETRY_AFTER_SECONDS = 1;
 
-/** A key's bucket for a scope, or a user's (D16 buckets sized alike for sessions, P63). */
+/** A key's bucket for a scope, or a user's (D16 buckets sized alike for sessions). */
 export function scopeBucketId(ownerId: string, scope: Scope): string {
   return `${ownerId}#${scope}`;
 }
@@ -56,10 +56,10 @@ function secondsUntil(at: number, now: number): number {
 }
 
 /**
- * D16: a request must pass every limit, checked in this order (P59):
+ * A request must pass every limit, checked in this order (P59):
  *
  *   1. the key's bucket for the route's scope, or for a session the user's
- *      bucket of the same size (P63) (`scope_rate`)
+ *      bucket of the same size (`scope_rate`)
  *   2. the organization's plan requests/minute (`plan_rate`)
  *   3. its requests/day, and for a query its tokens/day (`daily_requests`,
  *      `daily_tokens`; one conditional write for both, skipped when the plan

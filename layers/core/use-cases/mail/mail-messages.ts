@@ -66,14 +66,14 @@ export interface InvitationMailInput {
   readonly organizationName: string;
   readonly orgId: string;
   readonly userId: string;
-  /** The console's page that accepts it, the token in the fragment (P61). */
+  /** The console's page that accepts it, the token in the fragment. */
   readonly link: string;
   /** ISO 8601. */
   readonly expiresAt: string;
 }
 
 /**
- * P264: the invitation a new user receives. It names the organization and
+ * The invitation a new user receives. It names the organization and
  * holds the one link; no key, no password, nothing else secret.
  */
 export function invitationMail(input: InvitationMailInput): MailMessage {
@@ -108,14 +108,14 @@ export interface PasswordResetMailInput {
   readonly organizationName: string;
   readonly orgId: string;
   readonly userId: string;
-  /** The console's page that sets the new password, the token in the fragment (P266). */
+  /** The console's page that sets the new password, the token in the fragment. */
   readonly link: string;
   /** ISO 8601. */
   readonly expiresAt: string;
 }
 
 /**
- * P264, P266: the mail that lets a person set a new password. It names the
+ * The mail that lets a person set a new password. It names the
  * organization and the address, holds the one link (an hour, once), and
  * says what to do when the request was not theirs.
  */

@@ -25,14 +25,14 @@ export interface ModelKeyManagementDependencies {
   readonly clock: Clock;
 }
 
-/** An agent as a model key names it: enough to show and link it (P282). */
+/** An agent as a model key names it: enough to show and link it. */
 export interface AgentRef {
   readonly id: string;
   readonly name: string;
 }
 
 /**
- * A model key as the API returns it (P282): the entity and the agents that
+ * A model key as the API returns it: the entity and the agents that
  * answer with it, so an administrator sees what a key is for and what a
  * delete would touch before trying it.
  */
@@ -63,9 +63,9 @@ export interface CreateModelKeyInput {
 }
 
 /**
- * D33: registers an organization's model key. The endpoint rule first (a
+ * Registers an organization's model key. The endpoint rule first (a
  * `custom` key needs one, the hosted providers take none), then one cheap
- * call to the provider with the key (P132) — a refusal is a 400 with the
+ * call to the provider with the key — a refusal is a 400 with the
  * provider's reason and nothing is stored — then the key is sealed under
  * its own row's encryption context and stored; only `last4` is ever shown.
  */
@@ -154,7 +154,7 @@ export async function getModelKey(
   return { ...found, agents: agentsOf(users, id) };
 }
 
-/** A page of keys, each with its agents: one read of the organization's agents for the page (P282). */
+/** A page of keys, each with its agents: one read of the organization's agents for the page. */
 export async function listModelKeys(
   deps: Pick<ModelKeyManagementDependencies, 'modelKeys' | 'agents'>,
   orgId: string,
@@ -166,10 +166,10 @@ export async function listModelKeys(
 }
 
 /**
- * P135: a key that agents use is not deleted (409 naming them): deleting it
+ * A key that agents use is not deleted (409 naming them): deleting it
  * would silently move their answers onto the service's account, or break
  * them. Detach it from the agents (`model_key_id: null`) or delete them first.
- * P282: the refusal names them by name too (`details.agents`), so a person
+ * The refusal names them by name too (`details.agents`), so a person
  * is told which agents to change, not a list of ids.
  */
 export async function deleteModelKey(

@@ -11,22 +11,22 @@ export interface OrganizationSettingsDependencies {
   readonly clock: Clock;
 }
 
-/** What an organization's administrator may send (D13): the plan only as it already is. */
+/** What an organization's administrator may send: the plan only as it already is. */
 export interface OrganizationUpdate {
   readonly name?: string | undefined;
-  /** Read-only here (P74): accepted only when it repeats the current plan. */
+  /** Read-only here: accepted only when it repeats the current plan. */
   readonly plan?: Plan | undefined;
   readonly settings?: { readonly ip_allowlist?: readonly string[] | undefined } | undefined;
 }
 
-/** Who is asking, for the check that an administrator cannot lock themselves out (P77). */
+/** Who is asking, for the check that an administrator cannot lock themselves out. */
 export interface SettingsCaller {
   /** The address API Gateway saw for this request. */
   readonly sourceIp: string;
 }
 
 /**
- * D13: administrators see their own organization only; any other id, in use
+ * Administrators see their own organization only; any other id, in use
  * or not, is 404 like another organization's agent (tenant isolation).
  */
 export async function getOwnOrganization(
@@ -40,7 +40,7 @@ export async function getOwnOrganization(
 }
 
 /**
- * `PUT /api/v1/organizations/:id` (D13, D15, P74, P77, P79): the name and the
+ * `PUT /api/v1/organizations/:id`: the name and the
  * settings given (others unchanged). The IP allowlist is checked range by
  * range (400 naming each bad entry), needs the enterprise plan to be set
  * (the spec: "enterprise only"; clearing it is always allowed), and must
@@ -94,9 +94,9 @@ export async function updateOwnOrganization(
 }
 
 /**
- * The operator's changes (`svc orgs update`, P74): the plan, the name, and
+ * The operator's changes (`svc orgs update`): the plan, the name, and
  * clearing the IP allowlist, the way back in for an organization that
- * locked itself out (P77). No address check: the operator works on the
+ * locked itself out. No address check: the operator works on the
  * table, not through the API.
  */
 export async function operatorUpdateOrganization(
@@ -121,7 +121,7 @@ export async function operatorUpdateOrganization(
 }
 
 /**
- * Each range checked (D15) and written in canonical form, duplicates
+ * Each range checked and written in canonical form, duplicates
  * dropped, order kept; every bad entry named in one 400.
  */
 function canonicalAllowlist(ranges: readonly string[]): string[] {

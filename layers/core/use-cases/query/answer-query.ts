@@ -43,12 +43,12 @@ export interface QueryDependencies extends ModelKeyAnsweringDependencies {
   readonly agents: Pick<AgentRepository, 'get'>;
   readonly retrieval: RetrievalIndex;
   readonly embedder: Embedder;
-  /** The answerer for an agent's model (D20: `offline-extractive` unless a provider is configured). */
+  /** The answerer for an agent's model (`offline-extractive` unless a provider is configured). */
   readonly answererFor: (model: string) => Answerer;
   readonly interactions: Pick<InteractionRepository, 'create'>;
   readonly sessions: SessionHistory;
   readonly rollups: Pick<AnalyticsRollups, 'recordInteraction'>;
-  /** D16 tokens/day: where an answer's tokens are settled. */
+  /** tokens/day: where an answer's tokens are settled. */
   readonly dailyUsage: Pick<DailyUsage, 'addTokens'>;
   readonly clock: Clock;
 }
@@ -65,7 +65,7 @@ export interface QueryInput {
   readonly history?: readonly ConversationTurn[] | undefined;
   readonly temperature?: number | undefined;
   readonly max_tokens?: number | undefined;
-  /** D19: the caller streams the answer (the answerer may pick its provider's streaming call). */
+  /** The caller streams the answer (the answerer may pick its provider's streaming call). */
   readonly stream?: boolean | undefined;
 }
 
@@ -79,7 +79,7 @@ export interface QueryContext {
   readonly channel?: InteractionChannel;
 }
 
-/** The spec's Query result (D18). */
+/** The spec's Query result. */
 export interface QueryResult {
   readonly response: string;
   readonly sources: readonly CitedSource[];
@@ -92,7 +92,7 @@ export interface QueryResult {
     readonly cost_usd: number;
     readonly rag_strategy: string;
     readonly model: string;
-    /** P131: who pays for the model call: `service`, or `model_key` (the organization's own, D33). */
+    /** Who pays for the model call: `service`, or `model_key` (the organization's own). */
     readonly billed_to: BilledTo;
     readonly model_key_id: string | null;
     /** The share of the answer's claims a cited passage supports (grounding.ts), 0–1. */
@@ -110,8 +110,8 @@ export type QueryEvent =
 const FOLLOW_UP_MAX_WORDS = 4;
 
 /**
- * What to search for: the question, or, for a short follow-up in a session
- * (D18), the previous question with it. Since answers cite only what
+ * What to search for: the question, or, for a short follow-up in a session,
+ * the previous question with it. Since answers cite only what
  * supports them (P175), a follow-up must retrieve what the conversation is
  * about, not chunks that merely share "more" with it.
  */
@@ -126,12 +126,12 @@ async function activeAgent(
   principal: Principal,
   agentId: string,
 ): Promise<Agent> {
-  // P81: an agent the user's groups do not allow is answered as one that does not exist.
+  // An agent the user's groups do not allow is answered as one that does not exist.
   const agent = mayUseAgent(agentAccessOf(principal), agentId)
     ? await deps.agents.get(principal.orgId, agentId)
     : null;
   if (!agent) throw new NotFoundError(`No agent ${agentId}`);
-  // D20: a disabled agent refuses queries with 409.
+  // A disabled agent refuses queries with 409.
   if (agent.status === 'disabled') throw new ConflictError(`Agent ${agentId} is disabled`);
   return agent;
 }
@@ -139,10 +139,10 @@ async function activeAgent(
 /**
  * Answers a question with an agent (spec: POST /api/v1/query): retrieves with
  * the agent's strategy from its data sources, composes the answer with its
- * model (session history included, D18), then records the interaction — with
+ * model (session history included), then records the interaction — with
  * its `interaction.created` and `interaction.completed` events in the same
  * write — the session's turn, the analytics rollup and the tokens the answer
- * spent (D16 tokens/day). Yields D19's events;
+ * spent (tokens/day). Yields D19's events;
  * a non-streaming caller just keeps the `done` result.
  */
 export async function* answerQuery(
@@ -199,7 +199,7 @@ export async function* answerQuery(
   let answer: AnswerResult;
   if (offered.length === 0) {
     // Nothing indexed (or nothing retrievable): say so, without calling a model that might invent.
-    // D18: max_tokens bounds this answer too.
+    // max_tokens bounds this answer too.
     const maxTokens = input.max_tokens ?? agent.max_tokens;
     const text =
       estimateTokens(NO_SOURCES_ANSWER) <= maxTokens
@@ -233,7 +233,7 @@ export async function* answerQuery(
     answer = result;
   }
 
-  // Issue 10, P174: the result lists only the sources the answer cites, renumbered so
+  // Issue 10: the result lists only the sources the answer cites, renumbered so
   // `[n]` is `sources[n - 1]`; none when nothing supports an answer. A stream's `sources`
   // event came first, numbered as its deltas cite; `done` carries this final form.
   const listed = answer.cited
@@ -285,7 +285,7 @@ export async function* answerQuery(
     finished.toISOString(),
   );
   await deps.rollups.recordInteraction(orgId, interaction);
-  // P57: settled once the answer is complete, on the day it was asked (the day whose tokens
+  // Settled once the answer is complete, on the day it was asked (the day whose tokens
   // admitted it, and the interaction's created_at); an answer started under the cap finishes.
   await deps.dailyUsage.addTokens(
     orgId,

@@ -20,14 +20,14 @@ import { ModelRequestError } from '../../ports/model-request-error';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 
 export interface ModelKeyAnsweringDependencies {
-  /** D20: the service's own answerer for a model. */
+  /** The service's own answerer for a model. */
   readonly answererFor: (model: string) => Answerer;
   readonly modelKeys: Pick<ModelKeyRepository, 'getSealed'>;
   readonly secretSealer: Pick<SecretSealer, 'open'>;
   readonly answererForModelKey: ModelKeyAnswererFactory;
 }
 
-/** Which answerer an agent uses, and who pays for it (P131). */
+/** Which answerer an agent uses, and who pays for it. */
 export interface ChosenAnswerer {
   readonly answerer: Answerer;
   readonly billedTo: BilledTo;
@@ -35,10 +35,10 @@ export interface ChosenAnswerer {
 }
 
 /**
- * D33: an agent with a `model_key_id` answers with that key, opened here
+ * An agent with a `model_key_id` answers with that key, opened here
  * under its own row's encryption context (a ciphertext moved from another
  * row or organization does not open), and its provider's refusals become
- * the organization's to fix (P134). Any other agent answers with the
+ * the organization's to fix. Any other agent answers with the
  * service's provider.
  */
 export async function answererForAgent(
@@ -83,7 +83,7 @@ export async function answererForAgent(
 }
 
 /**
- * P134: what the provider says about an organization's key is the
+ * What the provider says about an organization's key is the
  * organization's to act on — refusals (bad key, no access to the model,
  * quota) are 424 with the provider's reason, a request the provider finds
  * invalid is 400, rate limiting is 429 with the provider's Retry-After; an

@@ -37,12 +37,12 @@ export interface RetrieveDependencies {
 }
 
 /**
- * D20 strategies over the index's two searches (domain/retrieval/fusion.ts:
+ * Retrieval strategies over the index's two searches (domain/retrieval/fusion.ts:
  * `similarity` k-NN, `hybrid` reciprocal-rank fusion with BM25, `mmr`,
  * `rerank`), with the settings tuned for the embedder; the BM25 side adds a
  * pseudo-relevance feedback search (lexical-searches.ts). Whatever the order,
  * each chunk reports its cosine similarity to the query, beside the
- * strategy's score that ordered it (P214).
+ * strategy's score that ordered it.
  */
 export async function retrieve(
   deps: RetrieveDependencies,

@@ -15,14 +15,14 @@ export interface SemanticSearchInput {
   readonly similarity_threshold: number;
   readonly data_source_ids?: readonly string[] | undefined;
   readonly include_embedding: boolean;
-  /** Issue 10, P172: the D20 strategy; the schema defaults it to agents' default, `hybrid`. */
+  /** Issue 10: the retrieval strategy; the schema defaults it to agents' default, `hybrid`. */
   readonly rag_strategy: RagStrategy;
   /** The service's public origin, that an uploaded file's `document_url` is made absolute with. */
   readonly link_origin?: string;
 }
 
 /**
- * P81: a user whose groups restrict their agents searches only the data
+ * A user whose groups restrict their agents searches only the data
  * sources of the agents they may use; others they name are searched as ids
  * that do not exist are (nothing is found in them).
  */
@@ -43,8 +43,8 @@ async function searchableDataSources(
 
 /**
  * The data sources a search covers: those named, or "all the organization's
- * data sources" (D21) — those that exist, so chunks of a data source deleted
- * mid-sync are never returned. P81: for a restricted user, only those of
+ * data sources" — those that exist, so chunks of a data source deleted
+ * mid-sync are never returned. For a restricted user, only those of
  * their agents.
  */
 async function dataSourcesToSearch(
@@ -67,15 +67,15 @@ async function dataSourcesToSearch(
 }
 
 /**
- * D21: the best chunks, without an answer. `org_id` must be the caller's
+ * The best chunks, without an answer. `org_id` must be the caller's
  * organization (403 otherwise); all its data sources unless some are named;
- * `query_embedding` only when asked for (it is large). Issue 10, P172:
- * ranked by the D20 strategy named (`hybrid`, agents' default, unless the
+ * `query_embedding` only when asked for (it is large). Issue 10:
+ * ranked by the retrieval strategy named (`hybrid`, agents' default, unless the
  * caller names another) exactly as an agent's query retrieves (`retrieve`);
  * `similarity_score` stays the cosine similarity, which
  * `similarity_threshold` bounds, whatever ranked the chunk; `rank` (from 1)
  * and `score` (the strategy's own, non-increasing down the list) say the
- * order (P214).
+ * order.
  */
 export async function semanticSearch(
   deps: RetrieveDependencies & {

@@ -41,7 +41,7 @@ export interface ScheduledSyncRun {
   readonly due: number;
   /** Sync jobs queued. */
   readonly queued: number;
-  /** Sources whose job was already queued or running: no second job (D22). */
+  /** Sources whose job was already queued or running: no second job. */
   readonly alreadyRunning: number;
   /**
    * Sources another run moved first, or that were deleted, rescheduled or
@@ -57,7 +57,7 @@ export interface ScheduledSyncRun {
 type Outcome = 'queued' | 'alreadyRunning' | 'skipped';
 
 /**
- * D23: syncs every scheduled data source that is due (`hourly`, `daily`,
+ * Syncs every scheduled data source that is due (`hourly`, `daily`,
  * `weekly`; `manual` ones never are), once per run of the scheduler (an
  * EventBridge rule in the cloud, a timer on one machine).
  *
@@ -65,7 +65,7 @@ type Outcome = 'queued' | 'alreadyRunning' | 'skipped';
  * interval past now, only if it is still the time the schedule listed: of
  * two runs at once exactly one wins a source, and a source deleted,
  * rescheduled or turned `manual` in between is skipped. The winner then asks
- * for a sync as `POST …/sync` does (`requestSync`, D22: a job already queued
+ * for a sync as `POST …/sync` does (`requestSync`: a job already queued
  * or running is kept, no second one). A source whose request fails is put
  * back as it was, so the next run tries it again, and does not stop the
  * others.

@@ -42,14 +42,14 @@ type Outcome = 'confirmed' | 'unverified' | 'failed' | 'skipped';
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
- * P221: verified SSO domains are looked up again about once a day, by the
- * same tick that starts scheduled syncs (D23: the EventBridge rule in the
+ * Verified SSO domains are looked up again about once a day, by the
+ * same tick that starts scheduled syncs (the EventBridge rule in the
  * cloud, a timer on one machine). For each claim due:
  *
  * 1. its next check moves an hour on, in one conditional write, so of two
  *    runs at once exactly one looks it up (and a run that dies mid-way
  *    leaves it due again in an hour);
- * 2. the TXT record is looked up as verification does (P86):
+ * 2. the TXT record is looked up as verification does:
  *    - the verification value is there: `checked_at` is now, the next check
  *      a day on;
  *    - the name has no such value (NXDOMAIN, no TXT record, other values):

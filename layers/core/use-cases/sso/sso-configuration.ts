@@ -42,7 +42,7 @@ export interface SsoConfigurationDependencies {
     'endForOrganization' | 'endForDomain'
   >;
   readonly identityProviderUrls: IdentityProviderUrlRule;
-  /** P272: an IdP's metadata, pasted or fetched, read into the settings. */
+  /** An IdP's metadata, pasted or fetched, read into the settings. */
   readonly samlMetadata: SamlMetadataReader;
   readonly clock: Clock;
 }
@@ -56,14 +56,14 @@ export interface DomainVerificationDependencies {
   readonly clock: Clock;
 }
 
-/** D33: the encryption context of an organization's OIDC client secret (P85). */
+/** The encryption context of an organization's OIDC client secret. */
 export function clientSecretContext(orgId: string) {
   return { org_id: orgId, secret_id: 'sso-oidc-client', purpose: 'sso-client-secret' } as const;
 }
 
 /**
  * The organization in a path (`/organizations/:id/sso`): the caller's own,
- * else 404 as any other organization's resource is (P85).
+ * else 404 as any other organization's resource is.
  */
 export async function ownOrganization(
   deps: { readonly organizations: Pick<OrganizationRepository, 'get'> },
@@ -75,7 +75,7 @@ export async function ownOrganization(
   return organization;
 }
 
-/** D14: SSO and its domains need the enterprise plan (403 otherwise). */
+/** SSO and its domains need the enterprise plan (403 otherwise). */
 function requireEnterprise(organization: Organization): void {
   if (organization.plan !== 'enterprise') {
     throw new RequestRefusedError('SSO requires the enterprise plan', {
@@ -96,7 +96,7 @@ export function configurationView(stored: StoredSsoConfiguration): SsoConfigurat
       ...stored.oidc,
       client_secret_set: stored.client_secret_sealed !== null,
     },
-    // P273: stored before bindings were recorded, the SSO URL was a redirect's.
+    // Stored before bindings were recorded, the SSO URL was a redirect's.
     saml: stored.saml && { ...stored.saml, sso_binding: stored.saml.sso_binding ?? 'redirect' },
     attribute_mapping: stored.attribute_mapping,
     provision_role: stored.provision_role,
@@ -122,17 +122,17 @@ export interface OidcInput {
   readonly tenant?: string | undefined;
   readonly issuer?: string | undefined;
   readonly client_id: string;
-  /** Required the first time; omitted later, the stored one is kept (D33: never shown again). */
+  /** Required the first time; omitted later, the stored one is kept (never shown again). */
   readonly client_secret?: string | undefined;
   readonly scopes?: readonly string[] | undefined;
 }
 
-/** D14/P272: the IdP by hand (the first four), or its metadata pasted or at a URL: one of the three. */
+/** The IdP by hand (the first four), or its metadata pasted or at a URL: one of the three. */
 export interface SamlInput {
   readonly idp_entity_id?: string | undefined;
   /** The IdP's single sign-on URL. */
   readonly sso_url?: string | undefined;
-  /** P273: how `sso_url` takes the AuthnRequest (default redirect). */
+  /** How `sso_url` takes the AuthnRequest (default redirect). */
   readonly sso_binding?: SamlBinding | undefined;
   /** PEM certificate(s) the IdP signs assertions with. */
   readonly idp_certificates?: readonly string[] | undefined;
@@ -152,7 +152,7 @@ export type SsoConfigurationInput =
   | (CommonInput & { readonly protocol: 'oidc'; readonly oidc: OidcInput })
   | (CommonInput & { readonly protocol: 'saml'; readonly saml: SamlInput });
 
-/** D14's default mapping: OIDC's `email` claim, SAML's NameID. */
+/** SSO's default mapping: OIDC's `email` claim, SAML's NameID. */
 const DEFAULT_EMAIL_ATTRIBUTE = { oidc: 'email', saml: 'nameID' } as const;
 
 /** Each certificate must parse as X.509 (400 naming the field otherwise); kept as PEM. */
@@ -180,7 +180,7 @@ function parseCertificates(
   });
 }
 
-/** P220: an identity provider address the organization sets: 400 naming the field when the rule refuses it. */
+/** An identity provider address the organization sets: 400 naming the field when the rule refuses it. */
 function checkProviderUrl(rule: IdentityProviderUrlRule, url: string, path: string): string {
   const check = rule.check(url);
   if (!check.ok) {
@@ -191,7 +191,7 @@ function checkProviderUrl(rule: IdentityProviderUrlRule, url: string, path: stri
   return url;
 }
 
-/** P87: a preset names the issuer; an explicit issuer beside it must agree. */
+/** A preset names the issuer; an explicit issuer beside it must agree. */
 function issuerOf(input: OidcInput): string {
   if (input.preset === 'microsoft' && !input.tenant) {
     throw new InvalidRequestError('The microsoft preset needs the tenant', {
@@ -216,8 +216,8 @@ function issuerOf(input: OidcInput): string {
 const BY_HAND_FIELDS = ['idp_entity_id', 'sso_url', 'sso_binding', 'idp_certificates'] as const;
 
 /**
- * P272: the IdP's settings from exactly one of the three ways D14 allows.
- * Metadata is read with the service's XML reader (fetched under D35 when
+ * The IdP's settings from exactly one of the three ways D14 allows.
+ * Metadata is read with the service's XML reader (fetched under the SSRF guard when
  * named by URL) and its SSO URL and certificates go through the same checks
  * as typed ones; a refusal is a 400 naming the field it came from.
  */
@@ -307,12 +307,12 @@ async function samlSettings(
 }
 
 /**
- * D14 `PUT /api/v1/organizations/:id/sso`: takes effect at once. Needs the
+ * `PUT /api/v1/organizations/:id/sso`: takes effect at once. Needs the
  * enterprise plan and a verified domain (403). The client secret is sealed
- * (D33) before it is stored and is never returned.
+ * before it is stored and is never returned.
  *
  * P223: when `enforce_sso` turns on, the password sessions it forbids from
- * now on end too: the organization's users' and (P89) those of every user
+ * now on end too: the organization's users' and those of every user
  * whose email is in one of its verified domains, in any organization. SSO
  * sessions continue, and so does the session making the change
  * (`actingSessionId`), so an administrator can still undo a configuration
@@ -383,7 +383,7 @@ export async function putSsoConfiguration(
   }
   await deps.ssoRepository.putConfiguration(stored);
   if (stored.enforce_sso && !existing?.enforce_sso) {
-    // Set once the configuration is stored, which refuses every later password sign-in (P89).
+    // Set once the configuration is stored, which refuses every later password sign-in.
     const cutoff = { at: deps.clock.now().getTime(), keptSessionId: actingSessionId };
     await Promise.all([
       deps.passwordSessionCutoffs.endForOrganization(pathOrgId, cutoff),
@@ -428,8 +428,8 @@ export async function listSsoDomains(
 }
 
 /**
- * D14: a domain to verify. The answer carries the TXT record to publish:
- * `_svc-verification.<domain>` = `svc-domain-verification=<token>` (P86).
+ * A domain to verify. The answer carries the TXT record to publish:
+ * `_svc-verification.<domain>` = `svc-domain-verification=<token>`.
  */
 export async function addSsoDomain(
   deps: Pick<DomainVerificationDependencies, 'organizations' | 'ssoRepository' | 'clock'>,
@@ -462,11 +462,11 @@ export async function addSsoDomain(
 }
 
 /**
- * D14: looks the domain's TXT record up and, when it carries the token,
- * marks the domain verified for this organization (P86: a domain is
+ * Looks the domain's TXT record up and, when it carries the token,
+ * marks the domain verified for this organization (a domain is
  * verified by one organization at a time: 409 for a second one). A record
  * not (yet) there is 409 naming what to publish; DNS failing is 503. A
- * domain a re-check unverified (P221) is verified again the same way. P223:
+ * domain a re-check unverified is verified again the same way. P223:
  * under `enforce_sso`, the domain's emails' password sessions end (but the
  * acting session, as in putSsoConfiguration).
  */
@@ -502,14 +502,14 @@ export async function verifySsoDomain(
       txt_record: record.txt_record,
     });
   }
-  // P221: the first re-check a day after this verification.
+  // The first re-check a day after this verification.
   const nextCheckAt = new Date(Date.parse(at) + DOMAIN_RECHECK.intervalMs).toISOString();
   if (!(await deps.ssoRepository.markVerified(pathOrgId, domain, at, nextCheckAt))) {
     throw new ConflictError(`${domain} is verified by another organization`, {
       reason: 'domain_taken',
     });
   }
-  // P223: enforcement now covers this domain's emails (P89); their password sessions end.
+  // P223: enforcement now covers this domain's emails; their password sessions end.
   if ((await deps.ssoRepository.getConfiguration(pathOrgId))?.enforce_sso) {
     await deps.passwordSessionCutoffs.endForDomain(domain, {
       at: deps.clock.now().getTime(),

@@ -6,7 +6,7 @@ import type { SsoRepository } from '../../ports/sso.port';
 export type SsoEnforcementReader = Pick<SsoRepository, 'getConfiguration' | 'domainOwner'>;
 
 /**
- * D14 `enforce_sso` (P89): the organization that forbids this password
+ * `enforce_sso`: the organization that forbids this password
  * sign-in, if any — the user's own organization when it enforces SSO, or
  * the organization that verified the email's domain and enforces it.
  */
@@ -27,7 +27,7 @@ export async function enforcingOrganization(
   return null;
 }
 
-/** D14: 403 (D5's shapes) telling the browser where to sign in instead. */
+/** 403 (the API's shapes) telling the browser where to sign in instead. */
 export function ssoRequired(orgId: string): RequestRefusedError {
   return new RequestRefusedError('This organization requires signing in with SSO', {
     reason: 'sso_required',

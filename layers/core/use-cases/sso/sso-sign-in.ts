@@ -46,7 +46,7 @@ export interface SsoSignInDependencies extends SessionDependencies {
 /** Where the provider sends the browser back: the service's own address, known per request. */
 export const OIDC_CALLBACK_PATH = '/api/v1/sso/oidc/callback';
 
-/** P92: an organization's SAML endpoint: our entity id, the ACS (POST) and the SP metadata (GET). */
+/** An organization's SAML endpoint: our entity id, the ACS (POST) and the SP metadata (GET). */
 export const samlPath = (orgId: string) => `/api/v1/sso/saml/${orgId}`;
 
 /** Our side of an organization's SAML trust, at the API's public address. */
@@ -58,7 +58,7 @@ export function samlTrust(configuration: StoredSsoConfiguration, baseUrl: string
     acsUrl: endpoint,
     idpEntityId: configuration.saml.idp_entity_id,
     idpSsoUrl: configuration.saml.sso_url,
-    // P273: configured before bindings were recorded, the SSO URL was a redirect's.
+    // Configured before bindings were recorded, the SSO URL was a redirect's.
     idpSsoBinding: configuration.saml.sso_binding ?? 'redirect',
     idpCertificates: configuration.saml.idp_certificates,
   };
@@ -71,7 +71,7 @@ const failed = (message: string) => new SsoAuthenticationFailedError(message);
 export interface StartedSignIn {
   /** Where to send the browser (the identity provider); null when it must post `form` instead. */
   readonly location: string | null;
-  /** P273: a SAML IdP that takes the HTTP-POST binding only: the form the browser posts to it. */
+  /** A SAML IdP that takes the HTTP-POST binding only: the form the browser posts to it. */
   readonly form: {
     readonly action: string;
     readonly fields: Readonly<Record<string, string>>;
@@ -97,7 +97,7 @@ async function organizationFor(
   return owner;
 }
 
-/** The organization's configuration, if it may sign in with SSO now (D14: enterprise plan). */
+/** The organization's configuration, if it may sign in with SSO now (enterprise plan). */
 async function activeConfiguration(
   deps: SsoSignInDependencies,
   orgId: string,
@@ -120,7 +120,7 @@ function oidcOf(configuration: StoredSsoConfiguration) {
 }
 
 /**
- * D14: leaves for the organization's identity provider — authorization code
+ * Leaves for the organization's identity provider — authorization code
  * with PKCE (S256), a fresh `state` and `nonce`. The flow is stored for 10
  * minutes under its state, bound to the browser by a secret cookie (P90).
  */
@@ -129,7 +129,7 @@ export async function startSsoSignIn(
   input: {
     readonly orgId?: string | undefined;
     readonly email?: string | undefined;
-    /** P262: where to land once signed in (a path checked at the edge); null: the console's start. */
+    /** Where to land once signed in (a path checked at the edge); null: the console's start. */
     readonly returnTo?: string | undefined;
     readonly baseUrl: string;
   },
@@ -145,11 +145,11 @@ export async function startSsoSignIn(
     return_to: input.returnTo ?? null,
   };
   if (configuration.protocol === 'saml') {
-    // P220: checked when configured; again here for what was stored before that rule.
+    // Checked when configured; again here for what was stored before that rule.
     const ssoUrl = configuration.saml?.sso_url ?? '';
     const check = deps.identityProviderUrls.check(ssoUrl);
     if (!check.ok) throw failed(`SAML SSO URL refused: ${check.reason}`);
-    // P92: RelayState names the flow; the AuthnRequest id (an NCName) is what InResponseTo must say.
+    // RelayState names the flow; the AuthnRequest id (an NCName) is what InResponseTo must say.
     const relayState = randomToken();
     const requestId = `_${randomBytes(20).toString('hex')}`;
     await deps.ssoFlows.save({
@@ -197,7 +197,7 @@ export interface SsoSignedIn {
   readonly orgId: string;
   readonly user: User;
   readonly session: IssuedSession;
-  /** P262: the path the start named, kept in the flow (null: none). */
+  /** The path the start named, kept in the flow (null: none). */
   readonly returnTo: string | null;
 }
 
@@ -209,12 +209,12 @@ function sameHash(secret: string | undefined, expected: string): boolean {
 }
 
 /**
- * D14: the provider's redirect back. The flow is taken once (a replayed
+ * The provider's redirect back. The flow is taken once (a replayed
  * callback finds nothing), must belong to this browser, the code is
  * exchanged with the PKCE verifier and the ID token verified (the relying
  * party); then the email must be in a verified domain of the organization
  * ("Unauthorized domain") and belong to an active user of it, or be
- * provisioned (P88). The session is the same as a password sign-in's.
+ * provisioned. The session is the same as a password sign-in's.
  */
 export async function completeOidcSignIn(
   deps: SsoSignInDependencies,
@@ -262,11 +262,11 @@ export async function completeOidcSignIn(
 }
 
 /**
- * D14 SAML: the IdP's POST to the organization's ACS. The flow named by
+ * SAML: the IdP's POST to the organization's ACS. The flow named by
  * RelayState is taken once and must be this organization's and this
  * browser's; the response must answer its AuthnRequest and carry a signed
  * assertion that passes every check (the service provider); an assertion
- * id seen before is a replay. Then the same user rules as OIDC (P88).
+ * id seen before is a replay. Then the same user rules as OIDC.
  */
 export async function completeSamlSignIn(
   deps: SsoSignInDependencies,
@@ -306,9 +306,9 @@ export async function completeSamlSignIn(
 }
 
 /**
- * P88: the user of `email` in the organization, after the domain check;
- * provisioned if configured so. P221: a domain that became unverified still
- * signs in the users the organization has (active, or invited: P205), and
+ * The user of `email` in the organization, after the domain check;
+ * provisioned if configured so. A domain that became unverified still
+ * signs in the users the organization has (active, or invited), and
  * provisions nobody.
  */
 async function signInByEmail(
@@ -317,14 +317,14 @@ async function signInByEmail(
   providedEmail: string,
 ): Promise<Omit<SsoSignedIn, 'returnTo'>> {
   const orgId = configuration.org_id;
-  // P213: an address with control or invisible characters is refused; look-alikes fold into one.
+  // An address with control or invisible characters is refused; look-alikes fold into one.
   const email = displayEmail(providedEmail);
   if (email === null) throw failed('The provider sent an email that is not an address');
   const domain = emailDomain(email);
   const listed = (await deps.ssoRepository.listDomains(orgId)).find(
     (candidate) => candidate.domain === domain,
   );
-  // P221: a domain a re-check unverified still lets the organization's own users in.
+  // A domain a re-check unverified still lets the organization's own users in.
   if (!domain || (listed?.status !== 'verified' && listed?.status !== 'unverified')) {
     throw new UnauthorizedDomainError(`${domain ?? 'This email'} is not a verified domain here`, {
       reason: 'unauthorized_domain',
@@ -334,7 +334,7 @@ async function signInByEmail(
   const [found] = await deps.users.findByEmail(normalized, orgId);
   let user = found?.user;
   if (!user && listed.status !== 'verified') {
-    // P221: but admits no new ones until it is verified again.
+    // But admits no new ones until it is verified again.
     throw new UnauthorizedDomainError(`${domain} is no longer verified: no new users`, {
       reason: 'unauthorized_domain',
     });
@@ -357,7 +357,7 @@ async function signInByEmail(
 }
 
 /**
- * P205: an invited user who signs in through SSO becomes active (the
+ * An invited user who signs in through SSO becomes active (the
  * provider vouched for the email the administrator invited), without a
  * password; their invitation can no longer be accepted. Under `enforce_sso`
  * this is the only way in, as accepting is refused.
@@ -375,7 +375,7 @@ async function activateInvited(
     { status: 'active', updated_at: next.updated_at },
     {
       expectedVersion: found.version,
-      // P225: their own sign-in activated them.
+      // Their own sign-in activated them.
       events: [
         userUpdated(
           orgId,
@@ -401,7 +401,7 @@ async function activateInvited(
   return updated;
 }
 
-/** P88: a first SSO sign-in of a verified domain's user creates them, active, with the configured role. */
+/** A first SSO sign-in of a verified domain's user creates them, active, with the configured role. */
 async function provision(
   deps: SsoSignInDependencies,
   configuration: StoredSsoConfiguration,
@@ -422,7 +422,7 @@ async function provision(
   const outcome = await deps.users.create(configuration.org_id, user, {
     passwordHash: null,
     invitation: null,
-    // P225: their own first sign-in created them (P88).
+    // Their own first sign-in created them.
     events: [userCreated(configuration.org_id, user, { kind: 'user', user_id: user.id }, now)],
     now: now.getTime(),
   });

@@ -5,14 +5,14 @@ import type { Role } from '../../domain/user';
 import type { GroupGrants } from '../../ports/group-repository.port';
 import type { UserRepository } from '../../ports/user-repository.port';
 
-/** What telling a user's effective role takes: their groups, and what those grant (P83). */
+/** What telling a user's effective role takes: their groups, and what those grant. */
 export interface EffectiveRoleReaders {
   readonly users: Pick<UserRepository, 'getWithGroups'>;
   readonly groups: Pick<GroupGrants, 'grants'>;
 }
 
 /**
- * P225: an API key may manage people, but never give or take the `admin`
+ * An API key may manage people, but never give or take the `admin`
  * role. `role` is the role a change would give (a user's, or a group's);
  * a key naming `admin` is refused, whoever it is for.
  */
@@ -25,8 +25,8 @@ export function refuseAdminRoleFromKey(actor: Actor | null, role: Role | undefin
 }
 
 /**
- * P225: nor change a user who is an effective administrator (their own role
- * or a group's, P80): deactivating, renaming, re-inviting them, moving them
+ * Nor change a user who is an effective administrator (their own role
+ * or a group's): deactivating, renaming, re-inviting them, moving them
  * between groups. Read when the request arrives; an unknown user passes
  * here and is the caller's 404 afterwards.
  */

@@ -38,13 +38,13 @@ import {
 export interface UserDependencies {
   readonly users: UserRepository;
   readonly organizations: Pick<OrganizationRepository, 'get'>;
-  /** P264: invitations go out by mail. */
+  /** Invitations go out by mail. */
   readonly mailer: Mailer;
   readonly clock: Clock;
 }
 
 /**
- * P264: where a mailed invitation's link points (the console, P61). Without
+ * Where a mailed invitation's link points (the console). Without
  * it nothing is mailed: the operator's CLI shows the invitation itself.
  */
 export interface InvitationMailing {
@@ -65,21 +65,21 @@ export interface CreateUserInput {
   readonly role: Role;
   /**
    * Sets the password at once instead of inviting (the operator's CLI and
-   * D36's bootstrap administrator); the HTTP API always invites.
+   * The local runtime's bootstrap administrator); the HTTP API always invites.
    */
   readonly password?: string | undefined;
 }
 
 export interface CreatedUser {
   readonly user: User;
-  /** P61: the invitation to set a password (absent when a password was given). */
+  /** The invitation to set a password (absent when a password was given). */
   readonly invitation: MailedInvitation | null;
 }
 
-/** An invitation, and whether it went out by mail (P264). */
+/** An invitation, and whether it went out by mail. */
 export type MailedInvitation = Invitation & { readonly mailed: boolean };
 
-/** P264: mails the invitation when a link origin is given; `mailed` says whether it went. */
+/** Mails the invitation when a link origin is given; `mailed` says whether it went. */
 async function mailInvitation(
   deps: Pick<UserDependencies, 'mailer'>,
   invitation: Invitation,
@@ -107,7 +107,7 @@ function emailTaken(email: string): ConflictError {
   });
 }
 
-/** P62: checked wherever a password is set (the API's schemas check the same); 400 naming `field`. */
+/** Checked wherever a password is set (the API's schemas check the same); 400 naming `field`. */
 export function assertPasswordPolicy(password: string, field = 'password'): void {
   if (password.length < PASSWORD_POLICY.minLength || password.length > PASSWORD_POLICY.maxLength) {
     throw new InvalidRequestError(
@@ -146,11 +146,11 @@ function newInvitation(now: number) {
 }
 
 /**
- * D13 `POST /api/v1/users`: a user of the organization with a role. Unless a
+ * `POST /api/v1/users`: a user of the organization with a role. Unless a
  * password is given, the user is `invited` and gets a single-use invitation
- * to set one (P61), mailed to them (P264, given `mailing`) and returned
- * once to the caller. Emails are unique per organization, case-insensitively (409,
- * P60). Stores `user.created` with the user (no secret in it) and who
+ * to set one, mailed to them (given `mailing`) and returned
+ * once to the caller. Emails are unique per organization, case-insensitively (409).
+ * Stores `user.created` with the user (no secret in it) and who
  * created them: `actor` is `null` for the operator (CLI, bootstrap). An API
  * key cannot create an `admin` (P225).
  */
@@ -219,18 +219,18 @@ export function listUsers(
   return deps.users.list(orgId, page);
 }
 
-/** Concurrent updates of one user retry this often before giving up with 409 (P21). */
+/** Concurrent updates of one user retry this often before giving up with 409. */
 const UPDATE_ATTEMPTS = 3;
 
 /**
- * D13 `PUT /api/v1/users/:id` (and deactivation, P61): email, name, role,
+ * `PUT /api/v1/users/:id` (and deactivation): email, name, role,
  * status. Deactivating ends the user's sessions at their next request, for
- * good (P222: the same write sets their session cutoff, so restoring the
+ * good (the same write sets their session cutoff, so restoring the
  * user brings no old session back); `active` again restores a deactivated
  * user (an invited one becomes active only by accepting). Stores
  * `user.updated` with exactly what changed and who changed it (P225).
  *
- * An administrator may not demote or deactivate themselves (P61), so an
+ * An administrator may not demote or deactivate themselves, so an
  * organization keeps the administrator who acts. An API key may neither
  * give the admin role nor change an effective administrator (P225).
  */
@@ -289,7 +289,7 @@ export async function updateUser(
   throw new ConflictError(`User ${id} is being changed concurrently; retry`);
 }
 
-/** P61 `DELETE /api/v1/users/:id`: deactivation, kept for the record (see updateUser). */
+/** `DELETE /api/v1/users/:id`: deactivation, kept for the record (see updateUser). */
 export function deactivateUser(
   deps: UserChangeDependencies,
   orgId: string,
@@ -300,8 +300,8 @@ export function deactivateUser(
 }
 
 /**
- * P61 `POST /api/v1/users/:id/invitation`: a new invitation for a user who
- * has not accepted one yet (the old one stops working), mailed as the first (P264). Not for an API key
+ * `POST /api/v1/users/:id/invitation`: a new invitation for a user who
+ * has not accepted one yet (the old one stops working), mailed as the first. Not for an API key
  * when the user is an effective administrator (P225): whoever holds the
  * invitation becomes them.
  */
@@ -354,7 +354,7 @@ export async function reinviteUser(
 }
 
 /**
- * P222 `POST /api/v1/users/:id/sessions/revoke`: an administrator signs a
+ * `POST /api/v1/users/:id/sessions/revoke`: an administrator signs a
  * user out everywhere. Every session the user signed in before now ends at
  * its next request (a sliding refresh cannot save it); signing in again
  * works. No event: no field of the user changes.
@@ -376,12 +376,12 @@ function invalidInvitation(): InvalidRequestError {
 }
 
 /**
- * P61 `POST /api/auth/invitations/accept`: sets the password of the invited
+ * `POST /api/auth/invitations/accept`: sets the password of the invited
  * user and makes them active. Single use: the write is conditional on the
  * user still holding that invitation (a second accept finds it gone), and
  * an expired one is refused. Any failure is the same 400.
  *
- * P205: where D14's `enforce_sso` forbids this user a password, a valid
+ * Where SSO's `enforce_sso` forbids this user a password, a valid
  * invitation is refused with 403 `sso_required` and left unused: the user
  * signs in through SSO instead, which makes them active.
  */
@@ -429,7 +429,7 @@ export async function acceptInvitation(
         ),
       ],
       credentials: { passwordHash: await hashPassword(input.password), invitation: null },
-      // P222: every password set ends the sessions from before it (an invited user has none yet).
+      // Every password set ends the sessions from before it (an invited user has none yet).
       sessionsValidFrom: now.getTime(),
       now: now.getTime(),
     },
@@ -440,9 +440,9 @@ export async function acceptInvitation(
 }
 
 /**
- * Sets a user's password directly (D36's bootstrap administrator, the
+ * Sets a user's password directly (the local runtime's bootstrap administrator, the
  * operator CLI's `--password-stdin`): an invited user becomes active. A
- * reset: the user's sessions from before it end (P222).
+ * reset: the user's sessions from before it end.
  */
 export async function setUserPassword(
   deps: Pick<UserDependencies, 'users' | 'clock'>,

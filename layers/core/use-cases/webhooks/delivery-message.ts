@@ -3,7 +3,7 @@ import type { DeliveryMessage } from '../../ports/webhook-repository.port';
 
 /**
  * The queue message that carries `delivery`, with the retry by hand it
- * belongs to (P286), so the dispatcher can tell a message sent for the
+ * belongs to, so the dispatcher can tell a message sent for the
  * current schedule from one a later retry replaced.
  */
 export function deliveryMessageFor(orgId: string, delivery: Delivery): DeliveryMessage {

@@ -19,7 +19,7 @@ export interface DispatchDependencies extends AudienceDependencies {
   readonly secretSealer: SecretSealer;
   readonly webhookTransport: WebhookTransport;
   readonly clock: Clock;
-  /** D29: 10 s. */
+  /** 10 s. */
   readonly webhookTimeoutMs: number;
 }
 
@@ -27,7 +27,7 @@ export interface DispatchDependencies extends AudienceDependencies {
 export type DispatchOutcome =
   | {
       readonly done: true;
-      /** What ended it: `skipped` when it had ended already, its webhook is gone or disabled, or its owner may not see it (P217). */
+      /** What ended it: `skipped` when it had ended already, its webhook is gone or disabled, or its owner may not see it. */
       readonly result: 'delivered' | 'failed' | 'skipped';
     }
   | { readonly done: false; readonly retryAfterSeconds: number };
@@ -36,11 +36,11 @@ const SKIPPED: DispatchOutcome = { done: true, result: 'skipped' };
 const DELIVERED: DispatchOutcome = { done: true, result: 'delivered' };
 const FAILED: DispatchOutcome = { done: true, result: 'failed' };
 
-/** Why a delivery its webhook's owner may no longer see ended unsent (P217). */
+/** Why a delivery its webhook's owner may no longer see ended unsent. */
 export const WITHHELD_REASON = "withheld: the webhook's owner may not see this event";
 
 /**
- * P217: may the webhook's owner see this delivery's event now? Asked at
+ * May the webhook's owner see this delivery's event now? Asked at
  * every attempt, since the event was published: the owner's groups may have
  * changed, a new URL makes its setter the owner, and a retry by hand comes
  * back through here. Read from the stored body, which is what would be sent.
@@ -65,14 +65,14 @@ async function ownerMaySee(
 }
 
 /**
- * One attempt of one delivery (D29). `attempt` is the message's receive
+ * One attempt of one delivery. `attempt` is the message's receive
  * count (SQS `ApproximateReceiveCount`). Any 2xx acknowledges; `410 Gone`
  * disables the webhook; any other answer, redirect, timeout or connection
  * error fails the attempt, and the message comes back after the schedule's
  * next delay. The 5th failure marks the delivery and the webhook `failed`.
  * A delivery that has already ended is never sent again, nor is one whose
- * event the webhook's owner may not see now (P217: cancelled unsent), nor
- * one whose schedule a retry by hand replaced (P286).
+ * event the webhook's owner may not see now (cancelled unsent), nor
+ * one whose schedule a retry by hand replaced.
  */
 export async function dispatchDelivery(
   deps: DispatchDependencies,
@@ -82,7 +82,7 @@ export async function dispatchDelivery(
   const { org_id: orgId, webhook_id: webhookId, delivery_id: deliveryId } = message;
   const stored = await deps.deliveries.get(orgId, webhookId, deliveryId);
   if (stored?.delivery.status !== 'pending') return SKIPPED;
-  // P286: a message scheduled before a retry by hand belongs to a schedule that
+  // A message scheduled before a retry by hand belongs to a schedule that
   // retry replaced; the retry's own message carries its time and goes on alone.
   if ((message.retried_at ?? null) !== stored.delivery.retried_at) return SKIPPED;
 
@@ -127,7 +127,7 @@ export async function dispatchDelivery(
       next_attempt_at: null,
       failure_reason: null,
     });
-    // D29: the next success sets a failed webhook active again.
+    // The next success sets a failed webhook active again.
     await deps.webhooks.setStatus(orgId, webhookId, 'active', ['failed']);
     return DELIVERED;
   }

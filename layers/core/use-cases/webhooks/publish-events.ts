@@ -22,9 +22,9 @@ export interface PublishDependencies extends AudienceDependencies {
 
 /**
  * Fans one outbox batch out: a delivery for every receiving webhook of the
- * organization subscribed to each event (D27 aliases: the delivery uses the
+ * organization subscribed to each event (event aliases: the delivery uses the
  * subscribed name), each put on the deliveries queue, then the batch is
- * cleared from its item. P217: a webhook gets only the events its owner may
+ * cleared from its item. A webhook gets only the events its owner may
  * see now; an agent's events go to owners who may use that agent, each
  * owner's access read once for the batch, and only when an event needs it.
  *

@@ -4,12 +4,12 @@ import type { Clock } from '../../ports/clock.port';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 import type { WebhookRequest } from '../../ports/webhook-transport.port';
 
-/** The encryption context a webhook's secrets are sealed with (D33): bound to organization and webhook. */
+/** The encryption context a webhook's secrets are sealed with: bound to organization and webhook. */
 export function secretContext(orgId: string, webhookId: string) {
   return { org_id: orgId, secret_id: webhookId, purpose: 'webhook-signing' } as const;
 }
 
-/** The plaintext secrets that sign now: the current one, and the previous one during its 24 h overlap (D29). */
+/** The plaintext secrets that sign now: the current one, and the previous one during its 24 h overlap. */
 export async function signingSecrets(
   sealer: SecretSealer,
   orgId: string,
@@ -29,7 +29,7 @@ export async function signingSecrets(
 }
 
 /**
- * D29: the POST of one delivery. `X-Svc-Signature` is the spec's hex HMAC of
+ * The POST of one delivery. `X-Svc-Signature` is the spec's hex HMAC of
  * the raw body; the Standard Webhooks headers sit beside it, so receivers can
  * also reject replays by timestamp. During a rotation overlap both secrets
  * sign (`webhook-signature` lists both; `X-Svc-Signature-Previous` carries the old hex).

@@ -4,18 +4,18 @@ import { NOBODY, ORGANIZATION_AUDIENCE, type WebhookAudience } from '../../domai
 import type { GroupGrants } from '../../ports/group-repository.port';
 import type { UserRepository } from '../../ports/user-repository.port';
 
-/** What reading an owner's access takes: the user with their group ids, and those groups' grants (P83). */
+/** What reading an owner's access takes: the user with their group ids, and those groups' grants. */
 export interface AudienceDependencies {
   readonly users: Pick<UserRepository, 'getWithGroups'>;
   readonly groupGrants: GroupGrants;
 }
 
 /**
- * P217: what a webhook's owner may see now. A key reads nothing (keys are
+ * What a webhook's owner may see now. A key reads nothing (keys are
  * never restricted, P80, and belong to the organization, so a revoked key's
  * webhook is not cut off); a user is read as a session check reads them
  * (verifySession): one read of the user, one of their groups' grants when
- * they have groups. P218: no owner, or a user not active or gone, is `nobody`.
+ * they have groups. No owner, or a user not active or gone, is `nobody`.
  */
 export async function audienceOf(
   deps: AudienceDependencies,

@@ -30,7 +30,7 @@ import { secretContext, signedRequest, signingSecrets } from './signed-request';
 
 export interface WebhookManagementDependencies {
   readonly webhooks: WebhookRepository;
-  /** P301: management lists, reads and retries deliveries; it never creates or attempts one. */
+  /** Management lists, reads and retries deliveries; it never creates or attempts one. */
   readonly deliveryRecords: DeliveryRecords;
   readonly deliveryQueue: MessageQueue<DeliveryMessage>;
   readonly secretSealer: SecretSealer;
@@ -54,7 +54,7 @@ async function assertDeliverable(deps: WebhookManagementDependencies, url: strin
   }
 }
 
-/** D27: every subscribed name must be a catalog name or an alias; duplicates are refused. */
+/** Every subscribed name must be a catalog name or an alias; duplicates are refused. */
 function assertKnownEvents(events: readonly string[]): void {
   const unknown = events.filter((name) => !canonicalEventType(name));
   if (unknown.length > 0) {
@@ -139,7 +139,7 @@ export function listWebhooks(
  * pointing someone else's webhook at one's own receiver never delivers more
  * than one may see; other changes, and the same URL sent again, keep the
  * owner (an admin saving a restricted user's webhook does not widen it).
- * P218: a webhook with no owner is claimed by whoever sends its URL.
+ * A webhook with no owner is claimed by whoever sends its URL.
  */
 export async function updateWebhook(
   deps: WebhookManagementDependencies,
@@ -176,7 +176,7 @@ export async function deleteWebhook(
   if (!(await deps.webhooks.delete(orgId, id))) throw new NotFoundError(`No webhook ${id}`);
 }
 
-/** D29: a new secret; the old one keeps signing beside it for 24 hours. */
+/** A new secret; the old one keeps signing beside it for 24 hours. */
 export async function rotateWebhookSecret(
   deps: WebhookManagementDependencies,
   orgId: string,
@@ -218,7 +218,7 @@ export interface DeliveryWithPayload extends Delivery {
 }
 
 /**
- * One delivery and its payload, the exact bytes each attempt sent (P287), so
+ * One delivery and its payload, the exact bytes each attempt sent, so
  * a receiver's author can compare what arrived and check the signature.
  */
 export async function getDelivery(
@@ -230,19 +230,19 @@ export async function getDelivery(
 ): Promise<DeliveryWithPayload> {
   await getWebhook(deps, orgId, webhookId);
   const stored = await deps.deliveryRecords.get(orgId, webhookId, deliveryId);
-  // P302: a payload is read only by whoever may see its kind of event; to anyone else it
-  // does not exist (P81).
+  // A payload is read only by whoever may see its kind of event; to anyone else it
+  // does not exist.
   if (!stored || !mayReadPayload(reader, stored.delivery.event_type)) {
     throw new NotFoundError(`No delivery ${deliveryId}`);
   }
   return { ...stored.delivery, payload: stored.body };
 }
 
-/** P302: what decides which delivery payloads a caller reads. */
+/** What decides which delivery payloads a caller reads. */
 export interface PayloadReader {
-  /** An admin, or an API key: may read users (P65), so `user.*` events. */
+  /** An admin, or an API key: may read users, so `user.*` events. */
   readonly readsUsers: boolean;
-  /** Not confined to some agents by groups (P80), so every agent's events. */
+  /** Not confined to some agents by groups, so every agent's events. */
   readonly readsEveryAgent: boolean;
 }
 
@@ -267,7 +267,7 @@ function mayReadPayload(reader: PayloadReader, eventName: string): boolean {
 }
 
 /**
- * D29: a delivery that has not succeeded is retried by hand (P286): failed,
+ * A delivery that has not succeeded is retried by hand: failed,
  * cancelled, or waiting for its next scheduled attempt. It is pending again,
  * back on the queue at once, with a fresh schedule; the message of the
  * schedule it replaces is dropped when it comes back (its `retried_at`

@@ -56,8 +56,8 @@ export function cloudConnectorApps(): ConnectorApps {
 
 /**
  * Issue 12 in the cloud: the connection store (data source items), the
- * providers' apps, OAuth clients under D35 (https, public addresses only),
- * the state signer (derived from the session secret, P146), the sealer.
+ * providers' apps, OAuth clients under the SSRF guard (https, public addresses only),
+ * the state signer (derived from the session secret), the sealer.
  */
 export function cloudConnections(): Pick<
   Dependencies,

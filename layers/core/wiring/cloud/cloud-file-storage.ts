@@ -2,8 +2,8 @@ import { parseCloudConfig } from '../../config';
 import type { FileStorage } from '../../ports/file-storage.port';
 
 /**
- * D25: uploaded files in the stack's bucket. The S3 client and the
- * presigner are loaded at the first file operation, not at init (P71):
+ * Uploaded files in the stack's bucket. The S3 client and the
+ * presigner are loaded at the first file operation, not at init:
  * most data-source requests (list, get, update, sync) never touch a file,
  * and loading them was the larger part of that family's init time. The
  * configuration is still checked at init.

@@ -11,9 +11,9 @@ import { cloudSessions } from './cloud-sessions';
 import { cloudTable } from './cloud-table';
 
 /**
- * What every HTTP family's middlewares use: API keys, sessions (D12), plans
- * and every limit (D16), all in the table, the console's origin (P236) and
- * its distribution's secret (P242).
+ * What every HTTP family's middlewares use: API keys, sessions, plans
+ * and every limit, all in the table, the console's origin and
+ * its distribution's secret.
  */
 export function cloudHttpPlatform(): HttpPlatformDependencies {
   const { client, tableName, environment } = cloudTable();
@@ -27,9 +27,9 @@ export function cloudHttpPlatform(): HttpPlatformDependencies {
     dailyUsage: new DynamoDbDailyUsage(client, tableName),
     concurrencyLeases: new DynamoDbConcurrencyLeases(client, tableName),
     ...cloudSessions(),
-    // P236: the console's origin behind CloudFront, for the CSRF origin check.
+    // The console's origin behind CloudFront, for the CSRF origin check.
     consoleOrigin: parseCloudConfig('console').SVC_CONSOLE_ORIGIN,
-    // P242: a request carrying the distribution's secret is judged by the viewer's address.
+    // A request carrying the distribution's secret is judged by the viewer's address.
     originSecret: cloudOriginSecret(),
   };
 }

@@ -5,7 +5,7 @@ import type { Dependencies } from '../../ports/dependencies.port';
 import type { Mailer } from '../../ports/mailer.port';
 
 /**
- * P265: the identity's own name (`…:identity/example.com` or
+ * The identity's own name (`…:identity/example.com` or
  * `…:identity/no-reply@example.com`) gives the From address when
  * `SVC_MAIL_FROM` is unset: the address itself, or `no-reply@` the domain.
  */
@@ -15,10 +15,10 @@ function defaultFrom(identityArn: string): string {
 }
 
 /**
- * P264, P265: mail in the cloud. With the stack's SES identity, Amazon SES
- * (the client loaded at the first mail, as SQS's, P210); without one, the
+ * Mail in the cloud. With the stack's SES identity, Amazon SES
+ * (the client loaded at the first mail, as SQS's); without one, the
  * mail is logged by kind and ids, never its link (an invitation is still
- * shown to the administrator who made it, P61).
+ * shown to the administrator who made it).
  */
 export function cloudMailer(): Pick<Dependencies, 'mailer'> {
   const config = parseCloudConfig('mail');

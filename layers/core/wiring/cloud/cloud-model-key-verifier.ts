@@ -4,7 +4,7 @@ import { webhookPolicy } from '../../adapters/net/outbound-policy';
 import type { ModelKeyVerifier } from '../../ports/model-key.port';
 
 /**
- * P132: the key check at save, with plain HTTP (no provider SDK in the
+ * The key check at save, with plain HTTP (no provider SDK in the
  * model-keys function). D35 for custom endpoints: `https` only, public
  * addresses only — the webhooks' rule; never private addresses in the cloud.
  */

@@ -4,8 +4,8 @@ import type { ModelKeyAnswererFactory } from '../../ports/model-key.port';
 import { modelKeyAnswerers } from '../model-key-answerers';
 
 /**
- * D33: answers with an organization's key, at the providers' own addresses;
- * custom endpoints under D35 (`https`, public addresses only, never private
+ * Answers with an organization's key, at the providers' own addresses;
+ * custom endpoints under the SSRF guard (`https`, public addresses only, never private
  * ones in the cloud).
  */
 export function cloudModelKeyAnswerers(): ModelKeyAnswererFactory {

@@ -15,8 +15,8 @@ const MIN_SECRET_LENGTH = 22;
  * P242 in the cloud: the console distribution's origin secret, read through
  * Powertools Parameters the first time a request carries
  * `X-Svc-Origin-Verify` (never at init, never for direct API callers) and
- * cached for `ORIGIN_VERIFY_MAX_AGE_SECONDS`, as the session secret is
- * (P64). Without `ORIGIN_VERIFY_SECRET_ARN` nothing is trusted.
+ * cached for `ORIGIN_VERIFY_MAX_AGE_SECONDS`, as the session secret is.
+ * Without `ORIGIN_VERIFY_SECRET_ARN` nothing is trusted.
  */
 export function cloudOriginSecret(): (() => Promise<string>) | undefined {
   const config = parseCloudConfig('originVerify');

@@ -7,8 +7,8 @@ type SqsConnection = typeof import('./sqs-connection');
 let connection: Promise<SqsConnection> | undefined;
 
 /**
- * P210: the SQS client is loaded at the first message sent or delayed, not
- * at init, as the S3 client is (P71): most requests of the families that
+ * The SQS client is loaded at the first message sent or delayed, not
+ * at init, as the S3 client is: most requests of the families that
  * queue work (data sources, knowledge base, webhooks, evaluations) only read
  * and write the table, and loading the client was the larger part of their
  * init beyond DynamoDB's. The configuration is still checked at init.
@@ -46,7 +46,7 @@ export function cloudDeliveryQueue(): MessageQueue<DeliveryMessage> {
   return queueAt(config.AWS_REGION, config.DELIVERY_QUEUE_URL);
 }
 
-/** ChangeMessageVisibility on the deliveries queue: how the dispatcher schedules a retry (D29). */
+/** ChangeMessageVisibility on the deliveries queue: how the dispatcher schedules a retry. */
 export function cloudDeliveryVisibility(): MessageVisibility {
   const config = parseCloudConfig('deliveryQueue');
   let visibility: MessageVisibility | undefined;

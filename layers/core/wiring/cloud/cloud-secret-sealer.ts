@@ -2,7 +2,7 @@ import { EnvelopeSecretSealer } from '../../adapters/crypto/envelope-secret-seal
 import { parseCloudConfig } from '../../config';
 import type { SecretSealer } from '../../ports/webhook-repository.port';
 
-/** D33: envelope encryption under the stack's secrets key (KMS keyring). */
+/** Envelope encryption under the stack's secrets key (KMS keyring). */
 export function cloudSecretSealer(): SecretSealer {
   return new EnvelopeSecretSealer({ kmsKeyArn: parseCloudConfig('secretsKey').SECRETS_KEY_ARN });
 }

@@ -16,11 +16,11 @@ import { cloudTable } from './cloud-table';
 const SECRET_RETRY_AFTER_SECONDS = 5;
 
 /**
- * D12 in the cloud (P64): session tokens signed with the stack's session
+ * D12 in the cloud: session tokens signed with the stack's session
  * secret, read through Powertools Parameters when a session is first
  * issued or checked (never at init) and cached for
- * `SESSION_SECRET_MAX_AGE_SECONDS`; users, their groups' grants (P83),
- * revoked sessions and password-session cutoffs (P223) in the table.
+ * `SESSION_SECRET_MAX_AGE_SECONDS`; users, their groups' grants,
+ * revoked sessions and password-session cutoffs in the table.
  * Every HTTP family checks sessions, so every one builds these.
  */
 export function cloudSessions(): Pick<
@@ -39,7 +39,7 @@ export function cloudSessions(): Pick<
 }
 
 /**
- * D12, P64: the session signing secret, read through Powertools Parameters
+ * The session signing secret, read through Powertools Parameters
  * when first needed (never at init) and cached for
  * `SESSION_SECRET_MAX_AGE_SECONDS`. P146 derives the connector sign-in's
  * state key from it.
@@ -64,7 +64,7 @@ export function cloudSessionSigningKey(): () => Promise<Uint8Array> {
       );
     }
     const secret = typeof value === 'string' ? value : '';
-    // D12: at least 256 bits; the stack's secret has about 381 (64 base62 characters).
+    // At least 256 bits; the stack's secret has about 381 (64 base62 characters).
     if (secret.length < 43) throw new Error('The session signing secret is shorter than 256 bits');
     return new TextEncoder().encode(secret);
   };

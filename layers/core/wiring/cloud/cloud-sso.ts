@@ -16,9 +16,9 @@ import { cloudTable } from './cloud-table';
 
 /**
  * D14 in the cloud: SSO settings, flows, domains and SAML assertions seen in
- * the table, DNS TXT look-ups, the SAML service provider, the OIDC relying party under D35 (https, public addresses only:
+ * the table, DNS TXT look-ups, the SAML service provider, the OIDC relying party under the SSRF guard (https, public addresses only:
  * identity providers are customer-supplied addresses), and the API's public
- * address when the stack knows it (P91).
+ * address when the stack knows it.
  */
 export function cloudSso(): Pick<
   Dependencies,
@@ -34,7 +34,7 @@ export function cloudSso(): Pick<
 > {
   const { client, tableName } = cloudTable();
   const config = parseCloudConfig('sso');
-  // D35: identity providers are customer-supplied addresses; private ones are never allowed in the cloud.
+  // Identity providers are customer-supplied addresses; private ones are never allowed in the cloud.
   const policy = webhookPolicy({ allowPrivateAddresses: false });
   return {
     ssoRepository: new DynamoDbSsoRepository(client, tableName),

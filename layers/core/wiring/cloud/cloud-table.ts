@@ -8,7 +8,7 @@ import { traceAwsClient } from '../../observability/tracing';
 export interface CloudTable {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
-  /** D10: the environment this deployment serves. */
+  /** The environment this deployment serves. */
   readonly environment: Environment;
 }
 

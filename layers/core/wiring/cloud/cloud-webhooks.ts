@@ -12,10 +12,10 @@ import {
 } from '../../domain/webhook-source-addresses';
 import type { WebhookTransport, WebhookUrlVerifier } from '../../ports/webhook-transport.port';
 
-/** D35: private addresses are never allowed in the cloud. */
+/** Private addresses are never allowed in the cloud. */
 const CLOUD_POLICY = webhookPolicy({ allowPrivateAddresses: false });
 
-/** Signed POSTs to receivers (D29), within D29's 10 s. */
+/** Signed POSTs to receivers, within the delivery schedule's 10 s. */
 export function cloudWebhookTransport(): {
   webhookTransport: WebhookTransport;
   webhookTimeoutMs: number;
@@ -26,13 +26,13 @@ export function cloudWebhookTransport(): {
   };
 }
 
-/** D30: a receiver's URL must resolve publicly and present a valid certificate. */
+/** A receiver's URL must resolve publicly and present a valid certificate. */
 export function cloudWebhookUrlVerifier(): WebhookUrlVerifier {
   return new TlsWebhookUrlVerifier(CLOUD_POLICY);
 }
 
 /**
- * P240: the NAT gateways' Elastic IPs and when they last changed (P241), as
+ * The NAT gateways' Elastic IPs and when they last changed, as
  * the stack sets them on the webhooks family; none without the VPC.
  */
 export function cloudWebhookSourceAddresses(

@@ -3,7 +3,7 @@ import { SesMailer } from '../../adapters/aws/ses-mailer';
 import { traceAwsClient } from '../../observability/tracing';
 import type { Mailer, MailFailureLog } from '../../ports/mailer.port';
 
-/** The SES client and mailer behind cloud-mail.ts, in a module of their own so they load on first use (P210). */
+/** The SES client and mailer behind cloud-mail.ts, in a module of their own so they load on first use. */
 export function connectSesMailer(
   region: string,
   sender: { readonly from: string; readonly identityArn: string },

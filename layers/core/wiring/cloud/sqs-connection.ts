@@ -17,7 +17,7 @@ function sqsClient(region: string): SQSClient {
   return sqs;
 }
 
-/** The SQS client and adapters behind cloud-queues.ts, in a module of their own so they load on first use (P210). */
+/** The SQS client and adapters behind cloud-queues.ts, in a module of their own so they load on first use. */
 export function connectSqsQueue<T>(region: string, queueUrl: string): MessageQueue<T> {
   return new SqsQueue<T>(sqsClient(region), queueUrl);
 }

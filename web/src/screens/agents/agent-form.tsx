@@ -20,7 +20,7 @@ import { allDataSources, allModelKeys, type DataSource, type ModelKey } from './
  * Creates an agent (`agentId` null) or edits one, every field of the API's
  * Agent: name, data sources (chosen from the organization's), strategy,
  * model, temperature, max tokens, system prompt, status, and — for an
- * administrator, who alone may list them (P130, P246) — the model key.
+ * administrator, who alone may list them — the model key.
  */
 export function AgentForm({ agentId }: { readonly agentId: string | null }) {
   const { session } = useApp();

@@ -13,10 +13,10 @@ const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
 
 /**
- * The organization's agents (the ones this person's groups allow, P81),
+ * The organization's agents (the ones this person's groups allow),
  * newest first, 20 a page; the search box keeps those whose name contains
- * what is typed (`?q=`, P244). Only people who may create agents see "New
- * agent" (D13, P81).
+ * what is typed (`?q=`). Only people who may create agents see "New
+ * agent".
  */
 export function AgentList() {
   const { session } = useApp();

@@ -19,8 +19,8 @@ const TABS = [
 type TabId = (typeof TABS)[number]['id'];
 
 /**
- * An agent: what it is, "Edit" and "Delete" for those who may change it
- * (D13), and two tabs: the playground (ask it, P245) and semantic search
+ * An agent: what it is, "Edit" and "Delete" for those who may change it,
+ * and two tabs: the playground (ask it) and semantic search
  * over its data sources. The tab is in the address (`?tab=search`), so a
  * reload or a shared link opens the same one.
  */

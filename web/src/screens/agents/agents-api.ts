@@ -7,10 +7,10 @@ import { applyEvent, askFailure, cutTurn, type Turn } from './agents.state';
 export type DataSource = components['schemas']['DataSource'];
 export type ModelKey = components['schemas']['ModelKey'];
 
-/** D2's largest page: the lists the form chooses from are read whole, a page at a time. */
+/** The lists' largest page: the lists the form chooses from are read whole, a page at a time. */
 const WHOLE_PAGE = 200;
 
-/** Every data source of the organization (an agent chooses up to 100 of them, D17). */
+/** Every data source of the organization (an agent chooses up to 100 of them). */
 export async function allDataSources(api: ApiClient, signal: AbortSignal): Promise<DataSource[]> {
   const all: DataSource[] = [];
   for (let offset = 0; ; offset += WHOLE_PAGE) {
@@ -25,7 +25,7 @@ export async function allDataSources(api: ApiClient, signal: AbortSignal): Promi
   }
 }
 
-/** The organization's model keys (D33; admin only, P130). */
+/** The organization's model keys (admin only). */
 export async function allModelKeys(api: ApiClient, signal: AbortSignal): Promise<ModelKey[]> {
   const all: ModelKey[] = [];
   for (let offset = 0; ; offset += WHOLE_PAGE) {
@@ -41,7 +41,7 @@ export async function allModelKeys(api: ApiClient, signal: AbortSignal): Promise
 }
 
 /**
- * Asks an agent with `stream: true` (D19) and reports the turn after every
+ * Asks an agent with `stream: true` and reports the turn after every
  * event: over `fetch` (CONSOLE.md §6), since `EventSource` cannot POST or
  * send the CSRF header. A refusal before the stream starts (429, 409, 404)
  * fails the turn in words; a stream that drops, or ends without `done` or

@@ -18,7 +18,7 @@ export const STRATEGIES: ReadonlyArray<{ value: RagStrategy; label: string }> = 
   { value: 'rerank', label: 'Rerank: hybrid, then re-ranked' },
 ];
 
-/** What the strategy's own score is (P214), for the label beside it. */
+/** What the strategy's own score is, for the label beside it. */
 export const SCORE_NAMES: Readonly<Record<RagStrategy, string>> = {
   similarity: 'cosine similarity',
   hybrid: 'reciprocal rank fusion',
@@ -26,7 +26,7 @@ export const SCORE_NAMES: Readonly<Record<RagStrategy, string>> = {
   rerank: 're-ranker score',
 };
 
-/** D18, D20: what a new agent starts with (the form's defaults). */
+/** What a new agent starts with (the form's defaults). */
 export const AGENT_FORM_DEFAULTS = {
   rag_strategy: 'hybrid',
   model: 'offline-extractive',
@@ -34,15 +34,15 @@ export const AGENT_FORM_DEFAULTS = {
   max_tokens: 1024,
 } as const;
 
-/** What the signed-in person may do with agents (D13, P63, P80, P81, D33). */
+/** What the signed-in person may do with agents. */
 export interface AgentPermissions {
   /** configure: create, edit and delete (readonly and train only ask and search). */
   readonly change: boolean;
-  /** P81: a user whose groups restrict their agents cannot create one. */
+  /** A user whose groups restrict their agents cannot create one. */
   readonly create: boolean;
   /** train: thumbs up or down on an answer. */
   readonly feedback: boolean;
-  /** admin: model keys are listed (and chosen) by administrators only (P130). */
+  /** admin: model keys are listed (and chosen) by administrators only. */
   readonly modelKeys: boolean;
 }
 
@@ -92,7 +92,7 @@ export interface Turn {
   /** streaming; done; failed (an `error` event or a refusal); cut (the stream ended early). */
   readonly status: 'streaming' | 'done' | 'failed' | 'cut';
   readonly text: string;
-  /** While streaming, numbered as the deltas cite them; once done, the cited ones renumbered (P174). */
+  /** While streaming, numbered as the deltas cite them; once done, the cited ones renumbered. */
   readonly sources: readonly ShownSource[];
   readonly metadata: QueryResult['metadata'] | null;
   readonly error: unknown;
@@ -122,7 +122,7 @@ const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   service_unavailable: 503,
 };
 
-/** An `error` event (D19: the nested error shape) as the error it reports. */
+/** An `error` event (the nested error shape) as the error it reports. */
 export function streamError(data: Record<string, unknown> | null): ApiError {
   const error = data?.error;
   const code =
@@ -162,7 +162,7 @@ export function applyEvent(turn: Turn, event: ServerEvent): Turn {
     case 'done': {
       if (!data) return turn;
       const result = data as unknown as components['schemas']['QueryStreamDone'];
-      // P174: `done` lists the cited sources, renumbered, without their passages: the
+      // `done` lists the cited sources, renumbered, without their passages: the
       // `sources` event had them, so each is found again by its chunk.
       const passages = new Map(turn.sources.map((source) => [source.chunk_id, source.chunk_text]));
       return {
@@ -225,8 +225,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
 
 /**
  * The agent form's values as the API's body: the system prompt blank is
- * none (`null`); the model key only when the person may choose it (an admin,
- * D33), so another role's save never detaches the key.
+ * none (`null`); the model key only when the person may choose it (an admin),
+ * so another role's save never detaches the key.
  */
 export function agentInput(form: FormData, withModelKey: boolean): AgentInput {
   const text = (name: string) => String(form.get(name) ?? '');

@@ -31,11 +31,11 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * Ask the agent (P245): the answer streams in as it is written; each `[n]`
- * opens its source; follow-ups continue the session (D18) until "New
+ * Ask the agent: the answer streams in as it is written; each `[n]`
+ * opens its source; follow-ups continue the session until "New
  * conversation"; each answer lists its sources once each, and shows how
  * much of it they support, latency, tokens, cost, model and strategy;
- * people who train (D13) rate it.
+ * people who train rate it.
  */
 export function Playground({ agent }: { readonly agent: Agent }) {
   const { session } = useApp();
@@ -396,7 +396,7 @@ function SourcePanel({
   );
 }
 
-/** D13: only people who train see this; thumbs up or down, then an optional comment. */
+/** Only people who train see this; thumbs up or down, then an optional comment. */
 function Feedback({ interactionId }: { readonly interactionId: string }) {
   const { session } = useApp();
   const may = agentPermissions(session.me.value);

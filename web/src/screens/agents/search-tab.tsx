@@ -19,7 +19,7 @@ import { allDataSources } from './agents-api';
  * Semantic search (POST /api/v1/semantic-search): the ranked passages a
  * strategy finds, before any model writes an answer. Starts from the
  * agent's strategy and data sources; any of the organization's may be
- * searched. Listed in rank order with the strategy's score (P214) and the
+ * searched. Listed in rank order with the strategy's score and the
  * cosine that the threshold bounds, each labelled.
  */
 export function SearchTab({ agent }: { readonly agent: Agent }) {
@@ -38,7 +38,7 @@ export function SearchTab({ agent }: { readonly agent: Agent }) {
           rag_strategy: String(form.get('rag_strategy')) as RagStrategy,
           top_k: Number(form.get('top_k')),
           similarity_threshold: Number(form.get('similarity_threshold')),
-          // D21: none chosen is every data source (an empty list would search nothing).
+          // None chosen is every data source (an empty list would search nothing).
           ...(chosen.length > 0 ? { data_source_ids: chosen } : {}),
         },
       }),

@@ -8,7 +8,7 @@ export type Period = '7d' | '30d' | '90d' | '365d' | 'custom';
 /** What the page shows: the address holds it (`?period=30d&granularity=week`), so a reload or a link shows the same. */
 export interface AnalyticsView {
   readonly period: Period;
-  /** YYYY-MM-DD, UTC (D3); for a preset, computed from today. */
+  /** YYYY-MM-DD, UTC; for a preset, computed from today. */
   readonly startDate: string;
   readonly endDate: string;
   readonly agentId: string;

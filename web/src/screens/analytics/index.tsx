@@ -25,7 +25,7 @@ import {
 import './analytics.css';
 
 /**
- * The organization's figures (D34) for a range of UTC days: a preset or a
+ * The organization's figures for a range of UTC days: a preset or a
  * custom range, every agent or one, by hour, day, week or month. Cards for
  * the totals; charts of questions per period and of latency p50/p95, each
  * with its figures as a table.

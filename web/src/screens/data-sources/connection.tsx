@@ -6,10 +6,10 @@ import { useApp } from '../../state/app-context';
 import { type DataSource, TYPE_NAMES } from './words';
 
 /**
- * A connector's account (D26, P215, P216): "Connect" asks the service for
+ * A connector's account: "Connect" asks the service for
  * the provider's sign-in address (a GET with the CSRF token, answered as
  * JSON) and goes there; the provider returns to the service's callback,
- * whose page leads back here (P249). "Disconnect" deletes the tokens and
+ * whose page leads back here. "Disconnect" deletes the tokens and
  * revokes them at the provider, and says when the provider did not confirm.
  */
 export function ConnectionPanel({

@@ -17,7 +17,7 @@ const TYPES: readonly CreatableType[] = [
   'sharepoint',
 ];
 
-/** What each type asks for: its D26 `config` fields, each with its label and hint. */
+/** What each type asks for: its `config` fields, each with its label and hint. */
 interface ConfigField {
   readonly name: string;
   readonly label: string;
@@ -138,7 +138,7 @@ export function CreateDataSource() {
 }
 
 /**
- * P300: an existing source's name, settings and sync, on the same form as a
+ * An existing source's name, settings and sync, on the same form as a
  * new one; its type cannot change (the API refuses it), so it is shown, not
  * asked. Saving replaces the settings as a whole, as the API does.
  */

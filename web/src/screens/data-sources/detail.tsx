@@ -29,7 +29,7 @@ export function DataSourceDetail({
       unwrap(session.api.GET('/api/v1/data-sources/{id}', { params: { path: { id } }, signal })),
     [id, round.value],
   );
-  // P249: back from the provider's sign-in, `?connected=1` says so once; the address drops it.
+  // Back from the provider's sign-in, `?connected=1` says so once; the address drops it.
   const justConnected = useSignal(location.query.connected === '1');
   useEffect(() => {
     if (location.query.connected === '1') location.route(`/data-sources/${id}`, true);

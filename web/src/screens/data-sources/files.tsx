@@ -33,7 +33,7 @@ const FILE_STATUS_NAMES: Readonly<Record<UploadedFile['status'], string>> = {
 };
 
 /**
- * A file source's files (D25, P108): many dropped (or chosen) at once go
+ * A file source's files: many dropped (or chosen) at once go
  * through one batch of presigned uploads, each with its own progress and
  * final status, read from the file list until it is indexed or failed.
  */
@@ -152,8 +152,8 @@ export function FilesPanel({
   };
 
   /**
-   * One batch's tickets. The service checks every entry before it keeps any
-   * (P108): refused entries are marked with the reason and the rest are asked
+   * One batch's tickets. The service checks every entry before it keeps any:
+   * refused entries are marked with the reason and the rest are asked
    * for again, once; any other refusal fails the batch's rows with its words.
    */
   const presign = async (

@@ -10,8 +10,8 @@ export const BASE = '/data-sources';
 
 /**
  * Data sources (issue 21 item 7): the list at `/data-sources`, a new one at
- * `/data-sources/new` (role `configure`, D13), one source at
- * `/data-sources/<id>` and its settings at `/data-sources/<id>/edit` (P300).
+ * `/data-sources/new` (role `configure`), one source at
+ * `/data-sources/<id>` and its settings at `/data-sources/<id>/edit`.
  */
 export default function DataSources() {
   const { session } = useApp();

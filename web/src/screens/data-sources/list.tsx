@@ -110,7 +110,7 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
   );
 }
 
-/** The source's status, and for a connector its connection (D22). */
+/** The source's status, and for a connector its connection. */
 export function SourceStatus({ source }: { readonly source: DataSource }) {
   return (
     <span class="source-status" data-status={source.status}>

@@ -17,10 +17,10 @@ import {
 import type { DataSource } from './words';
 
 /**
- * The source's sync (D22, D24): "Sync now", and while a job runs its
- * progress, read again and again without a reload (P250: soon, then less
+ * The source's sync: "Sync now", and while a job runs its
+ * progress, read again and again without a reload (soon, then less
  * often while nothing moves), until it ends; then its outcome, the pages it
- * skipped with their reasons (P248) and, for a failed sync, its error.
+ * skipped with their reasons and, for a failed sync, its error.
  */
 export function SyncPanel({
   source,

@@ -5,7 +5,7 @@ import { formatWait } from '../../format/format';
 export type SyncStatus = components['schemas']['SyncStatus'];
 
 /**
- * How often a running sync's status is read (P250): soon after it starts,
+ * How often a running sync's status is read: soon after it starts,
  * then less often while nothing changes (×1.5 a time, at most every 10 s),
  * back to the start as soon as something moved; a failed read is tried
  * again after 3 s, or after what a 429 says.
@@ -43,7 +43,7 @@ export function retryDelay(error: unknown): number {
 }
 
 /**
- * When the sync should be done, as the service estimates it (D24: from the
+ * When the sync should be done, as the service estimates it (from the
  * rate so far; absent until a document is done or when the total is
  * unknown). `null` when there is no estimate: the screen says so rather than
  * guessing.

@@ -3,7 +3,7 @@ import type { components } from '../../api/schema';
 
 export type UploadedFile = components['schemas']['UploadedFile'];
 
-/** P108: files presigned by one request. */
+/** Files presigned by one request. */
 export const BATCH_MAX = 100;
 
 /**
@@ -45,7 +45,7 @@ export function batches<T>(items: readonly T[], size = BATCH_MAX): T[][] {
 /**
  * The entries a 400 refused (`details.fields`, `files.3.filename`), each
  * with what is wrong with it, by index in the batch. The service checks every
- * entry before any is kept (P108), so the others can be sent again alone.
+ * entry before any is kept, so the others can be sent again alone.
  */
 export function refusedEntries(error: unknown): Map<number, string> {
   const refused = new Map<number, string>();

@@ -15,7 +15,7 @@ export const TYPE_NAMES: Readonly<Record<SourceType, string>> = {
   kb: 'Knowledge base',
 };
 
-/** D22, D26: the types that sign in to a provider. */
+/** The types that sign in to a provider. */
 export const CONNECTOR_TYPES: readonly SourceType[] = [
   'confluence',
   'slack',

@@ -2,7 +2,7 @@ import { type ApiClient, unwrap } from '../../api/client';
 import type { EvaluationList, EvaluationResult, EvaluationWithResults } from './evaluations.state';
 import { RESULTS_PAGE } from './evaluations.state';
 
-/** A run with every result: read 200 at a time (P144; at most 500 questions, so three reads). */
+/** A run with every result: read 200 at a time (at most 500 questions, so three reads). */
 export async function loadRun(
   api: ApiClient,
   id: string,
@@ -42,7 +42,7 @@ function readRun(
   );
 }
 
-/** One page of runs, all agents' or one agent's (P294). */
+/** One page of runs, all agents' or one agent's. */
 export function loadRuns(
   api: ApiClient,
   query: { readonly agentId: string | null; readonly limit: number; readonly offset: number },

@@ -9,7 +9,7 @@ export type QuestionMetrics = NonNullable<NonNullable<EvaluationResult['result']
 
 export const EVALUATIONS_PATH = '/evaluations';
 export const PAGE_SIZE = 20;
-/** P144: a run's results are read this many at a time (the API's largest page). */
+/** A run's results are read this many at a time (the API's largest page). */
 export const RESULTS_PAGE = 200;
 
 /** What the screen shows at an address under /evaluations. */
@@ -93,7 +93,7 @@ export const STATUS_LABELS: Readonly<Record<Evaluation['status'], string>> = {
 };
 
 /**
- * Why a run ended `failed`, in words (P139, P142): the plan's daily caps,
+ * Why a run ended `failed`, in words: the plan's daily caps,
  * an organization gone, or an error of ours after the fifth try; the
  * service's own sentence (which counts the questions) follows.
  */

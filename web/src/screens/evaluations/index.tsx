@@ -13,7 +13,7 @@ import './evaluations.css';
  * question set — pasted, from a CSV file or from rated interactions —
  * followed while it runs, its results per question and in total, and two
  * runs of one agent compared. Viewing is `readonly` and up; starting a run
- * takes `configure` (P140), and below it no control to start one is shown.
+ * takes `configure`, and below it no control to start one is shown.
  */
 export default function Evaluations() {
   const { session } = useApp();

@@ -27,7 +27,7 @@ const CSV_MAX_BYTES = 20 * 1024 * 1024;
 
 /**
  * Starts a run: an agent, a name, and its questions — pasted (one a line),
- * from a CSV file read here, or the agent's rated interactions (P141). The
+ * from a CSV file read here, or the agent's rated interactions. The
  * set is checked against the API's limits before it is sent, each bad row
  * named by its line; then the run's page follows it.
  */

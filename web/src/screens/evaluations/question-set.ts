@@ -5,7 +5,7 @@
  * its line number rather than by a `400` about `questions[37]`.
  */
 
-/** The API's limits (layers/core/domain/evaluation.ts, EVALUATION_LIMITS; P139). */
+/** The API's limits (layers/core/domain/evaluation.ts, EVALUATION_LIMITS). */
 export const QUESTION_LIMITS = {
   questionsMax: 500,
   questionMax: 4_000,

@@ -5,7 +5,7 @@ import { NewPasswordFields, newPasswordOf } from '../../components/new-password-
 import { useApp } from '../../state/app-context';
 
 /**
- * P228: on the machine itself, while the organization has no user, the
+ * On the machine itself, while the organization has no user, the
  * person who started the service makes the administrator here and is
  * signed in. The page is gone for good once anyone exists.
  */

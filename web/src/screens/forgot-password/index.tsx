@@ -7,8 +7,8 @@ import { useApp } from '../../state/app-context';
 import { RESET_REQUESTED, requestMessage } from '../password-reset/password-reset-words';
 
 /**
- * "Forgot password?" (issue 22 item 9, P270): asks for the email and
- * always answers the same words (P267: the service tells nobody which
+ * "Forgot password?" (issue 22 item 9): asks for the email and
+ * always answers the same words (the service tells nobody which
  * addresses have an account); the mail holds the link to the reset page.
  */
 export default function ForgotPassword() {

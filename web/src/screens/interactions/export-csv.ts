@@ -6,7 +6,7 @@ import type { Interaction, InteractionList } from './interactions.state';
  * GET /api/v1/interactions (not just the page on screen).
  */
 
-/** The most rows one export holds (50 requests of 200, D2's largest page); past it the file says it is cut. */
+/** The most rows one export holds (50 requests of 200, the lists' largest page); past it the file says it is cut. */
 export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_PAGE_SIZE = 200;
 /** A 429 during an export is waited out when the wait is at most this long, up to this many times in a row. */

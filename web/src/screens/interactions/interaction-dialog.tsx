@@ -9,7 +9,7 @@ import type { Interaction } from './interactions.state';
 /**
  * One interaction in full (CONSOLE.md §8: a native modal `<dialog>`): the
  * question, the answer, its sources in citation order with their rank and
- * scores (P214) and the parts the answer quotes marked, the feedback and its
+ * scores and the parts the answer quotes marked, the feedback and its
  * comment, and how it was answered, with how much of it its sources support.
  * Esc or "Close" closes it; `onClose` gives the focus back to the opener.
  */

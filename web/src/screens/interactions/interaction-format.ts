@@ -7,7 +7,7 @@ export function feedbackLabel(feedback: Interaction['feedback']): string {
   return 'None';
 }
 
-/** A ranking score to three decimals: 0.873 (P214: comparable only within one answer's list). */
+/** A ranking score to three decimals: 0.873 (comparable only within one answer's list). */
 export function formatScore(score: number, locale?: string): string {
   return new Intl.NumberFormat(locale, {
     minimumFractionDigits: 3,

@@ -10,7 +10,7 @@ export type FeedbackFilter = '' | 'positive' | 'negative' | 'null';
 /** What the list is filtered by: the address holds it (`?agent_id=…&start_date=…`), so a reload or a shared link shows the same list. */
 export interface InteractionFilters {
   readonly agentId: string;
-  /** YYYY-MM-DD (D3: whole UTC days, both ends included), or ''. */
+  /** YYYY-MM-DD (whole UTC days, both ends included), or ''. */
   readonly startDate: string;
   readonly endDate: string;
   readonly feedback: FeedbackFilter;

@@ -9,10 +9,10 @@ import { KbList } from './kb-list';
 import './kb.css';
 
 /**
- * The knowledge base (issue 21 item 8; D32): the articles with their status
+ * The knowledge base (issue 21 item 8): the articles with their status
  * and tag filters, the editor with its preview, and each article's versions
  * compared and restored. Everyone from `readonly` reads; writing takes
- * `train` (D13), and below it no editing control is shown at all (P231).
+ * `train`, and below it no editing control is shown at all.
  */
 export default function KnowledgeBase() {
   const { session } = useApp();

@@ -9,7 +9,7 @@ import { KB_PATH, type KbArticle, statusLabel } from './kb.state';
 import { KbEditor } from './kb-editor';
 import { renderMarkdown } from './markdown';
 
-/** One article: the editor for those who may edit (D13 `train`), the article as it reads for the others. */
+/** One article: the editor for those who may edit (`train`), the article as it reads for the others. */
 export function KbArticlePage({ id, canEdit }: { readonly id: string; readonly canEdit: boolean }) {
   const { session } = useApp();
   const loaded = useLoad(
@@ -77,7 +77,7 @@ function KbReader({ article }: { readonly article: KbArticle }) {
       {article.content.trim() === '' ? (
         <p class="kb-muted">This article has no text yet.</p>
       ) : (
-        // P254: renderMarkdown escapes raw HTML and checks links.
+        // renderMarkdown escapes raw HTML and checks links.
         <div
           class="markdown panel"
           dangerouslySetInnerHTML={{ __html: renderMarkdown(article.content) }}

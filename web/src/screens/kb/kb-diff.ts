@@ -27,11 +27,11 @@ export interface Comparison {
 
 /** Unchanged lines kept on each side of a change; longer unchanged runs are folded. */
 export const CONTEXT_LINES = 3;
-/** jsdiff gives up after this long (P255): 200,000 characters against as many, rewritten, stays usable. */
+/** jsdiff gives up after this long: 200,000 characters against as many, rewritten, stays usable. */
 const DIFF_TIMEOUT_MS = 1500;
 
 /**
- * Compares two versions' content with jsdiff (P255): by lines, each line a
+ * Compares two versions' content with jsdiff: by lines, each line a
  * row, unchanged runs longer than twice `CONTEXT_LINES` folded to a count;
  * or by words, the text flowing with the changed words marked.
  */

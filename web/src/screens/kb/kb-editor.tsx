@@ -20,7 +20,7 @@ import {
 import { LeaveGuard } from './leave-guard';
 import { renderMarkdown } from './markdown';
 
-/** D17 and P118's limits, so the browser stops the person before the API would refuse. */
+/** D17 and the limits, so the browser stops the person before the API would refuse. */
 const TITLE_MAX = 500;
 const CONTENT_MAX = 200_000;
 /** The preview follows the typing after this pause (a long article renders in a few milliseconds, not zero). */
@@ -34,11 +34,11 @@ function whenValid(action: () => Promise<unknown>) {
 }
 
 /**
- * Writing an article (`train` and above, D13): title, tags and Markdown
- * beside its preview (P254). Saving records a new version (D32); the save
- * names the version it was made from (P253), so a save over someone else's
+ * Writing an article (`train` and above): title, tags and Markdown
+ * beside its preview. Saving records a new version; the save
+ * names the version it was made from, so a save over someone else's
  * is refused and said, never merged. Publishing and unpublishing save too:
- * status is a field of each version (P116).
+ * status is a field of each version.
  */
 export function KbEditor({
   article,
@@ -202,7 +202,7 @@ export function KbEditor({
             {draft.value.content.trim() === '' ? (
               <p class="kb-muted">Nothing to preview yet.</p>
             ) : (
-              // P254: renderMarkdown escapes raw HTML and checks links; the text itself never goes in as HTML.
+              // renderMarkdown escapes raw HTML and checks links; the text itself never goes in as HTML.
               <div class="markdown" dangerouslySetInnerHTML={{ __html: preview.value }} />
             )}
           </section>

@@ -34,11 +34,11 @@ export function comparisonOf(
 }
 
 /**
- * An article's versions (D32), newest first; any two compared with jsdiff
- * (P255), by lines or by words; and, for those who may edit, restoring an
+ * An article's versions, newest first; any two compared with jsdiff,
+ * by lines or by words; and, for those who may edit, restoring an
  * old version, which saves its title, tags and text as a new version
  * (there is no restore route: it is the same `PUT`, from the version the
- * page showed, P253). The status stays as it is.
+ * page showed). The status stays as it is.
  */
 export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEdit: boolean }) {
   const { session } = useApp();

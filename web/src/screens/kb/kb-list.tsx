@@ -9,7 +9,7 @@ import { KB_PATH, type ListQuery, listHref, listQueryOf, PAGE_SIZE, statusLabel 
 
 /**
  * The organization's articles, newest first, 20 a page, filtered by status
- * and by one tag (P252); filters and page live in the address, so a
+ * and by one tag; filters and page live in the address, so a
  * filtered list can be linked, reloaded and gone back to.
  */
 export function KbList({ canEdit }: { readonly canEdit: boolean }) {

@@ -52,7 +52,7 @@ export function pageAt(path: string): KbPage {
   return second === 'history' ? { kind: 'history', id: first } : { kind: 'missing' };
 }
 
-/** Tags as typed, comma-separated: trimmed, empty ones dropped, each once (as the API keeps them, P118). */
+/** Tags as typed, comma-separated: trimmed, empty ones dropped, each once (as the API keeps them). */
 export function parseTags(text: string): string[] {
   return [
     ...new Set(
@@ -91,7 +91,7 @@ export function isDirty(draft: Draft, saved: Draft): boolean {
 }
 
 /**
- * P253: a save refused because someone saved the article since this editor
+ * A save refused because someone saved the article since this editor
  * loaded it, said as what happened and what to do; the request's reference
  * stays. Any other failure is left as it is.
  */

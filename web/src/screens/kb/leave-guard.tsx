@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 
 /**
- * P255: while the editor holds changes that are not saved, leaving asks
+ * While the editor holds changes that are not saved, leaving asks
  * first. Closing or reloading the tab gets the browser's own question
  * (`beforeunload`); a link inside the console (the navigation, "All
  * articles", …) gets this dialog, "Stay" or "Leave without saving", caught

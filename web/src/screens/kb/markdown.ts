@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 
 /**
- * P254: an article's Markdown as the console previews it. Raw HTML is shown
+ * An article's Markdown as the console previews it. Raw HTML is shown
  * as text (`html: false`), so an article can never put markup or script in
  * the page; markdown-it's own check refuses `javascript:`, `vbscript:`,
  * `file:` and most `data:` links. Links open in a new tab without the

@@ -9,9 +9,9 @@ import { useApp } from '../../state/app-context';
 import { passwordResetToken, resetMessage } from './password-reset-words';
 
 /**
- * Where a password reset mail's link opens (P266, P270): a new password,
+ * Where a password reset mail's link opens: a new password,
  * asked twice; then every session of the person has ended (this browser's
- * too) and they sign in with it (P269: the reset signs nobody in).
+ * too) and they sign in with it (the reset signs nobody in).
  */
 export default function PasswordReset() {
   const { session } = useApp();
@@ -29,7 +29,7 @@ export default function PasswordReset() {
         body: { token: resetToken, new_password: password },
       }),
     );
-    // A session this browser had has ended with the reset (P222): forget it here too.
+    // A session this browser had has ended with the reset: forget it here too.
     if (session.status.value === 'signed-in') await session.signOut().catch(() => undefined);
     session.notice.value =
       'Your new password is set, and you are signed out everywhere. Sign in with it.';

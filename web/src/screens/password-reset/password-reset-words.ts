@@ -2,8 +2,8 @@ import { ApiError } from '../../api/api-error';
 import { formatWait } from '../../format/format';
 
 /**
- * P270: what "Forgot password?" says once asked, whatever the address: the
- * service answers alike for every address (P267), and so does the page.
+ * What "Forgot password?" says once asked, whatever the address: the
+ * service answers alike for every address, and so does the page.
  */
 export const RESET_REQUESTED =
   'If an account with this email signs in with a password, we have mailed it a link to choose a new one. The link works once, for an hour. If nothing arrives, check your spam folder or ask your administrator.';

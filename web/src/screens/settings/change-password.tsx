@@ -8,7 +8,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../../components/new-password-fields
 import { formatWait } from '../../format/format';
 import { useApp } from '../../state/app-context';
 
-/** Which field a refusal is about, and what to tell the person (P224); null: the shared notice. */
+/** Which field a refusal is about, and what to tell the person; null: the shared notice. */
 export function changePasswordMessage(
   error: unknown,
 ): { readonly field: 'current' | 'new' | null; readonly text: string } | null {
@@ -43,7 +43,7 @@ export function changePasswordMessage(
 }
 
 /**
- * `/settings/password` (issue 21 item 4, P224): the current password and a
+ * `/settings/password` (issue 21 item 4): the current password and a
  * new one twice. Success ends every other session; this browser continues
  * in the new session the answer brings (its CSRF token adopted by the
  * session).

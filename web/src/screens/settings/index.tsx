@@ -5,8 +5,7 @@ import { SETTINGS_PAGES, settingsPageFor } from './pages';
 import './settings.css';
 
 /**
- * Settings: a sub-navigation of the pages this person's role opens (D13;
- * the others are not shown) beside the page the address names. A page the
+ * Settings: a sub-navigation of the pages this person's role opens (* the others are not shown) beside the page the address names. A page the
  * role does not open, reached by a typed or shared link, says whose it is.
  */
 export default function Settings() {

@@ -6,7 +6,7 @@ export interface SettingsPage {
   readonly path: string;
   /** The sub-navigation link's exact name. */
   readonly label: string;
-  /** The least role (D13) the page's API calls accept. */
+  /** The least role the page's API calls accept. */
   readonly role: Role;
   readonly component: FunctionComponent;
 }

@@ -10,8 +10,8 @@ export const SETTINGS_PATH = '/settings';
  * Settings' pages, in the sub-navigation's order (issue 22: "Organization",
  * "Users", "Groups", "API keys", "Model keys", "Webhooks", "Single sign-on",
  * after everyone's own "Profile"). A page is one module here and one row;
- * it loads on first use. P299: a row is shown only to the roles the API
- * lets use it (D13), and a page that is not built has no row (P231).
+ * it loads on first use. A row is shown only to the roles the API
+ * lets use it, and a page that is not built has no row.
  */
 export const SETTINGS_PAGES: readonly SettingsPage[] = [
   {

@@ -22,7 +22,7 @@ export const STATUS_WORDS: Readonly<Record<UserView['status'], string>> = {
   deactivated: 'Deactivated',
 };
 
-/** D2's largest page, for lists read whole (the users a member is chosen from). */
+/** The lists' largest page, for lists read whole (the users a member is chosen from). */
 const WHOLE_PAGE = 200;
 const MOST_PAGES = 10;
 

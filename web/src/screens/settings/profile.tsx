@@ -4,7 +4,7 @@ import { useApp } from '../../state/app-context';
 import type { ThemeChoice } from '../../state/theme';
 import { ChangePassword } from './change-password';
 
-/** P224: the person's own password, a page under their profile. */
+/** The person's own password, a page under their profile. */
 export const CHANGE_PASSWORD_PATH = '/settings/password';
 
 const THEME_CHOICES: ReadonlyArray<readonly [ThemeChoice, string]> = [

@@ -17,8 +17,8 @@ import './sign-in.css';
 
 /**
  * Where "Sign in with SSO" goes: the organization named, else the one whose
- * verified domain the email is in (D14); `next` is where the service sends
- * the browser once signed in (P262), the console's start page without it.
+ * verified domain the email is in; `next` is where the service sends
+ * the browser once signed in, the console's start page without it.
  */
 export function ssoStartUrl(
   who: { readonly email: string; readonly orgId?: string | null },
@@ -33,7 +33,7 @@ export function ssoStartUrl(
 export function signInMessage(error: unknown, namedOrganization = false): string | null {
   if (!(error instanceof ApiError)) return null;
   if (error.status === 401) {
-    // P211: the same 401 for every refusal; with an id sent, the id may be what is wrong.
+    // The same 401 for every refusal; with an id sent, the id may be what is wrong.
     return namedOrganization
       ? 'Wrong email, password or organization ID.'
       : 'Wrong email or password.';
@@ -53,14 +53,14 @@ export default function SignIn() {
   const location = useLocation();
   /** The organization ID was sent with the refused sign-in. */
   const namedOrganization = useSignal(false);
-  /** "Sign in to another organization" is open (P261). */
+  /** "Sign in to another organization" is open. */
   const otherOrganization = useSignal(false);
   /** The ID in the field came from this browser's memory of the email, not from the person. */
   const fromMemory = useSignal(false);
   const email = useRef<HTMLInputElement>(null);
   const organization = useRef<HTMLInputElement>(null);
 
-  /** P261: the organization this email last signed in to here fills the field, and opens it. */
+  /** The organization this email last signed in to here fills the field, and opens it. */
   const recall = () => {
     const field = organization.current;
     const address = email.current?.value ?? '';

@@ -1,6 +1,6 @@
 /**
- * P261: the organization each email last signed in to on this browser, so
- * a person with accounts in several organizations (P211) need not type its
+ * The organization each email last signed in to on this browser, so
+ * a person with accounts in several organizations need not type its
  * id every time. `localStorage` holds no secret: the address (lower case)
  * and an `org_` id, the most recent few only.
  */
@@ -8,7 +8,7 @@ const STORAGE_KEY = 'svc-console-sign-in-organizations';
 /** Enough for the people who share one browser; older entries fall off. */
 const MAX_ENTRIES = 10;
 
-/** P211: an organization id as the service writes it (`org_` and a lower-case ULID). */
+/** An organization id as the service writes it (`org_` and a lower-case ULID). */
 export const ORGANIZATION_ID_PATTERN = 'org_[0-9a-z]{26}';
 const ORGANIZATION_ID = new RegExp(`^${ORGANIZATION_ID_PATTERN}$`);
 

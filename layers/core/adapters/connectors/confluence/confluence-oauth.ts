@@ -22,7 +22,7 @@ import {
   trimSlash,
 } from '../oauth-http';
 
-/** Where Atlassian's endpoints are (P150: settings may point them at a stand-in for tests). */
+/** Where Atlassian's endpoints are (settings may point them at a stand-in for tests). */
 export interface AtlassianEndpoints {
   /** @default https://auth.atlassian.com */
   readonly authBaseUrl: string;
@@ -50,7 +50,7 @@ export const CONFLUENCE_SCOPES = [
  * Atlassian OAuth 2.0 (3LO) for Confluence Cloud: the authorization code flow
  * at auth.atlassian.com (PKCE sent as well), token requests as JSON as
  * Atlassian documents them, rotating refresh tokens, and the grant's site
- * found through `accessible-resources` by the source's `base_url` (P154).
+ * found through `accessible-resources` by the source's `base_url`.
  */
 export class ConfluenceOAuth implements ProviderOAuth {
   readonly scopes = CONFLUENCE_SCOPES;
@@ -116,7 +116,7 @@ export class ConfluenceOAuth implements ProviderOAuth {
   }
 
   /**
-   * P149: RFC 7009 at `/oauth/revoke`. Atlassian documents no per-token
+   * RFC 7009 at `/oauth/revoke`. Atlassian documents no per-token
    * revocation; when its endpoint does not answer 200 the disconnect still
    * deletes the tokens and says that access must be removed by the user at
    * id.atlassian.com (Connected apps).
@@ -158,7 +158,7 @@ export class ConfluenceOAuth implements ProviderOAuth {
     return issuedTokens('Atlassian', body, previous, this.clock.now());
   }
 
-  /** The site the grant reaches whose address is the source's `base_url` (P154). */
+  /** The site the grant reaches whose address is the source's `base_url`. */
   private async siteFor(
     accessToken: string,
     baseUrl: string,

@@ -15,7 +15,7 @@ import type { AtlassianEndpoints } from './confluence-oauth';
 /** Listing pages: ids only (inventory), and with bodies (changes). Confluence caps `limit` itself. */
 const INVENTORY_PAGE = 200;
 const BODY_PAGE = 25;
-/** P155: CQL's `now("-Nm")` is counted back this much further, for clocks that differ a little. */
+/** CQL's `now("-Nm")` is counted back this much further, for clocks that differ a little. */
 const CLOCK_MARGIN_MINUTES = 5;
 
 interface ConfluenceContent {
@@ -24,7 +24,7 @@ interface ConfluenceContent {
   readonly title?: unknown;
   readonly version?: { readonly when?: unknown };
   readonly body?: { readonly storage?: { readonly value?: unknown } };
-  /** Attachments (P186): the page or blog post they belong to, their type and size. */
+  /** Attachments: the page or blog post they belong to, their type and size. */
   readonly container?: { readonly id?: unknown };
   readonly extensions?: { readonly mediaType?: unknown; readonly fileSize?: unknown };
   readonly metadata?: { readonly mediaType?: unknown };
@@ -36,7 +36,7 @@ interface SearchPage {
   readonly _links?: { readonly next?: unknown };
 }
 
-/** P155: the cursor: the newest `version.when` indexed, for this config and site. */
+/** The cursor: the newest `version.when` indexed, for this config and site. */
 interface ConfluenceCursor {
   readonly scope: string;
   readonly since: string;
@@ -59,14 +59,14 @@ const mediaTypeOf = (item: ConfluenceContent): string | null => {
   return typeof type === 'string' ? type : null;
 };
 
-/** An attachment the file parsers cannot read (an image, a spreadsheet) is neither listed nor read (P186). */
+/** An attachment the file parsers cannot read (an image, a spreadsheet) is neither listed nor read. */
 const isUnreadableAttachment = (item: ConfluenceContent) =>
   item.type === 'attachment' &&
   !(typeof item.title === 'string' && isReadableFile(item.title, mediaTypeOf(item)));
 
 /**
- * Confluence Cloud (issue 12, P155, P186): the pages, blog posts and their
- * attachments in the spaces of `config.space_keys` (attachments of D25's
+ * Confluence Cloud (issue 12): the pages, blog posts and their
+ * attachments in the spaces of `config.space_keys` (attachments of the upload rules'
  * types, downloaded and parsed like uploads), through the REST API at api.atlassian.com for the
  * grant's site. Each run lists what exists (ids only: deletions, unsharing),
  * then reads with bodies what CQL says was modified since the cursor, in
@@ -78,9 +78,9 @@ export class ConfluenceReader implements ConnectorReader {
   constructor(
     private readonly clock: Clock,
     private readonly endpoints: Pick<AtlassianEndpoints, 'apiBaseUrl'>,
-    /** Attachments are parsed like uploads (P186). */
+    /** Attachments are parsed like uploads. */
     private readonly parser: FileParser,
-    /** Attachment downloads under the file cap (P184). */
+    /** Attachment downloads under the file cap. */
     private readonly download: ProviderFetch,
   ) {}
 
@@ -179,7 +179,7 @@ export class ConfluenceReader implements ConnectorReader {
     }
   }
 
-  /** A page or blog post converted, or an attachment downloaded and parsed (P186). */
+  /** A page or blog post converted, or an attachment downloaded and parsed. */
   private async itemOf(
     api: ProviderApi,
     wiki: string,

@@ -12,12 +12,12 @@ import type { GoogleEndpoints } from './google-oauth';
 
 /** Drive's largest `pageSize` for files.list and changes.list. */
 const PAGE_SIZE = 1000;
-/** P180: a full pass commits where it is after this many files, so a crash resumes there. */
+/** A full pass commits where it is after this many files, so a crash resumes there. */
 const CHECKPOINT_EVERY = 10;
 const FOLDER = 'application/vnd.google-apps.folder';
 
 /**
- * P179: what each Google Workspace type is exported as (Drive's documented
+ * What each Google Workspace type is exported as (Drive's documented
  * export formats), and the name the file parsers read it under. Other
  * Google types (Forms, Drawings, Sites, Maps, shortcuts, …) are not read.
  */
@@ -53,7 +53,7 @@ interface Candidate {
 }
 
 /**
- * P180: the cursor: Drive's changes page token for this config, and during a
+ * The cursor: Drive's changes page token for this config, and during a
  * full pass the last file id read (files are read in id order).
  */
 interface DriveCursor {
@@ -66,7 +66,7 @@ interface DriveCursor {
 const quoted = (value: string) => `'${value.replace(/[\\']/g, '\\$&')}'`;
 
 /**
- * Google Drive (issue 12, P179–P181): the files under the folders in
+ * Google Drive (issue 12): the files under the folders in
  * `config.folder_ids` (walked down through subfolders) and in the shared
  * drives of `config.shared_drive_ids`, through Drive API v3. Each run lists
  * what exists (metadata only: the inventory, so trashed, deleted, unshared
@@ -296,7 +296,7 @@ export class GoogleDriveReader implements ConnectorReader {
 const keyOf = (id: string) => `gdrive:${id}`;
 
 /**
- * P179: Drive's Markdown export carries a document's images inline as
+ * Drive's Markdown export carries a document's images inline as
  * base64 `data:` URIs (reference definitions at its end); they are not
  * text, and would fill the index with noise, so they are dropped.
  */

@@ -22,7 +22,7 @@ import {
   trimSlash,
 } from '../oauth-http';
 
-/** Where Google's endpoints are (P150: settings may point them at a stand-in for tests). */
+/** Where Google's endpoints are (settings may point them at a stand-in for tests). */
 export interface GoogleEndpoints {
   /** The consent screen. @default https://accounts.google.com */
   readonly authBaseUrl: string;
@@ -38,7 +38,7 @@ export const GOOGLE_ENDPOINTS: GoogleEndpoints = {
   apiBaseUrl: 'https://www.googleapis.com',
 };
 
-/** P177: read-only access to the files the account can open (docs/connectors.md). */
+/** read-only access to the files the account can open (docs/connectors.md). */
 export const GOOGLE_DRIVE_SCOPES = ['https://www.googleapis.com/auth/drive.readonly'] as const;
 
 /**
@@ -117,7 +117,7 @@ export class GoogleDriveOAuth implements ProviderOAuth {
     throw refreshRefusal('Google', answer);
   }
 
-  /** P149: `POST https://oauth2.googleapis.com/revoke` with the refresh token (it ends the whole grant). */
+  /** `POST https://oauth2.googleapis.com/revoke` with the refresh token (it ends the whole grant). */
   async revoke(_app: OAuthApp, tokens: ConnectorTokens): Promise<Revocation> {
     const token = tokens.refresh_token ?? tokens.access_token;
     let response: Response;

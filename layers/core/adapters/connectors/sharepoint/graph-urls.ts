@@ -1,6 +1,6 @@
 /**
- * Microsoft Graph addresses the SharePoint connector builds or is given
- * (P183, P185). Customer-supplied values only ever become path segments of
+ * Microsoft Graph addresses the SharePoint connector builds or is given.
+ * Customer-supplied values only ever become path segments of
  * Graph addresses: nothing at the customer's site is fetched.
  */
 

@@ -24,7 +24,7 @@ import {
 } from '../oauth-http';
 import { graphError, siteLookupUrl } from './graph-urls';
 
-/** Where Microsoft's endpoints are (P150: settings may point them at a stand-in for tests). */
+/** Where Microsoft's endpoints are (settings may point them at a stand-in for tests). */
 export interface MicrosoftEndpoints {
   /**
    * The identity platform's authority, tenant included (P183).

@@ -28,7 +28,7 @@ interface DeltaPage {
   readonly deltaLink: string | null;
 }
 
-/** P185: the cursor: for the source's site, each drive's last committed `nextLink` or `deltaLink`. */
+/** The cursor: for the source's site, each drive's last committed `nextLink` or `deltaLink`. */
 interface SharePointCursor {
   readonly site: string;
   readonly links: Readonly<Record<string, string>>;
@@ -43,8 +43,8 @@ const trimSlash = (url: string) => url.replace(/\/+$/, '');
 const keyOf = (driveId: string, itemId: string) => `sharepoint:${driveId}:${itemId}`;
 
 /**
- * SharePoint and OneDrive for Business through Microsoft Graph (issue 12,
- * P183–P185): the document libraries (drives) of the source's site — those
+ * SharePoint and OneDrive for Business through Microsoft Graph (issue 12):
+ * the document libraries (drives) of the source's site — those
  * in `config.drive_ids`, or all of them — read with `driveItem: delta`.
  * Each run lists every drive (one metadata-only enumeration: the inventory,
  * so whatever was deleted, unshared or moved out leaves the index), then
@@ -58,7 +58,7 @@ export class SharePointReader implements ConnectorReader {
   constructor(
     private readonly endpoints: Pick<MicrosoftEndpoints, 'graphBaseUrl'>,
     private readonly parser: FileParser,
-    /** Downloads under the file cap (P184); listings use the API's own fetch. */
+    /** Downloads under the file cap; listings use the API's own fetch. */
     private readonly download: ProviderFetch,
   ) {}
 
@@ -134,7 +134,7 @@ export class SharePointReader implements ConnectorReader {
     }
   }
 
-  /** A delta feed page by page, following `@odata.nextLink`; a 410 restarts from its `Location` (P185). */
+  /** A delta feed page by page, following `@odata.nextLink`; a 410 restarts from its `Location`. */
   private async *deltaPages(
     api: ProviderApi,
     graph: string,
@@ -178,7 +178,7 @@ export class SharePointReader implements ConnectorReader {
     }
   }
 
-  /** A driveItem the service reads: a file (not deleted, not the root) of one of D25's types. */
+  /** A driveItem the service reads: a file (not deleted, not the root) of one of the upload rules' types. */
   private fileOf(graph: string, drive: string, item: DriveItem): ProviderFile | null {
     if (typeof item.id !== 'string' || typeof item.name !== 'string') return null;
     if (item.deleted !== undefined || item.root !== undefined || item.file === undefined) {
@@ -196,7 +196,7 @@ export class SharePointReader implements ConnectorReader {
     };
   }
 
-  /** The source's site, as Graph finds it for the account that connected (P183). */
+  /** The source's site, as Graph finds it for the account that connected. */
   private async siteId(api: ProviderApi, graph: string, siteUrl: string): Promise<string> {
     const lookup = siteLookupUrl(graph, siteUrl);
     if (!lookup) throw new ProviderUnavailableError('The data source has no valid site_url');

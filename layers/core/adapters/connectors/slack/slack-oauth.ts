@@ -14,7 +14,7 @@ import type {
 } from '../../../ports/connector.port';
 import { issuedTokens, type ProviderFetch, readJsonObject, stringOr } from '../oauth-http';
 
-/** Where Slack is (P150: settings may point it at a stand-in for tests). */
+/** Where Slack is (settings may point it at a stand-in for tests). */
 export interface SlackEndpoints {
   /** `/oauth/v2/authorize` and `/api/<method>` under it. @default https://slack.com */
   readonly baseUrl: string;
@@ -23,7 +23,7 @@ export interface SlackEndpoints {
 export const SLACK_ENDPOINTS: SlackEndpoints = { baseUrl: 'https://slack.com' };
 
 /**
- * P159: the bot scopes the Slack app asks for (docs/connectors.md): channel
+ * The bot scopes the Slack app asks for (docs/connectors.md): channel
  * details and history of public channels (and joining the chosen ones) and
  * of private channels the app was added to, and people's names. No user
  * token, nothing that writes messages, no files.
@@ -58,7 +58,7 @@ export const slackApiUrl = (endpoints: SlackEndpoints, method: string) =>
   `${endpoints.baseUrl.replace(/\/+$/, '')}/api/${method}`;
 
 /**
- * Slack's OAuth v2 (P159): the bot token of an app installed in one
+ * Slack's OAuth v2: the bot token of an app installed in one
  * workspace, through `/oauth/v2/authorize` and `oauth.v2.access` (client
  * credentials by HTTP Basic as Slack recommends, PKCE sent as well). With
  * token rotation on, access tokens expire after 12 hours and each refresh

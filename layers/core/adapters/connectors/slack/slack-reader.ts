@@ -19,7 +19,7 @@ import { SlackWebApi } from './slack-web-api';
 
 /** Slack recommends no more than 200 items a page (`limit`); it may answer fewer. */
 const PAGE_LIMIT = '200';
-/** P162: the most messages one thread document holds; later replies are left out and said so. */
+/** The most messages one thread document holds; later replies are left out and said so. */
 const MAX_THREAD_MESSAGES = 1000;
 /** A checkpoint after this many thread documents (and at the end of each channel). */
 const CHECKPOINT_EVERY = 25;
@@ -52,7 +52,7 @@ interface Page {
   readonly response_metadata?: { readonly next_cursor?: unknown };
 }
 
-/** P161: what people wrote; joins, leaves, topic changes and other notices are not read. */
+/** What people wrote; joins, leaves, topic changes and other notices are not read. */
 const READ_SUBTYPES = new Set<unknown>([
   undefined,
   'bot_message',
@@ -63,7 +63,7 @@ const READ_SUBTYPES = new Set<unknown>([
 /** A deleted first message whose replies remain (Slack keeps the thread). */
 const TOMBSTONE = 'tombstone';
 
-/** P160: the cursor: the workspace, and per channel the latest activity indexed. */
+/** The cursor: the workspace, and per channel the latest activity indexed. */
 interface SlackCursor {
   readonly team: string;
   readonly channels: Record<string, string>;
@@ -88,7 +88,7 @@ class ChannelUnreadable extends Error {}
 const keyOf = (channel: string, ts: string) => `slack:${channel}:${ts}`;
 
 /**
- * Slack (issue 12, P160–P162): the channels in `config.channel_ids` as
+ * Slack (issue 12): the channels in `config.channel_ids` as
  * documents, one per thread (a message and its replies; a message without
  * replies is a thread of one). Each run lists every channel's history
  * (the inventory: deleted threads leave the index), then reads the threads
@@ -211,7 +211,7 @@ class SlackRun {
     private readonly workspaceUrl: string,
   ) {}
 
-  /** The channel's name, joining a public channel the app is not in (P160). */
+  /** The channel's name, joining a public channel the app is not in. */
   async open(channel: string): Promise<string> {
     const info = await this.web.call('conversations.info', { channel });
     if (!info.ok) {
@@ -380,7 +380,7 @@ class SlackRun {
   }
 
   /**
-   * P161: the thread's permalink. `chat.getPermalink` once per channel gives
+   * The thread's permalink. `chat.getPermalink` once per channel gives
    * the workspace's permalink address (Enterprise Grid ones differ); the
    * others are formed as Slack forms them: `/archives/<channel>/p<ts>`, with
    * `thread_ts` and `cid` for a thread so that it opens in the thread view.

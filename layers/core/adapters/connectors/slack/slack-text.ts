@@ -1,5 +1,5 @@
 /**
- * Slack's message text as people read it (P161): Slack's markup of
+ * Slack's message text as people read it: Slack's markup of
  * mentions, channel links, special mentions and links
  * (`<@U123>`, `<#C123|general>`, `<!here>`, `<https://x|label>`) and its
  * three escaped characters, turned into plain text.

@@ -13,7 +13,7 @@ export type SlackAnswer =
  * `Retry-After`). Slack answers errors with HTTP 200 and `ok:false`, so the
  * grant's errors are read here: `token_expired` renews the token once and
  * retries; revoked, uninstalled or under-scoped grants are a
- * `ConnectionLostError` (P147). Other errors go back to the caller.
+ * `ConnectionLostError`. Other errors go back to the caller.
  */
 export class SlackWebApi {
   constructor(

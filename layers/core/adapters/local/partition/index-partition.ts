@@ -144,7 +144,7 @@ export class IndexPartition {
 
   /**
    * The best chunks by BM25 of `query` over title and text, plus the boosted
-   * BM25 of their headings (P125), among those the filter lets through.
+   * BM25 of their headings, among those the filter lets through.
    * Each expansion word's terms add its weight to the term's (a query word weighs 1).
    */
   bm25(

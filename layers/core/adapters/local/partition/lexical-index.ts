@@ -23,13 +23,13 @@ type LexicalChunk = Pick<IndexedChunk, 'document_title' | 'text' | 'heading_path
 
 /**
  * A partition's BM25 inverted index over title and text, by document number,
- * with the heading paths' field beside it (P125). Postings keep the entries
+ * with the heading paths' field beside it. Postings keep the entries
  * of deleted chunks (searches skip them) until the partition compacts; the
  * term statistics change at once.
  */
 export class LexicalIndex {
   readonly #postings = new Map<string, Postings>();
-  /** P125: the heading paths' BM25 field, added to title and text's with its boost. */
+  /** The heading paths' BM25 field, added to title and text's with its boost. */
   readonly #headings = new HeadingField();
   #lengthOf = new IntList();
   #totalLength = 0;
@@ -72,7 +72,7 @@ export class LexicalIndex {
 
   /**
    * The best `k` documents by BM25 of `query` over title and text, plus the
-   * boosted BM25 of their headings (P125), among those `wanted` accepts.
+   * boosted BM25 of their headings, among those `wanted` accepts.
    * Each expansion word's terms add its weight to the term's (a query word
    * weighs 1). `live` is the number of live documents, `count` the number of
    * document numbers (holes included).
@@ -148,7 +148,7 @@ export class LexicalIndex {
     index.#lengthOf = IntList.over(image.lengths);
     chunks.forEach((chunk, doc) => {
       if (!chunk) return;
-      // P125's headings field is not in the snapshot: heading paths are short, so it is rebuilt from the chunks.
+      // The headings field is not in the snapshot: heading paths are short, so it is rebuilt from the chunks.
       index.#headings.add(doc, chunk.heading_path);
       index.#totalLength += image.lengths[doc] ?? 0;
     });

@@ -4,7 +4,7 @@ import { IntList } from './int-list';
 import type { GraphLoader, SlabImage } from './partition-image';
 import { scanSlab, slotScore, VectorSlab } from './vector-slab';
 
-/** When the embedded index searches a graph rather than every vector (P100, P101). */
+/** When the embedded index searches a graph rather than every vector. */
 export interface AnnSettings {
   /**
    * An embedder's vectors in a partition below which k-NN stays an exact scan
@@ -58,7 +58,7 @@ export class VectorStore {
   readonly #embedderOfSlab: string[] = [];
   #slabOf = new IntList();
   #slotOf = new IntList();
-  /** Per slab: its graph, once the slab is large enough (P100). */
+  /** Per slab: its graph, once the slab is large enough. */
   #graphs: (SlabGraph | undefined)[] = [];
   readonly #ann: AnnSettings;
 
@@ -163,7 +163,7 @@ export class VectorStore {
   }
 
   /**
-   * k-NN through the slab's graph (P100, P101), or undefined when the exact
+   * k-NN through the slab's graph, or undefined when the exact
    * scan must answer: the slab is small, the filter lets few vectors through,
    * or the graph's candidates held fewer than k the filter lets through.
    *

@@ -15,7 +15,7 @@ export const SCOPE_CHOICES: ReadonlyArray<{ readonly scope: Scope; readonly perm
 ];
 
 /**
- * D10: what a key of an environment is called and how its value starts, so
+ * What a key of an environment is called and how its value starts, so
  * the dialog can say which one the new key will be before it is made.
  */
 export function environmentWords(environment: Environment): {
@@ -38,10 +38,10 @@ export function chosenScopes(form: FormData): { scopes: Scope[]; problem: string
   };
 }
 
-/** P75: last use to the minute, or that it never happened. */
+/** Last use to the minute, or that it never happened. */
 export function lastUseWords(lastUsedAt: string | null, now: number = Date.now()): string {
   if (lastUsedAt === null) return 'Never used';
-  // Within P75's minute a use may be stamped "in 0 seconds"; say it plainly.
+  // Within the minute a use may be stamped "in 0 seconds"; say it plainly.
   if (Math.abs(Date.parse(lastUsedAt) - now) < 60_000) return 'In the last minute';
   return formatRelative(lastUsedAt, now);
 }

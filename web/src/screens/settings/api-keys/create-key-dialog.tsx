@@ -12,7 +12,7 @@ import { chosenScopes, type Environment, environmentWords, SCOPE_CHOICES } from 
  * "Create API key": the dialog around the form. Its content exists only
  * while it is open (components/dialog.tsx renders children only then), and
  * the new key's value lives in that content's own state, so closing the
- * dialog (Done, Esc) drops the value with it: reopening starts empty (P284).
+ * dialog (Done, Esc) drops the value with it: reopening starts empty.
  */
 export function CreateKeyDialog({
   open,

@@ -29,10 +29,10 @@ const KEY_COLUMNS: readonly Column<ApiKey>[] = [
 ];
 
 /**
- * API keys (issue 22 item 4; D11: made and revoked by a signed-in
+ * API keys (issue 22 item 4: made and revoked by a signed-in
  * administrator, never by a key). The list shows what identifies a key once
- * its value is gone: name, scopes, last four characters and last use (P75).
- * "Create API key" shows the value once (P284); "Revoke" asks first.
+ * its value is gone: name, scopes, last four characters and last use.
+ * "Create API key" shows the value once; "Revoke" asks first.
  */
 export default function ApiKeys() {
   const { session } = useApp();

@@ -12,7 +12,7 @@ const NAME_MAX = 200;
 const AGENTS_MAX = 100;
 
 /**
- * A group made or changed (P80, P82): its name, the role it grants, and the
+ * A group made or changed: its name, the role it grants, and the
  * agents it limits its members to — every agent (`agent_ids: null`) or only
  * those checked. A refusal naming a field is said under it.
  */

@@ -11,7 +11,7 @@ const PAGE = 200;
 const PAGES = 10;
 
 /**
- * A group's members (P83): each with "Remove", and "Add member" choosing
+ * A group's members: each with "Remove", and "Add member" choosing
  * from the organization's users who are not in it yet. Changes apply at the
  * member's next request.
  */

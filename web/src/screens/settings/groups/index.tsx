@@ -22,7 +22,7 @@ type Open =
   | { readonly kind: 'edit' | 'members'; readonly group: GroupView }
   | null;
 
-/** What a group's agents read as in the list (P80). */
+/** What a group's agents read as in the list. */
 function agentsText(group: GroupView, agents: readonly AgentChoice[] | null): string {
   if (group.agent_ids === null) return 'Every agent';
   if (group.agent_ids.length === 0) return 'No agent';
@@ -31,7 +31,7 @@ function agentsText(group: GroupView, agents: readonly AgentChoice[] | null): st
 }
 
 /**
- * The organization's groups (issue 9 item 5, P80–P83): each grants its
+ * The organization's groups (issue 9 item 5): each grants its
  * members a role and may limit them to some agents. "New group", and for
  * each "Edit", "Members" and "Delete" (asked first), each in a dialog.
  */

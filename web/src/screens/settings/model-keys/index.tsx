@@ -73,11 +73,11 @@ function BlockingAgents({ failure }: { readonly failure: unknown }) {
 }
 
 /**
- * Model keys (issue 22 item 5; D33): the organization's own provider keys,
+ * Model keys (issue 22 item 5): the organization's own provider keys,
  * which agents set to use one answer with (billed to the organization's
- * provider account, P131). Each key is listed by its last four characters
- * and the agents using it (P282); one form per provider adds a key, checked
- * with the provider first (P132), whose refusal is shown in its own words.
+ * provider account). Each key is listed by its last four characters
+ * and the agents using it; one form per provider adds a key, checked
+ * with the provider first, whose refusal is shown in its own words.
  */
 export default function ModelKeys() {
   const { session } = useApp();

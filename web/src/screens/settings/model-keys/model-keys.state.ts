@@ -42,7 +42,7 @@ export function namesInWords(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-/** P135, P282: why a key cannot be deleted yet, naming the agents that answer with it. */
+/** Why a key cannot be deleted yet, naming the agents that answer with it. */
 export function inUseWords(agents: readonly AgentRef[]): string {
   const names = namesInWords(agents.map((agent) => agent.name));
   return `Used by ${names}: choose another key for ${agents.length === 1 ? 'it' : 'them'} first.`;
@@ -60,13 +60,13 @@ function agentsIn(details: Readonly<Record<string, unknown>>): AgentRef[] {
   );
 }
 
-/** The agents a refused delete names (`details.agents`, P282); none for any other failure. */
+/** The agents a refused delete names (`details.agents`); none for any other failure. */
 export function agentsBlockingDelete(error: unknown): AgentRef[] {
   return error instanceof ApiError && error.status === 409 ? agentsIn(error.details) : [];
 }
 
 /**
- * A failed save or delete in words about the key (P285), keeping the
+ * A failed save or delete in words about the key, keeping the
  * reference: the provider's own verdict when it refused the key (P132's
  * `details.provider_reason`), what is wrong with a custom endpoint, the
  * provider's rate limit, or its outage; a 409 names the agents. Anything

@@ -6,11 +6,11 @@ import { useApp } from '../../../state/app-context';
 import { type ModelKey, modelKeyFailure, PROVIDERS, type Provider } from './model-keys.state';
 
 /**
- * One provider's "add a key" form (D33): an optional name, the key (a
+ * One provider's "add a key" form: an optional name, the key (a
  * password field: it is typed once and never shown) and, for an
  * OpenAI-compatible server, its endpoint. The service checks the key with
- * the provider before storing it (P132); a refusal shows the provider's
- * verdict (P285). Once saved, the form is emptied: the key leaves the page.
+ * the provider before storing it; a refusal shows the provider's
+ * verdict. Once saved, the form is emptied: the key leaves the page.
  */
 export function ProviderForm({
   provider,

@@ -15,8 +15,8 @@ const RANGE_LENGTH_MAX = 64;
 
 /**
  * D15's IP allowlist as rows of CIDR ranges, each checked as it is left
- * (P278: the service's rules and words), beside the address this browser is
- * seen from (P277). A list that would leave that address out is explained
+ * (the service's rules and words), beside the address this browser is
+ * seen from. A list that would leave that address out is explained
  * as it is typed and never sent (P77 would refuse it and keep the old one).
  */
 export function AllowlistEditor({
@@ -64,7 +64,7 @@ export function AllowlistEditor({
   );
 }
 
-/** Below enterprise (D15: "enterprise only"): why there is no editor, and a way to clear a list left from before. */
+/** Below enterprise ("enterprise only"): why there is no editor, and a way to clear a list left from before. */
 function NotOnPlan({
   organization,
   onSaved,

@@ -1,9 +1,9 @@
 import { IPv4, IPv6 } from 'ipaddr.js';
 
 /**
- * The IP allowlist's rules, checked in the browser before anything is sent
- * (D15, P79, P77, P278). The console may not import the service's code
- * (P227), so this is the same library (ipaddr.js) under the same rules and
+ * The IP allowlist's rules, checked in the browser before anything is sent.
+ * The console may not import the service's code,
+ * so this is the same library (ipaddr.js) under the same rules and
  * words as layers/core/domain/cidr-range.ts, and matching as the service's
  * `net.BlockList` does (layers/core/domain/ip-allowlist.ts); a jest test
  * holds the two to the same answers (web/tests/unit/settings-organization.test.ts).
@@ -19,7 +19,7 @@ const CIDR_SHAPE = /^([^/\s]+)\/(0|[1-9]\d{0,2})$/;
 
 /**
  * One entry in CIDR notation, written back canonically (IPv6 compressed and
- * lower case). Strict as the service is (P79): IPv4 as four decimal parts
+ * lower case). Strict as the service is: IPv4 as four decimal parts
  * without leading zeros, no IPv6 zone, no IPv4-mapped ranges, the prefix
  * within the family's bits, no host bits set, a bare address needs its
  * `/32` or `/128`.

@@ -9,9 +9,9 @@ import type { OrganizationView } from './types';
 import '../people.css';
 
 /**
- * The organization an administrator manages (D13): its name (editable),
- * its plan (the operator's, P74), its identifier, and its IP allowlist
- * (D15) beside the address this browser is seen from (P277).
+ * The organization an administrator manages: its name (editable),
+ * its plan (the operator's), its identifier, and its IP allowlist
+ * beside the address this browser is seen from.
  */
 export default function Organization() {
   const { session } = useApp();
@@ -21,7 +21,7 @@ export default function Organization() {
       unwrap(session.api.GET('/api/v1/organizations/{id}', { params: { path: { id } }, signal })),
     [id],
   );
-  // P277: read now, not at sign-in: the address may have changed since (another network).
+  // Read now, not at sign-in: the address may have changed since (another network).
   const address = useLoad(
     async (signal) => (await unwrap(session.api.GET('/api/v1/auth/me', { signal }))).source_ip,
     [],

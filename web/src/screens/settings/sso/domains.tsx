@@ -15,7 +15,7 @@ const STATUS_WORDS: Readonly<Record<SsoDomain['status'], string>> = {
 };
 
 /**
- * Step 1 (D14, P86): the domains whose people SSO signs in. Adding one
+ * Step 1: the domains whose people SSO signs in. Adding one
  * gives the TXT record to publish; "Verify" looks it up.
  */
 export function Domains({

@@ -21,7 +21,7 @@ import {
  */
 const leaveConsole = (event: MouseEvent) => event.stopPropagation();
 
-/** Step 3 (P262): sign in through the provider and land back here. */
+/** Step 3: sign in through the provider and land back here. */
 export function TestSignIn({
   orgId,
   saved,
@@ -53,7 +53,7 @@ export function TestSignIn({
 }
 
 /**
- * Step 4 (D14, P89, P223, P291): enforcing SSO refuses password sign-in and ends
+ * Step 4: enforcing SSO refuses password sign-in and ends
  * password sessions, for the organization and for its verified domains'
  * addresses everywhere, but not the session turning it on. Asked in a
  * dialog that says exactly who is signed out.
@@ -184,7 +184,7 @@ export function Enforcement({
   );
 }
 
-/** `DELETE …/sso` (P85): password sign-in applies again. Asked first. */
+/** `DELETE …/sso`: password sign-in applies again. Asked first. */
 export function RemoveSso({
   orgId,
   removed,

@@ -12,9 +12,9 @@ import { explainSsoFailure, type SsoConfiguration, serviceProviderValues } from 
 import './sso.css';
 
 /**
- * Settings › Single sign-on (D14, issue 22 item 7, P290): a guided setup in
+ * Settings › Single sign-on (issue 22 item 7): a guided setup in
  * order — verify a domain, connect the identity provider, test the
- * sign-in, enforce it — for administrators, with their session only (P85).
+ * sign-in, enforce it — for administrators, with their session only.
  */
 export default function SingleSignOn() {
   const { session } = useApp();

@@ -23,7 +23,7 @@ type Protocol = 'oidc' | 'saml';
 const ROLE_CHOICES = ['readonly', 'train', 'configure', 'admin'] as const;
 
 /**
- * Step 2 (D14): the identity provider, OIDC (P87's Google and Microsoft
+ * Step 2: the identity provider, OIDC (the Google and Microsoft
  * presets name the issuer; the client id and secret are the administrator's)
  * or SAML, beside the values to register there, each with a copy button.
  */
@@ -37,7 +37,7 @@ export function ProviderForm({
   readonly orgId: string;
   readonly saved: SsoConfiguration | null;
   readonly serviceProvider: ServiceProviderValues;
-  /** A verified domain exists (P85: `PUT` needs one). */
+  /** A verified domain exists (`PUT` needs one). */
   readonly canSave: boolean;
   readonly changed: (configuration: SsoConfiguration) => void;
 }) {

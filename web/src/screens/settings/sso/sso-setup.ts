@@ -8,11 +8,11 @@ export type SsoConfigurationBody =
   operations['putSsoConfiguration']['requestBody']['content']['application/json'];
 type Role = NonNullable<SsoConfiguration['provision_role']>;
 
-/** Where Settings' SSO page lives; the test sign-in comes back here (P262). */
+/** Where Settings' SSO page lives; the test sign-in comes back here. */
 export const SSO_PAGE_PATH = '/settings/sso';
 
 /**
- * The OIDC choices: P87's two presets, which name the issuer (Microsoft's
+ * The OIDC choices: the two presets, which name the issuer (Microsoft's
  * from the tenant), and any other provider by its issuer.
  */
 export type OidcProvider = 'google' | 'microsoft' | 'other';
@@ -25,7 +25,7 @@ export const OIDC_PROVIDER_NAMES: Readonly<Record<OidcProvider, string>> = {
 
 const MICROSOFT_ISSUER = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/;
 
-/** P87: the issuer a preset stands for; null for Microsoft without a tenant. */
+/** The issuer a preset stands for; null for Microsoft without a tenant. */
 export function presetIssuer(provider: 'google' | 'microsoft', tenant: string): string | null {
   if (provider === 'google') return 'https://accounts.google.com';
   const trimmed = tenant.trim();
@@ -46,14 +46,14 @@ export function discoveryUrl(issuer: string): string {
  * The addresses an administrator registers at the identity provider. Once
  * SSO is saved the API names them (`redirect_uri`, `saml_service_provider`,
  * `sign_in_url`); before that, they are the same paths on this origin, which
- * is where SSO runs (P237, P290): the provider needs them before there is
+ * is where SSO runs: the provider needs them before there is
  * anything to save.
  */
 export interface ServiceProviderValues {
   readonly redirectUri: string;
   readonly acsUrl: string;
   readonly entityId: string;
-  /** `GET` of the entity id is our SP metadata (P92). */
+  /** `GET` of the entity id is our SP metadata. */
   readonly metadataUrl: string;
 }
 
@@ -79,7 +79,7 @@ export function serviceProviderValues(
   };
 }
 
-/** P262: the test sign-in: SSO for this organization, landing back on this page, marked as a test. */
+/** The test sign-in: SSO for this organization, landing back on this page, marked as a test. */
 export function testSignInHref(orgId: string): string {
   const next = `${SSO_PAGE_PATH}?tested=1`;
   return `/api/v1/sso/start?org_id=${encodeURIComponent(orgId)}&next=${encodeURIComponent(next)}`;
@@ -94,7 +94,7 @@ export function splitCertificates(text: string): string[] {
 }
 
 /**
- * P272, P292: the three ways to give a SAML IdP: its metadata's URL (kept,
+ * The three ways to give a SAML IdP: its metadata's URL (kept,
  * read once), its metadata pasted or read from a file, or by hand.
  */
 export type SamlSource = 'url' | 'xml' | 'manual';
@@ -122,21 +122,21 @@ export interface ProviderFormValues {
   readonly samlSource: SamlSource;
   readonly metadataUrl: string;
   readonly metadataXml: string;
-  /** Optional: the metadata must be signed with it (P272). */
+  /** Optional: the metadata must be signed with it. */
   readonly metadataSigningCertificate: string;
   readonly idpEntityId: string;
   readonly ssoUrl: string;
   readonly ssoBinding: 'redirect' | 'post';
   readonly certificates: string;
   readonly emailAttribute: string;
-  /** '' refuses people without an account (P88's null). */
+  /** '' refuses people without an account (the null). */
   readonly provisionRole: Role | '';
 }
 
 /**
  * The `PUT …/sso` body the form describes. `enforce_sso` and the OIDC
  * scopes are not on the form: they are kept as saved (enforcement has its
- * own confirmed switch). An empty client secret keeps the saved one (P85).
+ * own confirmed switch). An empty client secret keeps the saved one.
  */
 export function configurationBody(
   values: ProviderFormValues,
@@ -170,7 +170,7 @@ export function configurationBody(
   };
 }
 
-/** P272: exactly one way to give the IdP; a metadata signing certificate only with metadata. */
+/** Exactly one way to give the IdP; a metadata signing certificate only with metadata. */
 function samlBody(values: ProviderFormValues) {
   if (values.samlSource === 'manual') {
     return {
@@ -190,7 +190,7 @@ function samlBody(values: ProviderFormValues) {
 }
 
 /**
- * P291: the saved configuration as a `PUT` body with enforcement changed: every
+ * The saved configuration as a `PUT` body with enforcement changed: every
  * other setting as it is (the client secret is kept by leaving it out).
  */
 export function withEnforcement(saved: SsoConfiguration, enforce: boolean): SsoConfigurationBody {
@@ -203,7 +203,7 @@ export function withEnforcement(saved: SsoConfiguration, enforce: boolean): SsoC
     return {
       protocol: 'saml',
       ...common,
-      // P292: the settings as read, not the metadata again (nothing changes but enforcement).
+      // The settings as read, not the metadata again (nothing changes but enforcement).
       saml: {
         idp_entity_id: saved.saml.idp_entity_id,
         sso_url: saved.saml.sso_url,
@@ -276,7 +276,7 @@ export function fieldInputName(path: string): string | null {
 }
 
 /**
- * A refused SSO write, in words (P290): the reasons D14 and P85/P86 give
+ * A refused SSO write, in words: the reasons D14 and P85/P86 give
  * say what to do next; anything else keeps the client's sentence.
  */
 export function ssoFailureSentence(error: unknown): string | null {

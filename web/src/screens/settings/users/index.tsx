@@ -44,7 +44,7 @@ function pagePath(page: number): string {
 }
 
 /**
- * The organization's people (D13, P61): 20 a page as the API pages them,
+ * The organization's people: 20 a page as the API pages them,
  * newest first, with role, status and last sign-in; "Invite user", and for
  * each person "Manage" (role, deactivation, a new invitation, signing out
  * everywhere).

@@ -2,7 +2,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { formatDateTime } from '../../../format/format';
 
 /**
- * An invitation's link, shown once (P61): to copy and hand over, and said
+ * An invitation's link, shown once: to copy and hand over, and said
  * to have gone out by mail too (issue 22 item 9). It signs in whoever opens
  * it, so the words say to send it to that person only.
  */

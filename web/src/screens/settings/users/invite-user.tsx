@@ -20,7 +20,7 @@ interface Invited {
 
 /**
  * "Invite user": a dialog with "Email", "Name" and "Role" that creates the
- * user without a password (P61). The answer's invitation link is shown to
+ * user without a password. The answer's invitation link is shown to
  * copy, and said to have gone out by mail too. A taken email (409) or a
  * refused field is said under that field.
  */

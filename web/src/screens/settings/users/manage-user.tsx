@@ -10,7 +10,7 @@ import { type Invitation, ROLE_CHOICES, STATUS_WORDS, type UserView } from '../p
 import { InvitationLink } from './invitation-link';
 
 /**
- * One person, managed in a dialog (D13, P61, P222): their role; deactivating
+ * One person, managed in a dialog: their role; deactivating
  * (asked first) or reactivating; a new invitation while they are invited;
  * signing them out everywhere. An administrator's own row offers none of
  * the changes the service refuses to make to oneself, and says why.

@@ -37,7 +37,7 @@ function pageOf(query: Record<string, string>): number {
  * A webhook's deliveries, newest first, filtered by status (in the address:
  * `?status=failed|waiting|succeeded|cancelled`), each with its attempts,
  * answers and next attempt; "Retry" sends one that has not succeeded now
- * (P286) and the list follows it until its attempt is recorded.
+ * and the list follows it until its attempt is recorded.
  */
 export function Deliveries({ webhookId }: { readonly webhookId: string }) {
   const { session } = useApp();
@@ -258,7 +258,7 @@ export function Deliveries({ webhookId }: { readonly webhookId: string }) {
   );
 }
 
-/** One delivery: every attempt with its answer, and the payload exactly as sent (P287). */
+/** One delivery: every attempt with its answer, and the payload exactly as sent. */
 function DeliveryDetails({
   webhookId,
   deliveryId,

@@ -6,7 +6,7 @@ import './webhooks.css';
 export const WEBHOOKS_PATH = '/settings/webhooks';
 
 /**
- * Settings → Webhooks (issue 22 item 6; role `configure`, D13): the list at
+ * Settings → Webhooks (issue 22 item 6; role `configure`): the list at
  * `/settings/webhooks`, one webhook and its deliveries at
  * `/settings/webhooks/<id>`.
  */

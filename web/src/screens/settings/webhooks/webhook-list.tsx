@@ -20,7 +20,7 @@ function pageOf(query: Record<string, string>): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** The organization's webhooks, newest first, and "New webhook" (D30). */
+/** The organization's webhooks, newest first, and "New webhook". */
 export function WebhookList() {
   const { session } = useApp();
   const location = useLocation();

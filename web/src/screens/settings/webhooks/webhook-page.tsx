@@ -40,7 +40,7 @@ export function WebhookPage({ id }: { readonly id: string }) {
   const path = { params: { path: { id } } };
   const save = useAction(async (input: WebhookInput) => {
     const current = loaded.data.value;
-    // P217: the URL is sent only when it changed, so saving events alone keeps the owner.
+    // The URL is sent only when it changed, so saving events alone keeps the owner.
     const body = {
       events: input.events,
       description: input.description,

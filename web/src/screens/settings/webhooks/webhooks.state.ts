@@ -16,13 +16,13 @@ export interface EventChoice {
 
 export interface EventGroup {
   readonly label: string;
-  /** Said under the group: who receives these (P217). */
+  /** Said under the group: who receives these. */
   readonly hint: string | null;
   readonly events: readonly EventChoice[];
 }
 
 /**
- * Every name `POST /api/v1/webhooks` accepts (D27: the catalog plus the
+ * Every name `POST /api/v1/webhooks` accepts (the catalog plus the
  * aliases of the spec's other listings), grouped by what they are about.
  * web/tests/unit/webhooks.test.ts holds this to layers/core/domain/events.ts.
  */
@@ -115,7 +115,7 @@ export function deliveryStatusLabel(delivery: Pick<Delivery, 'status' | 'attempt
 }
 
 /**
- * P286: "Retry" is offered on what has not succeeded, except a delivery whose
+ * "Retry" is offered on what has not succeeded, except a delivery whose
  * first attempt is still on its way (the API refuses to send that twice).
  */
 export function canRetry(delivery: Pick<Delivery, 'status' | 'attempts'>): boolean {
@@ -158,7 +158,7 @@ export function retrySettled(delivery: Delivery, retriedAt: string): boolean {
   return delivery.attempts.some((attempt) => Date.parse(attempt.at) >= since);
 }
 
-/** A retry by hand is followed this often, for at most this long (a receiver has 10 s, D29). */
+/** A retry by hand is followed this often, for at most this long (a receiver has 10 s). */
 export const RETRY_POLL_MS = 1_000;
 export const RETRY_FOLLOW_MS = 20_000;
 /** A scheduled attempt due within this long is followed by reading the list again. */
@@ -208,14 +208,14 @@ export function testEventSentence(result: TestEventResult): string {
   return `Not delivered: ${result.error ?? 'the receiver could not be reached'}. Check that the address is right and the receiver is running.`;
 }
 
-/** A webhook's status as the list names it (D29). */
+/** A webhook's status as the list names it. */
 export const WEBHOOK_STATUS_NAMES: Readonly<Record<Webhook['status'], string>> = {
   active: 'Active',
   failed: 'Failing',
   disabled: 'Disabled',
 };
 
-/** What a webhook's status means for what it receives (D29). */
+/** What a webhook's status means for what it receives. */
 export function webhookStatusSentence(status: Webhook['status']): string {
   switch (status) {
     case 'failed':
@@ -227,7 +227,7 @@ export function webhookStatusSentence(status: Webhook['status']): string {
   }
 }
 
-/** Who owns a webhook (P217, P218), for the person looking at it. */
+/** Who owns a webhook, for the person looking at it. */
 export function ownerSentence(owner: Webhook['owner'], myUserId: string | null): string {
   if (owner === null) {
     return 'Nobody known: it receives data source events only. Saving its address makes it yours and restores every event.';
