@@ -44,8 +44,8 @@ export const RELATIVE_CUTOFF = 0.7;
 const ABSENT_SHARE = 0.5;
 /** A unit not next to the best one is quoted only if it scores at least this share of it. */
 /**
- * A unit scoring within this share of the best is as likely to be the
- * answer: the scores cannot tell them apart, so both are quoted.
+ * A described term scoring within this share of the best one is as likely
+ * to be the answer: the scores cannot tell them apart, so both are quoted.
  */
 const NEAR_TIE = 0.98;
 const CLOSE_SECOND = 0.9;
@@ -276,6 +276,12 @@ export function pickUnits(
     focus === 'explanation' ||
     focus === 'yes-no' ||
     (candidate.focus >= FOCUS_HELD && best.focus < FOCUS_HELD);
+  // Two described terms ("--only-untracked", "--include-untracked") the scores cannot tell apart.
+  const nearTie = (candidate: ScoredCandidate) =>
+    best.unit.term !== undefined &&
+    candidate.unit.term !== undefined &&
+    candidate.unit.term !== best.unit.term &&
+    candidate.score >= best.score * NEAR_TIE;
   const nextToBest = (candidate: ScoredCandidate) =>
     candidate.source === best.source &&
     Math.abs(candidate.unit.index - best.unit.index) === 1 &&
@@ -295,7 +301,7 @@ export function pickUnits(
     if (isRepeat(candidate)) continue;
     if (
       nextToBest(candidate) ||
-      candidate.score >= best.score * NEAR_TIE ||
+      nearTie(candidate) ||
       (candidate.score >= best.score * CLOSE_SECOND && addsTerms(candidate))
     ) {
       picked.push(candidate);
