@@ -89,7 +89,12 @@ function refusalReasons(route: Route): RateLimitReason[] {
 
 /** The body of an error of this status, in the path family's shape. */
 function errorContent(route: Route, status: number): Record<string, unknown> {
-  const name = route.api === 'v1' ? (ERROR_BODY_OF_STATUS[status] ?? 'ApiError') : 'FlatError';
+  const name =
+    route.family === 'openai'
+      ? 'OpenAiError'
+      : route.api === 'v1'
+        ? (ERROR_BODY_OF_STATUS[status] ?? 'ApiError')
+        : 'FlatError';
   return { 'application/json': { schema: componentRef(name) } };
 }
 
@@ -363,12 +368,49 @@ const FLAT_ERROR: JsonSchema = {
   },
 };
 
+/**
+ * The OpenAI-compatible routes' errors: OpenAI's `{ error: { message, type,
+ * param, code } }`, which OpenAI clients parse, keeping the service's own
+ * `details` and `request_id` beside them.
+ */
+const OPENAI_ERROR = {
+  type: 'object',
+  description:
+    "An error in OpenAI's shape: `type` sorts it as OpenAI's clients do, `code` is the service's own error code",
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'type'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        type: {
+          type: 'string',
+          enum: [
+            'invalid_request_error',
+            'authentication_error',
+            'permission_error',
+            'not_found_error',
+            'rate_limit_error',
+            'server_error',
+          ],
+        },
+        param: { type: ['string', 'null'] },
+        details: { type: 'object' },
+        request_id: { type: 'string' },
+      },
+    },
+  },
+};
+
 /** The OpenAPI 3.1 document of every route in layers/core/http/routes/route-table.ts. */
 export function buildOpenApiDocument(): Record<string, unknown> {
   registerComponentNames();
   const components = new SchemaComponents();
   for (const [schema] of COMPONENT_NAMES) components.json(schema, 'output');
   components.add('FlatError', FLAT_ERROR);
+  components.add('OpenAiError', OPENAI_ERROR);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const operation = OPERATIONS_BY_FAMILY[route.family]?.[route.operation];

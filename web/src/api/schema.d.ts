@@ -2559,6 +2559,18 @@ export interface components {
             /** @description The request id (also in `X-Request-Id`): quote it when contacting support */
             request_id: string;
         };
+        /** @description An error in OpenAI's shape: `type` sorts it as OpenAI's clients do, `code` is the service's own error code */
+        OpenAiError: {
+            error: {
+                code: string;
+                message: string;
+                /** @enum {string} */
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "rate_limit_error" | "server_error";
+                param?: string | null;
+                details?: Record<string, never>;
+                request_id?: string;
+            };
+        };
         Organization: {
             id: string;
             name: string;
@@ -18008,7 +18020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
@@ -18017,7 +18029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
@@ -18026,7 +18038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description not_found: no such resource in your organization */
@@ -18035,7 +18047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFoundError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -18044,7 +18056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description invalid_request: a body that is not application/json */
@@ -18053,7 +18065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
@@ -18069,7 +18081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RateLimitError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
@@ -18079,7 +18091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -18188,7 +18200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
@@ -18197,7 +18209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description forbidden: the key lacks the Execute scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
@@ -18206,7 +18218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description No agent with the model id that you may use; or not_found: no such resource in your organization */
@@ -18215,7 +18227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFoundError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
@@ -18224,7 +18236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -18233,7 +18245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description invalid_request: a body that is not application/json */
@@ -18242,7 +18254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description model_provider_refused: the organization's model key was refused by its provider, or is gone */
@@ -18251,7 +18263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelProviderRefusedError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, daily_tokens, concurrency; retry after Retry-After seconds */
@@ -18267,7 +18279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RateLimitError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description The model provider is unavailable, or broke the answer off; or service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
@@ -18277,7 +18289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
