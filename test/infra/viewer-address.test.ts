@@ -162,7 +162,7 @@ describe('The viewer address behind the console distribution (P242, P243)', () =
     const secrets = Object.entries(rotated).filter(
       ([, resource]) =>
         resource.Type === 'AWS::SecretsManager::Secret' &&
-        String(resource.Properties.Description).includes('P242'),
+        String(resource.Properties.Description).includes('origin verify header'),
     );
     const text = JSON.stringify(
       Object.values(rotated).filter((resource) =>
