@@ -172,9 +172,9 @@ describe('Function: readDeploymentSettings', () => {
     ],
     [
       { environment: 'prod' },
-      /context "environment" must be one of "live", "test" \(D10\) \(got "prod"\)/,
+      /context "environment" must be one of "live", "test" \(got "prod"\)/,
     ],
-    [{}, /context "environment" must be one of "live", "test" \(D10\) \(not set\)/],
+    [{}, /context "environment" must be one of "live", "test" \(not set\)/],
     [{ environment: 'test', logRetentionDays: 42 }, /context "logRetentionDays" must be one of/],
     [
       { environment: 'test', searchInstanceCount: 'two' },
