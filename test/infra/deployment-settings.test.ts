@@ -170,10 +170,7 @@ describe('Function: readDeploymentSettings', () => {
       },
       /context "consoleWebAclArn" must be the ARN of a CloudFront-scope \(global\) WAF web ACL/,
     ],
-    [
-      { environment: 'prod' },
-      /context "environment" must be one of "live", "test" \(got "prod"\)/,
-    ],
+    [{ environment: 'prod' }, /context "environment" must be one of "live", "test" \(got "prod"\)/],
     [{}, /context "environment" must be one of "live", "test" \(not set\)/],
     [{ environment: 'test', logRetentionDays: 42 }, /context "logRetentionDays" must be one of/],
     [
