@@ -1,5 +1,6 @@
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { cloudAnswering } from '../../layers/core/wiring/cloud/cloud-answering';
+import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
@@ -10,6 +11,7 @@ import { compositionRoot } from '../../layers/core/wiring/composition-root';
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
   return {
+    ...cloudHttpPlatform(),
     ...cloudAnswering(),
     dataSources: new DynamoDbDataSourceRepository(client, tableName),
   };

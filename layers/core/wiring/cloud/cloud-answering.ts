@@ -5,7 +5,6 @@ import {
   DynamoDbSessionHistory,
 } from '../../adapters/dynamodb/interaction-repository';
 import { DynamoDbModelKeyRepository } from '../../adapters/dynamodb/model-key-repository';
-import { cloudHttpPlatform } from './cloud-http-platform';
 import { cloudModelKeyAnswerers } from './cloud-model-keys';
 import { cloudModels } from './cloud-models';
 import { cloudRetrievalIndex } from './cloud-retrieval';
@@ -13,8 +12,9 @@ import { cloudSecretSealer } from './cloud-secret-sealer';
 import { cloudTable } from './cloud-table';
 
 /**
- * What answering an agent's question needs in the cloud, for every family
- * that answers (query, the MCP server, OpenAI-compatible chat): the agents,
+ * What answering an agent's question needs in the cloud, for every function
+ * that answers (query, the MCP server, OpenAI-compatible chat, the eval
+ * worker): the agents,
  * the index, the models, the organization's model keys opened with the
  * secrets key (the Encryption SDK loads at the first key opened), and the
  * interactions, session history and rollups an answer records.
@@ -23,7 +23,6 @@ export function cloudAnswering() {
   const { client, tableName } = cloudTable();
   const models = cloudModels();
   return {
-    ...cloudHttpPlatform(),
     agents: new DynamoDbAgentRepository(client, tableName),
     retrieval: cloudRetrievalIndex(),
     embedder: models.embedder,
