@@ -355,7 +355,8 @@ function withDefinition(
   }
   const [first] = description;
   if (!first) return [...picked];
-  return [best, { ...first, score: best.score }, ...picked.slice(1)].slice(0, MAX_UNITS);
+  const others = picked.slice(1).filter((candidate) => candidate.unit !== first.unit);
+  return [best, { ...first, score: best.score }, ...others].slice(0, MAX_UNITS);
 }
 
 /**
