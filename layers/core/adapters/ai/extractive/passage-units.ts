@@ -137,8 +137,28 @@ function readsAsProse(block: string): boolean {
   const sentences = lines.filter(
     (line) => line.trim().split(/\s+/).length >= 5 && /[.!?。]["'”’)\]]*$/u.test(line.trim()),
   );
-  return sentences.length * 2 >= lines.length;
+  return sentences.length * 2 >= lines.length || wrappedProse(lines);
 }
+
+/**
+ * Text wrapped at a fixed width and kept in a block (an indented paragraph of
+ * a README, a man page's text): its lines end mid-sentence, but nearly every
+ * line is a run of plain words, which code's lines are not.
+ */
+function wrappedProse(lines: readonly string[]): boolean {
+  const wordy = lines.filter((line) => {
+    const tokens = line.trim().split(/\s+/);
+    if (tokens.length < PROSE_LINE_MIN_WORDS || PROMPT.test(line.trim())) return false;
+    const plain = tokens.filter((token) => PLAIN_WORD.test(token)).length;
+    return plain >= tokens.length * PROSE_PLAIN_SHARE;
+  });
+  return wordy.length >= lines.length * PROSE_PLAIN_SHARE;
+}
+
+/** A word as prose writes it: letters, perhaps an apostrophe, then at most a punctuation mark or two. */
+const PLAIN_WORD = /^["'“(]?[\p{L}][\p{L}'’-]*[.,;:!?)"'”]{0,2}$/u;
+const PROSE_LINE_MIN_WORDS = 6;
+const PROSE_PLAIN_SHARE = 0.8;
 
 function codeLinesOf(block: string): string[] {
   return block.split('\n').filter((line) => line.trim() !== '');

@@ -65,6 +65,26 @@ describe('Function: passageUnits', () => {
     );
   });
 
+  it('reads text wrapped at a fixed width, its lines ending mid-sentence, as prose', () => {
+    const passage =
+      'Read this first:\n\nThe requirements file format is closely tied to a number of internal details of\npip and its command line options. The basic format is relatively stable\nand portable but the full syntax is only intended for consumption by pip.';
+
+    const units = passageUnits(passage);
+
+    expect(units.every((unit) => unit.codeLines === 0)).toBe(true);
+    expect(units.map((unit) => unit.kind)).toEqual(['sentence', 'sentence', 'sentence']);
+  });
+
+  it('keeps a commented code block as code', () => {
+    const passage =
+      'It is possible to refer to other files:\n\n# It is possible to refer to other requirement files or constraints files.\n-r other-requirements.txt\n-c constraints.txt';
+
+    const [lead] = passageUnits(passage);
+
+    expect(lead?.kind).toBe('lead');
+    expect(lead?.codeLines).toBe(3);
+  });
+
   it('leaves out questions and sentences holding bracketed numbers', () => {
     const units = passageUnits(
       'How do I reset it? Hold the button [3]. Hold the button for ten seconds.',
