@@ -474,6 +474,29 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).toContain('--include-untracked');
   });
 
+  it('quotes the description of each of two terms a question compares', async () => {
+    const { result } = await answer(
+      {
+        question: "what's the difference between stash apply and pop",
+        sources: [
+          doc(
+            1,
+            '`pop [--index] [<stash>]`\n\nRemove a single stashed state from the stash list and apply it on top of the working tree.\n\nApplying the state can fail with conflicts; then it stays in the stash list.',
+          ),
+          doc(
+            2,
+            '`apply [--index] [<stash>]`\n\nLike pop, but do not remove the state from the stash list.\n\n`drop [<stash>]`\n\nRemove a single stash entry from the list of stash entries.',
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('Remove a single stashed state');
+    expect(result.text).toContain('do not remove the state from the stash list');
+    expect(result.text).not.toContain('`drop');
+  });
+
   it('reads the words inside the names a code example writes', async () => {
     const { result } = await answer(
       {

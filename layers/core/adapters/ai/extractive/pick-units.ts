@@ -323,7 +323,55 @@ export function pickUnits(
       picked.push(holder);
     }
   }
-  return withDefinition(picked, candidates);
+  const answer = withDefinition(picked, candidates);
+  return !COMPARES_TWO.test(question)
+    ? answer
+    : withComparedTerms(answer, scored, candidates, questionTerms, best.score * relativeCutoff);
+}
+
+/** A question that sets two things side by side, not one that only says "different". */
+const COMPARES_TWO =
+  /\b(?:vs\.?|versus|difference|differ|compared?|comparison)\b|\bbetween\b.+\band\b/i;
+/** At most this many other described terms join a comparison ("apply" with "pop"). */
+const COMPARED_TERMS = 2;
+
+/**
+ * A question that compares two described terms ("the difference between
+ * stash apply and pop") is answered by both descriptions: the best unit
+ * describes one, and each other term the question names that scores close
+ * enough joins with the first sentence of its own description.
+ */
+function withComparedTerms(
+  answer: readonly ScoredCandidate[],
+  scored: readonly ScoredCandidate[],
+  candidates: readonly Candidate[],
+  questionTerms: ReadonlySet<string>,
+  minScore: number,
+): ScoredCandidate[] {
+  const result = [...answer];
+  const described = new Set(result.map((unit) => unit.unit.term));
+  if (!result.some((unit) => unit.unit.term !== undefined)) return result;
+  for (const candidate of scored) {
+    if (candidate.score < minScore || described.size > COMPARED_TERMS) break;
+    const term = candidate.unit.term;
+    if (term === undefined || described.has(term)) continue;
+    if (![...termNameWords(term)].some((word) => questionTerms.has(word))) continue;
+    described.add(term);
+    const definition = candidates.find(
+      (other) => other.source === candidate.source && other.unit.term === term,
+    );
+    result.push(definition ? { ...definition, score: candidate.score } : candidate);
+  }
+  return result;
+}
+
+/** The words of the name a term line opens with: "apply" of `apply [--index] [<stash>]`. */
+function termNameWords(term: string): Set<string> {
+  const [name = ''] = term
+    .replace(/`/g, '')
+    .trim()
+    .split(/[\s,[=<]/, 1);
+  return meaningfulTerms(name.replace(/[-_.]/g, ' '));
 }
 
 /**
