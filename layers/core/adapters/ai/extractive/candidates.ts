@@ -148,7 +148,11 @@ function leadingHeadingCandidate(
 
 export function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
   const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
-  const titleTerms = meaningfulTerms(source.document_title);
+  // A file's name is one token to the analyzer ("pip-caching.md"); its words name the subject.
+  const titleTerms = new Set([
+    ...meaningfulTerms(source.document_title),
+    ...meaningfulTerms(identifierWords(source.document_title)),
+  ]);
   const document = documentOf(source);
   const heading = leadingHeadingCandidate(source);
   return passageUnits(source.text).map((unit) => {
