@@ -96,8 +96,12 @@ export function passageUnits(passage: string): PassageUnit[] {
     if (kind === 'item') {
       const item = collapseWhitespace(block).trim();
       term = undefined;
+      const captioned = kinds[at + 1] === 'code' ? introducedBlocks(blocks, kinds, at, item) : null;
       if (isTermLine(item) && kinds[at + 1] === 'prose') term = item;
-      else if (quotable(item, MIN_WORDS) || hasNumber(item)) push('item', [item]);
+      else if (captioned && quotable(item, MIN_WORDS)) {
+        // A caption over its example ("Undo commits permanently", then the commands).
+        push('lead', [item, ...captioned.parts], captioned.codeLines);
+      } else if (quotable(item, MIN_WORDS) || hasNumber(item)) push('item', [item]);
       continue;
     }
     const sentences = sentencesOf(block);

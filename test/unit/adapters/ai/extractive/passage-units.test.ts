@@ -75,6 +75,19 @@ describe('Function: passageUnits', () => {
     expect(units.map((unit) => unit.kind)).toEqual(['sentence', 'sentence', 'sentence']);
   });
 
+  it('quotes a caption line together with the example under it', () => {
+    const passage = 'Undo commits permanently\n\n$ git commit ...\n$ git reset --hard HEAD~3';
+
+    const [caption] = passageUnits(passage);
+
+    expect(caption?.kind).toBe('lead');
+    expect(caption?.parts).toEqual([
+      'Undo commits permanently',
+      '$ git commit ...',
+      '$ git reset --hard HEAD~3',
+    ]);
+  });
+
   it('keeps a commented code block as code', () => {
     const passage =
       'It is possible to refer to other files:\n\n# It is possible to refer to other requirement files or constraints files.\n-r other-requirements.txt\n-c constraints.txt';
