@@ -53,6 +53,12 @@ export function Playground({ agent }: { readonly agent: Agent }) {
   const box = useRef<HTMLTextAreaElement>(null);
   const controller = useRef<AbortController | null>(null);
   const nextKey = useRef(1);
+  /**
+   * Bumped by whatever changes the conversation shown (asking, starting a
+   * new one, opening one), so a conversation that finishes opening after the
+   * person moved on is dropped rather than shown over what they are doing.
+   */
+  const shownChange = useRef(0);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -80,15 +86,18 @@ export function Playground({ agent }: { readonly agent: Agent }) {
   const reopen = async (id: string, signal?: AbortSignal) => {
     const question =
       conversations.value?.find((entry) => entry.session_id === id)?.first_question ?? '';
+    const change = ++shownChange.current;
     reopening.value = { status: 'opening', question };
     try {
       const reopened = await openConversation(session.api, id, nextKey.current, signal);
+      if (change !== shownChange.current) return;
       nextKey.current += reopened.length;
       turns.value = reopened;
       sessionId.value = id;
       opened.value = null;
       reopening.value = { status: 'opened', question };
     } catch (error) {
+      if (change !== shownChange.current) return;
       reopening.value = null;
       if (!signal?.aborted) listFailure.value = error;
     }
@@ -100,7 +109,8 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     void (async () => {
       await refreshList(loading.signal);
       const latest = conversations.value?.[0];
-      if (latest && turns.value.length === 0 && !asking.value) {
+      // Unless the person has already asked, or chosen, something meanwhile.
+      if (latest && shownChange.current === 0) {
         await reopen(latest.session_id, loading.signal);
       }
     })();
@@ -108,6 +118,7 @@ export function Playground({ agent }: { readonly agent: Agent }) {
   }, [agent.id]);
 
   const ask = async (question: string) => {
+    shownChange.current += 1;
     const key = nextKey.current++;
     const update = (turn: Turn) => {
       turns.value = turns.value.map((entry) => (entry.key === key ? turn : entry));
@@ -140,6 +151,7 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     void ask(question);
   };
   const newConversation = () => {
+    shownChange.current += 1;
     controller.current?.abort();
     asking.value = false;
     turns.value = [];
