@@ -344,11 +344,13 @@ test.describe('The agent playground and search', () => {
     await expect(panel.getByRole('heading', { level: 2 })).toBeFocused();
     await page.keyboard.press('Escape');
     await expectAccessible(makeAxeBuilder);
+    await documentScreenshot(page, 'agent-conversations-light');
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(list).toBeVisible();
     await expectAccessible(makeAxeBuilder);
+    await documentScreenshot(page, 'agent-conversations-phone-dark');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
   });
@@ -429,6 +431,7 @@ test.describe('The agent playground and search', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(markdown);
     await expectAccessible(makeAxeBuilder);
 
+    await documentScreenshot(page, 'agent-answer-markdown-light');
     await turn.getByRole('button', { name: 'Ask again' }).click();
     const again = page
       .getByRole('list', { name: 'Conversation' })
