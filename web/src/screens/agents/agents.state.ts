@@ -57,29 +57,6 @@ export function agentPermissions(me: Me | null): AgentPermissions {
   };
 }
 
-/** A piece of an answer: text, or a `[n]` citation of the n-th source. */
-export type AnswerPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'citation'; readonly number: number };
-
-/**
- * An answer's text with each `[n]` that names one of its `sourceCount`
- * sources cut out as a citation; a number past the list (or `[0]`) stays text.
- */
-export function answerParts(text: string, sourceCount: number): AnswerPart[] {
-  const parts: AnswerPart[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\[(\d{1,3})\]/g)) {
-    const number = Number(match[1]);
-    if (number < 1 || number > sourceCount) continue;
-    if (match.index > last) parts.push({ kind: 'text', text: text.slice(last, match.index) });
-    parts.push({ kind: 'citation', number });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
-  return parts;
-}
-
 /**
  * A source as the playground shows it: the passage always (the stream's
  * `done` omits it); a reopened answer recorded before sources named their
