@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../layers/core/domain/errors';
-import { agentAccessOf } from '../../layers/core/domain/principal';
+import { agentAccessOf, type Principal } from '../../layers/core/domain/principal';
 import { dayAfter } from '../../layers/core/http/date.schema';
 import { httpFunction } from '../../layers/core/http/http-function';
 import { operationsWith } from '../../layers/core/http/operation';
@@ -7,9 +7,19 @@ import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { INTERACTIONS_ROUTES } from '../../layers/core/http/routes/interactions';
 import {
+  type ConversationReader,
+  getConversation,
+  listConversations,
+} from '../../layers/core/use-cases/interactions/conversations';
+import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
+import {
+  conversationList,
+  conversationResource,
+  listConversationsQuery,
+} from './conversation.schema';
 import {
   feedbackBody,
   interactionList,
@@ -20,6 +30,18 @@ import {
 import { dependencies, type InteractionsDependencies } from './wiring';
 
 const operation = operationsWith<InteractionsDependencies>();
+
+/** A caller reads the conversations they asked in: a user their own, an API key its own. */
+function conversationReader(principal: Principal): ConversationReader {
+  return {
+    orgId: principal.orgId,
+    askedBy:
+      principal.kind === 'session'
+        ? { kind: 'user', userId: principal.userId }
+        : { kind: 'key', keyId: principal.keyId },
+    access: agentAccessOf(principal),
+  };
+}
 
 /** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
 export const operations = {
@@ -84,6 +106,40 @@ export const operations = {
           feedback,
           agentAccessOf(principal),
         ),
+      );
+    },
+  }),
+  listConversations: operation({
+    summary:
+      "List the caller's own conversations, most recently continued first, each with its first question",
+    query: listConversationsQuery,
+    responses: {
+      200: { description: "A page of the caller's conversations", schema: conversationList },
+    },
+    async handle({ query, principal, deps }) {
+      const page = pageRequest(query);
+      const result = await listConversations(
+        deps,
+        conversationReader(principal),
+        query.agent_id ? { agentId: query.agent_id } : {},
+        page,
+      );
+      return jsonResponse(200, { conversations: result.items, total: result.total, ...page });
+    },
+  }),
+  getConversation: operation({
+    summary: "Read one of the caller's own conversations: its questions and answers, oldest first",
+    pathIds: { id: 'session' },
+    responses: {
+      200: {
+        description: 'The conversation with its answers and sources',
+        schema: conversationResource,
+      },
+    },
+    async handle({ params, principal, deps }) {
+      return jsonResponse(
+        200,
+        await getConversation(deps, conversationReader(principal), params.id ?? ''),
       );
     },
   }),

@@ -76,6 +76,8 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/interactions': 'Read',
   'POST /api/v1/interactions/{id}/feedback': 'Execute',
   'POST /api/interactions/feedback': 'Execute',
+  'GET /api/v1/conversations': 'Read',
+  'GET /api/v1/conversations/{id}': 'Read',
   'GET /api/v1/analytics': 'Admin',
   'GET /api/analytics/charts/dashboard': 'Admin',
   // D9 Admin (the spec lists POST /api/v1/users as Admin); P65, P225: an Admin key manages

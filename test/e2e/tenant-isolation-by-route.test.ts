@@ -39,6 +39,7 @@ const ID_KIND_BY_COLLECTION: Readonly<Record<string, string>> = {
   'data-specs': 'ds',
   webhooks: 'wh',
   interactions: 'int',
+  conversations: 'sess',
   users: 'usr',
   groups: 'grp',
   organizations: 'org',

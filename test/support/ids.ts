@@ -48,7 +48,9 @@ export function concretePath(path: string): string {
                     ? 'wh'
                     : /interactions/.test(path)
                       ? 'int'
-                      : 'ds';
+                      : /conversations/.test(path)
+                        ? 'sess'
+                        : 'ds';
   const query =
     path === '/api/v1/analytics'
       ? '?start_date=2026-11-01&end_date=2026-11-30'

@@ -43,7 +43,7 @@ function sse(events: ReadonlyArray<[string, unknown]>): string {
 
 async function ask(page: Page, question: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Question' }).fill(question);
-  await page.getByRole('button', { name: 'Ask' }).click();
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
 }
 
 /** Spaces as one, for comparing a marked passage with the answer that quotes it. */

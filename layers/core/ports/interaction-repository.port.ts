@@ -12,7 +12,16 @@ export interface InteractionFilter {
   readonly to?: Date;
   /** `none`: interactions without feedback (the spec's `feedback=null`). */
   readonly feedback?: Feedback | 'none';
+  /** One conversation's interactions only. */
+  readonly sessionId?: string;
+  /** Only what one person (a signed-in user) or one program (an API key) asked. */
+  readonly askedBy?: AskedBy;
 }
+
+/** Who asked a question: the interaction's `user_id` or its `key_id`. */
+export type AskedBy =
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'key'; readonly keyId: string };
 
 /** Interactions of one organization; writes carry their events (the outbox). */
 export interface InteractionRepository {

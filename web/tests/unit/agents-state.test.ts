@@ -2,7 +2,6 @@ import { ApiError } from '../../src/api/api-error';
 import {
   agentInput,
   agentPermissions,
-  answerParts,
   applyEvent,
   askFailure,
   cutTurn,
@@ -97,20 +96,6 @@ describe("the playground's answer, built from D19's stream", () => {
 
     expect(turn).toMatchObject({ status: 'cut', text: 'Two' });
     expect((turn.error as ApiError).message).toMatch(/cut off/);
-  });
-});
-
-describe('citations in an answer', () => {
-  it('cuts out each [n] that names a source, and leaves other brackets as text', () => {
-    expect(answerParts('A [1], B [2][3] and [0] or [9].', 3)).toEqual([
-      { kind: 'text', text: 'A ' },
-      { kind: 'citation', number: 1 },
-      { kind: 'text', text: ', B ' },
-      { kind: 'citation', number: 2 },
-      { kind: 'citation', number: 3 },
-      { kind: 'text', text: ' and [0] or [9].' },
-    ]);
-    expect(answerParts('No sources [1].', 0)).toEqual([{ kind: 'text', text: 'No sources [1].' }]);
   });
 });
 

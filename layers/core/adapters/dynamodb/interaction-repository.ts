@@ -62,6 +62,17 @@ export class DynamoDbInteractionRepository implements InteractionRepository {
       conditions.push('feedback = :feedback');
       values[':feedback'] = filter.feedback;
     }
+    if (filter.sessionId) {
+      conditions.push('session_id = :session');
+      values[':session'] = filter.sessionId;
+    }
+    if (filter.askedBy?.kind === 'user') {
+      conditions.push('user_id = :asker');
+      values[':asker'] = filter.askedBy.userId;
+    } else if (filter.askedBy?.kind === 'key') {
+      conditions.push('key_id = :asker');
+      values[':asker'] = filter.askedBy.keyId;
+    }
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',

@@ -41,4 +41,23 @@ export const INTERACTIONS_ROUTES: readonly Route[] = [
     api: 'legacy',
     successor: '/api/v1/interactions/{id}/feedback',
   },
+  // The caller's own conversations (the console's playground): sessions of what they asked.
+  {
+    method: 'GET',
+    path: '/api/v1/conversations',
+    family: 'interactions',
+    operation: 'listConversations',
+    scope: 'Read',
+    role: 'readonly',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/conversations/{id}',
+    family: 'interactions',
+    operation: 'getConversation',
+    scope: 'Read',
+    role: 'readonly',
+    api: 'v1',
+  },
 ];

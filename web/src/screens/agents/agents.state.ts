@@ -57,35 +57,39 @@ export function agentPermissions(me: Me | null): AgentPermissions {
   };
 }
 
-/** A piece of an answer: text, or a `[n]` citation of the n-th source. */
-export type AnswerPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'citation'; readonly number: number };
-
 /**
- * An answer's text with each `[n]` that names one of its `sourceCount`
- * sources cut out as a citation; a number past the list (or `[0]`) stays text.
+ * A source as the playground shows it: the passage always (the stream's
+ * `done` omits it); a reopened answer recorded before sources named their
+ * document lacks its ids.
  */
-export function answerParts(text: string, sourceCount: number): AnswerPart[] {
-  const parts: AnswerPart[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\[(\d{1,3})\]/g)) {
-    const number = Number(match[1]);
-    if (number < 1 || number > sourceCount) continue;
-    if (match.index > last) parts.push({ kind: 'text', text: text.slice(last, match.index) });
-    parts.push({ kind: 'citation', number });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
-  return parts;
-}
-
-/** A source as the playground shows it: the passage always (the stream's `done` omits it). */
-export interface ShownSource extends Omit<CitedSource, 'chunk_text'> {
+export interface ShownSource
+  extends Omit<CitedSource, 'chunk_text' | 'document_id' | 'data_source_id'> {
   readonly chunk_text: string | null;
+  readonly document_id?: string | undefined;
+  readonly data_source_id?: string | undefined;
 }
 
-/** One question and its answer, as the stream builds it. */
+/** What the playground shows about an answer: the stream's `done` metadata, or a recorded interaction's. */
+export interface AnswerFacts {
+  readonly interaction_id: string;
+  readonly session_id: string;
+  readonly latency_ms: number;
+  readonly tokens_input: number;
+  readonly tokens_output: number;
+  readonly cost_usd: number;
+  readonly rag_strategy: string;
+  readonly model: string;
+  /** Null on an answer recorded before answers were scored. */
+  readonly groundedness: number | null;
+}
+
+/** A rating the person gave an answer, and the comment they added to it, if any. */
+export interface GivenFeedback {
+  readonly feedback: 'positive' | 'negative';
+  readonly comment: string | null;
+}
+
+/** One question and its answer, as the stream builds it or as a reopened conversation recorded it. */
 export interface Turn {
   readonly key: number;
   readonly question: string;
@@ -94,12 +98,23 @@ export interface Turn {
   readonly text: string;
   /** While streaming, numbered as the deltas cite them; once done, the cited ones renumbered. */
   readonly sources: readonly ShownSource[];
-  readonly metadata: QueryResult['metadata'] | null;
+  readonly metadata: AnswerFacts | null;
   readonly error: unknown;
+  /** The rating already recorded (a reopened answer's), or null. */
+  readonly feedback: GivenFeedback | null;
 }
 
 export function startTurn(key: number, question: string): Turn {
-  return { key, question, status: 'streaming', text: '', sources: [], metadata: null, error: null };
+  return {
+    key,
+    question,
+    status: 'streaming',
+    text: '',
+    sources: [],
+    metadata: null,
+    error: null,
+    feedback: null,
+  };
 }
 
 function parse(data: string): Record<string, unknown> | null {

@@ -1,7 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { unwrap } from '../../api/client';
-import { useAction } from '../../api/use-action';
+import { CopyButton } from '../../components/copy-button';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/error-notice';
 import { GroundednessFact } from '../../components/groundedness';
@@ -10,8 +9,6 @@ import { formatNumber } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import {
   type Agent,
-  agentPermissions,
-  answerParts,
   formatCost,
   formatScore,
   SCORE_NAMES,
@@ -20,6 +17,10 @@ import {
   type Turn,
 } from './agents.state';
 import { askStreaming } from './agents-api';
+import { AnswerFeedback } from './answer-feedback';
+import { AnswerText } from './answer-text';
+import { ConversationList } from './conversation-list';
+import { type ConversationSummary, listConversations, openConversation } from './conversations-api';
 import { mergeSources, numbersInWords, type SourceEntry } from './source-entries';
 
 /** True when "/" typed there is text, not the shortcut. */
@@ -31,11 +32,13 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * Ask the agent: the answer streams in as it is written; each `[n]`
- * opens its source; follow-ups continue the session until "New
- * conversation"; each answer lists its sources once each, and shows how
- * much of it they support, latency, tokens, cost, model and strategy;
- * people who train rate it.
+ * Ask the agent: the answer streams in as it is written, as Markdown; each
+ * `[n]` opens its source; follow-ups continue the session until "New
+ * conversation". The person's conversations are kept by the service: the
+ * latest is shown again after a reload, and earlier ones are listed to
+ * reopen. Each answer lists its sources once each, and shows how much of it
+ * they support, latency, tokens, cost, model and strategy; it can be copied
+ * or asked again, and people who train rate it.
  */
 export function Playground({ agent }: { readonly agent: Agent }) {
   const { session } = useApp();
@@ -43,9 +46,19 @@ export function Playground({ agent }: { readonly agent: Agent }) {
   const sessionId = useSignal<string | null>(null);
   const asking = useSignal(false);
   const opened = useSignal<{ turn: number; source: number } | null>(null);
+  const conversations = useSignal<readonly ConversationSummary[] | null>(null);
+  /** What the conversation area is doing besides answering: reopening one, or failing to. */
+  const reopening = useSignal<{ status: 'opening' | 'opened'; question: string } | null>(null);
+  const listFailure = useSignal<unknown>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const controller = useRef<AbortController | null>(null);
   const nextKey = useRef(1);
+  /**
+   * Bumped by whatever changes the conversation shown (asking, starting a
+   * new one, opening one), so a conversation that finishes opening after the
+   * person moved on is dropped rather than shown over what they are doing.
+   */
+  const shownChange = useRef(0);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -61,13 +74,58 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     };
   }, []);
 
+  const refreshList = async (signal?: AbortSignal) => {
+    try {
+      conversations.value = await listConversations(session.api, agent.id, signal);
+      listFailure.value = null;
+    } catch (error) {
+      if (!signal?.aborted) listFailure.value = error;
+    }
+  };
+
+  const reopen = async (id: string, signal?: AbortSignal) => {
+    const question =
+      conversations.value?.find((entry) => entry.session_id === id)?.first_question ?? '';
+    const change = ++shownChange.current;
+    reopening.value = { status: 'opening', question };
+    try {
+      const reopened = await openConversation(session.api, id, nextKey.current, signal);
+      if (change !== shownChange.current) return;
+      nextKey.current += reopened.length;
+      turns.value = reopened;
+      sessionId.value = id;
+      opened.value = null;
+      reopening.value = { status: 'opened', question };
+    } catch (error) {
+      if (change !== shownChange.current) return;
+      reopening.value = null;
+      if (!signal?.aborted) listFailure.value = error;
+    }
+  };
+
+  // The person's conversations with this agent; the latest is shown again, as they left it.
+  useEffect(() => {
+    const loading = new AbortController();
+    void (async () => {
+      await refreshList(loading.signal);
+      const latest = conversations.value?.[0];
+      // Unless the person has already asked, or chosen, something meanwhile.
+      if (latest && shownChange.current === 0) {
+        await reopen(latest.session_id, loading.signal);
+      }
+    })();
+    return () => loading.abort();
+  }, [agent.id]);
+
   const ask = async (question: string) => {
+    shownChange.current += 1;
     const key = nextKey.current++;
     const update = (turn: Turn) => {
       turns.value = turns.value.map((entry) => (entry.key === key ? turn : entry));
     };
     turns.value = [...turns.value, startTurn(key, question)];
     asking.value = true;
+    reopening.value = null;
     controller.current = new AbortController();
     const finished = await askStreaming(
       session.api,
@@ -82,6 +140,7 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     );
     if (finished.metadata) sessionId.value = finished.metadata.session_id;
     asking.value = false;
+    if (finished.metadata) await refreshList();
   };
 
   const submit = (event: SubmitEvent) => {
@@ -92,10 +151,12 @@ export function Playground({ agent }: { readonly agent: Agent }) {
     void ask(question);
   };
   const newConversation = () => {
+    shownChange.current += 1;
     controller.current?.abort();
     asking.value = false;
     turns.value = [];
     sessionId.value = null;
+    reopening.value = null;
     box.current?.focus();
   };
   const openTurn = turns.value.find((turn) => turn.key === opened.value?.turn);
@@ -107,58 +168,80 @@ export function Playground({ agent }: { readonly agent: Agent }) {
 
   return (
     <div class="playground">
-      {turns.value.length === 0 ? (
-        <p class="playground__empty">
-          Ask {agent.name} a question: the answer cites its sources as [1], [2]…, and a follow-up
-          continues the conversation. Press “/” to go to the question box.
+      <div class="playground__main">
+        <p role="status" class="playground__reopened">
+          {reopening.value?.status === 'opening'
+            ? 'Opening the conversation…'
+            : reopening.value?.status === 'opened'
+              ? `Conversation reopened: “${reopening.value.question}”. A question continues it.`
+              : ''}
         </p>
-      ) : (
-        <ol class="conversation" aria-label="Conversation">
-          {turns.value.map((turn) => (
-            <TurnView
-              key={turn.key}
-              turn={turn}
-              onCite={(number) => {
-                opened.value = { turn: turn.key, source: number };
-              }}
-            />
-          ))}
-        </ol>
-      )}
-      <form class="form ask-form" onSubmit={submit}>
-        <label for="playground-question">Question</label>
-        <textarea
-          id="playground-question"
-          ref={box}
-          name="question"
-          rows={3}
-          maxLength={4000}
-          required
-          aria-keyshortcuts="/"
-          onKeyDown={(event) => {
-            // Enter asks; Shift+Enter is a new line.
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
-            }
-          }}
-        />
-        <div class="form__actions">
-          <button type="submit" class="button button--primary" disabled={asking.value}>
-            Ask
-          </button>
-          {turns.value.length > 0 ? (
-            <button type="button" class="button" onClick={newConversation}>
-              New conversation
+        {turns.value.length === 0 ? (
+          <p class="playground__empty">
+            Ask {agent.name} a question: the answer cites its sources as [1], [2]…, and a follow-up
+            continues the conversation. Press “/” to go to the question box.
+          </p>
+        ) : (
+          <ol class="conversation" aria-label="Conversation">
+            {turns.value.map((turn) => (
+              <TurnView
+                key={turn.key}
+                turn={turn}
+                asking={asking.value}
+                onCite={(number) => {
+                  opened.value = { turn: turn.key, source: number };
+                }}
+                onAskAgain={() => void ask(turn.question)}
+              />
+            ))}
+          </ol>
+        )}
+        <form class="form ask-form" onSubmit={submit}>
+          <label for="playground-question">Question</label>
+          <textarea
+            id="playground-question"
+            ref={box}
+            name="question"
+            rows={3}
+            maxLength={4000}
+            required
+            aria-keyshortcuts="/"
+            onKeyDown={(event) => {
+              // Enter asks; Shift+Enter is a new line.
+              if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+                event.preventDefault();
+                event.currentTarget.form?.requestSubmit();
+              }
+            }}
+          />
+          <div class="form__actions">
+            <button type="submit" class="button button--primary" disabled={asking.value}>
+              Ask
             </button>
-          ) : null}
-        </div>
-        <p class="form__hint">
-          {sessionId.value
-            ? 'Follow-ups continue this conversation.'
-            : 'Enter asks; Shift+Enter starts a new line.'}
-        </p>
-      </form>
+            {turns.value.length > 0 ? (
+              <button type="button" class="button" onClick={newConversation}>
+                New conversation
+              </button>
+            ) : null}
+          </div>
+          <p class="form__hint">
+            {sessionId.value
+              ? 'Follow-ups continue this conversation.'
+              : 'Enter asks; Shift+Enter starts a new line.'}
+          </p>
+        </form>
+      </div>
+      <div class="playground__side">
+        {listFailure.value ? <ErrorNotice error={listFailure.value} /> : null}
+        {conversations.value ? (
+          <ConversationList
+            conversations={conversations.value}
+            current={sessionId.value}
+            busy={asking.value || reopening.value?.status === 'opening'}
+            onOpen={(id) => void reopen(id)}
+          />
+        ) : null}
+      </div>
       <Dialog
         open={openEntry !== undefined}
         labelledBy="source-heading"
@@ -183,13 +266,17 @@ export function Playground({ agent }: { readonly agent: Agent }) {
 
 function TurnView({
   turn,
+  asking,
   onCite,
+  onAskAgain,
 }: {
   readonly turn: Turn;
+  readonly asking: boolean;
   readonly onCite: (number: number) => void;
+  readonly onAskAgain: () => void;
 }) {
-  const parts = answerParts(turn.text, turn.sources.length);
   const entries = mergeSources(turn.sources).entries;
+  const finished = turn.status !== 'streaming';
   return (
     <li class="turn">
       <p class="turn__question">
@@ -198,24 +285,12 @@ function TurnView({
       </p>
       <div class="turn__answer" aria-busy={turn.status === 'streaming'}>
         {turn.text ? (
-          <p class="turn__text">
-            {parts.map((part, index) =>
-              part.kind === 'text' ? (
-                part.text
-              ) : (
-                <button
-                  key={index}
-                  type="button"
-                  class="citation"
-                  aria-haspopup="dialog"
-                  onClick={() => onCite(part.number)}
-                >
-                  [{part.number}]
-                </button>
-              ),
-            )}
-            {turn.status === 'cut' ? <span class="turn__cut"> (incomplete)</span> : null}
-          </p>
+          <AnswerText
+            text={turn.text}
+            sourceCount={turn.sources.length}
+            cut={turn.status === 'cut'}
+            onCite={onCite}
+          />
         ) : null}
         <p role="status" class="turn__status">
           {turn.status === 'streaming' ? 'Answering…' : ''}
@@ -227,11 +302,26 @@ function TurnView({
             matches, or nothing yet.
           </p>
         ) : null}
-        {turn.status !== 'streaming' && entries.length > 0 ? (
-          <SourceList entries={entries} onCite={onCite} />
-        ) : null}
+        {finished && entries.length > 0 ? <SourceList entries={entries} onCite={onCite} /> : null}
         {turn.metadata ? <AnswerFacts turn={turn} /> : null}
-        {turn.metadata ? <Feedback interactionId={turn.metadata.interaction_id} /> : null}
+        {finished ? (
+          <div class="turn__actions">
+            {turn.text && turn.status === 'done' ? (
+              <CopyButton value={turn.text} label="Copy answer" />
+            ) : null}
+            <button
+              type="button"
+              class="button button--small"
+              disabled={asking}
+              onClick={onAskAgain}
+            >
+              Ask again
+            </button>
+          </div>
+        ) : null}
+        {turn.metadata ? (
+          <AnswerFeedback interactionId={turn.metadata.interaction_id} given={turn.feedback} />
+        ) : null}
       </div>
     </li>
   );
@@ -393,78 +483,5 @@ function SourcePanel({
         <dd>{formatScore(source.similarity_score)}</dd>
       </dl>
     </div>
-  );
-}
-
-/** Only people who train see this; thumbs up or down, then an optional comment. */
-function Feedback({ interactionId }: { readonly interactionId: string }) {
-  const { session } = useApp();
-  const may = agentPermissions(session.me.value);
-  const choice = useSignal<'positive' | 'negative' | null>(null);
-  const sent = useSignal(false);
-  const record = useAction(async (feedback: 'positive' | 'negative', comment: string) => {
-    await unwrap(
-      session.api.POST('/api/v1/interactions/{id}/feedback', {
-        params: { path: { id: interactionId } },
-        body: { feedback, ...(comment ? { comment } : {}) },
-      }),
-    );
-    sent.value = true;
-  });
-  if (!may.feedback) return null;
-  const send = (event: SubmitEvent) => {
-    event.preventDefault();
-    if (!choice.value) return;
-    const comment = String(
-      new FormData(event.currentTarget as HTMLFormElement).get('comment') ?? '',
-    ).trim();
-    void record.run(choice.value, comment);
-  };
-  if (sent.value) {
-    return (
-      <p role="status" class="feedback__sent">
-        Thank you: your feedback is recorded.
-      </p>
-    );
-  }
-  const commentId = `feedback-comment-${interactionId}`;
-  return (
-    <form class="feedback" onSubmit={send}>
-      <fieldset class="feedback__choices">
-        <legend>Was this answer helpful?</legend>
-        <button
-          type="button"
-          class="button button--small"
-          aria-pressed={choice.value === 'positive'}
-          onClick={() => {
-            choice.value = 'positive';
-          }}
-        >
-          <span aria-hidden="true">👍 </span>Helpful
-        </button>
-        <button
-          type="button"
-          class="button button--small"
-          aria-pressed={choice.value === 'negative'}
-          onClick={() => {
-            choice.value = 'negative';
-          }}
-        >
-          <span aria-hidden="true">👎 </span>Not helpful
-        </button>
-      </fieldset>
-      {choice.value ? (
-        <div class="form feedback__comment">
-          <label for={commentId}>Comment (optional)</label>
-          <textarea id={commentId} name="comment" rows={2} maxLength={2000} />
-          <div class="form__actions">
-            <button type="submit" class="button button--primary" disabled={record.pending.value}>
-              Send feedback
-            </button>
-          </div>
-        </div>
-      ) : null}
-      {record.failure.value ? <ErrorNotice error={record.failure.value} /> : null}
-    </form>
   );
 }
