@@ -2,6 +2,7 @@ import { ApiError } from '../../api/api-error';
 import type { components, operations } from '../../api/schema';
 import type { ServerEvent } from '../../api/server-events';
 import { type Me, roleAtLeast } from '../../state/roles';
+import { chosenModel } from './model-choices';
 
 export type Agent = components['schemas']['Agent'];
 export type AgentInput = operations['createAgent']['requestBody']['content']['application/json'];
@@ -235,7 +236,7 @@ export function agentInput(form: FormData, withModelKey: boolean): AgentInput {
     name: text('name').trim(),
     data_source_ids: form.getAll('data_source_ids').map(String),
     rag_strategy: text('rag_strategy') as RagStrategy,
-    model: text('model').trim(),
+    model: chosenModel(form),
     temperature: Number(text('temperature')),
     max_tokens: Number(text('max_tokens')),
     system_prompt: prompt === '' ? null : text('system_prompt'),
