@@ -178,7 +178,7 @@ export function applyEvent(turn: Turn, event: ServerEvent): Turn {
       };
     }
     case 'error':
-      return { ...turn, status: 'failed', error: streamError(data) };
+      return { ...turn, status: 'failed', error: askFailure(streamError(data)) };
     default:
       return turn;
   }
@@ -195,6 +195,25 @@ export function askFailure(error: unknown): unknown {
   }
   if (error.status === 404) {
     return reworded(error, 'This agent no longer exists, or your groups do not let you use it.');
+  }
+  // The service's own words name its settings (for an operator); a person needs what to do.
+  if (error.status === 400 && error.fields.some((field) => field.path === 'model')) {
+    return reworded(
+      error,
+      "No answer: this agent's model cannot answer on this service. Someone who may edit agents can choose one of the models the agent form offers.",
+    );
+  }
+  if (error.status === 424) {
+    return reworded(
+      error,
+      `No answer: the model provider refused to answer with this agent's model or model key${error.serverMessage ? ` (${error.serverMessage.replace(/\.$/, '')})` : ''}. Someone who may edit agents can check its model and model key.`,
+    );
+  }
+  if (error.status === 503) {
+    return reworded(
+      error,
+      'No answer: the model is not answering for now. Ask again in a moment; if it keeps failing, quote the reference.',
+    );
   }
   return error;
 }
