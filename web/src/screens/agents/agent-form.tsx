@@ -103,7 +103,6 @@ function AgentFields({
   const { session } = useApp();
   const location = useLocation();
   const chosen = new Set(agent?.data_source_ids ?? []);
-  const withModelKey = mayChooseKey;
   const knowledgeBase = dataSources.find((source) => source.type === 'kb') ?? null;
   const otherSources = dataSources.filter((source) => source.type !== 'kb');
 
@@ -121,7 +120,7 @@ function AgentFields({
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    void save.run(agentInput(new FormData(event.currentTarget as HTMLFormElement), withModelKey));
+    void save.run(agentInput(new FormData(event.currentTarget as HTMLFormElement), mayChooseKey));
   };
   const failure = save.failure.value;
   const fields = failure instanceof ApiError ? failure.fields : [];

@@ -5,7 +5,6 @@ import { serverEvents } from '../../api/server-events';
 import { applyEvent, askFailure, cutTurn, type Turn } from './agents.state';
 
 export type DataSource = components['schemas']['DataSource'];
-export type ModelKey = components['schemas']['ModelKey'];
 export type ModelChoice = components['schemas']['ModelChoice'];
 
 /** The lists' largest page: the lists the form chooses from are read whole, a page at a time. */
@@ -45,21 +44,6 @@ export async function sourcesWithKnowledgeBase(
   if (sources.some((source) => source.type === 'kb')) return sources;
   await unwrap(api.GET('/api/v1/kb', { params: { query: { limit: '1' } }, signal }));
   return allDataSources(api, signal);
-}
-
-/** The organization's model keys (admin only). */
-export async function allModelKeys(api: ApiClient, signal: AbortSignal): Promise<ModelKey[]> {
-  const all: ModelKey[] = [];
-  for (let offset = 0; ; offset += WHOLE_PAGE) {
-    const page = await unwrap(
-      api.GET('/api/v1/model-keys', {
-        params: { query: { limit: String(WHOLE_PAGE), offset: String(offset) } },
-        signal,
-      }),
-    );
-    all.push(...page.model_keys);
-    if (page.model_keys.length < WHOLE_PAGE || all.length >= page.total) return all;
-  }
 }
 
 /**

@@ -27,10 +27,9 @@ export const SCORE_NAMES: Readonly<Record<RagStrategy, string>> = {
   rerank: 're-ranker score',
 };
 
-/** What a new agent starts with (the form's defaults). */
+/** What a new agent starts with (the form's defaults; its model is the first the service offers). */
 export const AGENT_FORM_DEFAULTS = {
   rag_strategy: 'hybrid',
-  model: 'offline-extractive',
   temperature: 0.2,
   max_tokens: 1024,
 } as const;
