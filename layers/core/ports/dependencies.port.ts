@@ -1,5 +1,5 @@
-import type { DeploymentModels } from '../domain/deployment-models';
 import type { DataSource } from '../domain/data-source';
+import type { DeploymentModels } from '../domain/deployment-models';
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
 import type { WebhookSourceAddresses } from '../domain/webhook-source-addresses';
