@@ -37,9 +37,12 @@ export interface SecretsKeyUse {
  *   reach the service, so callbacks from outside (SSO, connector sign-in)
  *   land there and set the console's cookie;
  * - `webhookSourceAddresses`: the addresses deliveries leave from
- *   (`SVC_WEBHOOK_SOURCE_IPS` and when they last changed), with the VPC only.
+ *   (`SVC_WEBHOOK_SOURCE_IPS` and when they last changed), with the VPC only;
+ * - `deploymentModels`: which provider the deployment answers with, and
+ *   Bedrock's answer model (`SVC_DEPLOYMENT_*`), for a family that checks
+ *   agents' models without calling any (no secret, no model access).
  */
-export type FamilyVariable = 'publicUrl' | 'webhookSourceAddresses';
+export type FamilyVariable = 'publicUrl' | 'webhookSourceAddresses' | 'deploymentModels';
 
 /**
  * The infrastructure a family's function needs besides what every HTTP

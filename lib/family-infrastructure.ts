@@ -77,6 +77,20 @@ function familyVariables(
             SVC_WEBHOOK_SOURCE_IPS_CHANGED_AT: resources.network.egressCidrsChangedAt,
           }
         : {};
+    case 'deploymentModels':
+      // Bedrock first, as the functions that answer pick it (model-providers.ts).
+      if (resources.bedrock) {
+        return {
+          SVC_DEPLOYMENT_MODEL_PROVIDER: 'bedrock',
+          SVC_DEPLOYMENT_ANSWER_MODEL: resources.bedrock.answerModel,
+        };
+      }
+      if (resources.models) {
+        return {
+          SVC_DEPLOYMENT_MODEL_PROVIDER: resources.models.baseUrl ? 'openai_compatible' : 'openai',
+        };
+      }
+      return { SVC_DEPLOYMENT_MODEL_PROVIDER: 'offline' };
   }
 }
 

@@ -9,6 +9,8 @@ type ModelConfigKey =
   | 'BEDROCK_ANSWER_MODEL'
   | 'BEDROCK_EMBEDDING_MODEL'
   | 'BEDROCK_EMBEDDING_DIMENSIONS';
+/** What the deployment answers with, told to the agents family only (FamilyVariable `deploymentModels`). */
+type DeploymentModelsConfigKey = 'SVC_DEPLOYMENT_MODEL_PROVIDER' | 'SVC_DEPLOYMENT_ANSWER_MODEL';
 /** The session secret's settings: set only on the functions that check sessions (SessionSigningSecret). */
 type SessionConfigKey = 'SESSION_SECRET_ARN' | 'SESSION_SECRET_MAX_AGE_SECONDS';
 /** SSO's optional settings: the public address (custom domain) on the sso function only. */
@@ -34,6 +36,7 @@ export type FunctionConfig = {
     CloudConfigKey,
     | 'AWS_REGION'
     | ModelConfigKey
+    | DeploymentModelsConfigKey
     | SessionConfigKey
     | SsoConfigKey
     | ConnectorConfigKey

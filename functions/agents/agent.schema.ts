@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { AGENT_LIMITS, AGENT_STATUSES, RAG_STRATEGIES } from '../../layers/core/domain/agent';
+import { DEPLOYMENT_PROVIDERS } from '../../layers/core/domain/deployment-models';
 import { isId } from '../../layers/core/domain/ids';
+import { MODEL_KEY_PROVIDERS } from '../../layers/core/domain/model-key';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
 const dataSourceId = z
@@ -88,3 +90,23 @@ export const agentList = z.object({
   limit: z.int(),
   offset: z.int(),
 });
+
+/** Where an agent's answers can come from, and which models it serves there. */
+export const modelChoice = z.object({
+  model_key_id: z
+    .nullable(z.string())
+    .check(
+      z.describe("null: the service's own provider; else the organization's model key that pays"),
+    ),
+  label: z.string().check(z.describe('What a person calls it: the service, or the key’s name')),
+  provider: z.enum([...DEPLOYMENT_PROVIDERS, ...MODEL_KEY_PROVIDERS]),
+  models: z
+    .array(z.string())
+    .check(z.describe('The models to offer; the first is what a new agent takes here')),
+  other_models: z
+    .boolean()
+    .check(z.describe('Whether a model name not listed is accepted (the provider decides)')),
+});
+
+/** `GET /api/v1/models`. */
+export const modelChoiceList = z.object({ choices: z.array(modelChoice) });

@@ -11,11 +11,13 @@ import {
   listAgents,
   updateAgent,
 } from '../../layers/core/use-cases/agents/agent-use-cases';
+import { availableModels } from '../../layers/core/use-cases/agents/available-models';
 import {
   agentList,
   agentResource,
   createAgentBody,
   listAgentsQuery,
+  modelChoiceList,
   updateAgentBody,
 } from './agent.schema';
 import { type AgentsDependencies, dependencies } from './wiring';
@@ -77,6 +79,19 @@ export const operations = {
         200,
         await updateAgent(deps, principal.orgId, params.id ?? '', body, agentAccessOf(principal)),
       );
+    },
+  }),
+  listModels: operation({
+    summary: 'List the models agents can answer with',
+    responses: {
+      200: {
+        description:
+          "Where an agent of this organization can get answers: first the service's own provider (the offline model always, and the provider's models), then each of the organization's model keys with its provider's models. Saving an agent with a model none of these can serve is refused with 400 on `model`.",
+        schema: modelChoiceList,
+      },
+    },
+    async handle({ principal, deps }) {
+      return jsonResponse(200, { choices: await availableModels(deps, principal.orgId) });
     },
   }),
   deleteAgent: operation({

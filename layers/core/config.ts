@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DEPLOYMENT_PROVIDERS } from './domain/deployment-models';
 import { ENVIRONMENTS } from './domain/environments';
 import './zod-english';
 
@@ -183,6 +184,16 @@ export const CLOUD_CONFIG = {
     OPENAI_BASE_URL: z.optional(z.url()),
     /** How long a read secret is trusted, so a rotation takes effect without a deploy. */
     MODEL_API_KEY_MAX_AGE_SECONDS: secretMaxAgeSeconds,
+  }),
+  /**
+   * What the deployment's provider answers with, told to the agents family
+   * (which calls no model) so it can list the models and refuse one nothing
+   * can serve: `offline`, `openai`, `openai_compatible` or `bedrock` with its
+   * answer model. Unset: offline.
+   */
+  deploymentModels: z.object({
+    SVC_DEPLOYMENT_MODEL_PROVIDER: z._default(z.enum(DEPLOYMENT_PROVIDERS), 'offline'),
+    SVC_DEPLOYMENT_ANSWER_MODEL: z.optional(bedrockModelId),
   }),
 } as const;
 

@@ -49,6 +49,8 @@ export const BEDROCK_EMBEDDING_ACTIONS = ['bedrock:InvokeModel'] as const;
  * bedrock.connect(queryFunction, 'answers');
  */
 export class BedrockModelAccess extends Construct {
+  /** The model answers come from (a foundation model or inference profile id). */
+  readonly answerModel: string;
   /** The ARNs the answer actions are granted on. */
   readonly answerModelArns: readonly string[];
   /** The ARN `InvokeModel` is granted on for embeddings. */
@@ -58,6 +60,7 @@ export class BedrockModelAccess extends Construct {
   constructor(scope: Construct, id: string, props: BedrockModelAccessProps) {
     super(scope, id);
     const stack = Stack.of(this);
+    this.answerModel = props.answerModel;
     const foundationModel = (modelId: string, region: string = stack.region) =>
       `arn:${stack.partition}:bedrock:${region}::foundation-model/${modelId}`;
     const profile = inferenceProfileOf(props.answerModel);

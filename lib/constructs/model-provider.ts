@@ -26,6 +26,8 @@ export interface ModelProviderProps {
  */
 export class ModelProvider extends Construct {
   readonly secret: secretsmanager.ISecret;
+  /** The OpenAI-compatible endpoint, when it is not OpenAI's own. */
+  readonly baseUrl: string | undefined;
   readonly #environment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: ModelProviderProps) {
@@ -35,6 +37,7 @@ export class ModelProvider extends Construct {
     this.secret = props.apiKeySecret.startsWith('arn:')
       ? secretsmanager.Secret.fromSecretCompleteArn(this, 'ApiKey', props.apiKeySecret)
       : secretsmanager.Secret.fromSecretNameV2(this, 'ApiKey', props.apiKeySecret);
+    this.baseUrl = props.baseUrl;
     this.#environment = {
       MODEL_API_KEY_SECRET: props.apiKeySecret,
       ...(props.baseUrl ? { OPENAI_BASE_URL: props.baseUrl } : {}),

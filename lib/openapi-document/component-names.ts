@@ -1,5 +1,10 @@
 import * as z from 'zod/mini';
-import { agentList, agentResource } from '../../functions/agents/agent.schema';
+import {
+  agentList,
+  agentResource,
+  modelChoice,
+  modelChoiceList,
+} from '../../functions/agents/agent.schema';
 import { analyticsResult } from '../../functions/analytics/analytics.schema';
 import { meResource, sessionAccess, sessionResource } from '../../functions/auth/auth.schema';
 import { disconnection, startedConnection } from '../../functions/connections/connections.schema';
@@ -87,6 +92,12 @@ import { userResource } from '../../layers/core/http/user.schema';
 export const COMPONENT_NAMES: ReadonlyArray<readonly [z.core.$ZodType, string, string?]> = [
   [agentResource, 'Agent', 'An agent: the data sources it answers from and how it answers'],
   [agentList, 'AgentList'],
+  [
+    modelChoice,
+    'ModelChoice',
+    "Where an agent's answers can come from (the service's provider or a model key) and its models",
+  ],
+  [modelChoiceList, 'ModelChoiceList'],
   [
     dataSourceResource,
     'DataSource',

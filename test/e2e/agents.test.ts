@@ -61,7 +61,8 @@ describe('Agents API', () => {
       data_source_ids: sources,
       system_prompt: 'Answer briefly; cite sources.',
       rag_strategy: 'rerank',
-      model: 'gpt-4o-mini',
+      // The only model an offline deployment serves (agent-models.test.ts covers the others).
+      model: 'offline-extractive',
       temperature: 1.25,
       max_tokens: 512,
       status: 'disabled',

@@ -285,11 +285,20 @@ describe('Query', () => {
     );
 
     it('refuses a model that needs a provider when none is configured, with a clear 400', async () => {
-      const remote = await createAgent(service, service.adminKey, {
+      // Saving such an agent is refused now; one saved while the deployment had a provider remains.
+      const saved = await createAgent(service, service.adminKey, {
         name: 'Remote model',
         data_source_ids: [sourceId],
-        model: 'gpt-4o-mini',
       });
+      const { agents } = service.runtime.dependencies;
+      const version = (await agents.getVersioned(service.orgId, saved.id))?.version ?? 0;
+      const remote = await agents.update(
+        service.orgId,
+        saved.id,
+        { model: 'gpt-4o-mini', updated_at: saved.updated_at },
+        { expectedVersion: version, events: [] },
+      );
+      if (!remote) throw new Error('the agent could not be given its old model');
       const before = json(
         await api(service.url, '/api/v1/interactions', { key: service.adminKey }),
       );

@@ -25,6 +25,7 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/agents/{id}': 'Read',
   'PUT /api/v1/agents/{id}': 'Write',
   'DELETE /api/v1/agents/{id}': 'Write',
+  'GET /api/v1/models': 'Read',
   'GET /api/ai-agent-managers': 'Read',
   'POST /api/ai-agent-managers': 'Write',
   'GET /api/ai-agent-managers/{id}': 'Read',

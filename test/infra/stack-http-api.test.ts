@@ -145,6 +145,8 @@ describe('Class: ServiceStack, its HTTP API (environment "test")', () => {
           ...(family === 'sso' || family === 'connections'
             ? { SVC_PUBLIC_URL: consoleOrigin }
             : {}),
+          // Issue 31: agents are checked against what the deployment answers with (offline here).
+          ...(family === 'agents' ? { SVC_DEPLOYMENT_MODEL_PROVIDER: 'offline' } : {}),
           TABLE_NAME: { Ref: logicalId(stack, stack.data.table) },
           SVC_ENVIRONMENT: 'test',
           SYNC_QUEUE_URL: { Ref: logicalId(stack, stack.queues.syncJobs.queue) },

@@ -112,7 +112,12 @@ test.describe('Agents', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill('Returns helper');
     await page.getByRole('checkbox', { name: /Product docs/ }).check();
     await page.getByRole('combobox', { name: 'Strategy' }).selectOption('mmr');
-    await page.getByRole('textbox', { name: 'Model' }).fill('offline-extractive');
+    // The knowledge base is offered, ticked for a new agent; this one answers from the docs only.
+    await page.getByRole('checkbox', { name: /Answer from the knowledge base/ }).uncheck();
+    // The models this service can serve: without a provider, the offline one.
+    await page
+      .getByRole('combobox', { name: 'Model', exact: true })
+      .selectOption('offline-extractive');
     await page.getByRole('spinbutton', { name: 'Temperature' }).fill('0.7');
     await page.getByRole('spinbutton', { name: 'Max tokens' }).fill('512');
     await page.getByRole('textbox', { name: 'System prompt' }).fill('Answer briefly.');

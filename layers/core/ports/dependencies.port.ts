@@ -1,4 +1,5 @@
 import type { DataSource } from '../domain/data-source';
+import type { DeploymentModels } from '../domain/deployment-models';
 import type { Environment } from '../domain/environments';
 import type { EvaluationRunMessage } from '../domain/evaluation';
 import type { WebhookSourceAddresses } from '../domain/webhook-source-addresses';
@@ -103,6 +104,8 @@ export interface Dependencies {
   readonly embedder: Embedder;
   /** The answerer for an agent's model (`offline-extractive`, or the configured provider's). */
   readonly answererFor: (model: string) => Answerer;
+  /** What `answererFor` can answer with: which provider, and for Bedrock its one model. */
+  readonly deploymentModels: DeploymentModels;
   /** The organization's own model keys, their check at save, and answers with them. */
   readonly modelKeys: ModelKeyRepository;
   readonly modelKeyVerifier: ModelKeyVerifier;

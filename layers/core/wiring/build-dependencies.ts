@@ -177,6 +177,7 @@ export function buildDependencies(options: {
     retrieval: options.retrieval,
     embedder: models.embedder,
     answererFor: models.answererFor,
+    deploymentModels: models.deployment,
     // Customer endpoints are customer input: the runtime's D35 policy, as for webhooks.
     modelKeys: new DynamoDbModelKeyRepository(client, tableName),
     modelKeyVerifier: new HttpModelKeyVerifier(

@@ -5,6 +5,7 @@ import { ExtractiveAnswerer, OFFLINE_EXTRACTIVE_MODEL } from '../adapters/ai/ext
 import { OfflineHashEmbedder } from '../adapters/ai/offline-embedder';
 import { OpenAiAnswerer } from '../adapters/ai/openai-answerer';
 import { OpenAiEmbedder } from '../adapters/ai/openai-embedder';
+import type { DeploymentModels } from '../domain/deployment-models';
 import { InvalidRequestError } from '../domain/errors';
 import type { Answerer } from '../ports/answerer.port';
 import type { Embedder } from '../ports/embedder.port';
@@ -29,6 +30,18 @@ export interface OpenAiSettings {
 export interface ModelProviders {
   readonly embedder: Embedder;
   readonly answererFor: (model: string) => Answerer;
+  /** What `answererFor` can answer with, for the agents' model check and list. */
+  readonly deployment: DeploymentModels;
+}
+
+/** Which provider the settings pick, as `modelProviders` picks it (Bedrock first). */
+export function deploymentModelsOf(
+  openAi: Pick<OpenAiSettings, 'baseURL'> | null,
+  bedrock: Pick<BedrockSettings, 'answerModel'> | null,
+): DeploymentModels {
+  if (bedrock) return { provider: 'bedrock', answerModel: bedrock.answerModel };
+  if (openAi) return { provider: openAi.baseURL ? 'openai_compatible' : 'openai' };
+  return { provider: 'offline' };
 }
 
 export function modelProviders(
@@ -58,6 +71,7 @@ export function modelProviders(
       : new OfflineHashEmbedder();
   return {
     embedder,
+    deployment: deploymentModelsOf(openAi, bedrock),
     answererFor: (model) => {
       if (model === OFFLINE_EXTRACTIVE_MODEL) return extractive;
       if (chat) return chat;

@@ -41,6 +41,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the models agents can answer with */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ai-agent-managers": {
         parameters: {
             query?: never;
@@ -2544,6 +2561,22 @@ export interface components {
             };
             source_ip: string;
         };
+        /** @description Where an agent's answers can come from (the service's provider or a model key) and its models */
+        ModelChoice: {
+            /** @description null: the service's own provider; else the organization's model key that pays */
+            model_key_id: string | null;
+            /** @description What a person calls it: the service, or the key’s name */
+            label: string;
+            /** @enum {string} */
+            provider: "offline" | "openai" | "openai_compatible" | "bedrock" | "anthropic" | "custom";
+            /** @description The models to offer; the first is what a new agent takes here */
+            models: string[];
+            /** @description Whether a model name not listed is accepted (the provider decides) */
+            other_models: boolean;
+        };
+        ModelChoiceList: {
+            choices: components["schemas"]["ModelChoice"][];
+        };
         /** @description The organization's own key to a model provider, never the key itself */
         ModelKey: {
             id: string;
@@ -3538,6 +3571,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where an agent of this organization can get answers: first the service's own provider (the offline model always, and the provider's models), then each of the organization's model keys with its provider's models. Saving an agent with a model none of these can serve is refused with 400 on `model`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelChoiceList"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */

@@ -48,6 +48,16 @@ export const AGENTS_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
+  // What agents can answer with: the deployment's provider and the organization's model keys
+  {
+    method: 'GET',
+    path: '/api/v1/models',
+    family: 'agents',
+    operation: 'listModels',
+    scope: 'Read',
+    role: 'readonly',
+    api: 'v1',
+  },
   // Agents (legacy: /api/ai-agent-managers)
   {
     method: 'GET',

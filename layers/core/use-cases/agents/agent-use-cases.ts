@@ -1,5 +1,6 @@
 import { AGENT_DEFAULTS, type Agent, type AgentChanges } from '../../domain/agent';
 import { type AgentAccess, ALL_AGENTS, mayUseAgent, usableBy } from '../../domain/agent-access';
+import { type DeploymentModels, deploymentModelMisfit } from '../../domain/deployment-models';
 import {
   ConflictError,
   InvalidRequestError,
@@ -20,6 +21,8 @@ export interface AgentDependencies {
   readonly dataSources: Pick<DataSourceRepository, 'existingIds'>;
   /** An agent may name one of its organization's model keys. */
   readonly modelKeys: Pick<ModelKeyRepository, 'get'>;
+  /** What the deployment answers with, for agents without a model key. */
+  readonly deploymentModels: DeploymentModels;
   readonly clock: Clock;
 }
 
@@ -62,17 +65,28 @@ async function assertDataSourcesExist(
 }
 
 /**
- * A model key must be the organization's own (another
- * organization's id answers like one that does not exist) and the model must
- * fit its provider.
+ * The agent's model must be one something can answer with: without a
+ * model key, the deployment's provider (an offline deployment serves only
+ * the offline model); with one, the key must be the organization's own
+ * (another organization's id answers like one that does not exist) and the
+ * model must fit its provider. Refused at save, so a typo is not found by
+ * every question failing later.
  */
-async function assertModelKeyFits(
+async function assertModelServable(
   deps: AgentDependencies,
   orgId: string,
   modelKeyId: string | null,
   model: string,
 ): Promise<void> {
-  if (modelKeyId === null) return;
+  if (modelKeyId === null) {
+    const misfit = deploymentModelMisfit(deps.deploymentModels, model);
+    if (misfit) {
+      throw new InvalidRequestError(`The model "${model}" cannot answer here: ${misfit}`, {
+        fields: [{ path: 'model', message: misfit }],
+      });
+    }
+    return;
+  }
   const modelKey = await deps.modelKeys.get(orgId, modelKeyId);
   if (!modelKey) {
     throw new InvalidRequestError(`Unknown model key ${modelKeyId}`, {
@@ -109,7 +123,7 @@ export async function createAgent(
     );
   }
   await assertDataSourcesExist(deps, orgId, input.data_source_ids);
-  await assertModelKeyFits(
+  await assertModelServable(
     deps,
     orgId,
     input.model_key_id ?? null,
@@ -135,7 +149,7 @@ export async function createAgent(
 }
 
 export async function getAgent(
-  deps: AgentDependencies,
+  deps: Pick<AgentDependencies, 'agents'>,
   orgId: string,
   id: string,
   access: AgentAccess = ALL_AGENTS,
@@ -203,7 +217,7 @@ export async function updateAgent(
     const current = await deps.agents.getVersioned(orgId, id);
     if (!current) throw new NotFoundError(`No agent ${id}`);
     if (changes.model_key_id !== undefined || changes.model !== undefined) {
-      await assertModelKeyFits(
+      await assertModelServable(
         deps,
         orgId,
         changes.model_key_id === undefined ? current.entity.model_key_id : changes.model_key_id,

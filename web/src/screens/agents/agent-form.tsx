@@ -14,13 +14,21 @@ import {
   FIELD_LABELS,
   STRATEGIES,
 } from './agents.state';
-import { allDataSources, allModelKeys, type DataSource, type ModelKey } from './agents-api';
+import {
+  allModelChoices,
+  type DataSource,
+  type ModelChoice,
+  sourcesWithKnowledgeBase,
+} from './agents-api';
+import { KnowledgeBaseChoice } from './knowledge-base-choice';
+import { ModelPicker } from './model-picker';
 
 /**
  * Creates an agent (`agentId` null) or edits one, every field of the API's
- * Agent: name, data sources (chosen from the organization's), strategy,
- * model, temperature, max tokens, system prompt, status, and — for an
- * administrator, who alone may list them — the model key.
+ * Agent: name, the knowledge base and data sources (chosen from the
+ * organization's), strategy, model (from what the service and the model
+ * keys can serve), temperature, max tokens, system prompt, status, and —
+ * for an administrator — the model key.
  */
 export function AgentForm({ agentId }: { readonly agentId: string | null }) {
   const { session } = useApp();
@@ -34,11 +42,8 @@ export function AgentForm({ agentId }: { readonly agentId: string | null }) {
         : Promise.resolve(null),
     [agentId],
   );
-  const sources = useLoad((signal) => allDataSources(session.api, signal), []);
-  const keys = useLoad(
-    (signal) => (may.modelKeys ? allModelKeys(session.api, signal) : Promise.resolve(null)),
-    [may.modelKeys],
-  );
+  const sources = useLoad((signal) => sourcesWithKnowledgeBase(session.api, signal), []);
+  const models = useLoad((signal) => allModelChoices(session.api, signal), []);
   const allowed = agentId ? may.change : may.create;
   const title = agentId ? 'Edit agent' : 'New agent';
 
@@ -55,8 +60,8 @@ export function AgentForm({ agentId }: { readonly agentId: string | null }) {
       </section>
     );
   }
-  const loadError = agent.error.value ?? sources.error.value;
-  const ready = !agent.loading.value && !sources.loading.value && !keys.loading.value;
+  const loadError = agent.error.value ?? sources.error.value ?? models.error.value;
+  const ready = !agent.loading.value && !sources.loading.value && !models.loading.value;
   return (
     <section class="screen" aria-labelledby="agent-form-heading">
       <p class="breadcrumb">
@@ -75,8 +80,8 @@ export function AgentForm({ agentId }: { readonly agentId: string | null }) {
         <AgentFields
           agent={agent.data.value}
           dataSources={sources.data.value ?? []}
-          modelKeys={keys.data.value}
-          keysError={keys.error.value}
+          modelChoices={models.data.value ?? []}
+          mayChooseKey={may.modelKeys}
         />
       ) : null}
     </section>
@@ -86,19 +91,20 @@ export function AgentForm({ agentId }: { readonly agentId: string | null }) {
 function AgentFields({
   agent,
   dataSources,
-  modelKeys,
-  keysError,
+  modelChoices,
+  mayChooseKey,
 }: {
   readonly agent: Agent | null;
   readonly dataSources: readonly DataSource[];
-  /** null: the person may not list model keys (not an admin). */
-  readonly modelKeys: readonly ModelKey[] | null;
-  readonly keysError: unknown;
+  readonly modelChoices: readonly ModelChoice[];
+  /** Only an administrator chooses the model key (the organization's money). */
+  readonly mayChooseKey: boolean;
 }) {
   const { session } = useApp();
   const location = useLocation();
   const chosen = new Set(agent?.data_source_ids ?? []);
-  const withModelKey = modelKeys !== null;
+  const knowledgeBase = dataSources.find((source) => source.type === 'kb') ?? null;
+  const otherSources = dataSources.filter((source) => source.type !== 'kb');
 
   const save = useAction(async (input: ReturnType<typeof agentInput>) => {
     const saved = agent
@@ -114,7 +120,7 @@ function AgentFields({
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    void save.run(agentInput(new FormData(event.currentTarget as HTMLFormElement), withModelKey));
+    void save.run(agentInput(new FormData(event.currentTarget as HTMLFormElement), mayChooseKey));
   };
   const failure = save.failure.value;
   const fields = failure instanceof ApiError ? failure.fields : [];
@@ -131,16 +137,24 @@ function AgentFields({
         autoComplete="off"
       />
 
+      {knowledgeBase ? (
+        <KnowledgeBaseChoice
+          source={knowledgeBase}
+          // A new agent answers from the knowledge base unless it is unticked.
+          included={agent ? chosen.has(knowledgeBase.id) : true}
+        />
+      ) : null}
+
       <fieldset class="choices-list">
         <legend>Data sources</legend>
-        {dataSources.length === 0 ? (
+        {otherSources.length === 0 ? (
           <p class="form__hint">
-            The organization has no data sources yet: the agent will answer that it has nothing to
-            answer from until it is given some.
+            The organization has no data sources yet: add a website or files in{' '}
+            <a href="/data-sources/new">Data sources</a>, then tick it here.
           </p>
         ) : (
           <ul>
-            {dataSources.map((source) => (
+            {otherSources.map((source) => (
               <li key={source.id}>
                 <label class="choice">
                   <input
@@ -176,20 +190,12 @@ function AgentFields({
         ))}
       </select>
 
-      <label for="agent-model">Model</label>
-      <input
-        id="agent-model"
-        name="model"
-        required
-        maxLength={200}
-        defaultValue={agent?.model ?? AGENT_FORM_DEFAULTS.model}
-        aria-describedby="agent-model-hint"
-        autoComplete="off"
+      <ModelPicker
+        choices={modelChoices}
+        model={agent?.model ?? null}
+        modelKeyId={agent?.model_key_id ?? null}
+        mayChooseKey={mayChooseKey}
       />
-      <p id="agent-model-hint" class="form__hint">
-        offline-extractive answers without a model provider; a provider's model (e.g. gpt-4o-mini)
-        needs the service's provider or a model key.
-      </p>
 
       <div class="form__row">
         <div class="form__cell">
@@ -232,34 +238,6 @@ function AgentFields({
       <p id="agent-prompt-hint" class="form__hint">
         Optional: how the agent should answer (tone, audience, what to refuse).
       </p>
-
-      {modelKeys !== null ? (
-        <>
-          <label for="agent-model-key">Model key</label>
-          <select
-            id="agent-model-key"
-            name="model_key_id"
-            defaultValue={agent?.model_key_id ?? ''}
-            aria-describedby="agent-model-key-hint"
-          >
-            <option value="">None: the service's model provider</option>
-            {modelKeys.map((key) => (
-              <option key={key.id} value={key.id}>
-                {key.name ?? key.id} ({key.provider}, …{key.last4})
-              </option>
-            ))}
-          </select>
-          <p id="agent-model-key-hint" class="form__hint">
-            The organization's own provider key: the agent's answers are billed to it.
-          </p>
-        </>
-      ) : agent?.model_key_id ? (
-        <p class="form__hint">
-          Answers with the organization's model key <code>{agent.model_key_id}</code>; an
-          administrator can change it.
-        </p>
-      ) : null}
-      {keysError ? <ErrorNotice error={keysError} /> : null}
 
       <label for="agent-status">Status</label>
       <select id="agent-status" name="status" defaultValue={agent?.status ?? 'active'}>

@@ -7,6 +7,7 @@ import { Pager } from '../../components/pager';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { agentPermissions, listPath, pageOf } from './agents.state';
+import { FirstStepsChecklist } from './first-steps-checklist';
 
 const PAGE_SIZE = 20;
 /** Typing pauses this long before the list is asked again. */
@@ -85,7 +86,19 @@ export function AgentList() {
       {agents.error.value ? <ErrorNotice error={agents.error.value} /> : null}
       {agents.loading.value && !list ? <p role="status">Loading agents…</p> : null}
       {list && list.total === 0 && !search ? (
-        <p>No agents yet. An agent answers questions from the data sources it is given.</p>
+        <div class="notice">
+          <p>
+            No agents yet. An agent answers questions from the data sources and knowledge base it is
+            given.
+          </p>
+          {may.create ? (
+            <a class="button button--primary" href="/agents/new">
+              Make the first agent
+            </a>
+          ) : (
+            <p>Someone who may configure agents can make the first one.</p>
+          )}
+        </div>
       ) : null}
       {list && list.total === 0 && search ? (
         <p role="status">No agent’s name contains “{search}”.</p>
@@ -138,6 +151,8 @@ export function AgentList() {
           />
         </>
       ) : null}
+      {/* Under the list, once it is in: arriving later, it moves nothing already shown. */}
+      {may.create && list ? <FirstStepsChecklist /> : null}
     </section>
   );
 }

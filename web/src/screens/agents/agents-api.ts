@@ -5,7 +5,7 @@ import { serverEvents } from '../../api/server-events';
 import { applyEvent, askFailure, cutTurn, type Turn } from './agents.state';
 
 export type DataSource = components['schemas']['DataSource'];
-export type ModelKey = components['schemas']['ModelKey'];
+export type ModelChoice = components['schemas']['ModelChoice'];
 
 /** The lists' largest page: the lists the form chooses from are read whole, a page at a time. */
 const WHOLE_PAGE = 200;
@@ -25,19 +25,25 @@ export async function allDataSources(api: ApiClient, signal: AbortSignal): Promi
   }
 }
 
-/** The organization's model keys (admin only). */
-export async function allModelKeys(api: ApiClient, signal: AbortSignal): Promise<ModelKey[]> {
-  const all: ModelKey[] = [];
-  for (let offset = 0; ; offset += WHOLE_PAGE) {
-    const page = await unwrap(
-      api.GET('/api/v1/model-keys', {
-        params: { query: { limit: String(WHOLE_PAGE), offset: String(offset) } },
-        signal,
-      }),
-    );
-    all.push(...page.model_keys);
-    if (page.model_keys.length < WHOLE_PAGE || all.length >= page.total) return all;
-  }
+/** Where an agent can get answers (the service's provider, the organization's model keys) and their models. */
+export async function allModelChoices(api: ApiClient, signal: AbortSignal): Promise<ModelChoice[]> {
+  const list = await unwrap(api.GET('/api/v1/models', { signal }));
+  return list.choices;
+}
+
+/**
+ * Every data source, the knowledge base's among them: the built-in source
+ * is made the first time articles are listed, so an organization that never
+ * opened the knowledge base gets it here, to be offered to the agent.
+ */
+export async function sourcesWithKnowledgeBase(
+  api: ApiClient,
+  signal: AbortSignal,
+): Promise<DataSource[]> {
+  const sources = await allDataSources(api, signal);
+  if (sources.some((source) => source.type === 'kb')) return sources;
+  await unwrap(api.GET('/api/v1/kb', { params: { query: { limit: '1' } }, signal }));
+  return allDataSources(api, signal);
 }
 
 /**

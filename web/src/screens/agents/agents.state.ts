@@ -2,6 +2,7 @@ import { ApiError } from '../../api/api-error';
 import type { components, operations } from '../../api/schema';
 import type { ServerEvent } from '../../api/server-events';
 import { type Me, roleAtLeast } from '../../state/roles';
+import { chosenModel } from './model-choices';
 
 export type Agent = components['schemas']['Agent'];
 export type AgentInput = operations['createAgent']['requestBody']['content']['application/json'];
@@ -26,10 +27,9 @@ export const SCORE_NAMES: Readonly<Record<RagStrategy, string>> = {
   rerank: 're-ranker score',
 };
 
-/** What a new agent starts with (the form's defaults). */
+/** What a new agent starts with (the form's defaults; its model is the first the service offers). */
 export const AGENT_FORM_DEFAULTS = {
   rag_strategy: 'hybrid',
-  model: 'offline-extractive',
   temperature: 0.2,
   max_tokens: 1024,
 } as const;
@@ -192,7 +192,7 @@ export function applyEvent(turn: Turn, event: ServerEvent): Turn {
       };
     }
     case 'error':
-      return { ...turn, status: 'failed', error: streamError(data) };
+      return { ...turn, status: 'failed', error: askFailure(streamError(data)) };
     default:
       return turn;
   }
@@ -209,6 +209,25 @@ export function askFailure(error: unknown): unknown {
   }
   if (error.status === 404) {
     return reworded(error, 'This agent no longer exists, or your groups do not let you use it.');
+  }
+  // The service's own words name its settings (for an operator); a person needs what to do.
+  if (error.status === 400 && error.fields.some((field) => field.path === 'model')) {
+    return reworded(
+      error,
+      "No answer: this agent's model cannot answer on this service. Someone who may edit agents can choose one of the models the agent form offers.",
+    );
+  }
+  if (error.status === 424) {
+    return reworded(
+      error,
+      `No answer: the model provider refused to answer with this agent's model or model key${error.serverMessage ? ` (${error.serverMessage.replace(/\.$/, '')})` : ''}. Someone who may edit agents can check its model and model key.`,
+    );
+  }
+  if (error.status === 503) {
+    return reworded(
+      error,
+      'No answer: the model is not answering for now. Ask again in a moment; if it keeps failing, quote the reference.',
+    );
   }
   return error;
 }
@@ -250,7 +269,7 @@ export function agentInput(form: FormData, withModelKey: boolean): AgentInput {
     name: text('name').trim(),
     data_source_ids: form.getAll('data_source_ids').map(String),
     rag_strategy: text('rag_strategy') as RagStrategy,
-    model: text('model').trim(),
+    model: chosenModel(form),
     temperature: Number(text('temperature')),
     max_tokens: Number(text('max_tokens')),
     system_prompt: prompt === '' ? null : text('system_prompt'),

@@ -161,10 +161,15 @@ function Figures({
         </dl>
       </section>
       {metrics.total_queries === 0 ? (
-        <p class="empty">
-          No questions were asked in this range{view.agentId ? ' of this agent' : ''}. Pick a longer
-          range or another agent.
-        </p>
+        <div class="empty">
+          <p>
+            No questions were asked in this range{view.agentId ? ' of this agent' : ''}. Pick a
+            longer range or another agent, or ask one a question.
+          </p>
+          <a class="button" href={view.agentId ? `/agents/${view.agentId}` : '/agents'}>
+            Ask an agent a question
+          </a>
+        </div>
       ) : (
         <div class="analytics__charts">
           <Chart

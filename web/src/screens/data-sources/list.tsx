@@ -57,11 +57,20 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
       </div>
       {sources.error.value ? <ErrorNotice error={sources.error.value} /> : null}
       {sources.loading.value && !list ? <p role="status">Loading data sources…</p> : null}
-      {list && list.total === 0 ? (
-        <p>
-          No data sources yet. A data source is a website, uploaded files or a connected account
-          whose documents agents answer from.
-        </p>
+      {list && (list.total === 0 || (list.total === 1 && list.data_sources[0]?.type === 'kb')) ? (
+        <div class="notice">
+          <p>
+            No data sources yet. A data source is a website, uploaded files or a connected account
+            whose documents agents answer from.
+          </p>
+          {canChange ? (
+            <a class="button button--primary" href="/data-sources/new">
+              Add the first data source
+            </a>
+          ) : (
+            <p>Someone who may configure data sources can add the first one.</p>
+          )}
+        </div>
       ) : null}
       {list && list.data_sources.length > 0 ? (
         <>

@@ -103,10 +103,19 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
       {list.error.value ? <ErrorNotice error={list.error.value} /> : null}
       {list.loading.value && !page ? <p role="status">Loading evaluations…</p> : null}
       {page && page.total === 0 ? (
-        <p class="empty">
-          {query.agentId ? 'This agent has no evaluation yet.' : 'No evaluation has been run yet.'}
-          {canStart ? ' "New evaluation" starts one.' : ''}
-        </p>
+        <div class="empty">
+          <p>
+            {query.agentId
+              ? 'This agent has no evaluation yet.'
+              : 'No evaluation has been run yet.'}{' '}
+            An evaluation asks an agent a set of questions and checks its answers.
+          </p>
+          {canStart ? (
+            <a class="button" href={`${EVALUATIONS_PATH}/new`}>
+              Run the first evaluation
+            </a>
+          ) : null}
+        </div>
       ) : null}
       {page && page.total > 0 ? (
         <>

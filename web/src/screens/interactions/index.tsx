@@ -85,11 +85,18 @@ export default function Interactions() {
       {list.error.value ? <ErrorNotice error={list.error.value} /> : null}
       {list.loading.value && !page ? <p role="status">Loading interactions…</p> : null}
       {page && page.total === 0 ? (
-        <p class="empty">
-          {hasFilters(filters)
-            ? 'No interactions match these filters. Widen the dates or clear a filter.'
-            : 'No questions have been asked yet. Every question asked of an agent appears here.'}
-        </p>
+        <div class="empty">
+          <p>
+            {hasFilters(filters)
+              ? 'No interactions match these filters. Widen the dates or clear a filter.'
+              : 'No questions have been asked yet. Every question asked of an agent appears here.'}
+          </p>
+          {hasFilters(filters) ? null : (
+            <a class="button" href="/agents">
+              Ask an agent a question
+            </a>
+          )}
+        </div>
       ) : null}
       {page && page.total > 0 ? (
         <>

@@ -105,13 +105,20 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
       {articles.error.value ? <ErrorNotice error={articles.error.value} /> : null}
       {articles.loading.value && !list ? <p role="status">Loading articles…</p> : null}
       {list && list.total === 0 ? (
-        <p role="status">
-          {filtered
-            ? 'No article matches these filters.'
-            : canEdit
-              ? 'No articles yet. Write one with "New article"; publish it when it is ready.'
-              : 'No articles yet.'}
-        </p>
+        <div role="status">
+          <p>
+            {filtered
+              ? 'No article matches these filters.'
+              : canEdit
+                ? 'No articles yet. Write one and publish it when it is ready: agents that include the knowledge base answer from it at once.'
+                : 'No articles yet.'}
+          </p>
+          {!filtered && canEdit ? (
+            <a class="button button--primary" href={`${KB_PATH}/new`}>
+              Write the first article
+            </a>
+          ) : null}
+        </div>
       ) : null}
       {list && list.articles.length > 0 ? (
         <>

@@ -111,7 +111,10 @@ export default function ApiKeys() {
         ) : null}
         {keys.error.value ? <ErrorNotice error={keys.error.value} /> : null}
         {loaded && loaded.keys.length === 0 ? (
-          <p>No API keys yet. Create one for each script or application that calls the API.</p>
+          <p>
+            No API keys yet. Create one with "Create API key" for each script or application that
+            calls the API.
+          </p>
         ) : null}
         {loaded && loaded.keys.length > 0 ? (
           <ListTable

@@ -110,7 +110,9 @@ export default function Groups() {
       ) : null}
       {groups.error.value ? <ErrorNotice error={groups.error.value} /> : null}
       {groups.loading.value && !list ? <p role="status">Loading groups…</p> : null}
-      {list && list.total === 0 ? <p>No groups yet.</p> : null}
+      {list && list.total === 0 ? (
+        <p>No groups yet. "New group" above gives several people one role or a set of agents.</p>
+      ) : null}
       {list && list.groups.length > 0 ? (
         <ListTable
           caption={`${formatNumber(list.total)} ${list.total === 1 ? 'group' : 'groups'}, newest first`}

@@ -141,7 +141,10 @@ export default function ModelKeys() {
         ) : null}
         {keys.error.value ? <ErrorNotice error={keys.error.value} /> : null}
         {loaded && loaded.model_keys.length === 0 ? (
-          <p>No model keys yet: every agent answers with the service's own model.</p>
+          <p>
+            No model keys yet: every agent answers with the service's own model. Add a provider's
+            key with one of the forms below, then choose it in an agent's form.
+          </p>
         ) : null}
         {loaded && loaded.model_keys.length > 0 ? (
           <ListTable

@@ -69,7 +69,9 @@ export function WebhookList() {
       </p>
       {webhooks.error.value ? <ErrorNotice error={webhooks.error.value} /> : null}
       {webhooks.loading.value && !list ? <p role="status">Loading webhooks…</p> : null}
-      {list && list.total === 0 ? <p>No webhooks yet.</p> : null}
+      {list && list.total === 0 ? (
+        <p>No webhooks yet. "New webhook" above sends the events you choose to an address.</p>
+      ) : null}
       {list && list.webhooks.length > 0 ? (
         <div class="table-scroll">
           <table class="table">
