@@ -1,7 +1,15 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
+import {
+  compress,
+  type Encoding,
+  encodingFor,
+  isCompressibleType,
+  MIN_COMPRESSIBLE_BYTES,
+} from './compression';
 
 /**
  * The web console on the API's origin, as CloudFront serves it in the
@@ -9,6 +17,14 @@ import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
  * (web/build.mjs): cached for a year and never revalidated. Every other
  * path outside /api answers `index.html`, never cached, so deep links and
  * reloads reach the application and a new build is picked up at once.
+ * A path whose last part has a dot names a file (`/robots.txt`): when
+ * there is none it is a 404, as the cloud's deep-link function does, not
+ * the application's page in its place.
+ *
+ * Text files go compressed when the browser takes it (Brotli, else gzip),
+ * each compressed once at its best and kept in memory: a build's files
+ * never change under their names, and a rebuilt file (new mtime) is
+ * compressed again.
  */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NEVER = 'no-store';
@@ -24,6 +40,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
   '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 export type ConsoleSite = (request: IncomingMessage, response: ServerResponse) => Promise<number>;
@@ -37,15 +54,89 @@ export function isApiPath(path: string): boolean {
 export function consoleSite(directory: string): ConsoleSite {
   const root = resolve(directory);
   const index = join(root, 'index.html');
+  const compressed = new CompressedFiles();
+  compressed.warm(root);
   return async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const file = fileFor(root, path);
-    if (file) return send(request, response, file, path.startsWith('/assets/') ? IMMUTABLE : SHORT);
-    // A missing hashed file is a stale page asking for an old build: not the application in its place.
-    if (path.startsWith('/assets/')) return notFound(response);
+    if (file)
+      return send(
+        request,
+        response,
+        file,
+        path.startsWith('/assets/') ? IMMUTABLE : SHORT,
+        compressed,
+      );
+    // A missing hashed file is a stale page asking for an old build, and a missing
+    // `/robots.txt` is no page either: not the application in their place.
+    if (path.startsWith('/assets/') || (namesAFile(path) && path !== '/index.html')) {
+      return notFound(response);
+    }
     if (!existsSync(index)) return notFound(response);
-    return send(request, response, index, NEVER);
+    return send(request, response, index, NEVER, compressed);
   };
+}
+
+/** Whether the path's last part has a dot, as a file's name does and the console's routes never do. */
+function namesAFile(path: string): boolean {
+  return path.lastIndexOf('.') > path.lastIndexOf('/');
+}
+
+/**
+ * Each text file of the build compressed once per encoding, kept while the
+ * file keeps its size and mtime.
+ */
+class CompressedFiles {
+  private readonly kept = new Map<
+    string,
+    { readonly mtimeMs: number; readonly size: number; readonly body: Promise<Buffer> }
+  >();
+
+  get(file: string, mtimeMs: number, size: number, encoding: Encoding): Promise<Buffer> {
+    const key = `${encoding}:${file}`;
+    const held = this.kept.get(key);
+    if (held && held.mtimeMs === mtimeMs && held.size === size) return held.body;
+    const body = readFile(file).then((content) => compress(content, encoding, 'static'));
+    // A failure is not kept: the next request tries again.
+    body.catch(() => this.kept.delete(key));
+    this.kept.set(key, { mtimeMs, size, body });
+    return body;
+  }
+
+  /**
+   * Compresses the page and its scripts and stylesheets in the background
+   * (one file at a time, on zlib's threads), so the first visitor does not
+   * wait for Brotli's best effort.
+   */
+  warm(root: string): void {
+    let files: string[];
+    try {
+      const assets = join(root, 'assets');
+      files = [
+        join(root, 'index.html'),
+        ...readdirSync(assets)
+          .filter((name) => /\.(js|css)$/.test(name))
+          .map((name) => join(assets, name)),
+      ];
+    } catch {
+      return; // no build yet: each file is compressed at its first request
+    }
+    const next = async (): Promise<void> => {
+      const file = files.shift();
+      if (!file) return;
+      try {
+        const { mtimeMs, size } = statSync(file);
+        if (size >= MIN_COMPRESSIBLE_BYTES) {
+          await this.get(file, mtimeMs, size, 'br');
+          await this.get(file, mtimeMs, size, 'gzip');
+        }
+      } catch {
+        // gone or unreadable: its request will say so
+      }
+      setImmediate(() => void next());
+    };
+    setImmediate(() => void next());
+  }
 }
 
 /** The file a path names inside the console's folder, if it is a regular file there. */
@@ -67,24 +158,39 @@ function fileFor(root: string, path: string): string | null {
   }
 }
 
-function send(
+async function send(
   request: IncomingMessage,
   response: ServerResponse,
   file: string,
   cacheControl: string,
+  compressed: CompressedFiles,
 ): Promise<number> {
-  const size = statSync(file).size;
-  response.writeHead(200, {
+  const { size, mtimeMs } = statSync(file);
+  const contentType = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  const headers = {
     ...CONSOLE_SECURITY_HEADERS,
-    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-    'Content-Length': String(size),
+    'Content-Type': contentType,
     'Cache-Control': cacheControl,
-  });
+    ...(isCompressibleType(contentType) ? { Vary: 'Accept-Encoding' } : {}),
+  };
+  const encoding =
+    size >= MIN_COMPRESSIBLE_BYTES ? encodingFor(request.headers, contentType) : null;
+  if (encoding) {
+    const body = await compressed.get(file, mtimeMs, size, encoding);
+    response.writeHead(200, {
+      ...headers,
+      'Content-Encoding': encoding,
+      'Content-Length': String(body.length),
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+    return 200;
+  }
+  response.writeHead(200, { ...headers, 'Content-Length': String(size) });
   if (request.method === 'HEAD') {
     response.end();
     return Promise.resolve(200);
   }
-  return new Promise((done) => {
+  return new Promise<number>((done) => {
     const stream = createReadStream(file);
     stream.on('error', () => {
       response.destroy();
