@@ -3,6 +3,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { KB_PATH, type ListQuery, listHref, listQueryOf, PAGE_SIZE, statusLabel } from './kb.state';
@@ -115,7 +116,7 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
       ) : null}
       {list && list.articles.length > 0 ? (
         <>
-          <div class="table-scroll">
+          <TableScroll label="Articles">
             <table class="table">
               <caption>
                 {formatNumber(list.total)} {list.total === 1 ? 'article' : 'articles'}
@@ -173,7 +174,7 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of articles"
             page={query.page}
