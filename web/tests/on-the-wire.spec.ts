@@ -1,10 +1,12 @@
 import { ADMIN, expect, signedIn, test } from './support/fixtures';
+import { createAgentWithKey } from './support/http';
 
 /**
  * What the console sends over the wire on one machine (issue 31 item 7):
  * scripts and stylesheets compressed, only the shell's stylesheet before
  * the first render and each screen's with the screen, a robots file at
- * /robots.txt, and JSON 404s for /api paths that are no endpoint. The
+ * /robots.txt, JSON 404s for /api paths that are no endpoint, and no
+ * layout shift while a screen's list arrives. The
  * fixture fails any test with an uncaught error or a CSP refusal.
  */
 test.describe('On the wire', () => {
@@ -66,6 +68,26 @@ test.describe('On the wire', () => {
     expect((await linked()).some((href) => /^\/assets\/analytics-\w+\.css$/.test(href))).toBe(true);
   });
 
+  test('the sign-in page opens with nothing in the browser console, not even a 401', async ({
+    page,
+  }) => {
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') logged.push(message.text());
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/me')) asked.push(request.url());
+    });
+
+    await page.goto('/sign-in');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+
+    expect(logged).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
   test('/robots.txt answers a robots file, not the application', async ({ page }) => {
     const response = await page.goto('/robots.txt');
 
@@ -100,5 +122,44 @@ test.describe('On the wire', () => {
       expect(answer.body.request_id).toMatch(/^req_/);
     }
     expect(answers[0]?.body.error.code).toBe('not_found');
+  });
+
+  test('nothing moves while the lists arrive, on a phone or a wide screen', async ({
+    page,
+    service,
+  }) => {
+    test.setTimeout(90_000);
+    for (let index = 1; index <= 12; index += 1) {
+      await createAgentWithKey(service.url, service.adminKey, `Layout agent ${index}`);
+    }
+    await signedIn(page, ADMIN.email, ADMIN.password, '/agents');
+    // Every layout shift the page records from its first paint, as Lighthouse adds them up.
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { layoutShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) {
+          shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const shifted: string[] = [];
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const path of ['/agents', '/data-sources', '/kb', '/interactions', '/settings/users']) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
+        await page.waitForTimeout(300);
+        const total = await page.evaluate(() =>
+          (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce(
+            (sum, value) => sum + value,
+            0,
+          ),
+        );
+        if (total > 0.02) shifted.push(`${path} at ${width} px: ${total.toFixed(3)}`);
+      }
+    }
+    expect(shifted).toEqual([]);
   });
 });
