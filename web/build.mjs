@@ -157,11 +157,17 @@ export async function build() {
   if (!entry) throw new Error(`esbuild wrote no output for ${ENTRY}`);
   const mainStyles = entry[1].cssBundle;
   if (!mainStyles) throw new Error('the console has no stylesheet: main.tsx imports none');
+  // The chunks the entry imports are fetched with it rather than after it has arrived.
+  const preloads = entry[1].imports
+    .filter((imported) => imported.kind === 'import-statement')
+    .map((imported) => `<link rel="modulepreload" href="${hrefOf(staging, imported.path)}" />`);
   // Only the shell's stylesheet blocks the first render; a screen's comes with the screen.
   const html = readFileSync(join(WEB, 'index.html'), 'utf8')
     .replace(
       '<link rel="stylesheet" href="/src/app/main.css" />',
-      `<link rel="stylesheet" href="${hrefOf(staging, mainStyles)}" />`,
+      [`<link rel="stylesheet" href="${hrefOf(staging, mainStyles)}" />`, ...preloads].join(
+        '\n    ',
+      ),
     )
     .replace('/src/app/main.tsx', hrefOf(staging, entry[0]));
   if (html.includes('/src/'))

@@ -7,7 +7,7 @@ import { createTheme } from '../state/theme';
 import '../styles/tokens.css';
 import '../styles/base.css';
 import { App } from './app';
-import { SIGN_IN_PATH } from './routes';
+import { preloadScreenAt, SIGN_IN_PATH } from './routes';
 
 const session = createSession((hooks) => createApiClient(hooks));
 const theme = createTheme();
@@ -23,3 +23,5 @@ session.load({ ask }).catch((error: unknown) => {
       : 'The service did not answer: try again in a moment.';
   session.status.value = 'signed-out';
 });
+// Loaded while the question above is on its way, not after its answer.
+preloadScreenAt(window.location.pathname, SIGN_IN_PATH);
