@@ -17,8 +17,8 @@ import {
  */
 export type Encoding = 'br' | 'gzip';
 
-/** How hard to work: once per static file (kept), or on every API answer (fast). */
-export type Effort = 'static' | 'dynamic';
+/** How hard to work: quick (every API answer, a file's first request), or best (a kept file, in the background). */
+export type Effort = 'quick' | 'best';
 
 /**
  * Bodies below this go as they are: compressing them saves less than the
@@ -87,13 +87,13 @@ function brotliOptions(effort: Effort, size: number) {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       // 11 is slow but runs once per file of a build; 5 is about gzip's speed with a smaller result.
-      [constants.BROTLI_PARAM_QUALITY]: effort === 'static' ? 11 : 5,
+      [constants.BROTLI_PARAM_QUALITY]: effort === 'best' ? 11 : 5,
       [constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
 }
 
-const gzipOptions = (effort: Effort): ZlibOptions => ({ level: effort === 'static' ? 9 : 6 });
+const gzipOptions = (effort: Effort): ZlibOptions => ({ level: effort === 'best' ? 9 : 6 });
 
 /** The body compressed, off the event loop (zlib's thread pool). */
 export function compress(body: Buffer, encoding: Encoding, effort: Effort): Promise<Buffer> {
@@ -105,8 +105,8 @@ export function compress(body: Buffer, encoding: Encoding, effort: Effort): Prom
 /** A compressing stream, for a body written piece by piece (a function's streamed JSON). */
 export function compressingStream(encoding: Encoding): Transform {
   return encoding === 'br'
-    ? createBrotliCompress(brotliOptions('dynamic', 0))
-    : createGzip(gzipOptions('dynamic'));
+    ? createBrotliCompress(brotliOptions('quick', 0))
+    : createGzip(gzipOptions('quick'));
 }
 
 /**

@@ -1,15 +1,9 @@
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
-import {
-  compress,
-  type Encoding,
-  encodingFor,
-  isCompressibleType,
-  MIN_COMPRESSIBLE_BYTES,
-} from './compression';
+import { CompressedFiles } from './compressed-files';
+import { encodingFor, isCompressibleType, MIN_COMPRESSIBLE_BYTES } from './compression';
 
 /**
  * The web console on the API's origin, as CloudFront serves it in the
@@ -22,9 +16,7 @@ import {
  * the application's page in its place.
  *
  * Text files go compressed when the browser takes it (Brotli, else gzip),
- * each compressed once at its best and kept in memory: a build's files
- * never change under their names, and a rebuilt file (new mtime) is
- * compressed again.
+ * kept in memory (compressed-files.ts).
  */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NEVER = 'no-store';
@@ -55,7 +47,6 @@ export function consoleSite(directory: string): ConsoleSite {
   const root = resolve(directory);
   const index = join(root, 'index.html');
   const compressed = new CompressedFiles();
-  compressed.warm(root);
   return async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const file = fileFor(root, path);
@@ -80,63 +71,6 @@ export function consoleSite(directory: string): ConsoleSite {
 /** Whether the path's last part has a dot, as a file's name does and the console's routes never do. */
 function namesAFile(path: string): boolean {
   return path.lastIndexOf('.') > path.lastIndexOf('/');
-}
-
-/**
- * Each text file of the build compressed once per encoding, kept while the
- * file keeps its size and mtime.
- */
-class CompressedFiles {
-  private readonly kept = new Map<
-    string,
-    { readonly mtimeMs: number; readonly size: number; readonly body: Promise<Buffer> }
-  >();
-
-  get(file: string, mtimeMs: number, size: number, encoding: Encoding): Promise<Buffer> {
-    const key = `${encoding}:${file}`;
-    const held = this.kept.get(key);
-    if (held && held.mtimeMs === mtimeMs && held.size === size) return held.body;
-    const body = readFile(file).then((content) => compress(content, encoding, 'static'));
-    // A failure is not kept: the next request tries again.
-    body.catch(() => this.kept.delete(key));
-    this.kept.set(key, { mtimeMs, size, body });
-    return body;
-  }
-
-  /**
-   * Compresses the page and its scripts and stylesheets in the background
-   * (one file at a time, on zlib's threads), so the first visitor does not
-   * wait for Brotli's best effort.
-   */
-  warm(root: string): void {
-    let files: string[];
-    try {
-      const assets = join(root, 'assets');
-      files = [
-        join(root, 'index.html'),
-        ...readdirSync(assets)
-          .filter((name) => /\.(js|css)$/.test(name))
-          .map((name) => join(assets, name)),
-      ];
-    } catch {
-      return; // no build yet: each file is compressed at its first request
-    }
-    const next = async (): Promise<void> => {
-      const file = files.shift();
-      if (!file) return;
-      try {
-        const { mtimeMs, size } = statSync(file);
-        if (size >= MIN_COMPRESSIBLE_BYTES) {
-          await this.get(file, mtimeMs, size, 'br');
-          await this.get(file, mtimeMs, size, 'gzip');
-        }
-      } catch {
-        // gone or unreadable: its request will say so
-      }
-      setImmediate(() => void next());
-    };
-    setImmediate(() => void next());
-  }
 }
 
 /** The file a path names inside the console's folder, if it is a regular file there. */

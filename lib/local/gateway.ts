@@ -156,7 +156,7 @@ async function writeResult(
     : Buffer.from(result.body ?? '', 'utf8');
   const encoding = negotiate(request, headers);
   if (encoding && body.length >= MIN_COMPRESSIBLE_BYTES) {
-    body = await compress(body, encoding, 'dynamic');
+    body = await compress(body, encoding, 'quick');
     withoutHeader(headers, 'content-length');
     headers['Content-Encoding'] = encoding;
   }
