@@ -2,6 +2,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
+import { CompressedFiles } from './compressed-files';
+import { encodingFor, isCompressibleType, MIN_COMPRESSIBLE_BYTES } from './compression';
 
 /**
  * The web console on the API's origin, as CloudFront serves it in the
@@ -9,6 +11,12 @@ import { CONSOLE_SECURITY_HEADERS } from '../console/security-headers';
  * (web/build.mjs): cached for a year and never revalidated. Every other
  * path outside /api answers `index.html`, never cached, so deep links and
  * reloads reach the application and a new build is picked up at once.
+ * A path whose last part has a dot names a file (`/robots.txt`): when
+ * there is none it is a 404, as the cloud's deep-link function does, not
+ * the application's page in its place.
+ *
+ * Text files go compressed when the browser takes it (Brotli, else gzip),
+ * kept in memory (compressed-files.ts).
  */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NEVER = 'no-store';
@@ -24,6 +32,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
   '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 export type ConsoleSite = (request: IncomingMessage, response: ServerResponse) => Promise<number>;
@@ -37,15 +46,31 @@ export function isApiPath(path: string): boolean {
 export function consoleSite(directory: string): ConsoleSite {
   const root = resolve(directory);
   const index = join(root, 'index.html');
+  const compressed = new CompressedFiles();
   return async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const file = fileFor(root, path);
-    if (file) return send(request, response, file, path.startsWith('/assets/') ? IMMUTABLE : SHORT);
-    // A missing hashed file is a stale page asking for an old build: not the application in its place.
-    if (path.startsWith('/assets/')) return notFound(response);
+    if (file)
+      return send(
+        request,
+        response,
+        file,
+        path.startsWith('/assets/') ? IMMUTABLE : SHORT,
+        compressed,
+      );
+    // A missing hashed file is a stale page asking for an old build, and a missing
+    // `/robots.txt` is no page either: not the application in their place.
+    if (path.startsWith('/assets/') || (namesAFile(path) && path !== '/index.html')) {
+      return notFound(response);
+    }
     if (!existsSync(index)) return notFound(response);
-    return send(request, response, index, NEVER);
+    return send(request, response, index, NEVER, compressed);
   };
+}
+
+/** Whether the path's last part has a dot, as a file's name does and the console's routes never do. */
+function namesAFile(path: string): boolean {
+  return path.lastIndexOf('.') > path.lastIndexOf('/');
 }
 
 /** The file a path names inside the console's folder, if it is a regular file there. */
@@ -67,24 +92,39 @@ function fileFor(root: string, path: string): string | null {
   }
 }
 
-function send(
+async function send(
   request: IncomingMessage,
   response: ServerResponse,
   file: string,
   cacheControl: string,
+  compressed: CompressedFiles,
 ): Promise<number> {
-  const size = statSync(file).size;
-  response.writeHead(200, {
+  const { size, mtimeMs } = statSync(file);
+  const contentType = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  const headers = {
     ...CONSOLE_SECURITY_HEADERS,
-    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-    'Content-Length': String(size),
+    'Content-Type': contentType,
     'Cache-Control': cacheControl,
-  });
+    ...(isCompressibleType(contentType) ? { Vary: 'Accept-Encoding' } : {}),
+  };
+  const encoding =
+    size >= MIN_COMPRESSIBLE_BYTES ? encodingFor(request.headers, contentType) : null;
+  if (encoding) {
+    const body = await compressed.get(file, mtimeMs, size, encoding);
+    response.writeHead(200, {
+      ...headers,
+      'Content-Encoding': encoding,
+      'Content-Length': String(body.length),
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+    return 200;
+  }
+  response.writeHead(200, { ...headers, 'Content-Length': String(size) });
   if (request.method === 'HEAD') {
     response.end();
     return Promise.resolve(200);
   }
-  return new Promise((done) => {
+  return new Promise<number>((done) => {
     const stream = createReadStream(file);
     stream.on('error', () => {
       response.destroy();

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { type Duplex, pipeline, type Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { newId } from '../../layers/core/domain/ids';
 import { nestedErrorBody } from '../../layers/core/http/error-body';
@@ -12,6 +12,15 @@ import {
   lambdaContext,
   toApiGatewayEvent,
 } from './apigw-event';
+import {
+  compress,
+  compressingStream,
+  type Encoding,
+  encodingFor,
+  isCompressibleType,
+  MIN_COMPRESSIBLE_BYTES,
+  varyWithAcceptEncoding,
+} from './compression';
 import { type ConsoleSite, isApiPath } from './console-site';
 import { listen } from './listen';
 
@@ -98,17 +107,88 @@ function gatewayError(
   response.end(JSON.stringify(nestedErrorBody({ status, code, message, details: {} }, requestId)));
 }
 
-function writeResult(response: ServerResponse, result: APIGatewayProxyResult): void {
+/** A header's value by its name in any case. */
+function headerOf(
+  headers: Readonly<Record<string, string | string[]>>,
+  name: string,
+): string | string[] | undefined {
+  const found = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
+  return found === undefined ? undefined : headers[found];
+}
+
+function withoutHeader(headers: Record<string, string | string[]>, name: string): void {
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+  }
+}
+
+/**
+ * The encoding a function's answer goes out in: its type is text, the
+ * client takes Brotli or gzip, and the function did not encode it itself.
+ * A body that varies by encoding says so in `Vary` even when sent as it is.
+ */
+function negotiate(
+  request: IncomingMessage,
+  headers: Record<string, string | string[]>,
+): Encoding | null {
+  const contentType = headerOf(headers, 'content-type')?.toString();
+  if (!isCompressibleType(contentType) || headerOf(headers, 'content-encoding') !== undefined) {
+    return null;
+  }
+  const vary = headerOf(headers, 'vary');
+  withoutHeader(headers, 'vary');
+  headers.Vary = varyWithAcceptEncoding(vary);
+  return encodingFor(request.headers, contentType);
+}
+
+async function writeResult(
+  request: IncomingMessage,
+  response: ServerResponse,
+  result: APIGatewayProxyResult,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
     headers[name] = values.map(String);
   }
-  const body = result.isBase64Encoded
+  let body: Buffer = result.isBase64Encoded
     ? Buffer.from(result.body, 'base64')
     : Buffer.from(result.body ?? '', 'utf8');
+  const encoding = negotiate(request, headers);
+  if (encoding && body.length >= MIN_COMPRESSIBLE_BYTES) {
+    body = await compress(body, encoding, 'quick');
+    withoutHeader(headers, 'content-length');
+    headers['Content-Encoding'] = encoding;
+  }
   response.writeHead(result.statusCode, headers);
   response.end(body);
+}
+
+/**
+ * Where a streaming function's body goes: the socket itself for an event
+ * stream (each event leaves as it is written), a compressor in front of it
+ * for anything else the client takes compressed (a JSON answer written
+ * whole). Its length is unknown up front, so it goes chunked.
+ */
+function openStreamed(
+  request: IncomingMessage,
+  response: ServerResponse,
+  meta: { statusCode: number; headers: Record<string, string> },
+): Writable {
+  const headers: Record<string, string | string[]> = { ...meta.headers };
+  const encoding = negotiate(request, headers);
+  if (!encoding) {
+    response.writeHead(meta.statusCode, headers);
+    response.flushHeaders();
+    return response;
+  }
+  withoutHeader(headers, 'content-length');
+  headers['Content-Encoding'] = encoding;
+  response.writeHead(meta.statusCode, headers);
+  const compressor = compressingStream(encoding);
+  // The client hanging up ends the compressor too, so the function's writes fail as they would.
+  pipeline(compressor, response, () => {});
+  return compressor;
 }
 
 /**
@@ -235,9 +315,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
             {
               open: (meta) => {
                 opened = meta;
-                response.writeHead(meta.statusCode, meta.headers);
-                response.flushHeaders();
-                return response;
+                return openStreamed(request, response, meta);
               },
             },
             lambdaContext(family ?? 'fallback'),
@@ -251,7 +329,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
         requestId = opened?.headers['X-Request-Id'];
       } else {
         const result = await handler(event, lambdaContext(family ?? 'fallback'));
-        writeResult(response, result);
+        await writeResult(request, response, result);
         status = result.statusCode;
         requestId = result.headers?.['X-Request-Id']?.toString();
       }

@@ -455,8 +455,8 @@ ${table(
   ]),
 )}
 
-All JavaScript together: ${kb(bundles.allJsGzipBytes)} KB gzipped; the stylesheets (all
-linked from the page, P227): ${kb(bundles.stylesheetsGzipBytes)} KB gzipped.
+All JavaScript together: ${kb(bundles.allJsGzipBytes)} KB gzipped; the stylesheets (the
+shell's linked from the page, each screen's loaded with the screen): ${kb(bundles.stylesheetsGzipBytes)} KB gzipped.
 
 ### Build (\`node web/build.mjs\`, ${settings.builds} run${settings.builds === 1 ? '' : 's'})
 

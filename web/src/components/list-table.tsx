@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useAction } from '../api/use-action';
 import { ConfirmDialog } from './confirm-dialog';
 import './list-table.css';
+import { TableScroll } from './table-scroll';
 
 /** One column: its heading and what each row shows in it. */
 export interface Column<T> {
@@ -94,7 +95,7 @@ export function ListTable<T>({
 
   return (
     <>
-      <div class="table-scroll">
+      <TableScroll>
         <table class={className ? `table ${className}` : 'table'}>
           <caption>{caption}</caption>
           <thead>
@@ -140,7 +141,7 @@ export function ListTable<T>({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ConfirmDialog
         open={open !== null}
         onClose={() => {

@@ -3,6 +3,7 @@ import { ApiError } from '../api/api-error';
 import { type ApiClient, type ApiClientOptions, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import type { Me, Role } from './roles';
+import { browserStorage, forgetSignedIn, rememberSignedIn } from './session-hint';
 
 export { type Me, type Role, roleAtLeast } from './roles';
 
@@ -42,6 +43,7 @@ export function createSession(
 
   function clear(): void {
     clearTimeout(refreshTimer);
+    forgetSignedIn(browserStorage());
     batch(() => {
       me.value = null;
       csrfToken.value = null;
@@ -87,6 +89,7 @@ export function createSession(
   }
 
   function signedIn(loaded: Me): void {
+    rememberSignedIn(browserStorage());
     batch(() => {
       me.value = loaded;
       csrfToken.value = loaded.csrf_token;
@@ -97,13 +100,19 @@ export function createSession(
     scheduleRefresh(loaded.refresh_after);
   }
 
-  /** Who is signed in, if anyone: on start, after a reload, and after every way of signing in. */
-  async function load(): Promise<void> {
-    try {
-      signedIn(await unwrap(api.GET('/api/v1/auth/me')));
-      return;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401)) throw error;
+  /**
+   * Who is signed in, if anyone: on start, after a reload, and after every
+   * way of signing in. `ask: false` (the sign-in page, in a browser that was
+   * not signed in) takes "nobody" without asking.
+   */
+  async function load({ ask = true }: { readonly ask?: boolean } = {}): Promise<void> {
+    if (ask) {
+      try {
+        signedIn(await unwrap(api.GET('/api/v1/auth/me')));
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
+      }
     }
     // Not signed in: offered only on the machine itself while nobody exists (a 404 anywhere else).
     const setup = await api.GET('/api/v1/setup').catch(() => null);

@@ -4,6 +4,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { agentPermissions, listPath, pageOf } from './agents.state';
@@ -105,7 +106,7 @@ export function AgentList() {
       ) : null}
       {list && list.agents.length > 0 ? (
         <>
-          <div class="table-scroll">
+          <TableScroll label="Agents">
             <table class="table">
               <caption>
                 {formatNumber(list.total)} {list.total === 1 ? 'agent' : 'agents'}
@@ -142,7 +143,7 @@ export function AgentList() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of agents"
             page={page}

@@ -23,6 +23,7 @@ import {
   viewProblem,
 } from './analytics.state';
 import './analytics.css';
+import { TableScroll } from '../../components/table-scroll';
 
 /**
  * The organization's figures for a range of UTC days: a preset or a
@@ -249,7 +250,7 @@ function SeriesTable({
   return (
     <details class="chart__data">
       <summary>Show the figures as a table</summary>
-      <div class="table-scroll">
+      <TableScroll>
         <table class="table">
           <caption>{caption} (UTC)</caption>
           <thead>
@@ -273,7 +274,7 @@ function SeriesTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </details>
   );
 }

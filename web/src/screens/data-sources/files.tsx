@@ -5,6 +5,7 @@ import { sendFile, type UploadTicket } from '../../api/upload';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { nextPollDelay, retryDelay } from './sync-progress';
@@ -308,7 +309,7 @@ function FileTable({
   readonly onDeleted: () => void;
 }) {
   return (
-    <div class="table-scroll">
+    <TableScroll label="Files">
       <table class="table">
         <caption>
           {formatNumber(files.length)} {files.length === 1 ? 'file' : 'files'}
@@ -351,7 +352,7 @@ function FileTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -5,6 +5,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { type DataSource, STATUS_NAMES, TYPE_NAMES } from './words';
@@ -74,7 +75,7 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
       ) : null}
       {list && list.data_sources.length > 0 ? (
         <>
-          <div class="table-scroll">
+          <TableScroll label="Data sources">
             <table class="table">
               <caption>
                 {formatNumber(list.total)} {list.total === 1 ? 'data source' : 'data sources'}
@@ -106,7 +107,7 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of data sources"
             page={page}

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { useLoad } from '../../api/use-load';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
+import { TableScroll } from '../../components/table-scroll';
 import { formatNumber } from '../../format/format';
 import { formatLatency, formatUsd } from '../../format/measures';
 import { useApp } from '../../state/app-context';
@@ -221,7 +222,7 @@ function ComparisonTables({
     <>
       <section aria-labelledby="compare-totals-heading">
         <h2 id="compare-totals-heading">Totals</h2>
-        <div class="table-scroll">
+        <TableScroll label="Runs compared">
           <table class="table eval-compare-totals">
             <caption>
               {runTitle(first)} (first) and {runTitle(second)} (second); the change reads from the
@@ -251,7 +252,7 @@ function ComparisonTables({
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </section>
       <section aria-labelledby="compare-questions-heading">
         <h2 id="compare-questions-heading">Question by question</h2>

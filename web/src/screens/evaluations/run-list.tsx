@@ -4,6 +4,7 @@ import { useLoad } from '../../api/use-load';
 import { AgentSelect, useAgentChoices } from '../../components/agent-select';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import {
@@ -119,7 +120,7 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
       ) : null}
       {page && page.total > 0 ? (
         <>
-          <div class="table-scroll">
+          <TableScroll label="Runs">
             <table class="table">
               <caption>
                 {page.total} {page.total === 1 ? 'run' : 'runs'}, newest first
@@ -157,7 +158,7 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of runs"
             page={query.page}

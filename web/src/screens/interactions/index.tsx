@@ -32,6 +32,7 @@ import {
   PAGE_SIZE,
 } from './interactions.state';
 import './interactions.css';
+import { TableScroll } from '../../components/table-scroll';
 
 /**
  * The organization's interactions, newest first, filtered by agent, dates
@@ -101,7 +102,7 @@ export default function Interactions() {
       {page && page.total > 0 ? (
         <>
           <ExportButton filters={filters} total={page.total} agentNames={agentNames} />
-          <div class="table-scroll">
+          <TableScroll label="Interactions">
             <table class="table interactions-table">
               <caption>
                 {formatNumber(page.total)} {page.total === 1 ? 'interaction' : 'interactions'}
@@ -160,7 +161,7 @@ export default function Interactions() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of interactions"
             page={filters.page}

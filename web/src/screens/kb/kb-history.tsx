@@ -8,6 +8,7 @@ import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { explainSaveFailure, KB_PATH, type KbVersion, statusLabel } from './kb.state';
@@ -143,7 +144,7 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
           article is published stays as it is.
         </p>
       ) : null}
-      <div class="table-scroll">
+      <TableScroll label="Versions">
         <table class="table" aria-labelledby="kb-versions-heading">
           <thead>
             <tr>
@@ -190,7 +191,7 @@ export function KbHistory({ id, canEdit }: { readonly id: string; readonly canEd
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Pager
         label="Pages of versions"
         page={page}

@@ -3,6 +3,7 @@ import { unwrap } from '../../api/client';
 import { useLoad } from '../../api/use-load';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pager } from '../../components/pager';
+import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { KB_PATH, type ListQuery, listHref, listQueryOf, PAGE_SIZE, statusLabel } from './kb.state';
@@ -122,7 +123,7 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
       ) : null}
       {list && list.articles.length > 0 ? (
         <>
-          <div class="table-scroll">
+          <TableScroll label="Articles">
             <table class="table">
               <caption>
                 {formatNumber(list.total)} {list.total === 1 ? 'article' : 'articles'}
@@ -180,7 +181,7 @@ export function KbList({ canEdit }: { readonly canEdit: boolean }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager
             label="Pages of articles"
             page={query.page}

@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber } from '../../../format/format';
 import { useApp } from '../../../state/app-context';
 import '../../../components/filters.css';
 import { Pager } from '../../../components/pager';
+import { TableScroll } from '../../../components/table-scroll';
 import {
   attemptOutcome,
   canRetry,
@@ -148,7 +149,7 @@ export function Deliveries({ webhookId }: { readonly webhookId: string }) {
         </p>
       ) : null}
       {list && list.deliveries.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Deliveries">
           <table class="table deliveries">
             <caption>
               {formatNumber(list.total)} {list.total === 1 ? 'delivery' : 'deliveries'}
@@ -227,7 +228,7 @@ export function Deliveries({ webhookId }: { readonly webhookId: string }) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager
         label="Pages of deliveries"
@@ -327,7 +328,7 @@ function DeliveryDetails({
           {delivery.attempts.length === 0 ? (
             <p>None yet.</p>
           ) : (
-            <div class="table-scroll">
+            <TableScroll label="Attempts">
               <table class="table">
                 <thead>
                   <tr>
@@ -348,7 +349,7 @@ function DeliveryDetails({
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           <h3 id="payload-heading">Payload</h3>
           <pre class="payload">{readablePayload(delivery.payload)}</pre>

@@ -6,6 +6,7 @@ import { useLoad } from '../../../api/use-load';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { Pager } from '../../../components/pager';
+import { TableScroll } from '../../../components/table-scroll';
 import { formatDateTime, formatNumber } from '../../../format/format';
 import { useApp } from '../../../state/app-context';
 import { SecretOnce } from './secret-once';
@@ -73,7 +74,7 @@ export function WebhookList() {
         <p>No webhooks yet. "New webhook" above sends the events you choose to an address.</p>
       ) : null}
       {list && list.webhooks.length > 0 ? (
-        <div class="table-scroll">
+        <TableScroll label="Webhooks">
           <table class="table">
             <caption>
               {formatNumber(list.total)} {list.total === 1 ? 'webhook' : 'webhooks'}
@@ -116,7 +117,7 @@ export function WebhookList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <Pager
         label="Pages of webhooks"
