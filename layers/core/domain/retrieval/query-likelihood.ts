@@ -11,11 +11,15 @@
  * `p(t | C)` is estimated from those candidates too (a term's share of all
  * their terms), which also makes a term common among them count less.
  */
+import { type PassageSource, type PassageTerms, passageTerms } from './passage-terms';
 import { analyze } from './text-analysis';
 
-/** What the re-scoring reads of a candidate: the words BM25 reads (title and text). */
+/**
+ * What the re-scoring reads of a candidate: the words BM25 reads (title and
+ * text), counted once per chunk id (passage-terms.ts).
+ */
 export interface LikelihoodCandidate {
-  readonly chunk: { readonly document_title?: string; readonly text?: string };
+  readonly chunk: PassageSource;
 }
 
 export interface LikelihoodOptions {
@@ -47,7 +51,7 @@ export function queryLikelihoodRanking<T extends LikelihoodCandidate>(
   if (queryTerms.length === 0 || candidates.length === 0) return [];
   const wanted = new Set(queryTerms);
   const passages = candidates.map((candidate) =>
-    termCounts(`${candidate.chunk.document_title ?? ''}\n${candidate.chunk.text ?? ''}`, wanted),
+    wantedCounts(passageTerms(candidate.chunk), wanted),
   );
   let totalLength = 0;
   const occurrences = new Map<string, number>();
@@ -75,15 +79,14 @@ export function queryLikelihoodRanking<T extends LikelihoodCandidate>(
     .map(({ candidate, score }) => ({ ...candidate, score }));
 }
 
-/** How often each of `wanted`'s terms occurs in `text`, and how many index terms it has. */
-function termCounts(
-  text: string,
+/** How often each of `wanted`'s terms occurs in a passage, and the passage's length in terms. */
+function wantedCounts(
+  passage: PassageTerms,
   wanted: ReadonlySet<string>,
 ): { counts: Map<string, number>; length: number } {
-  const terms = analyze(text);
   const counts = new Map<string, number>();
-  for (const term of terms) {
-    if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
-  return { counts, length: terms.length };
+  passage.terms.forEach((term, index) => {
+    if (wanted.has(term)) counts.set(term, passage.counts[index] ?? 0);
+  });
+  return { counts, length: passage.length };
 }
