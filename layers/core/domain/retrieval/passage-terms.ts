@@ -13,9 +13,12 @@ import { analyze } from './text-analysis';
 
 /** A passage's distinct index terms, each with its number of occurrences, and its length in terms. */
 export interface PassageTerms {
-  readonly terms: readonly string[];
-  /** `counts[i]` is how often `terms[i]` occurs. */
+  /** Each distinct term's number in `dictionary`, ascending, so `occurrences` finds one by binary search. */
+  readonly termIds: Uint32Array;
+  /** `counts[i]` is how often the term numbered `termIds[i]` occurs. */
   readonly counts: Uint32Array;
+  /** The numbering `termIds` are in (a new one starts when the old grows too large). */
+  readonly dictionary: ReadonlyMap<string, number>;
   /** All its index terms, repeats included: the passage length language models divide by. */
   readonly length: number;
 }
@@ -34,6 +37,16 @@ export interface PassageSource {
  * hundred searches return, when each returns 100.
  */
 export const REMEMBERED_PASSAGES = 10_000;
+
+/**
+ * How many distinct terms one numbering holds before a new one starts
+ * (and the remembered counts, numbered in the old one, are dropped): a
+ * bound on memory for a process that sees endless new words.
+ */
+const DICTIONARY_LIMIT = 500_000;
+
+/** Terms are numbered so a passage's are compared as integers, much faster than as strings. */
+let dictionary = new Map<string, number>();
 
 interface Remembered extends PassageTerms {
   readonly title: string;
@@ -74,6 +87,38 @@ export function passageTerms(source: PassageSource): PassageTerms {
   return counted;
 }
 
+/**
+ * How often `term` occurs in `passage` (0 when it does not): a binary
+ * search, so a query's few terms are looked up without walking the
+ * passage's hundred or so.
+ */
+export function occurrences(passage: PassageTerms, term: string): number {
+  const id = passage.dictionary.get(term);
+  return id === undefined ? 0 : occurrencesOfNumber(passage, id);
+}
+
+/** How often the term numbered `id` in `passage.dictionary` occurs in `passage` (0 when it does not). */
+export function occurrencesOfNumber(passage: PassageTerms, id: number): number {
+  const { termIds, counts } = passage;
+  let low = 0;
+  let high = termIds.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = termIds[middle] ?? 0;
+    if (found === id) return counts[middle] ?? 0;
+    if (found < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return 0;
+}
+
+/** The passage's distinct terms, in the order of their numbers (for tests and diagnostics). */
+export function termsOf(passage: PassageTerms): string[] {
+  const byId = new Map<number, string>();
+  for (const [term, id] of passage.dictionary) byId.set(id, term);
+  return Array.from(passage.termIds, (id) => byId.get(id) ?? '');
+}
+
 /** How many chunks' counts are remembered now (for tests and diagnostics). */
 export function rememberedPassageCount(): number {
   return remembered.size;
@@ -82,22 +127,32 @@ export function rememberedPassageCount(): number {
 /** Forgets every remembered count (tests start from an empty table). */
 export function forgetPassageTerms(): void {
   remembered.clear();
+  dictionary = new Map();
 }
 
 function countTerms(title: string, text: string): PassageTerms {
   const all = analyze(`${title}\n${text}`);
-  const positions = new Map<string, number>();
-  const terms: string[] = [];
-  const tally: number[] = [];
-  for (const term of all) {
-    const at = positions.get(term);
-    if (at === undefined) {
-      positions.set(term, terms.length);
-      terms.push(term);
-      tally.push(1);
-    } else {
-      tally[at] = (tally[at] ?? 0) + 1;
-    }
+  const tally = new Map<string, number>();
+  for (const term of all) tally.set(term, (tally.get(term) ?? 0) + 1);
+  if (dictionary.size + tally.size > DICTIONARY_LIMIT) {
+    // Passages already handed out keep the numbering they were counted in.
+    dictionary = new Map();
+    remembered.clear();
   }
-  return { terms, counts: Uint32Array.from(tally), length: all.length };
+  const numbered = [...tally].map(([term, count]) => ({ id: numberOf(term), count }));
+  numbered.sort((a, b) => a.id - b.id);
+  return {
+    termIds: Uint32Array.from(numbered, (entry) => entry.id),
+    counts: Uint32Array.from(numbered, (entry) => entry.count),
+    dictionary,
+    length: all.length,
+  };
+}
+
+function numberOf(term: string): number {
+  const known = dictionary.get(term);
+  if (known !== undefined) return known;
+  const id = dictionary.size;
+  dictionary.set(term, id);
+  return id;
 }

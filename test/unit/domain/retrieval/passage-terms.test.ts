@@ -1,12 +1,14 @@
 import {
   forgetPassageTerms,
+  occurrences,
   passageTerms,
   REMEMBERED_PASSAGES,
   rememberedPassageCount,
+  termsOf,
 } from '../../../../layers/core/domain/retrieval/passage-terms';
 
 const countsOf = (passage: ReturnType<typeof passageTerms>) =>
-  Object.fromEntries(passage.terms.map((term, index) => [term, passage.counts[index]]));
+  Object.fromEntries(termsOf(passage).map((term, index) => [term, passage.counts[index]]));
 
 describe('Domain: passageTerms', () => {
   beforeEach(() => forgetPassageTerms());
@@ -20,6 +22,16 @@ describe('Domain: passageTerms', () => {
 
     expect(countsOf(passage)).toEqual({ glacier: 2, melt: 1, spring: 1 });
     expect(passage.length).toBe(4);
+  });
+
+  it('finds how often a term occurs, 0 for a term the passage lacks', () => {
+    const passage = passageTerms({ text: 'zebra apple mango apple kiwi apple' });
+
+    expect([...passage.termIds]).toEqual([...passage.termIds].sort((a, b) => a - b));
+    expect(occurrences(passage, 'appl')).toBe(3);
+    expect(occurrences(passage, 'zebra')).toBe(1);
+    expect(occurrences(passage, 'banana')).toBe(0);
+    expect(occurrences(passageTerms({ text: '' }), 'appl')).toBe(0);
   });
 
   it('gives back the remembered counts for the same chunk and words', () => {
