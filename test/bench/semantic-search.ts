@@ -54,6 +54,8 @@ export interface SizeResult {
   readonly embed: LatencySummary;
   readonly knn: LatencySummary;
   readonly bm25: LatencySummary;
+  /** The fusion, with its query-likelihood ranking of the fused candidates. */
+  readonly fusion: LatencySummary;
   readonly hybrid: LatencySummary;
   /** A hybrid search restricted to 3 of the 10 data sources. */
   readonly filtered: LatencySummary;
@@ -196,6 +198,7 @@ async function measureSize(
     embed: [] as number[],
     knn: [] as number[],
     bm25: [] as number[],
+    fusion: [] as number[],
     hybrid: [] as number[],
     filtered: [] as number[],
   };
@@ -208,13 +211,19 @@ async function measureSize(
     const t2 = performance.now();
     const lexical = await lexicalSearches(index, filter, query, depth, knn, strategy);
     const t3 = performance.now();
-    rankByStrategy('hybrid', { knn, ...lexical, queryVector: vector }, settings.topK, strategy);
+    rankByStrategy(
+      'hybrid',
+      { query, knn, ...lexical, queryVector: vector },
+      settings.topK,
+      strategy,
+    );
     const t4 = performance.now();
     const [vectorAgain = []] = await embedder.embed([query]);
     const knnFiltered = await index.knn(filtered, vectorAgain, embedder.id, depth);
     rankByStrategy(
       'hybrid',
       {
+        query,
         knn: knnFiltered,
         ...(await lexicalSearches(index, filtered, query, depth, knnFiltered, strategy)),
         queryVector: vectorAgain,
@@ -227,6 +236,7 @@ async function measureSize(
     samples.embed.push(t1 - t0);
     samples.knn.push(t2 - t1);
     samples.bm25.push(t3 - t2);
+    samples.fusion.push(t4 - t3);
     samples.hybrid.push(t4 - t0);
     samples.filtered.push(t5 - t4);
   }
@@ -237,6 +247,7 @@ async function measureSize(
     embed: summarize(samples.embed),
     knn: summarize(samples.knn),
     bm25: summarize(samples.bm25),
+    fusion: summarize(samples.fusion),
     hybrid: summarize(samples.hybrid),
     filtered: summarize(samples.filtered),
   };
@@ -265,6 +276,7 @@ export function renderSemanticSearchSection(report: {
         ['  of which: embed the query', result.embed],
         ['  of which: k-NN', result.knn],
         ['  of which: BM25 and its feedback search', result.bm25],
+        ['  of which: fusion and query likelihood', result.fusion],
         ['hybrid, 3 of 10 data sources', result.filtered],
       ] as const
     ).map(([label, latency]) => [
@@ -313,7 +325,10 @@ inverted index, ${RETRIEVAL_TUNING.candidates} candidates each, then a second BM
 up to ${RETRIEVAL_TUNING.feedback.terms} expansion terms from the first fused ranking's best
 ${RETRIEVAL_TUNING.feedback.passages} chunks (pseudo-relevance feedback,
 layers/core/use-cases/retrieval/lexical-searches.ts), then reciprocal rank fusion
-(\`rankByStrategy\`). The filtered row restricts the same search to 3 of the
+(\`rankByStrategy\`) with the query-likelihood ranking of the fused
+${RETRIEVAL_TUNING.likelihood.candidates} best chunks (layers/core/domain/retrieval/query-likelihood.ts;
+each chunk's term counts are read once and remembered, passage-terms.ts, so
+a chunk an earlier query returned costs less). The filtered row restricts the same search to 3 of the
 10 data sources. Latency is wall time on one thread, no HTTP: add the
 request overhead of the foundation section for the API's figure. The build
 figures include the offline embedding; "Heap + buffers" is the growth of

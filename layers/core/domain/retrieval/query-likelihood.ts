@@ -11,11 +11,15 @@
  * `p(t | C)` is estimated from those candidates too (a term's share of all
  * their terms), which also makes a term common among them count less.
  */
+import { occurrencesOfNumber, type PassageSource, passageTerms } from './passage-terms';
 import { analyze } from './text-analysis';
 
-/** What the re-scoring reads of a candidate: the words BM25 reads (title and text). */
+/**
+ * What the re-scoring reads of a candidate: the words BM25 reads (title and
+ * text), counted once per chunk id (passage-terms.ts).
+ */
 export interface LikelihoodCandidate {
-  readonly chunk: { readonly document_title?: string; readonly text?: string };
+  readonly chunk: PassageSource;
 }
 
 export interface LikelihoodOptions {
@@ -45,45 +49,41 @@ export function queryLikelihoodRanking<T extends LikelihoodCandidate>(
 ): T[] {
   const queryTerms = analyze(query);
   if (queryTerms.length === 0 || candidates.length === 0) return [];
-  const wanted = new Set(queryTerms);
-  const passages = candidates.map((candidate) =>
-    termCounts(`${candidate.chunk.document_title ?? ''}\n${candidate.chunk.text ?? ''}`, wanted),
-  );
-  let totalLength = 0;
-  const occurrences = new Map<string, number>();
-  for (const passage of passages) {
-    totalLength += passage.length;
-    for (const [term, count] of passage.counts) {
-      occurrences.set(term, (occurrences.get(term) ?? 0) + count);
+  const distinct = [...new Set(queryTerms)];
+  // counts[i][j]: how often the query's j-th distinct term occurs in candidate i.
+  const passages = candidates.map((candidate) => passageTerms(candidate.chunk));
+  // The query's terms are numbered once per numbering (all candidates share one, but for a rare renumbering).
+  let numbering: ReadonlyMap<string, number> | undefined;
+  let numbers: (number | undefined)[] = [];
+  const counts = passages.map((passage) => {
+    if (passage.dictionary !== numbering) {
+      numbering = passage.dictionary;
+      numbers = distinct.map((term) => passage.dictionary.get(term));
     }
-  }
+    return numbers.map((id) => (id === undefined ? 0 : occurrencesOfNumber(passage, id)));
+  });
+  let totalLength = 0;
+  const inCandidates = new Array<number>(distinct.length).fill(0);
+  passages.forEach((passage, i) => {
+    totalLength += passage.length;
+    distinct.forEach((_, j) => {
+      inCandidates[j] = (inCandidates[j] ?? 0) + (counts[i]?.[j] ?? 0);
+    });
+  });
   if (totalLength === 0) return [];
   const { mu } = options;
+  const background = inCandidates.map((count) => Math.max(count, UNSEEN_OCCURRENCES) / totalLength);
+  // Each of the query's terms in its order (a repeated one counts each time).
+  const termIndexes = queryTerms.map((term) => distinct.indexOf(term));
   return candidates
     .map((candidate, index) => {
-      const passage = passages[index] ?? { counts: new Map<string, number>(), length: 0 };
+      const length = passages[index]?.length ?? 0;
       let score = 0;
-      for (const term of queryTerms) {
-        const background = Math.max(occurrences.get(term) ?? 0, UNSEEN_OCCURRENCES) / totalLength;
-        score += Math.log(
-          ((passage.counts.get(term) ?? 0) + mu * background) / (passage.length + mu),
-        );
+      for (const j of termIndexes) {
+        score += Math.log(((counts[index]?.[j] ?? 0) + mu * (background[j] ?? 0)) / (length + mu));
       }
       return { candidate, index, score };
     })
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map(({ candidate, score }) => ({ ...candidate, score }));
-}
-
-/** How often each of `wanted`'s terms occurs in `text`, and how many index terms it has. */
-function termCounts(
-  text: string,
-  wanted: ReadonlySet<string>,
-): { counts: Map<string, number>; length: number } {
-  const terms = analyze(text);
-  const counts = new Map<string, number>();
-  for (const term of terms) {
-    if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
-  return { counts, length: terms.length };
 }

@@ -60,6 +60,31 @@ describe('Domain: queryLikelihoodRanking', () => {
     expect(ids(ranked)).toEqual(['titled', 'untitled']);
   });
 
+  it('ranks and scores alike when the candidates were counted by an earlier search', () => {
+    const candidates = [
+      passage('m1', 'glacier melt in spring'),
+      passage('m2', 'glacier melt rate', 'Ice'),
+      passage('m3', 'alpine valley'),
+    ];
+
+    const first = queryLikelihoodRanking('glacier melt rate', candidates, { mu: 20 });
+    const again = queryLikelihoodRanking('glacier melt rate', candidates, { mu: 20 });
+
+    expect(again).toEqual(first);
+  });
+
+  it('re-counts a chunk whose text changed under the same id', () => {
+    queryLikelihoodRanking('glacier', [passage('e1', 'glacier'), passage('e2', 'ice')], { mu: 20 });
+
+    const ranked = queryLikelihoodRanking(
+      'glacier',
+      [passage('e1', 'ice'), passage('e2', 'glacier')],
+      { mu: 20 },
+    );
+
+    expect(ids(ranked)).toEqual(['e2', 'e1']);
+  });
+
   it('ranks nothing for a query without index terms, or without candidates', () => {
     expect(queryLikelihoodRanking('the of and', [passage('a', 'glacier')], { mu: 20 })).toEqual([]);
     expect(queryLikelihoodRanking('glacier', [], { mu: 20 })).toEqual([]);
