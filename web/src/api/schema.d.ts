@@ -1860,6 +1860,7 @@ export interface components {
         Analytics: {
             metrics: {
                 total_queries: number;
+                /** @description How many people asked in the range: each signed-in user counted once by their user id, and each API key once for the program using it, however many conversations they had */
                 unique_users: number;
                 avg_latency_ms: number;
                 accuracy_rate: number | null;
