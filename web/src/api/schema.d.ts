@@ -6048,6 +6048,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events: string[];
                     description?: string | null;
                 };
@@ -6269,6 +6270,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events?: string[];
                     description?: string | null;
                 };
@@ -7141,6 +7143,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events: string[];
                     description?: string | null;
                 };
@@ -7362,6 +7365,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events?: string[];
                     description?: string | null;
                 };
