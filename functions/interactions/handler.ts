@@ -7,6 +7,10 @@ import { pageRequest } from '../../layers/core/http/pagination.schema';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { INTERACTIONS_ROUTES } from '../../layers/core/http/routes/interactions';
 import {
+  askersOf,
+  mayReadEmails,
+} from '../../layers/core/use-cases/interactions/interaction-askers';
+import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
@@ -24,7 +28,8 @@ const operation = operationsWith<InteractionsDependencies>();
 /** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
 export const operations = {
   listInteractions: operation({
-    summary: 'List interactions, newest first, by agent, dates (inclusive) and feedback',
+    summary:
+      'List interactions, newest first, by agent, dates (inclusive), feedback, text and whether they were answered, each with who asked',
     query: listInteractionsQuery,
     responses: { 200: { description: 'A page of interactions', schema: interactionList } },
     async handle({ query, principal, deps }) {
@@ -34,6 +39,7 @@ export const operations = {
         });
       }
       const page = pageRequest(query);
+      const access = agentAccessOf(principal);
       const result = await listInteractions(
         deps,
         principal.orgId,
@@ -46,9 +52,23 @@ export const operations = {
             : {}),
         },
         page,
-        agentAccessOf(principal),
+        access,
+        {
+          ...(query.q ? { text: query.q } : {}),
+          ...(query.answered ? { answered: query.answered === 'true' } : {}),
+        },
       );
-      return jsonResponse(200, { interactions: result.items, total: result.total, ...page });
+      const askers = await askersOf(deps, principal.orgId, result.items, {
+        withEmails: mayReadEmails(principal),
+      });
+      return jsonResponse(200, {
+        interactions: result.items.map((interaction) => ({
+          ...interaction,
+          asked_by: askers.get(interaction.id) ?? null,
+        })),
+        total: result.total,
+        ...page,
+      });
     },
   }),
   giveFeedback: operation({
