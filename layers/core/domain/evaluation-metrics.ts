@@ -54,7 +54,7 @@ export function documentKey(source: ScoredSource): string {
  * uploaded file also by its file name alone (its title may add its heading:
  * `express.md — Express`).
  */
-function matches(expected: string, source: ScoredSource): boolean {
+export function matches(expected: string, source: ScoredSource): boolean {
   return (
     expected === source.document_url ||
     expected === source.document_title ||
