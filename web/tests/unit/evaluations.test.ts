@@ -248,6 +248,7 @@ function result(
     expected_answer: null,
     expected_sources: null,
     source_interaction_id: null,
+    verdict: null,
     result: {
       status: answer === null ? 'failed' : 'answered',
       interaction_id: null,
