@@ -213,6 +213,7 @@ export const evaluationResultResource = z.object({
   expected_answer: z.nullable(z.string()),
   expected_sources: z.nullable(z.array(z.string())),
   source_interaction_id: z.nullable(z.string()),
+  verdict: verdictResource,
   result: z.nullable(
     z.object({
       status: z.enum(['answered', 'failed']),
@@ -257,7 +258,7 @@ export const evaluationResultResource = z.object({
 });
 
 export const evaluationWithResults = z.extend(evaluationResource, {
-  results: z.array(z.extend(evaluationResultResource, { verdict: verdictResource })),
+  results: z.array(evaluationResultResource),
   limit: z.int(),
   offset: z.int(),
 });

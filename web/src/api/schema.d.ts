@@ -2148,6 +2148,17 @@ export interface components {
             expected_answer: string | null;
             expected_sources: string[] | null;
             source_interaction_id: string | null;
+            verdict: {
+                /** @enum {string} */
+                outcome: "right" | "wrong" | "unjudged";
+                checks: {
+                    /** @enum {string} */
+                    check: "answered" | "expected_answer" | "expected_sources";
+                    passed: boolean;
+                    /** @description Why, in a sentence a person reads */
+                    reason: string;
+                }[];
+            } | null;
             result: {
                 /** @enum {string} */
                 status: "answered" | "failed";
@@ -2239,63 +2250,7 @@ export interface components {
             created_at: string;
             started_at: string | null;
             completed_at: string | null;
-            results: {
-                index: number;
-                question: string;
-                expected_answer: string | null;
-                expected_sources: string[] | null;
-                source_interaction_id: string | null;
-                result: {
-                    /** @enum {string} */
-                    status: "answered" | "failed";
-                    interaction_id: string | null;
-                    response: string | null;
-                    sources: {
-                        chunk_id: string;
-                        /** @description The document the chunk belongs to (doc_…) */
-                        document_id?: string;
-                        /** @description The data source the document belongs to (ds_…) */
-                        data_source_id?: string;
-                        /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
-                        document_title: string;
-                        /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
-                        document_url: string | null;
-                        similarity_score: number;
-                    }[];
-                    retrieved_documents: string[];
-                    metrics: {
-                        retrieval_recall: number | null;
-                        citation_precision: number | null;
-                        citation_recall: number | null;
-                        answer_support: number | null;
-                        answer_sentences: number;
-                        supported_sentences: number;
-                        answer_f1: number | null;
-                        no_answer: boolean;
-                    } | null;
-                    latency_ms: number | null;
-                    tokens_input: number;
-                    tokens_output: number;
-                    cost_usd: number;
-                    billed_to: ("service" | "model_key") | null;
-                    error: {
-                        code: string;
-                        message: string;
-                    } | null;
-                    answered_at: string;
-                } | null;
-                verdict: {
-                    /** @enum {string} */
-                    outcome: "right" | "wrong" | "unjudged";
-                    checks: {
-                        /** @enum {string} */
-                        check: "answered" | "expected_answer" | "expected_sources";
-                        passed: boolean;
-                        /** @description Why, in a sentence a person reads */
-                        reason: string;
-                    }[];
-                } | null;
-            }[];
+            results: components["schemas"]["EvaluationResult"][];
             limit: number;
             offset: number;
         };
