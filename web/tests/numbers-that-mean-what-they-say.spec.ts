@@ -32,7 +32,7 @@ test.describe('Numbers that mean what they say', () => {
       })
     ).id;
     const admin = await ApiSession.signIn(service.url, ADMIN.email, ADMIN.password);
-    Object.assign(dana, await invitedUser(admin, service.url, 'readonly', dana.name));
+    Object.assign(dana, await invitedUser(admin, service.url, 'configure', dana.name));
     const asDana = await ApiSession.signIn(service.url, dana.email, dana.password);
     // Three questions, each in a conversation of its own (no session_id carried over).
     for (const query of [
@@ -47,8 +47,9 @@ test.describe('Numbers that mean what they say', () => {
       agent_id: empty.id,
       query: 'Where can I buy a refund voucher?',
     });
+    // Dana runs the evaluation too: its questions are asked as her, each in a conversation of its own.
     run.id = (
-      await callWithKey<{ id: string }>(service.url, key, 'POST', '/api/v1/evals', {
+      await asDana.call<{ id: string }>('POST', '/api/v1/evals', {
         agent_id: agent.id,
         name: `Verdicts ${unique}`,
         questions: [
@@ -88,13 +89,14 @@ test.describe('Numbers that mean what they say', () => {
     expect(width).toBeLessThanOrEqual(390);
   }
 
-  test('analytics counts one person asking in three conversations once', async ({
+  test('analytics counts one person asking in six conversations once', async ({
     page,
     makeAxeBuilder,
   }) => {
     await signedIn(page, ADMIN.email, ADMIN.password, `/analytics?period=7d&agent_id=${agent.id}`);
     const totals = page.getByRole('region', { name: 'Totals for the range' });
-    await expect(totals).toContainText('Queries3');
+    // Three questions of her own and three of her evaluation's.
+    await expect(totals).toContainText('Queries6');
     await expect(totals).toContainText('Unique users1');
     await expect(totals).toContainText(
       'People who asked, each counted once however many conversations they had; an API key counts as one',
