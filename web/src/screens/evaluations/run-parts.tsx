@@ -143,7 +143,7 @@ export function VerdictNote({ verdict }: { readonly verdict: EvaluationResult['v
         <strong class="eval-verdict__badge">{OUTCOME_LABELS[verdict.outcome]}</strong>
       </p>
       {verdict.checks.length > 0 ? (
-        <ul class="eval-verdict__checks">
+        <ul class="eval-verdict__checks" aria-label="Why">
           {verdict.checks.map((check) => (
             <li key={check.check} data-passed={check.passed ? 'true' : 'false'}>
               <span class="eval-verdict__mark">{check.passed ? 'Passed:' : 'Failed:'}</span>{' '}
@@ -205,7 +205,7 @@ export function ResultBody({ item }: { readonly item: EvaluationResult }) {
       {result.sources.length > 0 ? (
         <>
           <p class="eval-label">Cited sources</p>
-          <ol class="eval-sources">
+          <ol class="eval-sources" aria-label="Cited sources">
             {result.sources.map((source) => (
               <li key={source.chunk_id}>
                 {source.document_url ? (
