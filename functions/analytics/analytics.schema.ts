@@ -19,7 +19,13 @@ export const legacyDashboardQuery = z.omit(analyticsQuery, { granularity: true }
 export const analyticsResult = z.object({
   metrics: z.object({
     total_queries: z.int(),
-    unique_users: z.int(),
+    unique_users: z
+      .int()
+      .check(
+        z.describe(
+          'How many people asked in the range: each signed-in user counted once by their user id, and each API key once for the program using it, however many conversations they had',
+        ),
+      ),
     avg_latency_ms: z.int(),
     accuracy_rate: z.nullable(z.number()),
     citation_rate: z.nullable(z.number()),

@@ -5,6 +5,7 @@ import {
   FROM_INTERACTIONS_FEEDBACK,
   FROM_INTERACTIONS_LIMIT,
 } from '../../layers/core/domain/evaluation';
+import { VERDICT_CHECKS, VERDICT_OUTCOMES } from '../../layers/core/domain/evaluation-verdict';
 import { isId } from '../../layers/core/domain/ids';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
 import {
@@ -135,6 +136,27 @@ export const evaluationTotalsResource = z.object({
   answer_support: ratio,
   answer_f1: ratio,
   latency_ms: z.object({ p50: z.nullable(z.int()), p95: z.nullable(z.int()) }),
+  judged: z.optional(
+    z
+      .int()
+      .check(
+        z.describe(
+          'Questions given a right/wrong verdict (answered, with an expected answer or expected sources); absent on runs completed before verdicts',
+        ),
+      ),
+  ),
+  right: z.optional(z.int().check(z.describe('Judged questions whose verdict is right'))),
+  pass_rate: z.optional(
+    z.nullable(
+      z
+        .number()
+        .check(
+          z.describe(
+            'right / judged, 0–1; null when no question was judged. The one figure that says how often the agent was right: answer_support measures groundedness (sentences backed by a cited passage), not correctness',
+          ),
+        ),
+    ),
+  ),
   tokens_input: z.int(),
   tokens_output: z.int(),
   cost_usd: z.number(),
@@ -166,12 +188,32 @@ export const evaluationResource = z.object({
   completed_at: z.nullable(z.string()),
 });
 
+export const verdictResource = z.nullable(
+  z
+    .object({
+      outcome: z.enum(VERDICT_OUTCOMES),
+      checks: z.array(
+        z.object({
+          check: z.enum(VERDICT_CHECKS),
+          passed: z.boolean(),
+          reason: z.string().check(z.describe('Why, in a sentence a person reads')),
+        }),
+      ),
+    })
+    .check(
+      z.describe(
+        'Right or wrong, and why: wrong when the agent said it could not answer, when the answer lacks the expected answer (whole, or 80% of its key words), or when it cites none of the expected sources; unjudged when the question expects neither an answer nor sources. Null for a question that failed or was not asked',
+      ),
+    ),
+);
+
 export const evaluationResultResource = z.object({
   index: z.int(),
   question: z.string(),
   expected_answer: z.nullable(z.string()),
   expected_sources: z.nullable(z.array(z.string())),
   source_interaction_id: z.nullable(z.string()),
+  verdict: verdictResource,
   result: z.nullable(
     z.object({
       status: z.enum(['answered', 'failed']),

@@ -12,6 +12,10 @@ import {
   listConversations,
 } from '../../layers/core/use-cases/interactions/conversations';
 import {
+  askersOf,
+  mayReadEmails,
+} from '../../layers/core/use-cases/interactions/interaction-askers';
+import {
   giveFeedback,
   listInteractions,
 } from '../../layers/core/use-cases/interactions/interaction-use-cases';
@@ -46,7 +50,8 @@ function conversationReader(principal: Principal): ConversationReader {
 /** Interactions and feedback (spec; legacy D8: /api/interactions, /api/interactions/feedback). */
 export const operations = {
   listInteractions: operation({
-    summary: 'List interactions, newest first, by agent, dates (inclusive) and feedback',
+    summary:
+      'List interactions, newest first, by agent, dates (inclusive), feedback, text and whether they were answered, each with who asked',
     query: listInteractionsQuery,
     responses: { 200: { description: 'A page of interactions', schema: interactionList } },
     async handle({ query, principal, deps }) {
@@ -56,6 +61,7 @@ export const operations = {
         });
       }
       const page = pageRequest(query);
+      const access = agentAccessOf(principal);
       const result = await listInteractions(
         deps,
         principal.orgId,
@@ -68,9 +74,23 @@ export const operations = {
             : {}),
         },
         page,
-        agentAccessOf(principal),
+        access,
+        {
+          ...(query.q ? { text: query.q } : {}),
+          ...(query.answered ? { answered: query.answered === 'true' } : {}),
+        },
       );
-      return jsonResponse(200, { interactions: result.items, total: result.total, ...page });
+      const askers = await askersOf(deps, principal.orgId, result.items, {
+        withEmails: mayReadEmails(principal),
+      });
+      return jsonResponse(200, {
+        interactions: result.items.map((interaction) => ({
+          ...interaction,
+          asked_by: askers.get(interaction.id) ?? null,
+        })),
+        total: result.total,
+        ...page,
+      });
     },
   }),
   giveFeedback: operation({

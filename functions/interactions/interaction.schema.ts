@@ -5,6 +5,7 @@ import {
   INTERACTION_CHANNELS,
   INTERACTION_LIMITS,
 } from '../../layers/core/domain/interaction';
+import { INTERACTION_SEARCH_MAX } from '../../layers/core/domain/interaction-search';
 import { BILLED_TO } from '../../layers/core/domain/model-key';
 import {
   citedSourceResource,
@@ -13,7 +14,10 @@ import {
 import { queryDate } from '../../layers/core/http/date.schema';
 import { paginationQuery } from '../../layers/core/http/pagination.schema';
 
-/** GET /api/v1/interactions (spec): agent, dates, feedback (`positive`, `negative`, `null`). */
+/**
+ * GET /api/v1/interactions (spec): agent, dates, feedback (`positive`,
+ * `negative`, `null`); and a text search and whether it was answered.
+ */
 export const listInteractionsQuery = z.strictObject({
   ...paginationQuery,
   agent_id: z.optional(
@@ -22,6 +26,25 @@ export const listInteractionsQuery = z.strictObject({
   start_date: z.optional(queryDate),
   end_date: z.optional(queryDate),
   feedback: z.optional(z.enum([...FEEDBACK_VALUES, 'null'])),
+  q: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(INTERACTION_SEARCH_MAX),
+        z.describe('Text to find in the question or the answer, as one phrase, ignoring case'),
+      ),
+  ),
+  answered: z.optional(
+    z
+      .enum(['true', 'false'])
+      .check(
+        z.describe(
+          'false: only answers that said they could not answer (the agent\'s "I couldn\'t find anything…", or its answer when nothing is indexed); true: only the others',
+        ),
+      ),
+  ),
 });
 
 export const feedbackBody = z.strictObject({
@@ -102,8 +125,40 @@ export const interactionResource = z.object({
   created_at: z.string(),
 });
 
+/** Who asked, as a person reads it (the list adds it to each interaction). */
+export const askerResource = z.nullable(
+  z
+    .object({
+      type: z.enum(['user', 'api_key']),
+      id: z.string(),
+      name: z.nullable(
+        z
+          .string()
+          .check(
+            z.describe("The user's name or the API key's name; null when it no longer exists"),
+          ),
+      ),
+      email: z.nullable(
+        z
+          .string()
+          .check(
+            z.describe(
+              "The user's email, for administrators and Admin keys only; null for an API key and for other viewers",
+            ),
+          ),
+      ),
+    })
+    .check(
+      z.describe(
+        'Who asked: the signed-in user or the API key (user_id or key_id, named); null for interactions recorded before either was kept',
+      ),
+    ),
+);
+
+export const listedInteraction = z.extend(interactionResource, { asked_by: askerResource });
+
 export const interactionList = z.object({
-  interactions: z.array(interactionResource),
+  interactions: z.array(listedInteraction),
   total: z.int(),
   limit: z.int(),
   offset: z.int(),

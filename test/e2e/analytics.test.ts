@@ -178,7 +178,7 @@ describe('Analytics', () => {
     const sum = (field: string) => asked.reduce((total, item) => total + item.metadata[field], 0);
     expect(metrics).toEqual({
       total_queries: 6,
-      unique_users: 5, // sessions: s1 asked twice
+      unique_users: 1, // one API key asked all six, in five conversations: one program
       avg_latency_ms: Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
       accuracy_rate: 1 / 3, // q1 positive; q3 and q5 (which changed its mind) negative
       citation_rate: asked.filter((item) => item.cites).length / 6,
@@ -212,7 +212,7 @@ describe('Analytics', () => {
     expect(time_series.map((point: Record<string, any>) => point.queries)).toEqual(
       hours.map((_, hour) => ({ 10: 2, 13: 1 })[hour] ?? 0),
     );
-    expect(metrics).toMatchObject({ total_queries: 3, unique_users: 2, accuracy_rate: 0.5 });
+    expect(metrics).toMatchObject({ total_queries: 3, unique_users: 1, accuracy_rate: 0.5 });
   });
 
   it('gives a daily series (the default granularity), inclusive of the end date', async () => {

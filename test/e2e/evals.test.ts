@@ -170,6 +170,39 @@ describe('Evaluations', () => {
       });
     });
 
+    it('gives each question a verdict with its reasons, and no verdict without expectations', () => {
+      const [warranty, giftCards, mongolia] = run.results.map(
+        (item: Record<string, any>) => item.verdict,
+      );
+
+      expect(warranty).toEqual({
+        outcome: 'right',
+        checks: [
+          {
+            check: 'expected_answer',
+            passed: true,
+            reason: 'The answer contains the expected answer.',
+          },
+          {
+            check: 'expected_sources',
+            passed: true,
+            reason: `It cites “${site.url('/warranty')}”, an expected source.`,
+          },
+        ],
+      });
+      expect(giftCards).toEqual({
+        outcome: 'right',
+        checks: [
+          {
+            check: 'expected_sources',
+            passed: true,
+            reason: 'It cites “Returns policy”, an expected source.',
+          },
+        ],
+      });
+      expect(mongolia).toEqual({ outcome: 'unjudged', checks: [] });
+    });
+
     it('totals the run: macro means, micro support, nearest-rank latency, summed usage', () => {
       const results = run.results.map((item: Record<string, any>) => item.result);
       const latencies = results.map((result: Record<string, any>) => result.latency_ms);
@@ -186,6 +219,10 @@ describe('Evaluations', () => {
         answer_f1: 0.8235,
         // Nearest rank of 3: p50 is the 2nd, p95 the 3rd.
         latency_ms: { p50: sorted[1], p95: sorted[2] },
+        // The warranty and gift-card answers are right; Mongolia expected nothing, so is not judged.
+        judged: 2,
+        right: 2,
+        pass_rate: 1,
         tokens_input: results.reduce(
           (sum: number, r: Record<string, any>) => sum + r.tokens_input,
           0,

@@ -110,7 +110,9 @@ test.describe('Evaluations', () => {
     const warranty = results.getByRole('article', { name: 'How long is the warranty?' });
     await expect(warranty).toContainText('Expected answer: A two-year warranty.');
     await expect(warranty).toContainText('two-year warranty');
-    await expect(warranty.getByRole('listitem').first()).toHaveText('help.md — Nimbus Lamp help');
+    await expect(
+      warranty.getByRole('list', { name: 'Cited sources' }).getByRole('listitem').first(),
+    ).toHaveText('help.md — Nimbus Lamp help');
     await expect(warranty.getByRole('term')).toContainText(['Answer support', 'Answer F1']);
     const mongolia = results.getByRole('article', { name: 'What is the capital of Mongolia?' });
     await expect(mongolia).toContainText('The agent found no answer in its sources.');

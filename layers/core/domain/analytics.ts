@@ -1,4 +1,18 @@
 /**
+ * The person or program behind an interaction, as analytics counts users:
+ * the signed-in user's id, or the API key's id for a program. A person asking
+ * in eleven conversations is one user, not eleven. Interactions recorded
+ * before either was kept fall back to their conversation, the best there is.
+ */
+export function askerOf(interaction: {
+  readonly user_id?: string | null;
+  readonly key_id: string | null;
+  readonly session_id: string;
+}): string {
+  return interaction.user_id ?? interaction.key_id ?? `session:${interaction.session_id}`;
+}
+
+/**
  * Latency histogram buckets (upper bounds, ms), roughly ×1.25 apart from
  * 10 ms to 2 min: p50/p95 read from a histogram are off by at most one
  * bucket (≤ 25 %), and a rollup stores a fixed, small number of counters
@@ -45,8 +59,11 @@ export interface Rollup {
   readonly negative: number;
   /** Count per LATENCY_BUCKETS_MS index. */
   readonly latency_histogram: readonly number[];
-  /** Distinct sessions (D34 unique_users). */
-  readonly sessions: ReadonlySet<string>;
+  /**
+   * Who asked, each counted once however many conversations they had
+   * (analytics unique_users): see `askerOf`.
+   */
+  readonly askers: ReadonlySet<string>;
 }
 
 export const EMPTY_ROLLUP: Rollup = {
@@ -63,7 +80,7 @@ export const EMPTY_ROLLUP: Rollup = {
   positive: 0,
   negative: 0,
   latency_histogram: [],
-  sessions: new Set(),
+  askers: new Set(),
 };
 
 export function mergeRollups(a: Rollup, b: Rollup): Rollup {
@@ -85,7 +102,7 @@ export function mergeRollups(a: Rollup, b: Rollup): Rollup {
       { length },
       (_, i) => (a.latency_histogram[i] ?? 0) + (b.latency_histogram[i] ?? 0),
     ),
-    sessions: new Set([...a.sessions, ...b.sessions]),
+    askers: new Set([...a.askers, ...b.askers]),
   };
 }
 
@@ -141,7 +158,7 @@ export function metricsOf(rollup: Rollup) {
   const rated = rollup.positive + rollup.negative;
   return {
     total_queries: rollup.queries,
-    unique_users: rollup.sessions.size,
+    unique_users: rollup.askers.size,
     avg_latency_ms: rollup.queries === 0 ? 0 : Math.round(rollup.latency_ms_sum / rollup.queries),
     accuracy_rate: rated === 0 ? null : rollup.positive / rated,
     citation_rate: rollup.queries === 0 ? null : rollup.cited / rollup.queries,

@@ -12,7 +12,7 @@ import type {
   QuestionMetrics,
   QuestionResult,
 } from './evaluation';
-import { NO_ANSWER_TEXT } from './no-answer';
+import { isNoAnswer } from './no-answer';
 import { analyze } from './retrieval/text-analysis';
 import { UPLOADED_TITLE_SEPARATOR } from './uploaded-file';
 
@@ -54,7 +54,7 @@ export function documentKey(source: ScoredSource): string {
  * uploaded file also by its file name alone (its title may add its heading:
  * `express.md — Express`).
  */
-function matches(expected: string, source: ScoredSource): boolean {
+export function matches(expected: string, source: ScoredSource): boolean {
   return (
     expected === source.document_url ||
     expected === source.document_title ||
@@ -86,16 +86,7 @@ function recallOf(expected: readonly string[] | null, sources: readonly ScoredSo
   );
 }
 
-/**
- * The answerer's honest non-answer (possibly cut short by max_tokens, or
- * followed by what was searched), or the no-sources answer.
- */
-export function isNoAnswer(response: string, noSourcesAnswer: string): boolean {
-  const text = response.trim().replace(/…$/, '');
-  if (text.length === 0) return false;
-  if (text.startsWith(NO_ANSWER_TEXT)) return true;
-  return NO_ANSWER_TEXT.startsWith(text) || noSourcesAnswer.startsWith(text);
-}
+export { isNoAnswer };
 
 const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 

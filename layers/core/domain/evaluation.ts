@@ -123,6 +123,14 @@ export interface EvaluationTotals {
   readonly answer_support: number | null;
   readonly answer_f1: number | null;
   readonly latency_ms: { readonly p50: number | null; readonly p95: number | null };
+  /**
+   * Questions with a right/wrong verdict (evaluation-verdict.ts), how many
+   * were right, and their ratio (`null` when none was judged). Absent on runs
+   * completed before verdicts.
+   */
+  readonly judged?: number;
+  readonly right?: number;
+  readonly pass_rate?: number | null;
   readonly tokens_input: number;
   readonly tokens_output: number;
   readonly cost_usd: number;

@@ -670,7 +670,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List interactions, newest first, by agent, dates (inclusive) and feedback */
+        /** List interactions, newest first, by agent, dates (inclusive), feedback, text and whether they were answered, each with who asked */
         get: operations["listInteractions"];
         put?: never;
         post?: never;
@@ -705,7 +705,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List interactions, newest first, by agent, dates (inclusive) and feedback
+         * List interactions, newest first, by agent, dates (inclusive), feedback, text and whether they were answered, each with who asked
          * @deprecated
          * @description Legacy path; use /api/v1/interactions. Accepts camelCase synonyms.
          */
@@ -1911,6 +1911,7 @@ export interface components {
         Analytics: {
             metrics: {
                 total_queries: number;
+                /** @description How many people asked in the range: each signed-in user counted once by their user id, and each API key once for the program using it, however many conversations they had */
                 unique_users: number;
                 avg_latency_ms: number;
                 accuracy_rate: number | null;
@@ -2198,6 +2199,17 @@ export interface components {
             expected_answer: string | null;
             expected_sources: string[] | null;
             source_interaction_id: string | null;
+            verdict: {
+                /** @enum {string} */
+                outcome: "right" | "wrong" | "unjudged";
+                checks: {
+                    /** @enum {string} */
+                    check: "answered" | "expected_answer" | "expected_sources";
+                    passed: boolean;
+                    /** @description Why, in a sentence a person reads */
+                    reason: string;
+                }[];
+            } | null;
             result: {
                 /** @enum {string} */
                 status: "answered" | "failed";
@@ -2252,6 +2264,11 @@ export interface components {
                 p50: number | null;
                 p95: number | null;
             };
+            /** @description Questions given a right/wrong verdict (answered, with an expected answer or expected sources); absent on runs completed before verdicts */
+            judged?: number;
+            /** @description Judged questions whose verdict is right */
+            right?: number;
+            pass_rate?: number | null;
             tokens_input: number;
             tokens_output: number;
             cost_usd: number;
@@ -2439,7 +2456,64 @@ export interface components {
             created_at: string;
         };
         InteractionList: {
-            interactions: components["schemas"]["Interaction"][];
+            interactions: {
+                id: string;
+                agent_id: string;
+                session_id: string;
+                query: string;
+                response: string;
+                sources: {
+                    chunk_id: string;
+                    /** @description The document the chunk belongs to (doc_…); absent on interactions recorded before sources named their document */
+                    document_id?: string;
+                    /** @description The data source the document belongs to (ds_…); absent on interactions recorded before sources named their document */
+                    data_source_id?: string;
+                    /** @description What a person recognises the document by: for an uploaded file, its file name, followed by ' — ' and its first heading or PDF title when that says something the name does not (e.g. 'express.md — Express'); for a web page, the page's title; for a knowledge base article, the article's title */
+                    document_title: string;
+                    /** @description Where the document opens. For an uploaded file, never null: the absolute address of GET /api/v1/data-sources/{data_source_id}/files/{document_id}/content, which (authenticated like any request) redirects to a download of the file good for 5 minutes. For a web page, the page; for a knowledge base article, the path of the article version that was indexed; for a connector, the document in its application. Null when the document has no address */
+                    document_url: string | null;
+                    /** @description The chunk's place in the strategy's ranking, from 1 (best); the list is in this order */
+                    rank: number;
+                    /** @description The strategy's own score that ranked the chunk (similarity: cosine; hybrid: reciprocal rank fusion; mmr: marginal relevance at its pick; rerank: the re-ranker's); higher is better, comparable only within one list */
+                    score: number;
+                    /** @description Cosine similarity of the chunk to the query, whatever the strategy; what similarity_threshold bounds, not the ranking's order */
+                    similarity_score: number;
+                    chunk_text: string;
+                    /** @description The parts of chunk_text the answer quotes or relies on, for highlighting: each { start, end } is a half-open range of UTF-16 code units into chunk_text (JavaScript string indices; end is not included), sorted and not overlapping. Empty in a stream's first sources event, which is sent before the answer exists, and when no sentence of the answer is supported by this source */
+                    quoted_ranges: {
+                        start: number;
+                        end: number;
+                    }[];
+                }[];
+                cited_sources: number;
+                groundedness: number | null;
+                feedback: ("positive" | "negative") | null;
+                feedback_comment: string | null;
+                latency_ms: number;
+                tokens_input: number;
+                tokens_output: number;
+                cost_usd: number;
+                rag_strategy: string;
+                model: string;
+                /** @enum {string} */
+                billed_to?: "service" | "model_key";
+                model_key_id?: string | null;
+                key_id: string | null;
+                user_id?: string | null;
+                /**
+                 * @description How the question was asked: the query API (api), an MCP host (mcp), an OpenAI-compatible client (openai) or an evaluation run (evaluation); absent on interactions recorded before it was kept
+                 * @enum {string}
+                 */
+                channel?: "api" | "mcp" | "openai" | "evaluation";
+                created_at: string;
+                asked_by: {
+                    /** @enum {string} */
+                    type: "user" | "api_key";
+                    id: string;
+                    name: string | null;
+                    email: string | null;
+                } | null;
+            }[];
             total: number;
             limit: number;
             offset: number;
@@ -6214,6 +6288,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events: string[];
                     description?: string | null;
                 };
@@ -6435,6 +6510,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events?: string[];
                     description?: string | null;
                 };
@@ -7307,6 +7383,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events: string[];
                     description?: string | null;
                 };
@@ -7528,6 +7605,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
+                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
                     events?: string[];
                     description?: string | null;
                 };
@@ -8716,6 +8794,8 @@ export interface operations {
                 start_date?: string;
                 end_date?: string;
                 feedback?: "positive" | "negative" | "null";
+                q?: string;
+                answered?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -8942,6 +9022,8 @@ export interface operations {
                 start_date?: string;
                 end_date?: string;
                 feedback?: "positive" | "negative" | "null";
+                q?: string;
+                answered?: "true" | "false";
             };
             header?: never;
             path?: never;

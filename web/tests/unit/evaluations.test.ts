@@ -248,6 +248,7 @@ function result(
     expected_answer: null,
     expected_sources: null,
     source_interaction_id: null,
+    verdict: null,
     result: {
       status: answer === null ? 'failed' : 'answered',
       interaction_id: null,
@@ -287,6 +288,10 @@ describe('comparing two runs', () => {
     );
     const byLabel = new Map(rows.map((row) => [row.label, changeOf(row.a, row.b, row.better)]));
     expect(byLabel.get('Answer support')).toBe('better');
+    expect(byLabel.get('Pass rate')).toBe('same'); // neither run has one: scored before verdicts
+    const passing = totalRows(totals({ pass_rate: 0.5 }), totals({ pass_rate: 1 }));
+    const pass = passing.find((row) => row.label === 'Pass rate');
+    expect(pass && changeOf(pass.a, pass.b, pass.better)).toBe('better');
     expect(byLabel.get('Latency p50')).toBe('worse');
     expect(byLabel.get('Latency p95')).toBe('same');
     expect(byLabel.get('Tokens')).toBe('changed');

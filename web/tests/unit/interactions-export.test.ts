@@ -49,6 +49,7 @@ function interaction(id: string, overrides: Partial<Interaction> = {}): Interact
     rag_strategy: 'hybrid',
     model: 'offline-extractive',
     key_id: 'key_1',
+    asked_by: { type: 'api_key', id: 'key_1', name: 'Nightly report', email: null },
     created_at: '2026-11-27T10:00:00.000Z',
     ...overrides,
   };
@@ -96,6 +97,7 @@ describe('the CSV file', () => {
     expect(rows[1]).toContain(',1. Returns <https://help.example/returns>,');
     expect(rows[1]).toContain(',service,');
     expect(rows[2]).toContain(',model_key,');
+    expect(rows[1]).toContain(',key_1,Nightly report,,sess_1');
   });
 
   it('is named by its dates', () => {
@@ -222,6 +224,8 @@ describe('the filters in the address', () => {
       startDate: '2026-11-01',
       endDate: '',
       feedback: 'null',
+      text: '',
+      answered: '',
       page: 3,
     });
     expect(filtersFromQuery({ agent_id: '../x', feedback: 'maybe', page: '-1' })).toEqual({
@@ -229,8 +233,19 @@ describe('the filters in the address', () => {
       startDate: '',
       endDate: '',
       feedback: '',
+      text: '',
+      answered: '',
       page: 1,
     });
+  });
+
+  it('keeps a search, trimmed, and the answered filter', () => {
+    const filters = filtersFromQuery({ q: '  return window ', answered: 'false' });
+
+    expect(filters).toMatchObject({ text: 'return window', answered: 'false' });
+    expect(addressOf(filters)).toBe('/interactions?q=return+window&answered=false');
+    expect(apiFilters(filters)).toEqual({ q: 'return window', answered: 'false' });
+    expect(filtersFromQuery({ answered: 'maybe' }).answered).toBe('');
   });
 
   it('writes only what is set, and the API query without the page', () => {

@@ -8,6 +8,7 @@ import {
   deliveryStatusLabel,
   EVENT_GROUPS,
   EVENT_NAMES,
+  LEGACY_EVENT_NAMES,
   nextAttemptIn,
   orderedEvents,
   readablePayload,
@@ -15,6 +16,7 @@ import {
   retryOutcomeSentence,
   retrySettled,
   testEventSentence,
+  unlistedEventMeaning,
 } from '../../src/screens/settings/webhooks/webhooks.state';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');
@@ -45,9 +47,18 @@ const attempt = (at: string, status_code: number | null, error: string | null = 
 });
 
 describe('the event checkboxes', () => {
-  it('offer every name the API accepts (D27: the catalog and its aliases), each once', () => {
-    expect([...EVENT_NAMES].sort()).toEqual([...EVENT_TYPES, ...Object.keys(EVENT_ALIASES)].sort());
+  it('offer each event of the catalog once, under its documented name', () => {
+    expect([...EVENT_NAMES].sort()).toEqual([...EVENT_TYPES].sort());
     expect(new Set(EVENT_NAMES).size).toBe(EVENT_NAMES.length);
+    for (const alias of Object.keys(EVENT_ALIASES)) expect(EVENT_NAMES).not.toContain(alias);
+  });
+
+  it('explain an older name a webhook is still subscribed to by the event it stands for', () => {
+    expect(LEGACY_EVENT_NAMES).toEqual(EVENT_ALIASES);
+    expect(unlistedEventMeaning('data_source.synced')).toBe(
+      'an older name of datasource.processed, still delivered under this name',
+    );
+    expect(unlistedEventMeaning('legacy.thing')).toBe('a name no longer offered');
   });
 
   it('group them by what they are about, with who receives the restricted ones (P217)', () => {
@@ -59,9 +70,11 @@ describe('the event checkboxes', () => {
       'Evaluations',
     ]);
     const group = (label: string) => EVENT_GROUPS.find((entry) => entry.label === label);
-    expect(group('Data sources')?.events.map((event) => event.name)).toContain(
-      'data_source.synced',
-    );
+    expect(group('Data sources')?.events.map((event) => event.name)).toEqual([
+      'datasource.created',
+      'datasource.processed',
+      'datasource.failed',
+    ]);
     expect(group('Users')?.hint).toMatch(/administrator or an API key/);
     expect(group('Data sources')?.hint).toBeNull();
   });

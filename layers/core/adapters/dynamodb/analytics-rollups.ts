@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  askerOf,
   EMPTY_ROLLUP,
   groundednessCounters,
   LATENCY_BUCKETS_MS,
@@ -18,8 +19,11 @@ const hourKey = (at: Date) => at.toISOString().slice(0, 13);
 /**
  * One item per organization, hour and agent, updated with one `ADD` of every
  * counter when an interaction is written (ARCHITECTURE.md: analytics never
- * scans interactions). Sessions are a string set for analytics' unique users; an
- * hour's set holds tens of thousands of ids within DynamoDB's item limit.
+ * scans interactions). Who asked (a user's or an API key's id, `askerOf`) is
+ * a string set for analytics' unique users; an hour's set holds tens of
+ * thousands of ids within DynamoDB's item limit. Hours written before askers
+ * were kept hold a set of sessions instead, which is read as their askers: the
+ * only count those hours have.
  */
 export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
   constructor(
@@ -41,7 +45,7 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(orgId, new Date(interaction.created_at), interaction.agent_id),
-        UpdateExpression: `ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, ${ownKey ? 'model_key_cost_micro_usd :cost, model_key_queries :one' : 'cost_micro_usd :cost'}, cited :cited, groundedness_milli_sum :groundedness, grounded :grounded, #bucket :one, sessions :session SET agent_id = :agent, org_id = :org`,
+        UpdateExpression: `ADD queries :one, latency_ms_sum :latency, tokens_input :in, tokens_output :out, ${ownKey ? 'model_key_cost_micro_usd :cost, model_key_queries :one' : 'cost_micro_usd :cost'}, cited :cited, groundedness_milli_sum :groundedness, grounded :grounded, #bucket :one, askers :asker SET agent_id = :agent, org_id = :org`,
         ExpressionAttributeNames: { '#bucket': `h${bucket}` },
         ExpressionAttributeValues: {
           ':one': 1,
@@ -52,7 +56,7 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
           ':cited': interaction.cited_sources > 0 ? 1 : 0,
           ':groundedness': grounding.milli,
           ':grounded': grounding.counted,
-          ':session': new Set([interaction.session_id]),
+          ':asker': new Set([askerOf(interaction)]),
           ':agent': interaction.agent_id,
           ':org': orgId,
         },
@@ -115,7 +119,12 @@ export class DynamoDbAnalyticsRollups implements AnalyticsRollups {
         positive: Number(item.positive ?? 0),
         negative: Number(item.negative ?? 0),
         latency_histogram: histogram,
-        sessions: new Set((item.sessions as Set<string> | undefined) ?? []),
+        askers: new Set(
+          (item.askers as Set<string> | undefined) ??
+            [...((item.sessions as Set<string> | undefined) ?? [])].map(
+              (session) => `session:${session}`,
+            ),
+        ),
       };
       return { hour, agentId: String(item.agent_id), rollup };
     });

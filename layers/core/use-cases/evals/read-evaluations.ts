@@ -1,6 +1,8 @@
 import { type AgentAccess, mayUseAgent, usableBy } from '../../domain/agent-access';
 import { NotFoundError } from '../../domain/errors';
 import type { Evaluation, EvaluationItem } from '../../domain/evaluation';
+import { judgeQuestion, type QuestionVerdict } from '../../domain/evaluation-verdict';
+import { NO_SOURCES_ANSWER } from '../../domain/no-answer';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { EvaluationRepository } from '../../ports/evaluation-repository.port';
 
@@ -40,8 +42,10 @@ export async function listEvaluations(
 
 /**
  * `GET /api/v1/evals/:id`: the run, its totals and one page of its
- * per-question results (`limit`/`offset` page the results).
- * Another organization's run is not found, as its agents are.
+ * per-question results (`limit`/`offset` page the results), each with its
+ * right/wrong verdict (judged as it is read, so runs scored before verdicts
+ * existed have them too). Another organization's run is not found, as its
+ * agents are.
  */
 export async function getEvaluation(
   deps: ReadEvaluationDependencies,
@@ -49,7 +53,10 @@ export async function getEvaluation(
   id: string,
   page: PageRequest,
   access: AgentAccess,
-): Promise<{ evaluation: Evaluation; results: EvaluationItem[] }> {
+): Promise<{
+  evaluation: Evaluation;
+  results: Array<EvaluationItem & { readonly verdict: QuestionVerdict | null }>;
+}> {
   const evaluation = await deps.evaluations.get(orgId, id);
   if (!evaluation || !mayUseAgent(access, evaluation.agent_id))
     throw new NotFoundError(`No evaluation ${id}`);
@@ -60,5 +67,11 @@ export async function getEvaluation(
           offset: page.offset,
           limit: Math.min(page.limit, evaluation.question_count - page.offset),
         });
-  return { evaluation, results };
+  return {
+    evaluation,
+    results: results.map((item) => ({
+      ...item,
+      verdict: judgeQuestion(item, item.result, NO_SOURCES_ANSWER),
+    })),
+  };
 }

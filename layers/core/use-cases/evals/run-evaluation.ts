@@ -15,6 +15,7 @@ import {
   roundedMetrics,
   scoreAnswer,
 } from '../../domain/evaluation-metrics';
+import { judgeQuestion, passRate } from '../../domain/evaluation-verdict';
 import type { DomainEvent } from '../../domain/events';
 import { PLAN_LIMITS } from '../../domain/plans';
 import type { Principal } from '../../domain/principal';
@@ -174,7 +175,10 @@ export async function endEvaluation(
   error: Evaluation['error'],
 ): Promise<Evaluation | null> {
   const at = deps.clock.now();
-  const totals = evaluationTotals(items);
+  const totals = {
+    ...evaluationTotals(items),
+    ...passRate(items.map((item) => judgeQuestion(item, item.result, NO_SOURCES_ANSWER))),
+  };
   const status = error ? 'failed' : 'completed';
   const completed = items.filter((item) => item.result !== null).length;
   const ended: Evaluation = {

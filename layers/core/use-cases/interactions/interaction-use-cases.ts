@@ -10,6 +10,12 @@ import {
 } from '../../domain/analytics';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { Feedback, Interaction } from '../../domain/interaction';
+import {
+  type InteractionSearch,
+  isSearching,
+  matchesInteractionSearch,
+} from '../../domain/interaction-search';
+import { NO_SOURCES_ANSWER } from '../../domain/no-answer';
 import { type Page, type PageRequest, pageOf } from '../../domain/pagination';
 import type { Clock } from '../../ports/clock.port';
 import type {
@@ -28,7 +34,9 @@ export interface InteractionDependencies {
 /**
  * A user whose groups restrict their agents lists, and counts, only the
  * interactions of those agents; filtering by another agent finds nothing, as
- * for an agent that does not exist.
+ * for an agent that does not exist. A text search or the answered filter
+ * reads the filtered range and narrows it before cutting the page, so
+ * `total` counts what matches.
  */
 export async function listInteractions(
   deps: Pick<InteractionDependencies, 'interactions'>,
@@ -36,8 +44,10 @@ export async function listInteractions(
   filter: InteractionFilter,
   page: PageRequest,
   access: AgentAccess = ALL_AGENTS,
+  search: InteractionSearch = {},
 ): Promise<Page<Interaction>> {
-  if (access.kind === 'all') return deps.interactions.list(orgId, filter, page);
+  const narrowed = isSearching(search);
+  if (access.kind === 'all' && !narrowed) return deps.interactions.list(orgId, filter, page);
   if (filter.agentId !== undefined && !mayUseAgent(access, filter.agentId)) {
     return { items: [], total: 0 };
   }
@@ -46,7 +56,9 @@ export async function listInteractions(
     offset: 0,
   });
   return pageOf(
-    usableBy(access, all.items, (interaction) => interaction.agent_id),
+    usableBy(access, all.items, (interaction) => interaction.agent_id).filter((interaction) =>
+      matchesInteractionSearch(interaction, search, NO_SOURCES_ANSWER),
+    ),
     page,
   );
 }

@@ -7,6 +7,7 @@ import { newId } from '../../domain/ids';
 import type { CitedSource, Interaction, InteractionChannel } from '../../domain/interaction';
 import type { BilledTo } from '../../domain/model-key';
 import { costUsd } from '../../domain/model-pricing';
+import { NO_SOURCES_ANSWER } from '../../domain/no-answer';
 import { agentAccessOf, type Principal } from '../../domain/principal';
 import { groundAnswer, NO_CLAIMS } from '../../domain/retrieval/grounding';
 import { words } from '../../domain/retrieval/text-analysis';
@@ -35,9 +36,8 @@ import { answererForAgent, type ModelKeyAnsweringDependencies } from './model-ke
 /** How many retrieved chunks an answer is composed from. */
 export const ANSWER_SOURCES = 5;
 
-/** What an agent says when its data sources have nothing indexed (issue 3: never an invented source). */
-export const NO_SOURCES_ANSWER =
-  "This agent has no indexed sources yet, so I can't answer from them. Sync its data sources and ask again.";
+/** What an agent says when its data sources have nothing indexed (its text lives in domain/no-answer.ts). */
+export { NO_SOURCES_ANSWER };
 
 export interface QueryDependencies extends ModelKeyAnsweringDependencies {
   readonly agents: Pick<AgentRepository, 'get'>;

@@ -110,7 +110,11 @@ function Figures({
       <section aria-label="Totals for the range">
         <dl class="metrics">
           <Metric label="Queries" value={formatNumber(metrics.total_queries)} />
-          <Metric label="Unique users" value={formatNumber(metrics.unique_users)} />
+          <Metric
+            label="Unique users"
+            value={formatNumber(metrics.unique_users)}
+            hint="People who asked, each counted once however many conversations they had; an API key counts as one"
+          />
           <Metric
             label="Average latency"
             value={metrics.total_queries > 0 ? formatLatency(metrics.avg_latency_ms) : '—'}

@@ -134,6 +134,7 @@ export function totalRows(a: Totals | null, b: Totals | null): TotalRow[] {
     row('Answered', (t) => t.answered, 'count', sameSize ? 'higher' : 'none'),
     row('No answer', (t) => t.no_answer, 'count', sameSize ? 'lower' : 'none'),
     row('Failed', (t) => t.failed, 'count', sameSize ? 'lower' : 'none'),
+    row('Pass rate', (t) => t.pass_rate ?? null, 'ratio', 'higher'),
     row('Answer support', (t) => t.answer_support, 'ratio', 'higher'),
     row('Answer F1', (t) => t.answer_f1, 'ratio', 'higher'),
     row('Retrieval recall', (t) => t.retrieval_recall, 'ratio', 'higher'),

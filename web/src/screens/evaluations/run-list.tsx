@@ -130,6 +130,7 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
                   <th scope="col">Run</th>
                   <th scope="col">Agent</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Pass rate</th>
                   <th scope="col">Answer support</th>
                   <th scope="col">Retrieval recall</th>
                   <th scope="col">Started</th>
@@ -151,6 +152,7 @@ export function RunList({ canStart }: { readonly canStart: boolean }) {
                           : `${run.question_count} ${run.question_count === 1 ? 'question' : 'questions'}`}
                       </span>
                     </td>
+                    <td>{formatRatio(run.totals?.pass_rate)}</td>
                     <td>{formatRatio(run.totals?.answer_support)}</td>
                     <td>{formatRatio(run.totals?.retrieval_recall)}</td>
                     <td>{formatDateTime(run.created_at)}</td>

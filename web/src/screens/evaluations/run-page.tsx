@@ -18,6 +18,7 @@ import {
 import { loadRun, readRunStatus } from './evaluations-api';
 import {
   Expectations,
+  MetricsExplained,
   ResultBody,
   runTitle,
   StatusBadge,
@@ -172,6 +173,7 @@ export function RunPage({ id }: { readonly id: string }) {
         <section aria-labelledby="totals-heading">
           <h2 id="totals-heading">Totals</h2>
           <TotalsCards totals={current.totals} />
+          <MetricsExplained />
         </section>
       ) : null}
 

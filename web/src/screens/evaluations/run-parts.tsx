@@ -41,22 +41,30 @@ export function StatusBadge({ status }: { readonly status: Evaluation['status'] 
   );
 }
 
+/** What the pass rate card says under its figure. */
+function passRateHint(totals: Totals): string {
+  if (totals.judged === undefined) return 'This run was scored before verdicts existed';
+  if (totals.judged === 0) return 'No question had an expected answer or source to judge by';
+  return `${formatNumber(totals.right ?? 0)} of ${formatNumber(totals.judged)} judged questions right`;
+}
+
 /** The run's totals as cards (docs/evaluations.md, "Per run"). */
 export function TotalsCards({ totals }: { readonly totals: Totals }) {
   return (
     <dl class="eval-totals">
+      <Card label="Pass rate" value={formatRatio(totals.pass_rate)} hint={passRateHint(totals)} />
       <Card label="Answered" value={`${totals.answered} of ${totals.questions}`} />
       <Card label="No answer" value={formatNumber(totals.no_answer)} />
       <Card label="Failed" value={formatNumber(totals.failed)} />
       <Card
         label="Answer support"
         value={formatRatio(totals.answer_support)}
-        hint="Sentences backed by a cited passage"
+        hint="Sentences backed by a cited passage: groundedness, not correctness"
       />
       <Card
         label="Answer F1"
         value={formatRatio(totals.answer_f1)}
-        hint="Word overlap with the expected answers"
+        hint="Words shared with the expected answers, not correctness"
       />
       <Card
         label="Retrieval recall"
@@ -88,6 +96,67 @@ export function TotalsCards({ totals }: { readonly totals: Totals }) {
         hint={`${formatNumber(totals.tokens_input)} in, ${formatNumber(totals.tokens_output)} out; ${formatUsd(totals.cost_usd)}`}
       />
     </dl>
+  );
+}
+
+/**
+ * Which figure says what, in words, beside the totals: the pass rate is the
+ * one about being right; the others can read well on a wrong answer.
+ */
+export function MetricsExplained() {
+  return (
+    <div class="eval-explained">
+      <h3 id="figures-meaning">What these figures mean</h3>
+      <ul aria-labelledby="figures-meaning">
+        <li>
+          <strong>Pass rate</strong> is the share of judged questions answered right: the answer
+          says the expected answer (every figure in it included), cites an expected source, and does
+          not give up. Questions without an expected answer or source are not judged.
+        </li>
+        <li>
+          <strong>Answer support</strong> measures groundedness, not correctness: it counts the
+          answer’s sentences that a cited passage backs up. A wrong answer that quotes a passage
+          word for word still scores 100 %.
+        </li>
+        <li>
+          <strong>Answer F1</strong> counts words shared with the expected answer: a right answer in
+          other words, or a long one, scores low; a wrong one reusing the words scores high.
+        </li>
+        <li>
+          <strong>Retrieval and citation recall</strong> say whether the expected documents were
+          found and cited, not whether the answer is right.
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+const OUTCOME_LABELS = { right: 'Right', wrong: 'Wrong', unjudged: 'Not judged' } as const;
+
+/** A question's verdict: right, wrong or not judged, and each check's reason. */
+export function VerdictNote({ verdict }: { readonly verdict: EvaluationResult['verdict'] }) {
+  if (!verdict) return null;
+  return (
+    <div class="eval-verdict" data-outcome={verdict.outcome}>
+      <p class="eval-verdict__outcome">
+        <span class="eval-label">Verdict:</span>{' '}
+        <strong class="eval-verdict__badge">{OUTCOME_LABELS[verdict.outcome]}</strong>
+      </p>
+      {verdict.checks.length > 0 ? (
+        <ul class="eval-verdict__checks" aria-label="Why">
+          {verdict.checks.map((check) => (
+            <li key={check.check} data-passed={check.passed ? 'true' : 'false'}>
+              <span class="eval-verdict__mark">{check.passed ? 'Passed:' : 'Failed:'}</span>{' '}
+              {check.reason}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="eval-muted eval-verdict__none">
+          No expected answer or source was given, so right or wrong cannot be told.
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -128,6 +197,7 @@ export function ResultBody({ item }: { readonly item: EvaluationResult }) {
   const metrics = result.metrics;
   return (
     <>
+      <VerdictNote verdict={item.verdict} />
       <p class="eval-answer">{result.response}</p>
       {metrics?.no_answer ? (
         <p class="eval-muted">The agent found no answer in its sources.</p>
@@ -135,7 +205,7 @@ export function ResultBody({ item }: { readonly item: EvaluationResult }) {
       {result.sources.length > 0 ? (
         <>
           <p class="eval-label">Cited sources</p>
-          <ol class="eval-sources">
+          <ol class="eval-sources" aria-label="Cited sources">
             {result.sources.map((source) => (
               <li key={source.chunk_id}>
                 {source.document_url ? (

@@ -51,6 +51,8 @@ const COLUMNS = [
   'rag_strategy',
   'user_id',
   'key_id',
+  'asked_by',
+  'asked_by_email',
   'session_id',
 ] as const;
 
@@ -89,6 +91,8 @@ export function interactionsCsv(
       interaction.rag_strategy,
       interaction.user_id ?? '',
       interaction.key_id ?? '',
+      interaction.asked_by?.name ?? '',
+      interaction.asked_by?.email ?? '',
       interaction.session_id,
     ]),
   );

@@ -19,8 +19,9 @@ import {
   interactionsCsv,
 } from './export-csv';
 import { InteractionDialog } from './interaction-dialog';
-import { feedbackLabel } from './interaction-format';
+import { askerLabel, feedbackLabel } from './interaction-format';
 import {
+  type AnsweredFilter,
   addressOf,
   apiFilters,
   type FeedbackFilter,
@@ -30,14 +31,17 @@ import {
   type Interaction,
   type InteractionFilters,
   PAGE_SIZE,
+  SEARCH_MAX,
 } from './interactions.state';
 import './interactions.css';
 import { TableScroll } from '../../components/table-scroll';
 
 /**
- * The organization's interactions, newest first, filtered by agent, dates
- * and feedback (the filters and the page are in the address); one opens in
- * full; the filtered list, every page of it, downloads as CSV.
+ * The organization's interactions, newest first, with who asked each by
+ * name; searched in the question and answer text and filtered by agent,
+ * dates, feedback and whether the agent could answer (the filters and the
+ * page are in the address); one opens in full; the filtered list, every page
+ * of it, downloads as CSV.
  */
 export default function Interactions() {
   const { session } = useApp();
@@ -62,7 +66,15 @@ export default function Interactions() {
           signal,
         }),
       ),
-    [filters.agentId, filters.startDate, filters.endDate, filters.feedback, filters.page],
+    [
+      filters.agentId,
+      filters.startDate,
+      filters.endDate,
+      filters.feedback,
+      filters.text,
+      filters.answered,
+      filters.page,
+    ],
   );
   const open = useSignal<Interaction | null>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -116,6 +128,7 @@ export default function Interactions() {
               <thead>
                 <tr>
                   <th scope="col">Question</th>
+                  <th scope="col">Asked by</th>
                   <th scope="col">Agent</th>
                   <th scope="col">Asked</th>
                   <th scope="col">Feedback</th>
@@ -138,6 +151,9 @@ export default function Interactions() {
                         {interaction.query}
                       </button>
                     </th>
+                    <td>
+                      <Asker asker={interaction.asked_by} />
+                    </td>
                     <td>{nameOf(interaction.agent_id)}</td>
                     <td>
                       <time
@@ -181,6 +197,23 @@ export default function Interactions() {
   );
 }
 
+/** Who asked, in a table cell: their name, and their email (or "API key") under it. */
+function Asker({ asker }: { readonly asker: Interaction['asked_by'] }) {
+  const label = askerLabel(asker);
+  return (
+    <>
+      <span class="asker__name">{label.name}</span>
+      {label.detail ? <span class="asker__detail">{label.detail}</span> : null}
+    </>
+  );
+}
+
+const ANSWERED_CHOICES: ReadonlyArray<readonly [AnsweredFilter, string]> = [
+  ['', 'Answered or not'],
+  ['false', 'Not answered'],
+  ['true', 'Answered'],
+];
+
 const FEEDBACK_CHOICES: ReadonlyArray<readonly [FeedbackFilter, string]> = [
   ['', 'Any feedback'],
   ['positive', 'Positive'],
@@ -207,6 +240,8 @@ function Filters({
       start_date: String(form.get('start_date') ?? ''),
       end_date: String(form.get('end_date') ?? ''),
       feedback: String(form.get('feedback') ?? ''),
+      q: String(form.get('q') ?? ''),
+      answered: String(form.get('answered') ?? ''),
     });
     problem.value = filterProblem(next);
     if (!problem.value) onApply(next);
@@ -218,6 +253,20 @@ function Filters({
       onSubmit={submit}
       key={addressOf({ ...filters, page: 1 })}
     >
+      <div class="filters__field filters__field--search">
+        <label for="interactions-search">Search questions and answers</label>
+        <input
+          id="interactions-search"
+          name="q"
+          type="search"
+          maxLength={SEARCH_MAX}
+          defaultValue={filters.text}
+          aria-describedby="interactions-search-hint"
+        />
+        <p id="interactions-search-hint" class="interactions-filter-hint">
+          Finds these words, together and in this order, ignoring case.
+        </p>
+      </div>
       <div class="filters__field">
         <AgentSelect id="interactions-agent" agents={agents} value={filters.agentId} />
       </div>
@@ -250,6 +299,23 @@ function Filters({
             </option>
           ))}
         </select>
+      </div>
+      <div class="filters__field">
+        <label for="interactions-answered">Answered</label>
+        <select
+          id="interactions-answered"
+          name="answered"
+          aria-describedby="interactions-answered-hint"
+        >
+          {ANSWERED_CHOICES.map(([value, label]) => (
+            <option key={value} value={value} selected={value === filters.answered}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <p id="interactions-answered-hint" class="interactions-filter-hint">
+          Not answered: the agent said it could not find the answer in its sources.
+        </p>
       </div>
       <div class="filters__actions">
         <button type="submit" class="button button--primary">

@@ -3,7 +3,7 @@ import { GroundednessFact } from '../../components/groundedness';
 import { QuotedPassage } from '../../components/quoted-passage';
 import { formatDateTime, formatNumber } from '../../format/format';
 import { formatLatency, formatUsd } from '../../format/measures';
-import { feedbackLabel, formatScore } from './interaction-format';
+import { askerLabel, feedbackLabel, formatScore } from './interaction-format';
 import type { Interaction } from './interactions.state';
 
 /**
@@ -23,6 +23,7 @@ export function InteractionDialog({
   readonly onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const asker = askerLabel(interaction.asked_by);
   useEffect(() => {
     const element = dialog.current;
     if (!element) return undefined;
@@ -113,7 +114,8 @@ export function InteractionDialog({
           </dd>
           <dt>Asked by</dt>
           <dd>
-            <code>{interaction.user_id ?? interaction.key_id ?? 'unknown'}</code>
+            {asker.name}
+            {asker.detail ? ` (${asker.detail})` : ''}
           </dd>
           <dt>Session</dt>
           <dd>

@@ -7,6 +7,12 @@ export type Interaction = InteractionList['interactions'][number];
 /** `feedback` as GET /api/v1/interactions takes it; '' is any feedback. */
 export type FeedbackFilter = '' | 'positive' | 'negative' | 'null';
 
+/** `answered` as GET /api/v1/interactions takes it; '' is answered or not. */
+export type AnsweredFilter = '' | 'true' | 'false';
+
+/** The longest search the API takes. */
+export const SEARCH_MAX = 200;
+
 /** What the list is filtered by: the address holds it (`?agent_id=…&start_date=…`), so a reload or a shared link shows the same list. */
 export interface InteractionFilters {
   readonly agentId: string;
@@ -14,6 +20,10 @@ export interface InteractionFilters {
   readonly startDate: string;
   readonly endDate: string;
   readonly feedback: FeedbackFilter;
+  /** Text to find in the question or the answer, or ''. */
+  readonly text: string;
+  /** 'false': only the questions the agent said it could not answer. */
+  readonly answered: AnsweredFilter;
   /** From 1. */
   readonly page: number;
 }
@@ -28,12 +38,15 @@ export function filtersFromQuery(
 ): InteractionFilters {
   const page = Number(query.page);
   const feedback = query.feedback;
+  const text = (query.q ?? '').trim().slice(0, SEARCH_MAX);
   return {
     agentId: query.agent_id && AGENT_ID.test(query.agent_id) ? query.agent_id : '',
     startDate: isDate(query.start_date) ? query.start_date : '',
     endDate: isDate(query.end_date) ? query.end_date : '',
     feedback:
       feedback === 'positive' || feedback === 'negative' || feedback === 'null' ? feedback : '',
+    text,
+    answered: query.answered === 'true' || query.answered === 'false' ? query.answered : '',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -45,6 +58,8 @@ export function addressOf(filters: InteractionFilters): string {
   if (filters.startDate) query.set('start_date', filters.startDate);
   if (filters.endDate) query.set('end_date', filters.endDate);
   if (filters.feedback) query.set('feedback', filters.feedback);
+  if (filters.text) query.set('q', filters.text);
+  if (filters.answered) query.set('answered', filters.answered);
   if (filters.page > 1) query.set('page', String(filters.page));
   const text = query.toString();
   return text ? `/interactions?${text}` : '/interactions';
@@ -56,17 +71,28 @@ export function apiFilters(filters: InteractionFilters): {
   start_date?: string;
   end_date?: string;
   feedback?: 'positive' | 'negative' | 'null';
+  q?: string;
+  answered?: 'true' | 'false';
 } {
   return {
     ...(filters.agentId ? { agent_id: filters.agentId } : {}),
     ...(filters.startDate ? { start_date: filters.startDate } : {}),
     ...(filters.endDate ? { end_date: filters.endDate } : {}),
     ...(filters.feedback ? { feedback: filters.feedback } : {}),
+    ...(filters.text ? { q: filters.text } : {}),
+    ...(filters.answered ? { answered: filters.answered } : {}),
   };
 }
 
 export function hasFilters(filters: InteractionFilters): boolean {
-  return Boolean(filters.agentId || filters.startDate || filters.endDate || filters.feedback);
+  return Boolean(
+    filters.agentId ||
+      filters.startDate ||
+      filters.endDate ||
+      filters.feedback ||
+      filters.text ||
+      filters.answered,
+  );
 }
 
 /** Why a filter form cannot be applied, in words, or null. */

@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import { ApiError } from '../../../api/api-error';
 import type { Action } from '../../../api/use-action';
 import { ErrorNotice } from '../../../components/error-notice';
-import { EVENT_GROUPS, EVENT_NAMES, type Webhook } from './webhooks.state';
+import { EVENT_GROUPS, EVENT_NAMES, unlistedEventMeaning, type Webhook } from './webhooks.state';
 
 export interface WebhookInput {
   readonly url: string;
@@ -108,7 +108,10 @@ export function WebhookForm({
         {unlisted.map((name) => (
           <label key={name} class="choice event-choice">
             <input type="checkbox" name="events" value={name} defaultChecked />
-            <code>{name}</code>
+            <span>
+              <code>{name}</code>{' '}
+              <span class="event-choice__meaning">{unlistedEventMeaning(name)}</span>
+            </span>
           </label>
         ))}
       </fieldset>

@@ -12,10 +12,12 @@ import { Deliveries } from './deliveries';
 import { SecretOnce } from './secret-once';
 import { WebhookForm, type WebhookInput } from './webhook-form';
 import {
+  EVENT_NAMES,
   orderedEvents,
   ownerSentence,
   type TestEventResult,
   testEventSentence,
+  unlistedEventMeaning,
   WEBHOOK_STATUS_NAMES,
   type Webhook,
   webhookStatusSentence,
@@ -201,6 +203,9 @@ function WebhookFacts({ webhook, me }: { readonly webhook: Webhook; readonly me:
           {orderedEvents(webhook.events).map((name) => (
             <li key={name}>
               <code>{name}</code>
+              {EVENT_NAMES.includes(name) ? null : (
+                <span class="event-choice__meaning"> ({unlistedEventMeaning(name)})</span>
+              )}
             </li>
           ))}
         </ul>

@@ -22,8 +22,10 @@ export interface EventGroup {
 }
 
 /**
- * Every name `POST /api/v1/webhooks` accepts (the catalog plus the
- * aliases of the spec's other listings), grouped by what they are about.
+ * Every event a webhook may subscribe to, once, under its documented name,
+ * grouped by what it is about. The API still accepts the older names of the
+ * same events (see LEGACY_EVENT_NAMES) for subscribers that used them, but the
+ * console does not offer them: one event under three names reads as three.
  * web/tests/unit/webhooks.test.ts holds this to layers/core/domain/events.ts.
  */
 export const EVENT_GROUPS: readonly EventGroup[] = [
@@ -52,11 +54,6 @@ export const EVENT_GROUPS: readonly EventGroup[] = [
       { name: 'datasource.created', meaning: 'a data source was added' },
       { name: 'datasource.processed', meaning: 'a sync finished' },
       { name: 'datasource.failed', meaning: 'a sync failed' },
-      { name: 'data_source.synced', meaning: 'the same as datasource.processed, by another name' },
-      {
-        name: 'data_source.processed',
-        meaning: 'the same as datasource.processed, by another name',
-      },
     ],
   },
   {
@@ -77,6 +74,24 @@ export const EVENT_GROUPS: readonly EventGroup[] = [
 export const EVENT_NAMES: readonly string[] = EVENT_GROUPS.flatMap((group) =>
   group.events.map((event) => event.name),
 );
+
+/**
+ * Older names of a documented event, as a webhook may still be subscribed
+ * to them: deliveries keep using the name subscribed, so they are shown (and
+ * kept when the form is saved) with the event they stand for.
+ */
+export const LEGACY_EVENT_NAMES: Readonly<Record<string, string>> = {
+  'data_source.synced': 'datasource.processed',
+  'data_source.processed': 'datasource.processed',
+};
+
+/** What a subscribed name outside the offered ones is, in words. */
+export function unlistedEventMeaning(name: string): string {
+  const current = Object.hasOwn(LEGACY_EVENT_NAMES, name) ? LEGACY_EVENT_NAMES[name] : undefined;
+  return current
+    ? `an older name of ${current}, still delivered under this name`
+    : 'a name no longer offered';
+}
 
 /** The subscribed names in the form's order (the catalog's), any unknown name last. */
 export function orderedEvents(names: readonly string[]): string[] {
