@@ -12,8 +12,10 @@ import { BedrockEmbedder } from '../../../layers/core/adapters/ai/bedrock-embedd
 import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { webhookPolicy } from '../../../layers/core/adapters/net/outbound-policy';
 import { parseFile } from '../../../layers/core/adapters/parsing/file-parsers';
+import { parseSitemap } from '../../../layers/core/adapters/parsing/sitemap';
 import { NodeSamlServiceProvider } from '../../../layers/core/adapters/sso/node-saml-service-provider';
 import { XmlSamlMetadataReader } from '../../../layers/core/adapters/sso/xml-saml-metadata-reader';
+import { countTokens } from '../../../layers/core/domain/retrieval/tokens';
 
 async function main(): Promise<void> {
   const sealer = new EnvelopeSecretSealer({ localMasterKey: randomBytes(32) });
@@ -71,6 +73,21 @@ async function main(): Promise<void> {
   }).embed(['Read on first use']);
 
   const docx = await parseFile(Buffer.from(process.env.PROBE_DOCX ?? '', 'base64'), 'probe.docx');
+  // Issue 33: every parser of the workers, and the tokenizer, shipped beside index.js.
+  const pdf = await parseFile(Buffer.from(process.env.PROBE_PDF ?? '', 'base64'), 'probe.pdf');
+  const markdown = await parseFile(Buffer.from('# Read\n\nOn *first* use.'), 'probe.md');
+  const csv = await parseFile(Buffer.from('name,use\nparser,first\n'), 'probe.csv');
+  const html = await parseFile(
+    Buffer.from(
+      '<html><body><main><h1>Read</h1><p>On first use &amp; once.</p></main></body></html>',
+    ),
+    'probe.html',
+  );
+  const sitemap = parseSitemap(
+    Buffer.from(
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://docs.example/a</loc></url></urlset>',
+    ),
+  );
 
   process.stdout.write(
     `${JSON.stringify({
@@ -79,6 +96,12 @@ async function main(): Promise<void> {
       authorizationUrl,
       metadataEntityId: metadata.entityId,
       docxText: docx.sections[0]?.paragraphs[0] ?? '',
+      pdfText: pdf.sections[0]?.paragraphs[0] ?? '',
+      markdown: [markdown.title, ...(markdown.sections[0]?.paragraphs ?? [])],
+      csvRow: csv.sections[0]?.paragraphs[0] ?? '',
+      htmlText: html.sections[0]?.paragraphs[0] ?? '',
+      sitemap,
+      tokens: countTokens('hello world'),
       bedrockDimensions: vector.length,
     })}\n`,
   );
