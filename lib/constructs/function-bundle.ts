@@ -26,6 +26,8 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
  * about 1.6 MB), Markdown, CSV, the HTML parser with its DOM and entity
  * tables, the sitemap's XML parser, and the BPE tokenizer that sizes chunks
  * (about 1 MB, whose merge table alone took a quarter of a worker's init).
+ * The OpenAI SDK (about 150 KB) too: only a deployment configured for
+ * OpenAI, or an organization's OpenAI key, calls it.
  */
 export const LOADED_ON_FIRST_USE = [
   '@aws-crypto/client-node',
@@ -41,6 +43,7 @@ export const LOADED_ON_FIRST_USE = [
   'htmlparser2',
   'fast-xml-parser',
   'gpt-tokenizer/encoding/cl100k_base',
+  'openai',
 ] as const;
 export type FirstUsePackage = (typeof LOADED_ON_FIRST_USE)[number];
 

@@ -182,6 +182,8 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   'csv-parse': ['ingestion-worker', 'sync-worker'],
   htmlparser2: ['ingestion-worker', 'sync-worker'],
   'gpt-tokenizer/encoding/cl100k_base': ['ingestion-worker', 'sync-worker'],
+  // Issue 33: only a deployment on OpenAI, or an organization's OpenAI key, calls it.
+  openai: ['eval-worker', 'ingestion-worker', 'mcp', 'openai', 'query', 'search', 'sync-worker'],
   // Websites' sitemaps: the sync worker only.
   'fast-xml-parser': ['sync-worker'],
   // Issue 32: Bedrock's HTTP/1.1 handler, in the functions that call a model.
@@ -198,7 +200,7 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
 
 /** The packages loaded on first use (their scopes: the Encryption SDK is many @aws-crypto packages). */
 const FIRST_USE_CODE =
-  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth|@smithy\/node-http-handler|unpdf|markdown-it|csv-parse|htmlparser2|dom-serializer|entities|fast-xml-parser|gpt-tokenizer)\//;
+  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth|@smithy\/node-http-handler|unpdf|markdown-it|csv-parse|htmlparser2|dom-serializer|entities|fast-xml-parser|gpt-tokenizer|openai)\//;
 
 /**
  * Requires a bundle as Lambda's init does, then prints (as its last line)
@@ -462,6 +464,7 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
             PATH: process.env.PATH ?? '',
             NODE_PATH: runtimeModules,
             PROBE_ANTHROPIC_URL: providers.anthropicUrl,
+            PROBE_OPENAI_URL: providers.openaiUrl,
             PROBE_BEDROCK_URL: bedrock.url,
             AWS_ACCESS_KEY_ID: 'AKIDPROBE',
             AWS_SECRET_ACCESS_KEY: 'probe-secret',
@@ -482,6 +485,7 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
         expect(JSON.parse(output)).toEqual({
           opened: 'sealed on first use',
           answered: expect.stringMatching(/^claude-/),
+          answeredByOpenAi: expect.stringMatching(/^gpt-/),
           authorizationUrl: 'https://idp.example',
           metadataEntityId: 'https://idp.example',
           docxText: 'Read on first use',

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { AnthropicAnswerer } from '../../../layers/core/adapters/ai/anthropic-answerer';
 import { BedrockEmbedder } from '../../../layers/core/adapters/ai/bedrock-embedder';
+import { OpenAiAnswerer } from '../../../layers/core/adapters/ai/openai-answerer';
 import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { webhookPolicy } from '../../../layers/core/adapters/net/outbound-policy';
 import { parseFile } from '../../../layers/core/adapters/parsing/file-parsers';
@@ -37,6 +38,32 @@ async function main(): Promise<void> {
     maxTokens: 256,
   })) {
     if (event.type === 'done') answered = event.result.model;
+  }
+
+  // Issue 33: the OpenAI SDK, loaded at the first answer with an OpenAI model.
+  let answeredByOpenAi = '';
+  for await (const event of new OpenAiAnswerer({
+    apiKey: 'sk-probe',
+    baseURL: process.env.PROBE_OPENAI_URL ?? '',
+  }).answer({
+    model: 'gpt-4o-mini',
+    systemPrompt: null,
+    question: 'How long do refunds take?',
+    history: [],
+    sources: [
+      {
+        number: 1,
+        chunk_id: 'chunk_probe',
+        document_title: 'Refunds',
+        document_url: null,
+        text: 'Refunds take 30 days.',
+        score: 1,
+      },
+    ],
+    temperature: 0,
+    maxTokens: 256,
+  })) {
+    if (event.type === 'done') answeredByOpenAi = event.result.model;
   }
 
   const saml = new NodeSamlServiceProvider();
@@ -93,6 +120,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({
       opened,
       answered,
+      answeredByOpenAi,
       authorizationUrl,
       metadataEntityId: metadata.entityId,
       docxText: docx.sections[0]?.paragraphs[0] ?? '',
