@@ -196,7 +196,7 @@ let htmlparser2: typeof import('htmlparser2') | undefined;
  * shipped beside the worker's `index.js`; synchronous, so that
  * {@link htmlToDocument} stays a plain function for its callers.
  */
-function htmlParser(): typeof import('htmlparser2') {
+export function htmlParser(): typeof import('htmlparser2') {
   htmlparser2 ??= require('htmlparser2') as typeof import('htmlparser2');
   return htmlparser2;
 }

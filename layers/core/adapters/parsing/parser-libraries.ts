@@ -9,6 +9,9 @@
  * @example
  * const { getDocumentProxy } = await loadPdfLibrary();
  */
+import { cl100kEncoding } from '../../domain/retrieval/tokens';
+import { htmlParser } from './html-to-document';
+
 /**
  * `load` run at the first call and its result shared by every later one; a
  * failed load is forgotten, so the next file tries again.
@@ -41,3 +44,19 @@ export const loadMarkdownRenderer = loadedOnce(async () => {
   const { default: Renderer } = await import('markdown-it');
   return new Renderer({ html: true, linkify: false, typographer: false });
 });
+
+/**
+ * Every parser and the tokenizer, loaded now: for a long-lived process (the
+ * local runtime's parsing process), where no cold start is saved and a
+ * job's time limit must not count a library's load.
+ */
+export async function loadEveryParser(): Promise<void> {
+  htmlParser();
+  cl100kEncoding();
+  await Promise.all([
+    loadPdfLibrary(),
+    loadDocxLibrary(),
+    loadCsvLibrary(),
+    loadMarkdownRenderer(),
+  ]);
+}

@@ -20,7 +20,7 @@ let cl100k: Cl100kEncoding | undefined;
  * beside the worker's `index.js`; synchronous, so that counting stays a
  * plain function for the chunker.
  */
-function cl100kEncoding(): Cl100kEncoding {
+export function cl100kEncoding(): Cl100kEncoding {
   cl100k ??= require('gpt-tokenizer/encoding/cl100k_base') as Cl100kEncoding;
   return cl100k;
 }
