@@ -205,9 +205,9 @@ the reference's median from the same run. A CRUD family (\`agents\`,
 when its \`index.js\` is at most 300 KB minified and its median init at most 2×
 the DynamoDB-only reference's; the other families that only read and write
 the table are held to the same, and \`sso\` and \`connections\`, which also
-speak OAuth and OIDC to outside providers, to 350 KB (P209); \`query\` and
-\`mcp\` and \`openai\` when at most 1 MB, and \`query\` and \`search\` when also
-within 2× at init (issue 33); the two workers that parse documents
+speak OAuth and OIDC to outside providers, to 350 KB (P209); \`mcp\` and
+\`openai\` when at most 1 MB, and \`query\` and \`search\` when also within 2×
+at init (issue 33); the two workers that parse documents
 (\`ingestion-worker\`, \`sync-worker\`) when within 2.5× at init (issue 33).
 "First use KB" is what is shipped beside
 \`index.js\` and loaded at its first use, never at init (P209). The other
