@@ -24,10 +24,13 @@ import {
   HELLO_WORLD,
   type MeasuredHandler,
   medianMs,
+  medianOf,
   p90Ms,
   renderColdStartSection,
   verdictOf,
 } from './cold-start-report';
+import { measureFirstDocuments } from './first-document';
+import { firstRequestEvent } from './first-request-events';
 import { describeMachine } from './machine';
 
 /**
@@ -115,16 +118,20 @@ export async function runColdStartBench(options: {
   let bundled: Bundled[];
   let bundlingSeconds: number;
   let measured: InitMeasurement[];
+  let firstDocuments: Awaited<ReturnType<typeof measureFirstDocuments>>;
   try {
     bundled = await bundleAll(entries, outdir);
     bundlingSeconds = (performance.now() - started) / 1000;
     const nodePath = join(root, 'node_modules');
     const targets: InitTarget[] = bundled.flatMap(({ name, functionName, bundle }) => {
       if (!bundle) return [];
+      // The references answer any event; the functions one they refuse without the network.
+      const event = name === HELLO_WORLD || name === DYNAMODB_ONLY ? '{}' : firstRequestEvent(name);
       const plain = {
         id: name,
         bundleFile: bundle.file,
         environment: lambdaEnvironment({ functionName, bundle, nodePath }),
+        ...(event === undefined ? {} : { event }),
       };
       if (!settings.sourceMapFunctions.includes(name)) return [plain];
       return [
@@ -149,6 +156,8 @@ export async function runColdStartBench(options: {
       concurrency: settings.concurrency,
       onRound: (round) => log(`cold start: round ${round} of ${settings.processes} done`),
     });
+    log(`cold start: the first document of each type, ${settings.processes} processes each`);
+    firstDocuments = await measureFirstDocuments(join(outdir, 'first-document'), settings);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -169,7 +178,7 @@ export async function runColdStartBench(options: {
   if (!helloWorld || !dynamoDbOnly) throw new Error('the reference handlers were not measured');
   for (const fn of [helloWorld, dynamoDbOnly, ...functions]) {
     log(
-      `${fn.name}: ${fn.bundle?.bytes ?? '—'} B, init median ${medianMs(fn.init).toFixed(1)} ms, p90 ${p90Ms(fn.init).toFixed(1)} ms${fn.init.error ? ` (${fn.init.error})` : ''}${fn.bundleError ? ` (${fn.bundleError})` : ''}`,
+      `${fn.name}: ${fn.bundle?.bytes ?? '—'} B, init median ${medianMs(fn.init).toFixed(1)} ms, p90 ${p90Ms(fn.init).toFixed(1)} ms, first request ${medianOf(fn.init.firstRequestMs).toFixed(1)} ms${fn.init.outcome ? ` (${fn.init.outcome})` : ''}${fn.init.error ? ` (${fn.init.error})` : ''}${fn.bundleError ? ` (${fn.bundleError})` : ''}`,
     );
   }
   const sourceMaps = settings.sourceMapFunctions.flatMap((name) => {
@@ -179,6 +188,12 @@ export async function runColdStartBench(options: {
       ? [{ name, mapBytes: fn.bundle.mapBytes, without: fn.init, with: withMaps }]
       : [];
   });
+
+  for (const document of firstDocuments) {
+    log(
+      `first ${document.type}: ${medianOf(document.firstMs).toFixed(1)} ms, then ${medianOf(document.secondMs).toFixed(1)} ms${document.error ? ` (${document.error})` : ''}`,
+    );
+  }
 
   const section = renderColdStartSection({
     date: new Date().toISOString().slice(0, 10),
@@ -192,6 +207,7 @@ export async function runColdStartBench(options: {
     dynamoDbOnly,
     functions,
     sourceMaps,
+    firstDocuments,
   });
   console.log(`\n${section}`);
   const missed = functions.filter((fn) => verdictOf(fn, dynamoDbOnly).kind === 'misses');

@@ -35,6 +35,12 @@ export const PROVIDER_SIGN_IN_FAMILIES = ['sso', 'connections'] as const;
 /** The HTTP families that retrieve and answer: they carry the search and model code. */
 export const RETRIEVAL_FAMILIES = ['query', 'search', 'mcp', 'openai'] as const;
 
+/** Issue 33: the retrieval families held to an init ratio too. */
+export const QUERY_AND_SEARCH = ['query', 'search'] as const;
+
+/** Issue 33: the workers that parse documents, their parsers loaded at the first document that needs them. */
+export const PARSING_WORKERS = ['ingestion-worker', 'sync-worker'] as const;
+
 export interface ColdStartTarget {
   /** How the table names the target. */
   readonly label: string;
@@ -69,8 +75,18 @@ export function coldStartTarget(functionName: string): ColdStartTarget {
       maxInitRatioToDynamoDb: 2,
     };
   }
+  if ((QUERY_AND_SEARCH as readonly string[]).includes(functionName)) {
+    return {
+      label: '≤ 1 MB, init ≤ 2× DynamoDB only',
+      maxMinifiedBytes: 1 * MB,
+      maxInitRatioToDynamoDb: 2,
+    };
+  }
   if ((RETRIEVAL_FAMILIES as readonly string[]).includes(functionName)) {
     return { label: '≤ 1 MB', maxMinifiedBytes: 1 * MB };
+  }
+  if ((PARSING_WORKERS as readonly string[]).includes(functionName)) {
+    return { label: 'init ≤ 2.5× DynamoDB only', maxInitRatioToDynamoDb: 2.5 };
   }
   // Workers and the fallback: "as small as their job allows", reported only.
   return { label: 'as small as its job allows' };

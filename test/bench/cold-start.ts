@@ -19,6 +19,8 @@ import { FUNCTION_CONFIGURATION } from './function-configuration';
 
 /** The child that times the require; plain CommonJS, run by plain `node`. */
 const INIT_PROBE = join(__dirname, 'init-probe.cjs');
+/** The child that times the require, then a first and a second invocation. */
+const FIRST_REQUEST_PROBE = join(__dirname, 'first-request-probe.cjs');
 
 /** A handler that makes a network call at init could wait forever without this. */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -105,6 +107,19 @@ export function lambdaEnvironment(options: LambdaEnvironmentOptions): Record<str
 /** One fresh process: the require's duration, or why it did not load. */
 export type InitSample = { readonly initMs: number } | { readonly error: string };
 
+/** One fresh process that also served a first request after its init. */
+export type FirstRequestSample =
+  | {
+      readonly initMs: number;
+      /** The first invocation, right after init. */
+      readonly firstMs: number;
+      /** The same event again: what the request costs once nothing is left to load. */
+      readonly secondMs: number;
+      /** `HTTP 401`, `0 failed messages`: what the handler answered. */
+      readonly outcome: string;
+    }
+  | { readonly error: string };
+
 /**
  * Spawns a fresh `node` that requires `bundleFile` under `environment` and
  * reports the time `process.hrtime.bigint()` measured around the require.
@@ -115,8 +130,58 @@ export async function measureInit(
   environment: Readonly<Record<string, string>>,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<InitSample> {
-  const child = spawn(process.execPath, [INIT_PROBE, bundleFile], {
-    cwd: dirname(bundleFile),
+  const result = await runProbe(
+    [INIT_PROBE, bundleFile],
+    dirname(bundleFile),
+    environment,
+    timeoutMs,
+  );
+  if ('error' in result) return result;
+  const { report } = result;
+  return typeof report.initMs === 'number'
+    ? { initMs: report.initMs }
+    : { error: `unexpected report from the probe: ${JSON.stringify(report)}` };
+}
+
+/**
+ * As {@link measureInit}, then invokes the handler with `event` (JSON) twice
+ * in the same process and times both invocations.
+ */
+export async function measureFirstRequest(
+  bundleFile: string,
+  event: string,
+  environment: Readonly<Record<string, string>>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<FirstRequestSample> {
+  const result = await runProbe(
+    [FIRST_REQUEST_PROBE, bundleFile, event],
+    dirname(bundleFile),
+    environment,
+    timeoutMs,
+  );
+  if ('error' in result) return result;
+  const { initMs, firstMs, secondMs, outcome } = result.report;
+  return typeof initMs === 'number' &&
+    typeof firstMs === 'number' &&
+    typeof secondMs === 'number' &&
+    typeof outcome === 'string'
+    ? { initMs, firstMs, secondMs, outcome }
+    : { error: `unexpected report from the probe: ${JSON.stringify(result.report)}` };
+}
+
+/**
+ * Spawns `node <args>` in `cwd` under `environment` alone and reads the JSON
+ * object it writes to file descriptor 3. Never rejects: a crash or a timeout
+ * is an `error`, as is an `error` the probe reported itself.
+ */
+export async function runProbe(
+  args: readonly string[],
+  cwd: string,
+  environment: Readonly<Record<string, string>>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<ProbeResult> {
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: environment,
     // stdout is the handler's (its logs); stderr is kept for a crash; fd 3 carries the result.
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
@@ -139,15 +204,18 @@ export async function measureInit(
   };
 }
 
-function parseReport(report: string): InitSample {
+/** What a probe wrote, or why there is nothing to read. */
+export type ProbeResult =
+  | { readonly report: Readonly<Record<string, unknown>> }
+  | { readonly error: string };
+
+function parseReport(report: string): ProbeResult {
   const parsed: unknown = JSON.parse(report);
-  if (typeof parsed === 'object' && parsed !== null) {
-    if ('initMs' in parsed && typeof parsed.initMs === 'number') return { initMs: parsed.initMs };
-    if ('error' in parsed && typeof parsed.error === 'string') {
-      return { error: firstLine(parsed.error) };
-    }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { error: `unexpected report from the probe: ${report}` };
   }
-  return { error: `unexpected report from the probe: ${report}` };
+  if ('error' in parsed) return { error: firstLine(String(parsed.error)) };
+  return { report: parsed as Record<string, unknown> };
 }
 
 /** Node's "Cannot find module" carries its require stack on the following lines. */
@@ -166,12 +234,20 @@ export interface InitTarget {
   readonly id: string;
   readonly bundleFile: string;
   readonly environment: Readonly<Record<string, string>>;
+  /** An event (JSON) to invoke the handler with after init; init alone without it. */
+  readonly event?: string;
 }
 
 export interface InitMeasurement {
   readonly id: string;
   /** One per process that loaded the bundle, in milliseconds. */
   readonly samplesMs: readonly number[];
+  /** With an `event`: each process's first invocation, in milliseconds. */
+  readonly firstRequestMs?: readonly number[];
+  /** With an `event`: each process's second invocation, in milliseconds. */
+  readonly secondRequestMs?: readonly number[];
+  /** With an `event`: what the first invocation answered (the last process's). */
+  readonly outcome?: string;
   /** Set when the bundle did not load; its remaining processes were skipped. */
   readonly error?: string;
 }
@@ -198,6 +274,9 @@ export async function measureInitRoundRobin(
   options: InitRunOptions,
 ): Promise<InitMeasurement[]> {
   const samples = new Map(targets.map((target) => [target.id, [] as number[]]));
+  const firsts = new Map(targets.map((target) => [target.id, [] as number[]]));
+  const seconds = new Map(targets.map((target) => [target.id, [] as number[]]));
+  const outcomes = new Map<string, string>();
   const errors = new Map<string, string>();
   const jobs = Array.from({ length: options.processes }, (_, round) =>
     targets.map((target) => ({ round, target })),
@@ -210,9 +289,29 @@ export async function measureInitRoundRobin(
     for (let job = jobs[next++]; job; job = jobs[next++]) {
       const { round, target } = job;
       if (!errors.has(target.id)) {
-        const sample = await measureInit(target.bundleFile, target.environment, options.timeoutMs);
-        if ('initMs' in sample) samples.get(target.id)?.push(sample.initMs);
-        else errors.set(target.id, sample.error);
+        if (target.event === undefined) {
+          const sample = await measureInit(
+            target.bundleFile,
+            target.environment,
+            options.timeoutMs,
+          );
+          if ('error' in sample) errors.set(target.id, sample.error);
+          else samples.get(target.id)?.push(sample.initMs);
+        } else {
+          const sample = await measureFirstRequest(
+            target.bundleFile,
+            target.event,
+            target.environment,
+            options.timeoutMs,
+          );
+          if ('error' in sample) errors.set(target.id, sample.error);
+          else {
+            samples.get(target.id)?.push(sample.initMs);
+            firsts.get(target.id)?.push(sample.firstMs);
+            seconds.get(target.id)?.push(sample.secondMs);
+            outcomes.set(target.id, sample.outcome);
+          }
+        }
       }
       const left = (roundsLeft.get(round) ?? 1) - 1;
       roundsLeft.set(round, left);
@@ -223,9 +322,17 @@ export async function measureInitRoundRobin(
 
   return targets.map((target) => {
     const error = errors.get(target.id);
+    const outcome = outcomes.get(target.id);
     return {
       id: target.id,
       samplesMs: samples.get(target.id) ?? [],
+      ...(target.event === undefined
+        ? {}
+        : {
+            firstRequestMs: firsts.get(target.id) ?? [],
+            secondRequestMs: seconds.get(target.id) ?? [],
+          }),
+      ...(outcome === undefined ? {} : { outcome }),
       ...(error === undefined ? {} : { error }),
     };
   });

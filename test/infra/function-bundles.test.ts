@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Metafile } from 'esbuild';
 import {
@@ -22,7 +22,7 @@ import {
   type BedrockRuntimeStandIn,
   startBedrockRuntimeStandIn,
 } from '../support/bedrock-runtime-stand-in';
-import { minimalDocx } from '../support/hostile-files';
+import { longPdf, minimalDocx } from '../support/hostile-files';
 import { type ModelProviders, startModelProviders } from '../support/model-providers';
 import { IDP_CERT, IDP_KEY, idpMetadata } from '../support/saml-idp';
 
@@ -176,6 +176,16 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
   'xml-crypto': ['sso'],
   // P272: DOCX files, in the workers that parse them.
   mammoth: ['ingestion-worker', 'sync-worker'],
+  // Issue 33: every parser, and the tokenizer that sizes chunks, at the first document that needs it.
+  unpdf: ['ingestion-worker', 'sync-worker'],
+  'markdown-it': ['ingestion-worker', 'sync-worker'],
+  'csv-parse': ['ingestion-worker', 'sync-worker'],
+  htmlparser2: ['ingestion-worker', 'sync-worker'],
+  'gpt-tokenizer/encoding/cl100k_base': ['ingestion-worker', 'sync-worker'],
+  // Issue 33: only a deployment on OpenAI, or an organization's OpenAI key, calls it.
+  openai: ['eval-worker', 'ingestion-worker', 'mcp', 'openai', 'query', 'search', 'sync-worker'],
+  // Websites' sitemaps: the sync worker only.
+  'fast-xml-parser': ['sync-worker'],
   // Issue 32: Bedrock's HTTP/1.1 handler, in the functions that call a model.
   '@smithy/node-http-handler': [
     'eval-worker',
@@ -190,7 +200,21 @@ const FIRST_USE: Record<FirstUsePackage, readonly string[]> = {
 
 /** The packages loaded on first use (their scopes: the Encryption SDK is many @aws-crypto packages). */
 const FIRST_USE_CODE =
-  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth|@smithy\/node-http-handler)\//;
+  /node_modules\/(@aws-crypto|@anthropic-ai|@node-saml|@xmldom|xml-crypto|mammoth|@smithy\/node-http-handler|unpdf|markdown-it|csv-parse|htmlparser2|dom-serializer|entities|fast-xml-parser|gpt-tokenizer|openai)\//;
+
+/**
+ * Requires a bundle as Lambda's init does, then prints (as its last line)
+ * the files it read from beside `index.js`: the packages loaded on first use.
+ */
+const FILES_READ_AT_INIT = `
+const { dirname, join } = require('node:path');
+const bundle = process.argv[1];
+require(bundle);
+const beside = join(dirname(bundle), 'node_modules');
+const read = Object.keys(require.cache).filter((file) => file.startsWith(beside));
+process.stdout.write('\\n' + JSON.stringify(read) + '\\n');
+process.exit(0);
+`;
 
 /** A worker bundle with PDF.js takes a while on a busy 2-core machine. */
 const BUNDLE_TIMEOUT_MS = 120_000;
@@ -285,6 +309,27 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
 
       expect(firstUse.map((used) => used.name)).toEqual(expected);
       expect(inIndex).toEqual([]);
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
+
+  it.each(names)(
+    'reads none of the packages shipped beside index.js of %s at init (issue 33)',
+    async (name) => {
+      const { file } = await bundle(name);
+      const environment = lambdaEnvironment({
+        functionName: name,
+        bundle: { file },
+        nodePath: join(ROOT, 'node_modules'),
+      });
+
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['-e', FILES_READ_AT_INIT, file],
+        { cwd: dirname(file), env: environment, encoding: 'utf8', timeout: 60_000 },
+      );
+
+      expect(JSON.parse(stdout.trim().split('\n').at(-1) ?? '')).toEqual([]);
     },
     BUNDLE_TIMEOUT_MS,
   );
@@ -419,11 +464,13 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
             PATH: process.env.PATH ?? '',
             NODE_PATH: runtimeModules,
             PROBE_ANTHROPIC_URL: providers.anthropicUrl,
+            PROBE_OPENAI_URL: providers.openaiUrl,
             PROBE_BEDROCK_URL: bedrock.url,
             AWS_ACCESS_KEY_ID: 'AKIDPROBE',
             AWS_SECRET_ACCESS_KEY: 'probe-secret',
             PROBE_IDP_CERT: IDP_CERT,
             PROBE_DOCX: minimalDocx(['Read on first use']).toString('base64'),
+            PROBE_PDF: longPdf(1).toString('base64'),
             PROBE_IDP_METADATA: idpMetadata({
               entityId: 'https://idp.example',
               sso: { redirect: 'https://idp.example/sso' },
@@ -438,9 +485,16 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
         expect(JSON.parse(output)).toEqual({
           opened: 'sealed on first use',
           answered: expect.stringMatching(/^claude-/),
+          answeredByOpenAi: expect.stringMatching(/^gpt-/),
           authorizationUrl: 'https://idp.example',
           metadataEntityId: 'https://idp.example',
           docxText: 'Read on first use',
+          pdfText: 'Page 1, line 1: the quick brown fox jumps over the lazy dog.',
+          markdown: ['Read', 'On first use.'],
+          csvRow: 'name: parser; use: first',
+          htmlText: 'On first use & once.',
+          sitemap: { kind: 'urlset', urls: ['https://docs.example/a'] },
+          tokens: 2,
           bedrockDimensions: 256,
         });
       },

@@ -6,6 +6,7 @@
  */
 import { uploadedFileParser } from '../../../layers/core/adapters/parsing/file-parser';
 import { parseHtmlPage } from '../../../layers/core/adapters/parsing/html-to-document';
+import { loadEveryParser } from '../../../layers/core/adapters/parsing/parser-libraries';
 import { chunkDocument } from '../../../layers/core/domain/retrieval/chunker';
 import type { ParsingJob, ParsingReply } from './protocol';
 
@@ -35,5 +36,12 @@ process.on('message', async (jobs: ParsingJob[]) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-// Loaded: the parent starts a job's clock only now, so starting up never counts against a file.
-process.send?.({ ready: true });
+// Loaded, parsers included (the cloud's workers load each at its first file):
+// the parent starts a job's clock only now, so starting up never counts against a file.
+loadEveryParser().then(
+  () => process.send?.({ ready: true }),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

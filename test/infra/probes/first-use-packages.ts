@@ -9,11 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { AnthropicAnswerer } from '../../../layers/core/adapters/ai/anthropic-answerer';
 import { BedrockEmbedder } from '../../../layers/core/adapters/ai/bedrock-embedder';
+import { OpenAiAnswerer } from '../../../layers/core/adapters/ai/openai-answerer';
 import { EnvelopeSecretSealer } from '../../../layers/core/adapters/crypto/envelope-secret-sealer';
 import { webhookPolicy } from '../../../layers/core/adapters/net/outbound-policy';
 import { parseFile } from '../../../layers/core/adapters/parsing/file-parsers';
+import { parseSitemap } from '../../../layers/core/adapters/parsing/sitemap';
 import { NodeSamlServiceProvider } from '../../../layers/core/adapters/sso/node-saml-service-provider';
 import { XmlSamlMetadataReader } from '../../../layers/core/adapters/sso/xml-saml-metadata-reader';
+import { countTokens } from '../../../layers/core/domain/retrieval/tokens';
 
 async function main(): Promise<void> {
   const sealer = new EnvelopeSecretSealer({ localMasterKey: randomBytes(32) });
@@ -35,6 +38,32 @@ async function main(): Promise<void> {
     maxTokens: 256,
   })) {
     if (event.type === 'done') answered = event.result.model;
+  }
+
+  // Issue 33: the OpenAI SDK, loaded at the first answer with an OpenAI model.
+  let answeredByOpenAi = '';
+  for await (const event of new OpenAiAnswerer({
+    apiKey: 'sk-probe',
+    baseURL: process.env.PROBE_OPENAI_URL ?? '',
+  }).answer({
+    model: 'gpt-4o-mini',
+    systemPrompt: null,
+    question: 'How long do refunds take?',
+    history: [],
+    sources: [
+      {
+        number: 1,
+        chunk_id: 'chunk_probe',
+        document_title: 'Refunds',
+        document_url: null,
+        text: 'Refunds take 30 days.',
+        score: 1,
+      },
+    ],
+    temperature: 0,
+    maxTokens: 256,
+  })) {
+    if (event.type === 'done') answeredByOpenAi = event.result.model;
   }
 
   const saml = new NodeSamlServiceProvider();
@@ -71,14 +100,36 @@ async function main(): Promise<void> {
   }).embed(['Read on first use']);
 
   const docx = await parseFile(Buffer.from(process.env.PROBE_DOCX ?? '', 'base64'), 'probe.docx');
+  // Issue 33: every parser of the workers, and the tokenizer, shipped beside index.js.
+  const pdf = await parseFile(Buffer.from(process.env.PROBE_PDF ?? '', 'base64'), 'probe.pdf');
+  const markdown = await parseFile(Buffer.from('# Read\n\nOn *first* use.'), 'probe.md');
+  const csv = await parseFile(Buffer.from('name,use\nparser,first\n'), 'probe.csv');
+  const html = await parseFile(
+    Buffer.from(
+      '<html><body><main><h1>Read</h1><p>On first use &amp; once.</p></main></body></html>',
+    ),
+    'probe.html',
+  );
+  const sitemap = parseSitemap(
+    Buffer.from(
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://docs.example/a</loc></url></urlset>',
+    ),
+  );
 
   process.stdout.write(
     `${JSON.stringify({
       opened,
       answered,
+      answeredByOpenAi,
       authorizationUrl,
       metadataEntityId: metadata.entityId,
       docxText: docx.sections[0]?.paragraphs[0] ?? '',
+      pdfText: pdf.sections[0]?.paragraphs[0] ?? '',
+      markdown: [markdown.title, ...(markdown.sections[0]?.paragraphs ?? [])],
+      csvRow: csv.sections[0]?.paragraphs[0] ?? '',
+      htmlText: html.sections[0]?.paragraphs[0] ?? '',
+      sitemap,
+      tokens: countTokens('hello world'),
       bedrockDimensions: vector.length,
     })}\n`,
   );

@@ -9,9 +9,9 @@ import {
 } from '../../ports/answerer.port';
 import { answerWithoutSources, conversationOf, systemPromptOf } from './answer-prompt';
 import {
-  createOpenAiClient,
   DEFAULT_RETRY_AFTER_SECONDS,
   type OpenAiConnectionOptions,
+  openAiClientOnFirstUse,
 } from './openai-client';
 import { toModelError } from './openai-errors';
 import { SilenceWatchdog } from './silence-watchdog';
@@ -53,7 +53,7 @@ const TOKENS_PER_REPLY = 3;
  * for await (const event of answerer.answer({ model: 'gpt-4o-mini', ...request })) { … }
  */
 export class OpenAiAnswerer implements Answerer {
-  readonly #client: OpenAI;
+  readonly #client: () => Promise<OpenAI>;
   readonly #timeoutMs: number;
   readonly #retryAfterSeconds: number;
 
@@ -61,7 +61,7 @@ export class OpenAiAnswerer implements Answerer {
     this.#timeoutMs = options.timeoutMs ?? OPENAI_ANSWERER_DEFAULTS.timeoutMs;
     this.#retryAfterSeconds =
       options.retryAfterSeconds ?? OPENAI_ANSWERER_DEFAULTS.retryAfterSeconds;
-    this.#client = createOpenAiClient(options, {
+    this.#client = openAiClientOnFirstUse(options, {
       timeoutMs: this.#timeoutMs,
       maxRetries: options.maxRetries ?? OPENAI_ANSWERER_DEFAULTS.maxRetries,
     });
@@ -76,6 +76,8 @@ export class OpenAiAnswerer implements Answerer {
     }
 
     const messages = chatMessages(request);
+    // Before the watchdog starts: loading the SDK is not the provider's silence.
+    const client = await this.#client();
     const watchdog = new SilenceWatchdog(this.#timeoutMs, signal);
     const errorContext = () => ({
       operation: 'chat completion',
@@ -88,7 +90,7 @@ export class OpenAiAnswerer implements Answerer {
     let usage: OpenAI.CompletionUsage | null = null;
     let finished = false;
     try {
-      const stream = await this.#client.chat.completions.create(
+      const stream = await client.chat.completions.create(
         {
           model: request.model,
           messages,

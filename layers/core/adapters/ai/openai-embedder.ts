@@ -3,9 +3,9 @@ import { estimateTokens } from '../../domain/retrieval/token-estimate';
 import type { Embedder } from '../../ports/embedder.port';
 import { ModelRequestError } from '../../ports/model-request-error';
 import {
-  createOpenAiClient,
   DEFAULT_RETRY_AFTER_SECONDS,
   type OpenAiConnectionOptions,
+  openAiClientOnFirstUse,
 } from './openai-client';
 import { toModelError } from './openai-errors';
 
@@ -85,7 +85,7 @@ export class OpenAiEmbedder implements Embedder {
   readonly dimensions: number;
   readonly #model: string;
   readonly #requestDimensions: number | undefined;
-  readonly #client: OpenAI;
+  readonly #client: () => Promise<OpenAI>;
   readonly #timeoutMs: number;
   readonly #retryAfterSeconds: number;
   readonly #maxBatchInputs: number;
@@ -102,7 +102,7 @@ export class OpenAiEmbedder implements Embedder {
       options.retryAfterSeconds ?? OPENAI_EMBEDDER_DEFAULTS.retryAfterSeconds;
     this.#maxBatchInputs = options.maxBatchInputs ?? OPENAI_EMBEDDER_DEFAULTS.maxBatchInputs;
     this.#maxBatchTokens = options.maxBatchTokens ?? OPENAI_EMBEDDER_DEFAULTS.maxBatchTokens;
-    this.#client = createOpenAiClient(options, {
+    this.#client = openAiClientOnFirstUse(options, {
       timeoutMs: this.#timeoutMs,
       maxRetries: options.maxRetries ?? OPENAI_EMBEDDER_DEFAULTS.maxRetries,
     });
@@ -118,8 +118,9 @@ export class OpenAiEmbedder implements Embedder {
 
   async #embedBatch(batch: readonly string[]): Promise<number[][]> {
     let response: OpenAI.CreateEmbeddingResponse;
+    const client = await this.#client();
     try {
-      response = await this.#client.embeddings.create({
+      response = await client.embeddings.create({
         model: this.#model,
         input: [...batch],
         // Asked for explicitly, so the SDK hands the answer over undecoded and

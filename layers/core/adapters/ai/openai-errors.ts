@@ -1,6 +1,7 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { APIError } from 'openai';
 import { ModelRateLimitedError, ModelUnavailableError } from '../../ports/answerer.port';
 import { ModelRequestError } from '../../ports/model-request-error';
+import { loadedOpenAiSdk } from './openai-client';
 import { redactKeys, retryAfter } from './provider-responses';
 
 export { redactKeys, retryAfter };
@@ -32,21 +33,23 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   // The SDK wraps what our `apiKey` function threw (the cloud reads the key
   // from Secrets Manager): that error already says what went wrong.
   if (error instanceof Error && isModelError(error.cause)) return error.cause;
-  if (context.timedOut || error instanceof APIConnectionTimeoutError) {
+  // Loaded lazily with the first client: before that, nothing thrown can be the SDK's.
+  const sdk = loadedOpenAiSdk();
+  if (context.timedOut || (sdk && error instanceof sdk.APIConnectionTimeoutError)) {
     return new ModelUnavailableError(
       `The model provider did not answer the ${operation} within ${context.timeoutMs} ms`,
       retryAfterSeconds,
       { cause: error },
     );
   }
-  if (error instanceof APIConnectionError) {
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return new ModelUnavailableError(
       `The model provider could not be reached for the ${operation}`,
       retryAfterSeconds,
       { cause: error },
     );
   }
-  if (error instanceof APIError && error.status !== undefined) {
+  if (sdk && error instanceof sdk.APIError && error.status !== undefined) {
     const status = error.status;
     const reason = providerMessage(error);
     if (status === 429 && error.code === 'insufficient_quota') {

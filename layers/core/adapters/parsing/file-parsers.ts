@@ -12,10 +12,10 @@
  *   CommonJS build (marked is ESM-only);
  * - CSV: `csv-parse`, the node-csv project's parser (RFC 4180 quoting,
  *   BOMs, ragged rows).
+ *
+ * Each is loaded at the first file of its type (parser-libraries.ts).
  */
-import { parse as parseCsv } from 'csv-parse';
-import MarkdownIt from 'markdown-it';
-import { getDocumentProxy } from 'unpdf';
+import type { getDocumentProxy } from 'unpdf';
 import { detectFileType, type FileType } from '../../domain/file-types';
 import { normalizeWhitespace } from '../../domain/retrieval/verbatim';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
@@ -28,6 +28,12 @@ import {
   type ParseLimits,
   TextBudget,
 } from './parse-limits';
+import {
+  loadCsvLibrary,
+  loadDocxLibrary,
+  loadMarkdownRenderer,
+  loadPdfLibrary,
+} from './parser-libraries';
 import { charsetOf, decodeHtml, decodeText } from './text-decoding';
 import { checkZipPackage } from './zip-budget';
 
@@ -167,6 +173,7 @@ async function pdfToDocument(
   filename: string,
   limits: ParseLimits,
 ): Promise<ParsedDocument> {
+  const { getDocumentProxy } = await loadPdfLibrary();
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(new Uint8Array(bytes), {
@@ -296,11 +303,8 @@ const DOCX_STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];
  * shipped beside the workers' `index.js`, so the XML parser can be a package
  * the SSO function loads on first use too.
  */
-let mammothLibrary: Promise<typeof import('mammoth')> | undefined;
-
 async function docxToDocument(bytes: Buffer, filename: string): Promise<ParsedDocument> {
-  mammothLibrary ??= import('mammoth');
-  const mammoth = await mammothLibrary;
+  const mammoth = await loadDocxLibrary();
   let html: string;
   try {
     const result = await mammoth.convertToHtml(
@@ -321,16 +325,11 @@ async function docxToDocument(bytes: Buffer, filename: string): Promise<ParsedDo
 }
 
 /**
- * Raw HTML inside Markdown is common (`<details>`, tables); it is let
- * through and stripped to text by {@link htmlToDocument} like any page.
- */
-const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false });
-
-/**
  * Markdown: a YAML front matter `title:` wins, else the first `# heading`,
  * else the file name.
  */
-function markdownToDocument(source: string, fallbackTitle: string): ParsedDocument {
+async function markdownToDocument(source: string, fallbackTitle: string): Promise<ParsedDocument> {
+  const markdown = await loadMarkdownRenderer();
   const { body, title } = frontMatter(source);
   const document = htmlToDocument(markdown.render(body), null, {
     fallbackTitle,
@@ -367,6 +366,7 @@ async function csvToDocument(
   let columns: string[] | undefined;
   let rows = 0;
   const paragraphs: string[] = [];
+  const { parse: parseCsv } = await loadCsvLibrary();
   const budget = new TextBudget(filename, limits.maxTextChars);
   const onRecord = (record: string[]): null => {
     rows += 1;

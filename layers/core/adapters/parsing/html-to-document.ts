@@ -13,7 +13,6 @@
  */
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
 import { collapseWhitespace, removeInvisible } from '../../domain/retrieval/verbatim';
 import type { ParsedDocument, ParsedSection } from '../../ports/document.port';
 import { DocumentTooComplexError } from './errors';
@@ -185,7 +184,21 @@ function parseGuarded(html: string): Document {
       `HTML nests elements deeper than ${MAX_HTML_NESTING} levels; no page needs that`,
     );
   }
-  return parseDocument(html);
+  return htmlParser().parseDocument(html);
+}
+
+let htmlparser2: typeof import('htmlparser2') | undefined;
+
+/**
+ * htmlparser2, with the DOM serializer and the entity tables it brings, is
+ * read at the first HTML parsed (a page, an HTML, DOCX or Markdown file), not
+ * when a worker starts: a message with a PDF or a CSV never loads it. It is
+ * shipped beside the worker's `index.js`; synchronous, so that
+ * {@link htmlToDocument} stays a plain function for its callers.
+ */
+export function htmlParser(): typeof import('htmlparser2') {
+  htmlparser2 ??= require('htmlparser2') as typeof import('htmlparser2');
+  return htmlparser2;
 }
 
 /** Elements dropped with everything inside them, wherever they are. */

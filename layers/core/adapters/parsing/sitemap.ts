@@ -10,7 +10,7 @@
  * reads like `<urlset>`.
  */
 import { gunzipSync } from 'node:zlib';
-import { XMLParser } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
 
 export const SITEMAP_DEFAULTS = {
   /** Largest sitemap read, after decompression (the protocol's own cap is 50 MB; 10 MiB covers ~100,000 URLs). */
@@ -67,7 +67,7 @@ export function parseSitemap(body: Uint8Array, options: ParseSitemapOptions = {}
 
   let document: unknown;
   try {
-    document = XML.parse(text);
+    document = sitemapXmlParser().parse(text);
   } catch (error) {
     throw new SitemapError('sitemap is not well-formed XML', { cause: error });
   }
@@ -157,7 +157,20 @@ export async function readSitemaps(options: ReadSitemapsOptions): Promise<Sitema
   return { urls: [...urls], problems };
 }
 
-const XML = new XMLParser({
+let xmlParser: XMLParser | undefined;
+
+/**
+ * The XML parser, built at the first sitemap read: a worker that syncs no
+ * website never loads it (it is shipped beside the worker's `index.js`).
+ */
+function sitemapXmlParser(): XMLParser {
+  xmlParser ??= new (require('fast-xml-parser') as typeof import('fast-xml-parser')).XMLParser(
+    SITEMAP_XML_OPTIONS,
+  );
+  return xmlParser;
+}
+
+const SITEMAP_XML_OPTIONS: ConstructorParameters<typeof XMLParser>[0] = {
   ignoreAttributes: true,
   removeNSPrefix: true,
   // Keep `<loc>` text as text: no number or boolean coercion.
@@ -167,7 +180,7 @@ const XML = new XMLParser({
   // The predefined XML entities (`&amp;` in URLs) only; HTML entities are not XML.
   htmlEntities: false,
   isArray: (name) => name === 'url' || name === 'sitemap',
-});
+};
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 

@@ -8,7 +8,22 @@
  * The offline embedder has no tokenizer of its own, so sizing chunks for the
  * provider's model is the stricter of the two.
  */
-import { countTokens as countCl100kTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+
+type Cl100kEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
+
+let cl100k: Cl100kEncoding | undefined;
+
+/**
+ * The encoding, read at the first count: building its merge table is about
+ * a quarter of a parsing worker's init, and a message that indexes nothing
+ * (a sync that finds no change, a file refused) never needs it. Shipped
+ * beside the worker's `index.js`; synchronous, so that counting stays a
+ * plain function for the chunker.
+ */
+export function cl100kEncoding(): Cl100kEncoding {
+  cl100k ??= require('gpt-tokenizer/encoding/cl100k_base') as Cl100kEncoding;
+  return cl100k;
+}
 
 /** The encoding `countTokens` counts in. */
 export const TOKEN_ENCODING = 'cl100k_base';
@@ -91,6 +106,7 @@ function isHighSurrogate(code: number): boolean {
  */
 export function countTokens(text: string): number {
   let total = 0;
+  const { countTokens: countCl100kTokens } = cl100kEncoding();
   for (const piece of encodedPieces(text)) total += countCl100kTokens(piece, PLAIN_TEXT);
   return total;
 }

@@ -1,4 +1,5 @@
 import { APIConnectionError, APIError } from 'openai';
+import { loadOpenAiSdk } from '../../../../layers/core/adapters/ai/openai-client';
 import { retryAfter, toModelError } from '../../../../layers/core/adapters/ai/openai-errors';
 import { ModelUnavailableError } from '../../../../layers/core/ports/answerer.port';
 import { ModelRequestError } from '../../../../layers/core/ports/model-request-error';
@@ -12,6 +13,11 @@ const context = {
 
 const apiError = (status: number, body: object, headers: Record<string, string> = {}) =>
   APIError.generate(status, { error: body }, undefined, new Headers(headers));
+
+// The SDK is loaded with the first client; its errors are sorted from then on.
+beforeAll(async () => {
+  await loadOpenAiSdk();
+});
 
 describe('Function: retryAfter', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
