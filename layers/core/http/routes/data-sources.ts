@@ -1,6 +1,6 @@
 import type { Route } from '../route';
 
-/** Data sources, their sync jobs and uploaded files: the `data-sources` function's rows of the route table (layers/core/http/routes/route-table.ts). */
+/** Data sources, their sync jobs, uploaded files and documents: the `data-sources` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const DATA_SOURCES_ROUTES: readonly Route[] = [
   // Data sources (v1)
   {
@@ -110,6 +110,43 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     operation: 'deleteFile',
     scope: 'Write',
     role: 'configure',
+    api: 'v1',
+  },
+  // A data source's documents, whatever their origin (uploads, crawled pages, synced items)
+  {
+    method: 'GET',
+    path: '/api/v1/data-sources/{id}/documents',
+    family: 'data-sources',
+    operation: 'listDocuments',
+    scope: 'Read',
+    role: 'readonly',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/data-sources/{id}/documents/delete',
+    family: 'data-sources',
+    operation: 'deleteDocuments',
+    scope: 'Write',
+    role: 'configure',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/data-sources/{id}/documents/{document_id}/reindex',
+    family: 'data-sources',
+    operation: 'reindexDocument',
+    scope: 'Write',
+    role: 'configure',
+    api: 'v1',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/data-sources/{id}/documents/{document_id}/chunks',
+    family: 'data-sources',
+    operation: 'getDocumentChunks',
+    scope: 'Read',
+    role: 'readonly',
     api: 'v1',
   },
   // Data sources (legacy: /api/data-specs, /process = sync)

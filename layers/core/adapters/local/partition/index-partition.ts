@@ -131,9 +131,7 @@ export class IndexPartition {
     limit: number,
   ): { chunks: ChunkText[]; total: number } {
     const members = this.#dataSources.get(dataSourceId)?.documents.get(documentId) ?? new Set();
-    const chunks = this.#inOrder(members)
-      .slice(0, limit)
-      .map(plainChunk);
+    const chunks = this.#inOrder(members).slice(0, limit).map(plainChunk);
     return { chunks, total: members.size };
   }
 
