@@ -2173,6 +2173,25 @@ export interface components {
             revoked_at_provider: boolean;
             revocation_error: string | null;
         };
+        /** @description A document's chunks, in reading order */
+        DocumentChunks: {
+            document_id: string;
+            total: number;
+            chunks: {
+                chunk_id: string;
+                position: number;
+                heading_path: string[];
+                text: string;
+            }[];
+        };
+        /** @description What a bulk delete deleted, and what failed and why */
+        DocumentsDeleted: {
+            deleted: string[];
+            failed: {
+                document_id: string;
+                error: string;
+            }[];
+        };
         /** @description A run of questions through an agent, scored */
         Evaluation: {
             id: string;
@@ -2829,6 +2848,27 @@ export interface components {
         SkippedDocument: {
             key: string;
             reason: string;
+        };
+        /** @description One document of a data source: an uploaded file, or a document its sync indexed */
+        SourceDocument: {
+            id: string;
+            data_source_id: string;
+            /** @enum {string} */
+            origin: "file" | "indexed";
+            name: string;
+            url: string | null;
+            /** @enum {string} */
+            status: "awaiting_upload" | "processing" | "indexed" | "failed";
+            chunks_indexed: number;
+            size_bytes: number | null;
+            updated_at: string | null;
+            error: string | null;
+        };
+        SourceDocumentList: {
+            documents: components["schemas"]["SourceDocument"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
         SsoConfiguration: {
             org_id: string;
@@ -5526,25 +5566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        documents: {
-                            id: string;
-                            data_source_id: string;
-                            /** @enum {string} */
-                            origin: "file" | "indexed";
-                            name: string;
-                            url: string | null;
-                            /** @enum {string} */
-                            status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                            chunks_indexed: number;
-                            size_bytes: number | null;
-                            updated_at: string | null;
-                            error: string | null;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["SourceDocumentList"];
                 };
             };
             /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
@@ -5652,13 +5674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: string[];
-                        failed: {
-                            document_id: string;
-                            error: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DocumentsDeleted"];
                 };
             };
             /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
@@ -5770,20 +5786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        data_source_id: string;
-                        /** @enum {string} */
-                        origin: "file" | "indexed";
-                        name: string;
-                        url: string | null;
-                        /** @enum {string} */
-                        status: "awaiting_upload" | "processing" | "indexed" | "failed";
-                        chunks_indexed: number;
-                        size_bytes: number | null;
-                        updated_at: string | null;
-                        error: string | null;
-                    };
+                    "application/json": components["schemas"]["SourceDocument"];
                 };
             };
             /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
@@ -5897,16 +5900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        document_id: string;
-                        total: number;
-                        chunks: {
-                            chunk_id: string;
-                            position: number;
-                            heading_path: string[];
-                            text: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DocumentChunks"];
                 };
             };
             /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */

@@ -96,7 +96,8 @@ export function describeUpload(upload: Upload): string {
     case 'sending':
       return `Uploading, ${Math.floor(upload.sent * 100)}%`;
     case 'indexing':
-      return 'Uploaded, indexing';
+      // The documents table's word for the same moment.
+      return 'Indexing';
     case 'indexed':
       return `Indexed${upload.message ? `, ${upload.message}` : ''}`;
     case 'failed':
