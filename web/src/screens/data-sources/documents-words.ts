@@ -28,18 +28,18 @@ export const SORT_NAMES: Readonly<Record<DocumentSort, string>> = {
 
 /**
  * A row's status while this page is sending its file: the service's record
- * still says "waiting for upload" while the bytes travel, and stays so for a
- * moment after they arrived; what this page knows is more current.
+ * still says "waiting for upload" (or, for a file being replaced, "indexed"
+ * from before) while the bytes travel, and for a moment after they arrived;
+ * what this page knows is more current until the upload settles.
  */
 export function documentStatusWords(
   document: Pick<SourceDocument, 'id' | 'status' | 'error'>,
   uploads: readonly Upload[],
 ): string {
+  // The newest upload of this document (a replaced file may have had several).
   const upload = uploads.find((entry) => entry.documentId === document.id);
-  if (upload && document.status === 'awaiting_upload') {
-    if (upload.phase === 'waiting' || upload.phase === 'sending') return 'Uploading';
-    if (upload.phase === 'indexing') return DOCUMENT_STATUS_NAMES.processing;
-  }
+  if (upload?.phase === 'waiting' || upload?.phase === 'sending') return 'Uploading';
+  if (upload?.phase === 'indexing') return DOCUMENT_STATUS_NAMES.processing;
   const words = DOCUMENT_STATUS_NAMES[document.status];
   return document.status === 'failed' && document.error ? `${words}: ${document.error}` : words;
 }

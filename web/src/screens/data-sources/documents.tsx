@@ -149,10 +149,9 @@ export function DocumentsPanel({
   return (
     <section class="panel" aria-labelledby="documents-heading">
       <h2 id="documents-heading">{isFiles ? 'Files' : 'Documents'}</h2>
-      <search>
+      <search aria-label={`Find ${nouns}`}>
         <form
           class="filters documents__filters"
-          aria-label={`Search ${nouns}`}
           onSubmit={(event) => {
             event.preventDefault();
             q.value = typed.value.trim();

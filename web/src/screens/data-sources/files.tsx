@@ -194,7 +194,10 @@ export function FilesPanel({
         return tickets.flatMap((ticket, index) => {
           const pair = remaining[index];
           if (!pair) return [];
-          update(pair.row.key, { documentId: ticket.document_id });
+          update(pair.row.key, {
+            documentId: ticket.document_id,
+            presignedAt: ticket.file.updated_at,
+          });
           return [{ file: pair.file, key: pair.row.key, ticket }];
         });
       } catch (error) {
