@@ -89,18 +89,6 @@ async function dropFiles(page: Page, files: ReadonlyArray<readonly [string, stri
 }
 
 async function expectFitsWidth(page: Page) {
-  console.log(
-    await page.evaluate(() =>
-      [...document.querySelectorAll('body *')]
-        .filter((element) => element.getBoundingClientRect().right > 392)
-        .slice(0, 8)
-        .map(
-          (element) =>
-            `${element.tagName}.${element.className} ${Math.round(element.getBoundingClientRect().right)}`,
-        )
-        .join('\n'),
-    ),
-  );
   const widths = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
     client: document.documentElement.clientWidth,
