@@ -5,13 +5,11 @@ import type { EndpointFamily } from '../endpoint-family';
  * Data sources: sync jobs and index purges go to the sync queue (the sync
  * worker deletes chunks); uploads are presigned here (a presigned
  * POST is signed with this role, so the role needs PutObject, and GetObject
- * for the downloads cited files open at) and deleted here. It reads the
- * index to list a source's documents and preview their chunks.
+ * for the downloads cited files open at) and deleted here.
  */
 export const family: EndpointFamily = {
   name: 'data-sources',
   routes: DATA_SOURCES_ROUTES,
-  // Reads the index (a source's documents, a document's chunks); writes go through the sync worker.
-  needs: { sendsTo: ['syncJobs'], files: true, network: 'search-domain', search: true },
+  needs: { sendsTo: ['syncJobs'], files: true },
   entry: () => require('./handler') as typeof import('./handler'),
 };

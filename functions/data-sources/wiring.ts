@@ -5,14 +5,13 @@ import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynam
 import { cloudFileStorage } from '../../layers/core/wiring/cloud/cloud-file-storage';
 import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
 import { cloudSyncQueue } from '../../layers/core/wiring/cloud/cloud-queues';
-import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrieval';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
 
 /**
  * Data sources: the table, the sync queue (syncs, and the purge of deleted
- * chunks: P45, so the index is only read here, to list documents and preview
- * chunks) and the file bucket (D25 presigned uploads).
+ * chunks: P45, so no index client here) and the file bucket (D25 presigned
+ * uploads).
  */
 export const dependencies = compositionRoot(() => {
   const { client, tableName } = cloudTable();
@@ -23,7 +22,6 @@ export const dependencies = compositionRoot(() => {
     files: new DynamoDbUploadedFileRepository(client, tableName),
     syncQueue: cloudSyncQueue(),
     fileStorage: cloudFileStorage(),
-    retrieval: cloudRetrievalIndex(),
     // Reads a deleted connector's sealed grant (never opens it) for the sync worker to revoke.
     connections: new DynamoDbConnectionStore(client, tableName),
   };

@@ -222,23 +222,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/data-sources/{id}/documents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List a data source's documents: a file source's uploaded files (in every state), any other source's documents as its syncs indexed them. Search with `q`, filter by `status`, order by `sort` and `order` */
-        get: operations["listDocuments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/data-sources/{id}/documents/delete": {
         parameters: {
             query?: never;
@@ -267,23 +250,6 @@ export interface paths {
         put?: never;
         /** Index an uploaded file again from its stored bytes: it is `processing` at once, then `indexed` or `failed`. A synced source's documents are read again by syncing it */
         post: operations["reindexDocument"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/data-sources/{id}/documents/{document_id}/chunks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Preview a document's chunks, in reading order: the text as retrieval sees it */
-        get: operations["getDocumentChunks"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -708,6 +674,40 @@ export interface paths {
          * @description Legacy path; use /api/v1/semantic-search. Accepts camelCase synonyms.
          */
         post: operations["semanticSearchLegacySemanticSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-sources/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a data source's documents: a file source's uploaded files (in every state), any other source's documents as its syncs indexed them. Search with `q`, filter by `status`, order by `sort` and `order` */
+        get: operations["listDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-sources/{id}/documents/{document_id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview a document's chunks, in reading order: the text as retrieval sees it */
+        get: operations["getDocumentChunks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5542,115 +5542,6 @@ export interface operations {
             };
         };
     };
-    listDocuments: {
-        parameters: {
-            query?: {
-                limit?: string;
-                offset?: string;
-                q?: string;
-                status?: "awaiting_upload" | "processing" | "indexed" | "failed";
-                sort?: "name" | "updated" | "size" | "chunks";
-                order?: "asc" | "desc";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of documents; by default the most recently changed first (`sort=updated`, `order=desc`), documents without the sorted field last */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SourceDocumentList"];
-                };
-            };
-            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description not_found: no such resource in your organization */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description invalid_request: a body over 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description invalid_request: a body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimitError"];
-                };
-            };
-            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServiceUnavailableError"];
-                };
-            };
-        };
-    };
     deleteDocuments: {
         parameters: {
             query?: never;
@@ -5832,111 +5723,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description invalid_request: a body over 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description invalid_request: a body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimitError"];
-                };
-            };
-            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServiceUnavailableError"];
-                };
-            };
-        };
-    };
-    getDocumentChunks: {
-        parameters: {
-            query?: {
-                limit?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-                document_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The first `limit` chunks (default 20, at most 100) and how many there are */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DocumentChunks"];
-                };
-            };
-            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestError"];
-                };
-            };
-            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description not_found: no such resource in your organization */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -9088,6 +8874,220 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlatError"];
+                };
+            };
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                limit?: string;
+                offset?: string;
+                q?: string;
+                status?: "awaiting_upload" | "processing" | "indexed" | "failed";
+                sort?: "name" | "updated" | "size" | "chunks";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents; by default the most recently changed first (`sort=updated`, `order=desc`), documents without the sorted field last */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceDocumentList"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    getDocumentChunks: {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first `limit` chunks (default 20, at most 100) and how many there are */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentChunks"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };

@@ -112,16 +112,7 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     role: 'configure',
     api: 'v1',
   },
-  // A data source's documents, whatever their origin (uploads, crawled pages, synced items)
-  {
-    method: 'GET',
-    path: '/api/v1/data-sources/{id}/documents',
-    family: 'data-sources',
-    operation: 'listDocuments',
-    scope: 'Read',
-    role: 'readonly',
-    api: 'v1',
-  },
+  // Several of a file source's documents deleted, one indexed again (listing them reads the index: the `search` function)
   {
     method: 'POST',
     path: '/api/v1/data-sources/{id}/documents/delete',
@@ -138,15 +129,6 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     operation: 'reindexDocument',
     scope: 'Write',
     role: 'configure',
-    api: 'v1',
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/data-sources/{id}/documents/{document_id}/chunks',
-    family: 'data-sources',
-    operation: 'getDocumentChunks',
-    scope: 'Read',
-    role: 'readonly',
     api: 'v1',
   },
   // Data sources (legacy: /api/data-specs, /process = sync)

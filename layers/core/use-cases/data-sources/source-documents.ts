@@ -15,7 +15,7 @@ import { deleteFile, type FileUploadDependencies } from '../files/file-uploads';
 export interface SourceDocumentDependencies extends FileUploadDependencies {
   readonly dataSources: Pick<DataSourceRepository, 'get'>;
   readonly files: UploadedFileRepository;
-  /** Read only: listing a source's synced documents and previewing chunks. */
+  /** Read only (the `search` function's): listing a source's synced documents and previewing chunks. */
   readonly retrieval: Pick<RetrievalIndex, 'documents' | 'documentChunks'>;
   readonly syncQueue: SyncJobQueue;
   readonly clock: Clock;
@@ -119,7 +119,7 @@ export interface BulkDeleteOutcome {
  * documents come from its sync and are not deleted one by one.
  */
 export async function deleteSourceDocuments(
-  deps: SourceDocumentDependencies,
+  deps: FileUploadDependencies,
   orgId: string,
   dataSourceId: string,
   documentIds: readonly string[],
