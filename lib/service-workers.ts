@@ -335,6 +335,8 @@ export function grantWorkerAccess(workers: ServiceWorkers, resources: WorkerReso
   // Issue 12: connectors open their grants and seal the renewed ones, with the providers' apps.
   secretsKey.grantSealAndOpen(sync.function, connectorTokenContext('', '').purpose ?? '');
   resources.connectorApps?.connect(sync);
+  // File sources' syncs, and a file indexed again on request, read uploads (and delete orphans).
+  grants.fileAccess(sync, ['s3:GetObject', 's3:DeleteObject'], false);
 
   // The ingestion worker reads uploads and deletes orphans.
   const ingestion = workers.ingestionWorker.worker;

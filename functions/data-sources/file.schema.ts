@@ -114,6 +114,12 @@ export const fileUploadTicket = z.object({
   expires_at: z.string(),
   max_bytes: z.int(),
   file: uploadedFileResource,
+  /**
+   * The source already had a file of this name: this is its document, whose
+   * content and chunks the upload replaces when it arrives (the same bytes
+   * again change nothing).
+   */
+  replaces_existing: z.boolean(),
 });
 
 export const uploadedFileList = z.object({ files: z.array(uploadedFileResource) });

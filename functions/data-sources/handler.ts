@@ -21,6 +21,7 @@ import {
   syncStatusResource,
   updateDataSourceBody,
 } from './data-source.schema';
+import { documentOperations } from './document-operations';
 import { fileOperations } from './file-operations';
 import { type DataSourcesDependencies, dependencies } from './wiring';
 
@@ -104,6 +105,7 @@ export const operations = {
     },
   }),
   ...fileOperations,
+  ...documentOperations,
 };
 
 export const handler = httpFunction({

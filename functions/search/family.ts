@@ -1,7 +1,11 @@
 import { SEARCH_ROUTES } from '../../layers/core/http/routes/search';
 import type { EndpointFamily } from '../endpoint-family';
 
-/** Semantic search: retrieves from the chunk index with the question embedded. */
+/**
+ * Semantic search: retrieves from the chunk index with the question
+ * embedded. Also lists a data source's documents and previews their chunks,
+ * which read the index.
+ */
 export const family: EndpointFamily = {
   name: 'search',
   routes: SEARCH_ROUTES,

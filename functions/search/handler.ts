@@ -4,12 +4,13 @@ import { operationsWith } from '../../layers/core/http/operation';
 import { jsonResponse } from '../../layers/core/http/responses';
 import { SEARCH_ROUTES } from '../../layers/core/http/routes/search';
 import { semanticSearch } from '../../layers/core/use-cases/retrieval/semantic-search';
+import { documentOperations } from './document-operations';
 import { semanticSearchBody, semanticSearchResult } from './search.schema';
 import { dependencies, type SearchDependencies } from './wiring';
 
 const operation = operationsWith<SearchDependencies>();
 
-/** Semantic search (spec): chunks without an answer. */
+/** Semantic search (spec): chunks without an answer; a data source's documents and chunks. */
 export const operations = {
   semanticSearch: operation({
     summary: "Search the organization's chunks by meaning (no answer generated)",
@@ -25,6 +26,7 @@ export const operations = {
       );
     },
   }),
+  ...documentOperations,
 };
 
 export const handler = httpFunction({

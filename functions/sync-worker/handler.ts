@@ -2,9 +2,17 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { isId } from '../../layers/core/domain/ids';
+import { fileObjectKey } from '../../layers/core/domain/uploaded-file';
 import { MetricUnit, serviceMetrics } from '../../layers/core/observability/metrics';
-import type { SyncJobMessage } from '../../layers/core/ports/sync-job-queue.port';
+import type {
+  FileReindexMessage,
+  SyncJobMessage,
+} from '../../layers/core/ports/sync-job-queue.port';
 import { revokeDeletedGrant } from '../../layers/core/use-cases/connectors/connections';
+import {
+  failUploadedFile,
+  ingestUploadedFile,
+} from '../../layers/core/use-cases/ingestion/ingest-uploaded-file';
 import { purgeIndex } from '../../layers/core/use-cases/ingestion/purge-index';
 import { failSyncJob, runSyncJob } from '../../layers/core/use-cases/ingestion/run-sync-job';
 import { indexKbArticle } from '../../layers/core/use-cases/kb/index-kb-article';
@@ -40,6 +48,13 @@ const syncQueueMessage = z.union([
     purge: z.literal('document'),
     document_id: z.string().check(z.refine((value) => isId('document', value))),
   }),
+  // An uploaded file to index again from its stored bytes.
+  z.strictObject({
+    org_id: orgId,
+    data_source_id: dataSourceId,
+    reindex: z.literal('file'),
+    document_id: z.string().check(z.refine((value) => isId('document', value))),
+  }),
   // A knowledge-base article changed.
   z.strictObject({
     org_id: orgId,
@@ -58,7 +73,8 @@ const FINISH_MARGIN_MS = 60_000;
 
 /**
  * The sync queue's consumer (issue 3): runs each sync job to the end,
- * purges the chunks of deleted data sources and files, and indexes
+ * purges the chunks of deleted data sources and files, indexes a file
+ * again when asked, and indexes
  * or removes knowledge-base articles as they are published, changed,
  * unpublished or deleted. A job that
  * throws (a dependency down) comes back after the queue's visibility
@@ -90,6 +106,10 @@ async function handleMessage(
       throw new RetryLaterError('purge failed', { cause: error });
     }
     if ('revoke' in message && message.revoke) await revokeGrant(message, message.revoke);
+    return;
+  }
+  if ('reindex' in message) {
+    await reindexFile(message, record);
     return;
   }
   if ('kb_article_id' in message) {
@@ -175,6 +195,38 @@ async function runJob(
       message,
       `the sync failed ${attempt} times; last error: ${(error as Error).message}`,
     );
+  }
+}
+
+/**
+ * A file a person asked to index again, as an upload is ingested: retried
+ * while attempts remain, then marked failed so it never stays `processing`.
+ */
+async function reindexFile(message: FileReindexMessage, record: SQSRecord): Promise<void> {
+  const key = fileObjectKey(message.org_id, message.data_source_id, message.document_id);
+  const attempt = receiveCountOf(record);
+  try {
+    if (attempt > WORKING_ATTEMPTS) throw new Error('the worker stopped while reading this file');
+    const outcome = await ingestUploadedFile(dependencies(), key);
+    logger.info('Uploaded file indexed again', { key, outcome });
+  } catch (error) {
+    if (attempt < WORKING_ATTEMPTS) {
+      logger.error('Indexing a file again failed; it will be retried', {
+        key,
+        attempt,
+        error: error as Error,
+      });
+      throw new RetryLaterError('re-indexing failed', { cause: error });
+    }
+    try {
+      await failUploadedFile(
+        dependencies(),
+        key,
+        `indexing again failed ${attempt} times; last error: ${(error as Error).message}`,
+      );
+    } catch (failure) {
+      throw new RetryLaterError('could not mark the file failed', { cause: failure });
+    }
   }
 }
 

@@ -34,7 +34,11 @@ export const dependencies = compositionRoot(() => {
   const connectorApps = cloudConnectorApps();
   const secretSealer = cloudSecretSealer();
   const kbArticles = new DynamoDbKbArticleRepository(client, tableName);
+  const fileStorage = cloudFileStorage();
   return {
+    // Files indexed again when a person asks (the same work as an upload's ingestion).
+    files,
+    fileStorage,
     // Revoking deleted sources' grants.
     oauthClients: built.oauth,
     connectorApps,
@@ -51,7 +55,7 @@ export const dependencies = compositionRoot(() => {
       // Private addresses are never allowed in the cloud.
       outboundPolicy: crawlerPolicy({ allowPrivateAddresses: false }),
       files,
-      fileStorage: cloudFileStorage(),
+      fileStorage,
       fileParser: uploadedFileParser,
       connectors: {
         built,

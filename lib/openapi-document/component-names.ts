@@ -17,6 +17,12 @@ import {
   syncStatusResource,
 } from '../../functions/data-sources/data-source.schema';
 import {
+  deleteDocumentsResult,
+  documentChunks,
+  documentList,
+  documentResource,
+} from '../../functions/data-sources/document.schema';
+import {
   fileUploadBatch,
   fileUploadTicket,
   uploadedFileList,
@@ -112,6 +118,18 @@ export const COMPONENT_NAMES: ReadonlyArray<readonly [z.core.$ZodType, string, s
   [uploadedFileList, 'UploadedFileList'],
   [fileUploadTicket, 'FileUploadTicket', 'Where and how to upload one file'],
   [fileUploadBatch, 'FileUploadBatch'],
+  [
+    documentResource,
+    'SourceDocument',
+    'One document of a data source: an uploaded file, or a document its sync indexed',
+  ],
+  [documentList, 'SourceDocumentList'],
+  [
+    deleteDocumentsResult,
+    'DocumentsDeleted',
+    'What a bulk delete deleted, and what failed and why',
+  ],
+  [documentChunks, 'DocumentChunks', "A document's chunks, in reading order"],
   [webhookResource, 'Webhook', 'A receiver of event notifications'],
   [webhookWithSecret, 'WebhookWithSecret', 'A webhook with its signing secret, shown once'],
   [webhookList, 'WebhookList'],

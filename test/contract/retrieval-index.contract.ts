@@ -234,6 +234,74 @@ export function describeRetrievalIndexContract(
       });
     });
 
+    describe('documents', () => {
+      it("lists each document of a data source once, with its first chunk's title and address and its chunk count", async () => {
+        const { orgA, dsA1, dsA2, chunk } = scope();
+        await index.upsert([
+          chunk({ document_id: 'doc_1', position: 1, document_title: 'Later title' }),
+          chunk({
+            document_id: 'doc_1',
+            position: 0,
+            document_title: 'Guide',
+            document_url: 'https://example.com/guide',
+          }),
+          chunk({ document_id: 'doc_2', document_title: 'Notes' }),
+          chunk({ data_source_id: dsA2, document_id: 'doc_3' }),
+        ]);
+
+        const listed = await index.documents(orgA, dsA1);
+
+        expect(listed.sort((a, b) => a.document_id.localeCompare(b.document_id))).toEqual([
+          {
+            document_id: 'doc_1',
+            document_title: 'Guide',
+            document_url: 'https://example.com/guide',
+            chunks: 2,
+          },
+          { document_id: 'doc_2', document_title: 'Notes', document_url: null, chunks: 1 },
+        ]);
+      });
+
+      it("never lists another organization's documents, even given its data source id", async () => {
+        const { orgB, dsA1, chunk } = scope();
+        await index.upsert([chunk({ document_id: 'doc_1' })]);
+
+        expect(await index.documents(orgB, dsA1)).toEqual([]);
+      });
+    });
+
+    describe('documentChunks', () => {
+      it("returns a document's first chunks by position, without vectors, and how many it has", async () => {
+        const { orgA, dsA1, chunk } = scope();
+        await index.upsert([
+          chunk({ document_id: 'doc_1', position: 2, text: 'third' }),
+          chunk({ document_id: 'doc_1', position: 0, text: 'first', heading_path: ['Intro'] }),
+          chunk({ document_id: 'doc_1', position: 1, text: 'second' }),
+          chunk({ document_id: 'doc_2', position: 0, text: 'elsewhere' }),
+        ]);
+
+        const { chunks, total } = await index.documentChunks(orgA, dsA1, 'doc_1', 2);
+
+        expect(total).toBe(3);
+        expect(chunks.map((found) => [found.position, found.text])).toEqual([
+          [0, 'first'],
+          [1, 'second'],
+        ]);
+        expect(chunks[0]?.heading_path).toEqual(['Intro']);
+        expect(chunks[0]).not.toHaveProperty('embedding');
+      });
+
+      it("finds nothing of another organization's document", async () => {
+        const { orgB, dsA1, chunk } = scope();
+        await index.upsert([chunk({ document_id: 'doc_1' })]);
+
+        expect(await index.documentChunks(orgB, dsA1, 'doc_1', 10)).toEqual({
+          chunks: [],
+          total: 0,
+        });
+      });
+    });
+
     describe('knn', () => {
       it('orders chunks by cosine similarity and reports it as the score', async () => {
         const { orgA, chunk } = scope();

@@ -60,6 +60,7 @@ describe('File uploads (D25)', () => {
           updated_at: expect.stringMatching(ISO_MS),
           indexed_at: null,
         },
+        replaces_existing: false,
       });
       // The test clock runs on in real time: the expiry is 15 minutes after the request, give or take.
       const ttl = Date.parse(refunds.expires_at) - now;

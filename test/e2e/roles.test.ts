@@ -38,6 +38,8 @@ const SESSION_ROUTES = ROUTES.filter(
 function admittedStatus(method: string, path: string): number {
   if (path.endsWith('/feedback')) return 400;
   if (method === 'POST' && path.endsWith('/files')) return 400;
+  // A bulk delete needs the ids it deletes, checked before the data source is looked up.
+  if (method === 'POST' && path.endsWith('/documents/delete')) return 400;
   // The SSO configuration and a new domain need a body, checked before the organization is looked up.
   if (method === 'PUT' && path.endsWith('/sso')) return 400;
   if (method === 'POST' && path.endsWith('/sso/domains')) return 400;

@@ -45,6 +45,11 @@ const REQUIRED_SCOPE: Readonly<Record<string, Scope>> = {
   'GET /api/v1/data-sources/{id}/files/{document_id}': 'Read',
   'GET /api/v1/data-sources/{id}/files/{document_id}/content': 'Read',
   'DELETE /api/v1/data-sources/{id}/files/{document_id}': 'Write',
+  // A source's documents: listed and previewed with Read; deleted together or indexed again with Write.
+  'GET /api/v1/data-sources/{id}/documents': 'Read',
+  'GET /api/v1/data-sources/{id}/documents/{document_id}/chunks': 'Read',
+  'POST /api/v1/data-sources/{id}/documents/delete': 'Write',
+  'POST /api/v1/data-sources/{id}/documents/{document_id}/reindex': 'Write',
   // Issue 12 (P156): disconnecting changes the data source; connecting is a person's, never a key's (P215).
   'DELETE /api/v1/data-sources/{id}/connection': 'Write',
   'GET /api/data-specs': 'Read',
@@ -149,6 +154,8 @@ function admittedStatus(method: string, path: string): number {
   if (path.endsWith('/feedback')) return 400;
   // So does a file upload without a file name (D25).
   if (method === 'POST' && path.endsWith('/files')) return 400;
+  // And a bulk delete without the ids it deletes.
+  if (method === 'POST' && path.endsWith('/documents/delete')) return 400;
   if (path.includes('{id}')) return 404;
   return method === 'GET' ? 200 : 400;
 }

@@ -68,6 +68,8 @@ function bodyFor(route: Route): unknown {
     return { description: 'Changed by another organization' };
   if (route.method === 'POST' && /\/\{id\}\/files$/.test(route.path))
     return { filename: 'planted.txt', size_bytes: 5 };
+  if (route.method === 'POST' && /\/\{id\}\/documents\/delete$/.test(route.path))
+    return { document_ids: ['doc_00000000000000000000000000'] };
   if (route.method === 'PUT' && /\/sso$/.test(route.path))
     return {
       protocol: 'oidc',
@@ -97,6 +99,7 @@ const ID_KIND_BY_FIELD: Readonly<Record<string, Parameters<typeof unknownId>[0]>
   // The OpenAI-compatible chat names the agent as the model.
   model: 'agt',
   data_source_ids: 'ds',
+  document_ids: 'doc',
   model_key_id: 'mk',
   session_id: 'sess',
   interaction_id: 'int',
@@ -144,6 +147,7 @@ const BODIES_NAMING_AN_ID: Readonly<Record<string, readonly unknown[]>> = {
   'POST /api/v1/openai/chat/completions': [
     { model: THE_ID, messages: [{ role: 'user', content: 'Hi?' }] },
   ],
+  'POST /api/v1/data-sources/{id}/documents/delete': [{ document_ids: [THE_ID] }],
   'POST /api/v1/evals': [
     { agent_id: THE_ID, name: 'x', questions: [{ question: 'Hi?' }] },
     { agent_id: OWN_AGENT, name: 'x', from_interactions: { agent_id: THE_ID } },
@@ -310,6 +314,7 @@ describe('Tenant isolation, route by route', () => {
     });
     ownIdsOfB.set('grp', json(groupOfB).id);
     paramsOfA.set('doc', ticket.document_id);
+    idsOfA.set('doc', ticket.document_id);
     paramsOfA.set('usr', user.id);
   });
   afterAll(async () => {

@@ -139,8 +139,18 @@ describe('File uploads in the cloud (D25)', () => {
     const others = [...stack.http.functions]
       .filter(([family]) => family !== FILE_UPLOADER)
       .map(([, fn]) => fn);
-    for (const fn of [...others, stack.syncWorker.worker, stack.webhookDispatcher.worker]) {
+    for (const fn of [...others, stack.webhookDispatcher.worker]) {
       expect(s3Statements(fn.role)).toEqual([]);
     }
+  });
+
+  it('lets the sync worker read and delete uploads (file sources, a file indexed again), nothing else in the bucket', () => {
+    expect(s3Statements(stack.syncWorker.worker.role)).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:DeleteObject', 's3:GetObject'],
+        Resource: uploadObjects(),
+      },
+    ]);
   });
 });

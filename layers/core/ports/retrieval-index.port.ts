@@ -18,6 +18,18 @@ export interface IndexedChunk {
   readonly embedding: readonly number[];
 }
 
+/** A chunk without its vector: what a preview of a document shows. */
+export type ChunkText = Omit<IndexedChunk, 'embedding'>;
+
+/** One document as the index holds it: what lists a data source's documents (crawled pages, synced items). */
+export interface IndexedDocument {
+  readonly document_id: string;
+  /** As its first chunk (by position) carries it. */
+  readonly document_title: string;
+  readonly document_url: string | null;
+  readonly chunks: number;
+}
+
 /** Which chunks a search may see: always one organization, optionally some of its data sources. */
 export interface SearchFilter {
   readonly orgId: string;
@@ -100,4 +112,13 @@ export interface RetrievalIndex {
   ): Promise<ScoredChunk[]>;
   /** Chunks visible to the filter. */
   count(filter: SearchFilter): Promise<number>;
+  /** Every document indexed for a data source, one entry each, in no particular order. */
+  documents(orgId: string, dataSourceId: string): Promise<IndexedDocument[]>;
+  /** One document's first `limit` chunks by position, and how many it has in all. */
+  documentChunks(
+    orgId: string,
+    dataSourceId: string,
+    documentId: string,
+    limit: number,
+  ): Promise<{ readonly chunks: ChunkText[]; readonly total: number }>;
 }

@@ -50,7 +50,23 @@ export interface KbArticleIndexMessage {
   readonly action: 'reconcile' | 'remove';
 }
 
-/** What the sync queue carries: sync jobs, index purges after deletions, knowledge-base changes. */
-export type SyncQueueMessage = SyncJobMessage | IndexPurgeMessage | KbArticleIndexMessage;
+/**
+ * An uploaded file to index again from its stored bytes (a person asked
+ * for it): the HTTP family that asks carries no parser, embedder or index
+ * client, the sync worker does.
+ */
+export interface FileReindexMessage {
+  readonly org_id: string;
+  readonly data_source_id: string;
+  readonly reindex: 'file';
+  readonly document_id: string;
+}
+
+/** What the sync queue carries: sync jobs, index purges after deletions, knowledge-base changes, file re-indexing. */
+export type SyncQueueMessage =
+  | SyncJobMessage
+  | IndexPurgeMessage
+  | KbArticleIndexMessage
+  | FileReindexMessage;
 
 export type SyncJobQueue = MessageQueue<SyncQueueMessage>;

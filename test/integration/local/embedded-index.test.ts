@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { EmbeddedIndex } from '../../../layers/core/adapters/local/embedded-index';
 import { IndexFileCorruptError } from '../../../layers/core/adapters/local/index-files';
 import type {
+  ChunkText,
   IndexedChunk,
+  IndexedDocument,
   RetrievalIndex,
   ScoredChunk,
   SearchFilter,
@@ -92,6 +94,19 @@ class ReloadingIndex implements RetrievalIndex {
 
   count(filter: SearchFilter): Promise<number> {
     return this.#current.count(filter);
+  }
+
+  documents(orgId: string, dataSourceId: string): Promise<IndexedDocument[]> {
+    return this.#current.documents(orgId, dataSourceId);
+  }
+
+  documentChunks(
+    orgId: string,
+    dataSourceId: string,
+    documentId: string,
+    limit: number,
+  ): Promise<{ chunks: ChunkText[]; total: number }> {
+    return this.#current.documentChunks(orgId, dataSourceId, documentId, limit);
   }
 }
 

@@ -239,6 +239,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data-sources/{id}/documents/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several files of a file source, each with its chunks, bytes and record. Each file is deleted on its own: those that fail are listed with the reason and left whole; sending the same list again finishes the job */
+        post: operations["deleteDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-sources/{id}/documents/{document_id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Index an uploaded file again from its stored bytes: it is `processing` at once, then `indexed` or `failed`. A synced source's documents are read again by syncing it */
+        post: operations["reindexDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data-specs": {
         parameters: {
             query?: never;
@@ -657,6 +691,40 @@ export interface paths {
          * @description Legacy path; use /api/v1/semantic-search. Accepts camelCase synonyms.
          */
         post: operations["semanticSearchLegacySemanticSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-sources/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a data source's documents: a file source's uploaded files (in every state), any other source's documents as its syncs indexed them. Search with `q`, filter by `status`, order by `sort` and `order` */
+        get: operations["listDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-sources/{id}/documents/{document_id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview a document's chunks, in reading order: the text as retrieval sees it */
+        get: operations["getDocumentChunks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2157,6 +2225,25 @@ export interface components {
             revoked_at_provider: boolean;
             revocation_error: string | null;
         };
+        /** @description A document's chunks, in reading order */
+        DocumentChunks: {
+            document_id: string;
+            total: number;
+            chunks: {
+                chunk_id: string;
+                position: number;
+                heading_path: string[];
+                text: string;
+            }[];
+        };
+        /** @description What a bulk delete deleted, and what failed and why */
+        DocumentsDeleted: {
+            deleted: string[];
+            failed: {
+                document_id: string;
+                error: string;
+            }[];
+        };
         /** @description A run of questions through an agent, scored */
         Evaluation: {
             id: string;
@@ -2325,6 +2412,7 @@ export interface components {
             expires_at: string;
             max_bytes: number;
             file: components["schemas"]["UploadedFile"];
+            replaces_existing: boolean;
         };
         /** @description Legacy error shapes: {error, status} for 401; {error, required_scope, current_scopes} for 403; {error, limit, reset_at, retry_after, reason} for 429; {error, status, code, details} otherwise. All carry request_id. */
         FlatError: {
@@ -2901,6 +2989,27 @@ export interface components {
         SkippedDocument: {
             key: string;
             reason: string;
+        };
+        /** @description One document of a data source: an uploaded file, or a document its sync indexed */
+        SourceDocument: {
+            id: string;
+            data_source_id: string;
+            /** @enum {string} */
+            origin: "file" | "indexed";
+            name: string;
+            url: string | null;
+            /** @enum {string} */
+            status: "awaiting_upload" | "processing" | "indexed" | "failed";
+            chunks_indexed: number;
+            size_bytes: number | null;
+            updated_at: string | null;
+            error: string | null;
+        };
+        SourceDocumentList: {
+            documents: components["schemas"]["SourceDocument"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
         SsoConfiguration: {
             org_id: string;
@@ -5626,6 +5735,235 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    deleteDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    document_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What was deleted, and what failed and why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentsDeleted"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    reindexDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, now processing */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceDocument"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Write scope; a session below the configure role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: the request conflicts with the current state (details.reason says why where it can), or another change of the same resource was made at the same moment; read it again and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description invalid_request: a body over 1 MiB */
@@ -8781,6 +9119,220 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlatError"];
+                };
+            };
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                limit?: string;
+                offset?: string;
+                q?: string;
+                status?: "awaiting_upload" | "processing" | "indexed" | "failed";
+                sort?: "name" | "updated" | "size" | "chunks";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents; by default the most recently changed first (`sort=updated`, `order=desc`), documents without the sorted field last */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceDocumentList"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    getDocumentChunks: {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first `limit` chunks (default 20, at most 100) and how many there are */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentChunks"];
+                };
+            };
+            /** @description invalid_request: malformed input, an unknown field, a bad id, a body past a bound; details.fields names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description unauthorized: a missing, malformed, unknown or revoked key, or a key of the other environment; an invalid, expired or revoked session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description forbidden: the key lacks the Read scope; a session below the readonly role; a missing or wrong X-CSRF-Token or a cross-site request; an address outside the organization's IP allowlist */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description not_found: no such resource in your organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description invalid_request: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description invalid_request: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description rate_limit_exceeded (a limit was reached), reason scope_rate, plan_rate, daily_requests, concurrency; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description service_unavailable: a backing service or model provider is busy, down or broke an answer off, or the request ran out of time under load; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };

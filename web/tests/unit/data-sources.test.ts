@@ -161,8 +161,26 @@ describe('file uploads (D25, P108)', () => {
     expect(settle(waiting, undefined)).toBe(waiting);
   });
 
+  it('does not settle a replacing upload on the record of the file it replaces', () => {
+    const replacing = upload({ presignedAt: '2026-11-21T10:05:00Z' });
+    const before = listed({
+      status: 'indexed',
+      chunks_indexed: 2,
+      updated_at: '2026-11-21T10:05:00Z',
+    });
+    const after = listed({
+      status: 'indexed',
+      chunks_indexed: 4,
+      updated_at: '2026-11-21T10:05:09Z',
+    });
+
+    expect(settle(replacing, before)).toBe(replacing);
+    expect(settle(replacing, after)).toMatchObject({ phase: 'indexed', message: '4 chunks' });
+  });
+
   it('says where each file is, and sums them up', () => {
     expect(describeUpload(upload({ phase: 'sending', sent: 0.456 }))).toBe('Uploading, 45%');
+    expect(describeUpload(upload({ phase: 'indexing' }))).toBe('Indexing');
     expect(describeUpload(upload({ phase: 'refused', message: 'The file is empty.' }))).toBe(
       'Refused: The file is empty.',
     );

@@ -1,6 +1,8 @@
 import { type Bm25Parameters, DEFAULT_BM25 } from '../../domain/retrieval/bm25';
 import type {
+  ChunkText,
   IndexedChunk,
+  IndexedDocument,
   RetrievalIndex,
   ScoredChunk,
   SearchFilter,
@@ -155,6 +157,19 @@ export class EmbeddedIndex implements RetrievalIndex {
       this.#bm25,
       expansion,
     );
+  }
+
+  async documents(orgId: string, dataSourceId: string): Promise<IndexedDocument[]> {
+    return (await this.#partition(orgId)).documents(dataSourceId);
+  }
+
+  async documentChunks(
+    orgId: string,
+    dataSourceId: string,
+    documentId: string,
+    limit: number,
+  ): Promise<{ chunks: ChunkText[]; total: number }> {
+    return (await this.#partition(orgId)).documentChunks(dataSourceId, documentId, limit);
   }
 
   async count(filter: SearchFilter): Promise<number> {

@@ -1,8 +1,10 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { HEADING_BOOST } from '../../domain/retrieval/bm25';
 import {
+  type ChunkText,
   EmbedderMismatchError,
   type IndexedChunk,
+  type IndexedDocument,
   type RetrievalIndex,
   type ScoredChunk,
   type SearchFilter,
@@ -26,6 +28,8 @@ import {
   compositeSchema,
   countSchema,
   deleteByQuerySchema,
+  documentChunksSchema,
+  documentsSchema,
   embedderHitsSchema,
   multiSearchSchema,
   scoredChunks,
@@ -315,6 +319,94 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
       }),
     );
     return scoredChunks(response.body, filter.orgId, (score) => score);
+  }
+
+  /** Pages through a composite aggregation over document_id, each bucket with its first chunk's title. */
+  async documents(orgId: string, dataSourceId: string): Promise<IndexedDocument[]> {
+    const listed: IndexedDocument[] = [];
+    let after: Record<string, string> | undefined;
+    do {
+      const response = await withSearchErrors('documents', () =>
+        this.client.search({
+          index: chunkIndexPattern(this.prefix),
+          routing: orgId,
+          body: {
+            size: 0,
+            query: {
+              bool: {
+                filter: [{ term: { org_id: orgId } }, { term: { data_source_id: dataSourceId } }],
+              },
+            },
+            aggregations: {
+              documents: {
+                composite: {
+                  size: COMPOSITE_PAGE_SIZE,
+                  sources: [{ document_id: { terms: { field: 'document_id' } } }],
+                  ...(after ? { after } : {}),
+                },
+                aggregations: {
+                  first: {
+                    top_hits: {
+                      size: 1,
+                      sort: [{ position: 'asc' }],
+                      _source: ['document_title', 'document_url'],
+                    },
+                  },
+                },
+              },
+            },
+          },
+        }),
+      );
+      const documents = documentsSchema.parse(response.body).aggregations?.documents;
+      if (!documents) break;
+      for (const bucket of documents.buckets) {
+        const first = bucket.first.hits.hits[0]?._source;
+        listed.push({
+          document_id: bucket.key.document_id,
+          document_title: first?.document_title ?? '',
+          document_url: first?.document_url ?? null,
+          chunks: bucket.doc_count,
+        });
+      }
+      after = documents.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : documents.after_key;
+    } while (after);
+    return listed;
+  }
+
+  async documentChunks(
+    orgId: string,
+    dataSourceId: string,
+    documentId: string,
+    limit: number,
+  ): Promise<{ chunks: ChunkText[]; total: number }> {
+    const response = await withSearchErrors('documentChunks', () =>
+      this.client.search({
+        index: chunkIndexPattern(this.prefix),
+        routing: orgId,
+        body: {
+          size: limit,
+          track_total_hits: true,
+          sort: [{ position: 'asc' }],
+          _source: { excludes: ['embedding'] },
+          query: {
+            bool: {
+              filter: [
+                { term: { org_id: orgId } },
+                { term: { data_source_id: dataSourceId } },
+                { term: { document_id: documentId } },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    const { hits } = documentChunksSchema.parse(response.body);
+    const chunks = hits.hits
+      // The query filters by organization; this drops anything else, should it ever slip through.
+      .filter((hit) => hit._source.org_id === orgId)
+      .map(({ _source }) => ({ ..._source, document_url: _source.document_url ?? null }));
+    return { chunks, total: hits.total.value };
   }
 
   async count(filter: SearchFilter): Promise<number> {

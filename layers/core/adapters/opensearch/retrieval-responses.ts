@@ -70,6 +70,43 @@ export const compositeSchema = z.object({
 
 export const countSchema = z.object({ count: z.number() });
 
+/** A page of the (document_id) composite aggregation, with each document's first chunk's title and address. */
+export const documentsSchema = z.object({
+  aggregations: z.optional(
+    z.object({
+      documents: z.object({
+        after_key: z.optional(z.record(z.string(), z.string())),
+        buckets: z.array(
+          z.object({
+            key: z.object({ document_id: z.string() }),
+            doc_count: z.number(),
+            first: z.object({
+              hits: z.object({
+                hits: z.array(
+                  z.object({
+                    _source: z.object({
+                      document_title: z.string(),
+                      document_url: z.nullish(z.string()),
+                    }),
+                  }),
+                ),
+              }),
+            }),
+          }),
+        ),
+      }),
+    }),
+  ),
+});
+
+/** A document's chunks without their vectors, and how many match in all. */
+export const documentChunksSchema = z.object({
+  hits: z.object({
+    total: z.object({ value: z.number() }),
+    hits: z.array(z.object({ _source: z.omit(chunkSourceSchema, { embedding: true }) })),
+  }),
+});
+
 export const deleteByQuerySchema = z.object({
   timed_out: z.boolean(),
   failures: z.array(

@@ -1,6 +1,6 @@
 import type { Route } from '../route';
 
-/** Data sources, their sync jobs and uploaded files: the `data-sources` function's rows of the route table (layers/core/http/routes/route-table.ts). */
+/** Data sources, their sync jobs, uploaded files and documents: the `data-sources` function's rows of the route table (layers/core/http/routes/route-table.ts). */
 export const DATA_SOURCES_ROUTES: readonly Route[] = [
   // Data sources (v1)
   {
@@ -108,6 +108,25 @@ export const DATA_SOURCES_ROUTES: readonly Route[] = [
     path: '/api/v1/data-sources/{id}/files/{document_id}',
     family: 'data-sources',
     operation: 'deleteFile',
+    scope: 'Write',
+    role: 'configure',
+    api: 'v1',
+  },
+  // Several of a file source's documents deleted, one indexed again (listing them reads the index: the `search` function)
+  {
+    method: 'POST',
+    path: '/api/v1/data-sources/{id}/documents/delete',
+    family: 'data-sources',
+    operation: 'deleteDocuments',
+    scope: 'Write',
+    role: 'configure',
+    api: 'v1',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/data-sources/{id}/documents/{document_id}/reindex',
+    family: 'data-sources',
+    operation: 'reindexDocument',
     scope: 'Write',
     role: 'configure',
     api: 'v1',

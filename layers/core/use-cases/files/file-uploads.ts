@@ -43,6 +43,8 @@ export interface FileUploadTicket {
   readonly expires_at: string;
   readonly max_bytes: number;
   readonly file: UploadedFile;
+  /** The source had a file of this name: its document (this `document_id`) is replaced when the upload arrives. */
+  readonly replaces_existing: boolean;
 }
 
 /** How long a record of an upload that never came is kept after its URL expired (TTL). */
@@ -103,6 +105,7 @@ async function ticketFor(
   deps: Pick<FileUploadDependencies, 'fileStorage'>,
   orgId: string,
   file: UploadedFile,
+  replacesExisting: boolean,
 ): Promise<FileUploadTicket> {
   const upload = await deps.fileStorage.presignUpload({
     key: fileObjectKey(orgId, file.data_source_id, file.id),
@@ -117,7 +120,47 @@ async function ticketFor(
     expires_at: file.upload_expires_at,
     max_bytes: FILE_UPLOAD_LIMITS.maxBytes,
     file,
+    replaces_existing: replacesExisting,
   };
+}
+
+/**
+ * A file's name is what people know it by, so a source holds one file per
+ * name: an upload under a name the source already has replaces that file.
+ * Its record is kept (same document id, so the same object key: the new
+ * bytes overwrite the old, and ingestion replaces its chunks, or does
+ * nothing when the bytes are the same), with a new upload deadline; it
+ * keeps its state until the bytes arrive. A record whose bytes never came
+ * is dropped instead, and the upload gets a fresh one that expires as usual.
+ */
+async function replacing(
+  deps: Pick<FileUploadDependencies, 'files'>,
+  orgId: string,
+  existing: UploadedFile,
+  fresh: UploadedFile,
+): Promise<UploadedFile | null> {
+  if (existing.status === 'awaiting_upload') {
+    await deps.files.delete(orgId, existing.data_source_id, existing.id);
+    return null;
+  }
+  return deps.files.update(orgId, existing.data_source_id, existing.id, {
+    upload_expires_at: fresh.upload_expires_at,
+    updated_at: fresh.updated_at,
+  });
+}
+
+/** The source's files by name (the newest when, from before names were unique, two share one). */
+async function filesByName(
+  deps: Pick<FileUploadDependencies, 'files'>,
+  orgId: string,
+  dataSourceId: string,
+): Promise<Map<string, UploadedFile>> {
+  const byName = new Map<string, UploadedFile>();
+  // Listed newest first: the first of a name is kept.
+  for (const file of await deps.files.list(orgId, dataSourceId)) {
+    if (!byName.has(file.filename)) byName.set(file.filename, file);
+  }
+  return byName;
 }
 
 /**
@@ -137,17 +180,22 @@ export async function createFileUpload(
   if (detectFileType(input.filename, input.content_type) === undefined) {
     throw new UnsupportedFileTypeError(input.filename, input.content_type);
   }
-  const file = awaitedFile(dataSourceId, input, deps.clock.now());
-  await deps.files.create(orgId, file, recordExpiry(file));
-  return ticketFor(deps, orgId, file);
+  const fresh = awaitedFile(dataSourceId, input, deps.clock.now());
+  const existing = (await filesByName(deps, orgId, dataSourceId)).get(input.filename);
+  const kept = existing ? await replacing(deps, orgId, existing, fresh) : null;
+  if (kept) return ticketFor(deps, orgId, kept, true);
+  await deps.files.create(orgId, fresh, recordExpiry(fresh));
+  return ticketFor(deps, orgId, fresh, existing !== undefined);
 }
 
 /**
  * Up to 100 files presigned by one request, a ticket each, in the
- * order listed. Every entry is checked before anything is written, and a
- * refusal names each bad entry by its index (`files.3.filename`); then the
- * records are written all or none (the repository's `createAll`), and only
- * then are the uploads presigned, so no ticket exists without its record.
+ * order listed. Every entry is checked before anything is written (a name
+ * listed twice is refused too), and a refusal names each bad entry by its
+ * index (`files.3.filename`); then a name the source has already keeps its
+ * record (replaced, as one upload), the new records are written all or
+ * none (the repository's `createAll`), and only then are the uploads
+ * presigned, so no ticket exists without its record.
  */
 export async function createFileUploads(
   deps: FileUploadDependencies,
@@ -156,11 +204,19 @@ export async function createFileUploads(
   inputs: readonly CreateFileUploadInput[],
 ): Promise<FileUploadTicket[]> {
   await uploadTarget(deps, orgId, dataSourceId);
-  const refused = inputs.flatMap((input, index) =>
-    detectFileType(input.filename, input.content_type) === undefined
-      ? [{ index, error: new UnsupportedFileTypeError(input.filename, input.content_type) }]
-      : [],
-  );
+  const firstIndexOf = new Map<string, number>();
+  const refused = inputs.flatMap((input, index) => {
+    const earlier = firstIndexOf.get(input.filename);
+    if (earlier === undefined) firstIndexOf.set(input.filename, index);
+    if (detectFileType(input.filename, input.content_type) === undefined)
+      return [{ index, error: new UnsupportedFileTypeError(input.filename, input.content_type) }];
+    // One name is one file: the same name twice would be two uploads racing for one document.
+    if (earlier !== undefined)
+      return [
+        { index, error: new Error(`${input.filename} is already listed as files.${earlier}`) },
+      ];
+    return [];
+  });
   if (refused.length > 0) {
     throw new InvalidRequestError(
       `${refused.length} of ${inputs.length} files cannot be uploaded, so none were: ${refused
@@ -176,12 +232,20 @@ export async function createFileUploads(
     );
   }
   const now = deps.clock.now();
-  const files = inputs.map((input) => awaitedFile(dataSourceId, input, now));
-  const [first] = files;
-  if (!first) return [];
+  const byName = await filesByName(deps, orgId, dataSourceId);
+  const planned = await Promise.all(
+    inputs.map(async (input) => {
+      const fresh = awaitedFile(dataSourceId, input, now);
+      const existing = byName.get(input.filename);
+      const kept = existing ? await replacing(deps, orgId, existing, fresh) : null;
+      return { file: kept ?? fresh, isNew: kept === null, replaces: existing !== undefined };
+    }),
+  );
+  const created = planned.filter((entry) => entry.isNew).map((entry) => entry.file);
+  const [first] = created;
   // Presigned at one moment, the files expire together.
-  await deps.files.createAll(orgId, files, recordExpiry(first));
-  return Promise.all(files.map((file) => ticketFor(deps, orgId, file)));
+  if (first) await deps.files.createAll(orgId, created, recordExpiry(first));
+  return Promise.all(planned.map((entry) => ticketFor(deps, orgId, entry.file, entry.replaces)));
 }
 
 export async function listFiles(

@@ -200,6 +200,12 @@ function DataSourceForm({ editing }: { readonly editing: DataSource | null }) {
       : await unwrap(
           session.api.POST('/api/v1/data-sources', { body: { type: type.value, ...fields } }),
         );
+    if (!editing && type.value === 'website' && form.get('sync_now') === 'on') {
+      // The source exists either way: a refused sync is shown on its page, where "Sync now" is.
+      await session.api
+        .POST('/api/v1/data-sources/{id}/sync', { params: { path: { id: saved.id } } })
+        .catch(() => undefined);
+    }
     location.route(`/data-sources/${saved.id}`);
   });
   const submit = (event: SubmitEvent) => {
@@ -272,18 +278,29 @@ function DataSourceForm({ editing }: { readonly editing: DataSource | null }) {
         {editing && type.value !== 'file' ? (
           <p class="form__hint">New settings are read at the next sync.</p>
         ) : null}
-        <label for="source-frequency">Sync</label>
-        <select
-          id="source-frequency"
-          name="sync_frequency"
-          defaultValue={editing?.sync_frequency ?? 'manual'}
-        >
-          {Object.entries(FREQUENCY_NAMES).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
+        {/* Files are indexed as they arrive: a file source has no sync to schedule. */}
+        {type.value === 'file' ? null : (
+          <>
+            <label for="source-frequency">Sync</label>
+            <select
+              id="source-frequency"
+              name="sync_frequency"
+              defaultValue={editing?.sync_frequency ?? 'manual'}
+            >
+              {Object.entries(FREQUENCY_NAMES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        {type.value === 'website' && !editing ? (
+          <div class="checkbox-field">
+            <input id="source-sync-now" name="sync_now" type="checkbox" defaultChecked />
+            <label for="source-sync-now">Start syncing as soon as it is made</label>
+          </div>
+        ) : null}
         <div class="form__actions">
           <button type="submit" class="button button--primary" disabled={save.pending.value}>
             {editing ? 'Save changes' : 'Create data source'}

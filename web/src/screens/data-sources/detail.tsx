@@ -8,12 +8,16 @@ import { ErrorNotice } from '../../components/error-notice';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
 import { ConnectionPanel } from './connection';
+import { DocumentsPanel } from './documents';
 import { FilesPanel } from './files';
 import { LastSync, SourceStatus } from './list';
 import { SyncPanel } from './sync-panel';
-import { type DataSource, FREQUENCY_NAMES, isConnector, TYPE_NAMES } from './words';
+import { type DataSource, FREQUENCY_NAMES, isConnector, isSynced, TYPE_NAMES } from './words';
 
-/** One data source: what it is, its sync, its connection or its files (issue 21 item 7). */
+/**
+ * One data source: a file source's drop zone and files first; any other
+ * source's settings, connection, sync and the documents it read.
+ */
 export function DataSourceDetail({
   id,
   canChange,
@@ -55,6 +59,10 @@ export function DataSourceDetail({
               documents.
             </p>
           ) : null}
+          {/* On a file source, adding files comes first: it is what the page is for. */}
+          {source.type === 'file' ? (
+            <FilesPanel source={source} canChange={canChange} onChanged={reload} />
+          ) : null}
           <section class="panel" aria-labelledby="about-heading">
             <h2 id="about-heading">About</h2>
             <Facts source={source} />
@@ -69,9 +77,16 @@ export function DataSourceDetail({
           {isConnector(source.type) ? (
             <ConnectionPanel source={source} canChange={canChange} onChanged={reload} />
           ) : null}
-          <SyncPanel source={source} canChange={canChange} onFinished={reload} />
-          {source.type === 'file' ? (
-            <FilesPanel source={source} canChange={canChange} onChanged={reload} />
+          {isSynced(source.type) ? (
+            <>
+              <SyncPanel source={source} canChange={canChange} onFinished={reload} />
+              <DocumentsPanel
+                source={source}
+                canChange={canChange}
+                version={source.last_job?.finished_at ? Date.parse(source.last_job.finished_at) : 0}
+                onChanged={reload}
+              />
+            </>
           ) : null}
           {canChange && source.type !== 'kb' ? <DeleteSource source={source} /> : null}
         </>
@@ -100,22 +115,31 @@ function Facts({ source }: { readonly source: DataSource }) {
       ) : null}
       <dt>Chunks</dt>
       <dd>{formatNumber(source.chunks_indexed)}</dd>
-      <dt>Last sync</dt>
-      <dd>
-        <LastSync source={source} />
-      </dd>
-      <dt>Sync</dt>
-      <dd>
-        {FREQUENCY_NAMES[source.sync_frequency]}
-        {source.next_sync_at ? (
-          <>
-            , next{' '}
-            <time dateTime={source.next_sync_at} title={formatDateTime(source.next_sync_at)}>
-              {formatRelative(source.next_sync_at)}
-            </time>
-          </>
-        ) : null}
-      </dd>
+      {isSynced(source.type) ? (
+        <>
+          <dt>Last sync</dt>
+          <dd>
+            <LastSync source={source} />
+          </dd>
+          <dt>Sync</dt>
+          <dd>
+            {FREQUENCY_NAMES[source.sync_frequency]}
+            {source.next_sync_at ? (
+              <>
+                , next{' '}
+                <time dateTime={source.next_sync_at} title={formatDateTime(source.next_sync_at)}>
+                  {formatRelative(source.next_sync_at)}
+                </time>
+              </>
+            ) : null}
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>Indexing</dt>
+          <dd>Each file as it arrives</dd>
+        </>
+      )}
       <dt>Identifier</dt>
       <dd>
         <code>{source.id}</code>

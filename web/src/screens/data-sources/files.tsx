@@ -4,10 +4,11 @@ import { unwrap } from '../../api/client';
 import { sendFile, type UploadTicket } from '../../api/upload';
 import { useAction } from '../../api/use-action';
 import { useLoad } from '../../api/use-load';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorNotice } from '../../components/error-notice';
-import { TableScroll } from '../../components/table-scroll';
-import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
+import { DocumentsPanel } from './documents';
+import { listNames, namesAlreadyThere } from './documents-words';
 import { nextPollDelay, retryDelay } from './sync-progress';
 import {
   batchEntry,
@@ -18,7 +19,6 @@ import {
   settle,
   summarizeUploads,
   type Upload,
-  type UploadedFile,
 } from './uploads';
 import type { DataSource } from './words';
 
@@ -26,17 +26,13 @@ import type { DataSource } from './words';
 const PARALLEL_UPLOADS = 3;
 const ACCEPT = '.pdf,.docx,.html,.htm,.xhtml,.md,.markdown,.txt,.text,.csv';
 
-const FILE_STATUS_NAMES: Readonly<Record<UploadedFile['status'], string>> = {
-  awaiting_upload: 'Waiting for its upload',
-  processing: 'Indexing',
-  indexed: 'Indexed',
-  failed: 'Failed',
-};
-
 /**
  * A file source's files: many dropped (or chosen) at once go
  * through one batch of presigned uploads, each with its own progress and
  * final status, read from the file list until it is indexed or failed.
+ * A name the source already has replaces that file, once the person
+ * agreed; the files themselves are listed below (DocumentsPanel), with the
+ * state of those on their way taken from here.
  */
 export function FilesPanel({
   source,
@@ -51,6 +47,10 @@ export function FilesPanel({
   const round = useSignal(0);
   const uploads = useSignal<readonly Upload[]>([]);
   const batchError = useSignal<unknown>(null);
+  /** Files whose names the source already has, waiting for "Replace" or "Cancel". */
+  const replacing = useSignal<{ files: readonly File[]; names: string[] } | null>(null);
+  /** Bumped when the documents below should be read again. */
+  const version = useSignal(0);
   const files = useLoad(
     (signal) =>
       unwrap(
@@ -94,7 +94,10 @@ export function FilesPanel({
         const moved = after.some((upload, index) => upload !== before[index]);
         uploads.value = after;
         files.data.value = listed;
-        if (moved) changed.current();
+        if (moved) {
+          version.value += 1;
+          changed.current();
+        }
         if (after.some((upload) => upload.phase === 'indexing')) {
           delay = nextPollDelay(delay, moved);
           timer = setTimeout(() => void read(), delay);
@@ -110,6 +113,19 @@ export function FilesPanel({
       clearTimeout(timer);
     };
   }, [indexing]);
+
+  /** Asks first when a chosen name is already in the source (the upload replaces that file). */
+  const choose = (chosen: readonly File[]) => {
+    if (chosen.length === 0) return;
+    const names = namesAlreadyThere(chosen, files.data.value?.files ?? []);
+    if (names.length > 0) replacing.value = { files: chosen, names };
+    else void add(chosen);
+  };
+  const replace = useAction(async () => {
+    const pending = replacing.value;
+    replacing.value = null;
+    if (pending) void add(pending.files);
+  });
 
   const add = async (chosen: readonly File[]) => {
     if (chosen.length === 0) return;
@@ -131,6 +147,7 @@ export function FilesPanel({
       tickets.push(...(await presign(batch)));
     }
     round.value += 1;
+    version.value += 1;
     let next = 0;
     const worker = async () => {
       while (next < tickets.length) {
@@ -177,7 +194,10 @@ export function FilesPanel({
         return tickets.flatMap((ticket, index) => {
           const pair = remaining[index];
           if (!pair) return [];
-          update(pair.row.key, { documentId: ticket.document_id });
+          update(pair.row.key, {
+            documentId: ticket.document_id,
+            presignedAt: ticket.file.updated_at,
+          });
           return [{ file: pair.file, key: pair.row.key, ticket }];
         });
       } catch (error) {
@@ -202,27 +222,51 @@ export function FilesPanel({
     return [];
   };
 
-  const list = files.data.value;
+  const pending = replacing.value;
   return (
-    <section class="panel" aria-labelledby="files-heading">
-      <h2 id="files-heading">Files</h2>
-      {canChange ? <DropZone onFiles={(chosen) => void add(chosen)} /> : null}
-      {batchError.value ? <ErrorNotice error={batchError.value} /> : null}
-      {uploads.value.length > 0 ? <UploadList uploads={uploads.value} /> : null}
-      {files.error.value ? <ErrorNotice error={files.error.value} /> : null}
-      {list && list.files.length === 0 && uploads.value.length === 0 ? <p>No files yet.</p> : null}
-      {list && list.files.length > 0 ? (
-        <FileTable
-          source={source}
-          files={list.files}
-          canChange={canChange}
-          onDeleted={() => {
-            round.value += 1;
-            changed.current();
-          }}
-        />
+    <>
+      {canChange ? (
+        <section class="panel" aria-labelledby="add-files-heading">
+          <h2 id="add-files-heading" class="visually-hidden">
+            Add files
+          </h2>
+          <DropZone onFiles={choose} />
+          {batchError.value ? <ErrorNotice error={batchError.value} /> : null}
+          {uploads.value.length > 0 ? <UploadList uploads={uploads.value} /> : null}
+          {files.error.value ? <ErrorNotice error={files.error.value} /> : null}
+        </section>
       ) : null}
-    </section>
+      <DocumentsPanel
+        source={source}
+        canChange={canChange}
+        uploads={uploads.value}
+        version={version.value}
+        onChanged={() => {
+          round.value += 1;
+          changed.current();
+        }}
+      />
+      <ConfirmDialog
+        open={pending !== null}
+        onClose={() => {
+          replacing.value = null;
+        }}
+        question={
+          pending && pending.names.length === 1
+            ? `Replace ${pending.names[0]}?`
+            : `Replace ${pending?.names.length ?? 0} files?`
+        }
+        confirm="Replace"
+        action={replace}
+      >
+        <p>
+          {listNames(pending?.names ?? [])} {pending?.names.length === 1 ? 'is' : 'are'} already in{' '}
+          {source.name}. Uploading replaces{' '}
+          {pending?.names.length === 1 ? 'that file: its' : 'those files: their'} content and chunks
+          become the new file’s once it is indexed.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }
 
@@ -293,123 +337,6 @@ function UploadList({ uploads }: { readonly uploads: readonly Upload[] }) {
           </li>
         ))}
       </ul>
-    </div>
-  );
-}
-
-function FileTable({
-  source,
-  files,
-  canChange,
-  onDeleted,
-}: {
-  readonly source: DataSource;
-  readonly files: readonly UploadedFile[];
-  readonly canChange: boolean;
-  readonly onDeleted: () => void;
-}) {
-  return (
-    <TableScroll label="Files">
-      <table class="table">
-        <caption>
-          {formatNumber(files.length)} {files.length === 1 ? 'file' : 'files'}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Size</th>
-            <th scope="col">Status</th>
-            <th scope="col">Chunks</th>
-            <th scope="col">Added</th>
-            {canChange ? (
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {files.map((file) => (
-            <tr key={file.id}>
-              <th scope="row">{file.filename}</th>
-              <td>{file.size_bytes === null ? '—' : formatBytes(file.size_bytes)}</td>
-              <td>
-                {FILE_STATUS_NAMES[file.status]}
-                {file.status === 'failed' && file.error ? `: ${file.error}` : ''}
-              </td>
-              <td>{formatNumber(file.chunks_indexed)}</td>
-              <td>
-                <time dateTime={file.created_at} title={formatDateTime(file.created_at)}>
-                  {formatRelative(file.created_at)}
-                </time>
-              </td>
-              {canChange ? (
-                <td>
-                  <DeleteFile sourceId={source.id} file={file} onDeleted={onDeleted} />
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-  );
-}
-
-function DeleteFile({
-  sourceId,
-  file,
-  onDeleted,
-}: {
-  readonly sourceId: string;
-  readonly file: UploadedFile;
-  readonly onDeleted: () => void;
-}) {
-  const { session } = useApp();
-  const confirming = useSignal(false);
-  const remove = useAction(async () => {
-    await unwrap(
-      session.api.DELETE('/api/v1/data-sources/{id}/files/{document_id}', {
-        params: { path: { id: sourceId, document_id: file.id } },
-      }),
-    );
-    onDeleted();
-  });
-  return (
-    <div class="row-actions">
-      {confirming.value ? (
-        <>
-          <button
-            type="button"
-            class="button button--small button--danger"
-            disabled={remove.pending.value}
-            onClick={() => void remove.run()}
-          >
-            Delete {file.filename}
-          </button>
-          <button
-            type="button"
-            class="button button--small"
-            onClick={() => {
-              confirming.value = false;
-            }}
-          >
-            Keep
-          </button>
-        </>
-      ) : (
-        <button
-          type="button"
-          class="button button--small"
-          aria-label={`Delete ${file.filename}…`}
-          onClick={() => {
-            confirming.value = true;
-          }}
-        >
-          Delete
-        </button>
-      )}
-      {remove.failure.value ? <ErrorNotice error={remove.failure.value} /> : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { Pager } from '../../components/pager';
 import { TableScroll } from '../../components/table-scroll';
 import { formatDateTime, formatNumber, formatRelative } from '../../format/format';
 import { useApp } from '../../state/app-context';
-import { type DataSource, STATUS_NAMES, TYPE_NAMES } from './words';
+import { type DataSource, isSynced, sourceStatusWords, TYPE_NAMES } from './words';
 
 const PAGE_SIZE = 20;
 /** While a source syncs, the list is read again this often, so its status moves without a reload. */
@@ -36,7 +36,10 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
     [page, round.value],
   );
   const list = sources.data.value;
-  const syncing = list?.data_sources.some((source) => source.status === 'processing') ?? false;
+  const syncing =
+    list?.data_sources.some(
+      (source) => source.status === 'processing' || source.current_job !== null,
+    ) ?? false;
   useEffect(() => {
     if (!syncing) return undefined;
     const timer = setTimeout(() => {
@@ -123,8 +126,11 @@ export function DataSourceList({ canChange }: { readonly canChange: boolean }) {
 /** The source's status, and for a connector its connection. */
 export function SourceStatus({ source }: { readonly source: DataSource }) {
   return (
-    <span class="source-status" data-status={source.status}>
-      {STATUS_NAMES[source.status]}
+    <span
+      class="source-status"
+      data-status={source.current_job && isSynced(source.type) ? 'processing' : source.status}
+    >
+      {sourceStatusWords(source)}
       {source.connection_status ? (
         <span class="source-status__connection" data-connection={source.connection_status}>
           {source.connection_status}
@@ -134,10 +140,15 @@ export function SourceStatus({ source }: { readonly source: DataSource }) {
   );
 }
 
-/** When the last sync ended, and how: "2 hours ago", "3 minutes ago (failed)", "Never". */
+/**
+ * When the last sync ended, and how: "2 hours ago", "3 minutes ago (failed)",
+ * "Syncing now", "Not yet"; a file source is not synced (its files are
+ * indexed as they arrive), so it says that instead.
+ */
 export function LastSync({ source }: { readonly source: DataSource }) {
+  if (!isSynced(source.type)) return <>Indexed on upload</>;
   const job = source.last_job;
-  if (!job?.finished_at) return <>Never</>;
+  if (!job?.finished_at) return <>{source.current_job ? 'Syncing now' : 'Not yet'}</>;
   return (
     <>
       <time dateTime={job.finished_at} title={formatDateTime(job.finished_at)}>

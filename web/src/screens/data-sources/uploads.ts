@@ -23,6 +23,12 @@ export interface Upload {
   /** Why it was refused or failed; the chunk count once indexed. */
   readonly message: string | null;
   readonly documentId: string | null;
+  /**
+   * The record's `updated_at` when the upload was presigned (the service's
+   * clock). A file that replaces another keeps that one's record, still
+   * `indexed` from before: only a change after this moment is this upload's.
+   */
+  readonly presignedAt?: string | null;
 }
 
 /** What a batch entry declares: the name, the browser's type when it knows one, and the size. */
@@ -72,6 +78,9 @@ function sentenceOf(field: string, message: string): string {
 /** An upload after the file list said where its document is. */
 export function settle(upload: Upload, file: UploadedFile | undefined): Upload {
   if (!file || upload.phase !== 'indexing') return upload;
+  if (upload.presignedAt && Date.parse(file.updated_at) <= Date.parse(upload.presignedAt)) {
+    return upload;
+  }
   if (file.status === 'indexed') {
     const chunks = file.chunks_indexed;
     return {
@@ -96,7 +105,8 @@ export function describeUpload(upload: Upload): string {
     case 'sending':
       return `Uploading, ${Math.floor(upload.sent * 100)}%`;
     case 'indexing':
-      return 'Uploaded, indexing';
+      // The documents table's word for the same moment.
+      return 'Indexing';
     case 'indexed':
       return `Indexed${upload.message ? `, ${upload.message}` : ''}`;
     case 'failed':

@@ -1,10 +1,12 @@
 import type { Bm25Parameters } from '../../../domain/retrieval/bm25';
 import {
+  type ChunkText,
   EmbedderMismatchError,
+  type IndexedDocument,
   type ScoredChunk,
   type WeightedTerm,
 } from '../../../ports/retrieval-index.port';
-import { SnapshotChunk, type StoredChunk } from '../snapshot-chunk';
+import { plainChunk, SnapshotChunk, type StoredChunk } from '../snapshot-chunk';
 import { IntList } from './int-list';
 import { LexicalIndex } from './lexical-index';
 import type { GraphLoader, PartitionImage } from './partition-image';
@@ -104,6 +106,40 @@ export class IndexPartition {
       hashes.set(documentId, seen.size === 1 && !foreign ? ([...seen][0] ?? '') : '');
     }
     return hashes;
+  }
+
+  /** Each indexed document of a data source: its first chunk's title and address, its chunk count. */
+  documents(dataSourceId: string): IndexedDocument[] {
+    const listed: IndexedDocument[] = [];
+    for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
+      const first = this.#inOrder(members)[0];
+      if (!first) continue;
+      listed.push({
+        document_id: documentId,
+        document_title: first.document_title,
+        document_url: first.document_url,
+        chunks: members.size,
+      });
+    }
+    return listed;
+  }
+
+  /** A document's chunks by position, the first `limit` of them (plain copies, text decoded). */
+  documentChunks(
+    dataSourceId: string,
+    documentId: string,
+    limit: number,
+  ): { chunks: ChunkText[]; total: number } {
+    const members = this.#dataSources.get(dataSourceId)?.documents.get(documentId) ?? new Set();
+    const chunks = this.#inOrder(members).slice(0, limit).map(plainChunk);
+    return { chunks, total: members.size };
+  }
+
+  #inOrder(members: ReadonlySet<number>): StoredChunk[] {
+    return [...members]
+      .map((doc) => this.#chunks[doc])
+      .filter((chunk): chunk is StoredChunk => chunk !== undefined)
+      .sort((a, b) => a.position - b.position);
   }
 
   count(dataSourceIds: readonly string[] | undefined): number {
