@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_PROVIDERS } from './domain/deployment-models';
+import { DEPLOYMENT_PROVIDERS } from './domain/deployment-provider';
 import { ENVIRONMENTS } from './domain/environments';
 import './zod-english';
 

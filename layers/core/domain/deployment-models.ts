@@ -19,8 +19,9 @@ export type DeploymentModels =
   | { readonly provider: 'openai_compatible' }
   | { readonly provider: 'bedrock'; readonly answerModel: string };
 
-export const DEPLOYMENT_PROVIDERS = ['offline', 'openai', 'openai_compatible', 'bedrock'] as const;
-export type DeploymentProvider = (typeof DEPLOYMENT_PROVIDERS)[number];
+import type { DeploymentProvider } from './deployment-provider';
+
+export { DEPLOYMENT_PROVIDERS, type DeploymentProvider } from './deployment-provider';
 
 /**
  * Whether the deployment can answer with `model` for an agent without a
