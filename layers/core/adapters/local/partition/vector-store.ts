@@ -96,9 +96,26 @@ export class VectorStore {
   /** Stores the vector of the newest document number `doc` in slab `slabNumber`. */
   add(doc: number, slabNumber: number, embedding: ArrayLike<number>): void {
     this.#slabOf.push(slabNumber);
-    this.#slotOf.push(this.#slabs[slabNumber]?.add(doc, embedding) ?? -1);
-    // The graph takes the vector in at a later search, in a batch; until then searches scan it.
-    this.#graphs[slabNumber]?.pending.push(doc);
+    const slab = this.#slabs[slabNumber];
+    this.#slotOf.push(slab?.add(doc, embedding) ?? -1);
+    if (!slab) return;
+    // The graph grows with the inserts, a batch of `pendingLimit` at a time (multi-threaded);
+    // until its batch is added, searches scan the vector exactly. A first search after a bulk
+    // load then finds the graph built, instead of waiting for all of it.
+    const entry = this.#graphs[slabNumber];
+    if (entry) {
+      entry.pending.push(doc);
+      if (entry.pending.size >= this.#ann.pendingLimit) {
+        this.#catchUp(slabNumber, slab, entry, (other) => this.#holds(slabNumber, other));
+      }
+    } else if (slab.size >= this.#ann.minVectors) {
+      this.#upToDateGraph(slabNumber, slab, (other) => this.#holds(slabNumber, other));
+    }
+  }
+
+  /** Whether slab `slabNumber` holds the vector of live document `doc` (removal forgets the slab). */
+  #holds(slabNumber: number, doc: number): boolean {
+    return this.#slabOf.values[doc] === slabNumber;
   }
 
   /** Forgets a document's vector (its graph node too). */
@@ -117,6 +134,13 @@ export class VectorStore {
       const moved = slab.remove(this.#slotOf.values[doc] ?? 0);
       if (moved >= 0) this.#slotOf.values[moved] = this.#slotOf.values[doc] ?? 0;
     }
+    this.#slabOf.values[doc] = -1;
+  }
+
+  /** Vectors of the embedder its graph holds (0 without a graph), those waiting for the next batch apart. */
+  graphSize(embedderId: string): number {
+    const slab = this.#slabByEmbedder.get(embedderId);
+    return slab === undefined ? 0 : (this.#graphs[slab]?.graph.size ?? 0);
   }
 
   /** A document's vector, as stored (a view: copy it before anything changes the store). */
