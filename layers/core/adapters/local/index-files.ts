@@ -15,7 +15,9 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AnnGraph } from './ann-graph';
+import { IndexFileCorruptError } from './index-file-error';
 import type { GraphLoader, PartitionImage, StoredChunk } from './partition/index-partition';
+import { PositionalFile } from './positional-file';
 import { storedChunkSchema } from './snapshot-chunk';
 import {
   encodeSnapshotV3,
@@ -32,6 +34,8 @@ import {
   readSnapshotV1,
   readSnapshotV2,
 } from './snapshot-legacy';
+
+export { IndexFileCorruptError };
 
 /**
  * One organization's embedded index on disk: a snapshot and an append-only
@@ -103,18 +107,6 @@ export type LoadedIndex = (
       readonly chunks: readonly { readonly chunk: StoredChunk; readonly embedding: Float32Array }[];
     }
 ) & { readonly operations: readonly IndexOperation[] };
-
-/** Thrown when an index file cannot be read back (not a torn last log line, which is skipped). */
-export class IndexFileCorruptError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(`${file}: ${message}`, options);
-    this.name = 'IndexFileCorruptError';
-  }
-}
 
 /**
  * A file name for an organization id that cannot leave the directory:
@@ -339,7 +331,11 @@ export class OrgIndexFiles {
         if (endianness() !== 'LE') {
           throw new SnapshotFormatError('snapshots are little-endian; this machine is not');
         }
-        const { image, graphs } = await readSnapshotV3(handle, this.#orgId);
+        // Read in place: the file stays open while the partition reads from it.
+        const { image, graphs } = readSnapshotV3(
+          PositionalFile.open(this.snapshotPath),
+          this.#orgId,
+        );
         return {
           format: 3,
           image,

@@ -1,7 +1,7 @@
 import { AnnGraph } from '../ann-graph';
 import { TopK } from '../top-k';
 import { IntList } from './int-list';
-import type { GraphLoader, SlabImage } from './partition-image';
+import { type GraphLoader, type SlabImage, vectorsInMemory } from './partition-image';
 import { scanSlab, slotScore, VectorSlab } from './vector-slab';
 
 /** When the embedded index searches a graph rather than every vector. */
@@ -220,11 +220,13 @@ export class VectorStore {
     const query32 = Float32Array.from(query);
     const best = new TopK(k);
     let found = 0;
+    // Where a candidate's vector is read when it is still in the snapshot's file.
+    const scratch = new Float32Array(slab.dimensions);
     const consider = (doc: number) => {
       if (!isLive(doc) || this.#slabOf.values[doc] !== slabNumber) return;
       if (allowed !== null && allowed[dataSourceOf[doc] as number] !== 1) return;
       found += 1;
-      best.offer(slotScore(slab, this.#slotOf.values[doc] as number, query), doc);
+      best.offer(slotScore(slab, this.#slotOf.values[doc] as number, query, scratch), doc);
     };
     for (const doc of graph.search(query32, wanted)) consider(doc);
     const recent = pending.view();
@@ -241,10 +243,8 @@ export class VectorStore {
     let entry = this.#graphs[slabNumber];
     if (!entry) {
       const graph = AnnGraph.create(slab.dimensions);
-      graph.add(
-        Array.from(slab.docs.subarray(0, slab.size)),
-        slab.data.subarray(0, slab.size * slab.dimensions),
-      );
+      // A copy for the build alone when the vectors are in the file: the slab itself stays there.
+      graph.add(Array.from(slab.docs.subarray(0, slab.size)), vectorsInMemory(slab.imageVectors()));
       entry = { graph, pending: new IntList() };
       this.#graphs[slabNumber] = entry;
     } else if (entry.pending.size > this.#ann.pendingLimit) {
@@ -284,7 +284,7 @@ export class VectorStore {
       return {
         embedderId: this.#embedderOfSlab[number] ?? '',
         dimensions: slab.dimensions,
-        vectors: slab.data.subarray(0, slab.size * slab.dimensions),
+        vectors: slab.imageVectors(),
         docs: slab.docs.subarray(0, slab.size),
         saveGraph: entry
           ? (path: string) => {
