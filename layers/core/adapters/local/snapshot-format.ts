@@ -34,6 +34,8 @@ const graphDescriptor = z.object({
   size: z.number().check(z.int(), z.nonnegative()),
   /** BLAKE2b-512 of the file: the graph's library trusts what it reads, so it is checked first. */
   blake2b512: z.string(),
+  /** The file's size and the digest of its samples (index-files.ts), checked at load instead when present. */
+  sampled: z.optional(z.object({ bytes: z.number(), blake2b512: z.string() })),
 });
 
 const headerV3 = z.object({

@@ -1,6 +1,9 @@
 import type { TopK } from '../top-k';
 import type { StoredVectors } from './partition-image';
 
+/** Vectors a slab may hold and still be copied into memory by its first exact scan. */
+const SCANNED_IN_MEMORY_BYTES = 64 * 1024 * 1024;
+
 /** Rows a scan of vectors still in the file reads at once (1.5 MiB of 384-dimension rows). */
 const ROWS_PER_READ = 1_024;
 
@@ -136,7 +139,9 @@ export function scanSlab(
   dataSourceOf: Int32Array,
   best: TopK,
 ): void {
-  if (!slab.inFile) {
+  // A small slab is copied into memory at its first scan (scanned every search, it is all hot anyway);
+  // a large one, searched through its graph, is streamed on the rare scan a selective filter needs.
+  if (!slab.inFile || slab.size * slab.dimensions * 4 <= SCANNED_IN_MEMORY_BYTES) {
     scanRows(
       slab.data,
       slab.docs,
