@@ -42,9 +42,9 @@ export { IndexFileCorruptError };
  * log of what changed since.
  *
  * - `<org>.snapshot`: the whole partition at one moment, in format 3
- *   (snapshot-format.ts, P127): binary sections read straight into the
- *   arrays the partition keeps, and the chunks' text decoded only when a
- *   search returns it. Written to a temporary file, flushed, then renamed over
+ *   (snapshot-format.ts, P127): binary sections, the large ones (vectors,
+ *   postings, texts) read in place when a search needs them, the file kept
+ *   open for that (positional-file.ts). Written to a temporary file, flushed, then renamed over
  *   the old one, so a crash leaves the old or the new snapshot, never half of one.
  * - `<org>.<slab>-<random>.graph`: a slab's ANN graph (ann-graph.ts), named by
  *   the snapshot that was written with it, with its checksum. Written and

@@ -6,8 +6,10 @@ import { type PositionalFile, TruncatedFileError } from './positional-file';
 import { SnapshotChunk, type StoredBodies } from './snapshot-chunk';
 
 /**
- * Snapshot format 3: the partition in sections a start reads straight
- * into the arrays it keeps, each with one positioned read:
+ * Snapshot format 3: the partition in sections of plain arrays, so a start
+ * reads the small ones with one positioned read each and leaves the large
+ * ones (vectors, postings, bodies) in the file, read where they are when a
+ * search needs them (readSnapshotV3):
  *
  *     "AQSIDX03" · u32 header length · header (JSON) · padding to 8 bytes ·
  *     lengths (i32 per document) · body offsets (f64, 2 per document + 1) ·
@@ -22,7 +24,8 @@ import { SnapshotChunk, type StoredBodies } from './snapshot-chunk';
  * returns the chunk (SnapshotChunk): parsing them was most of format 2's
  * 10–15 s start at 100k chunks. Postings are plain i32 arrays, not format
  * 2's varints: four times the bytes (120 MB at 100k chunks), but decoding
- * varints took 0.8 s there and reading the arrays takes a copy.
+ * varints took 0.8 s there, and a term's postings are one read at a known
+ * place (the sum of the counts before it).
  * Little-endian, as format 2.
  */
 
