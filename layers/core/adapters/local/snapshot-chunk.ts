@@ -25,19 +25,6 @@ export interface StoredBodies {
   text(start: number, end: number): string;
 }
 
-/** Bodies held in memory (a snapshot written by this process, or tests). */
-export class BodiesInMemory implements StoredBodies {
-  constructor(readonly buffer: Buffer) {}
-
-  bytes(start: number, end: number): Buffer {
-    return this.buffer.subarray(start, end);
-  }
-
-  text(start: number, end: number): string {
-    return this.buffer.toString('utf8', start, end);
-  }
-}
-
 /**
  * A chunk loaded from a snapshot (format 3): its identifying fields are read
  * at load, its title and text stay UTF-8 in the snapshot's body section and
