@@ -21,7 +21,7 @@
  * choose the sizes (the default is 100k and 1M).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
@@ -66,10 +66,18 @@ const QUICK: EmbeddedIndexSettings = { ...FULL, sizes: [20_000], queries: 100 };
 
 interface ModeResult {
   readonly knn: LatencySummary;
+  readonly bm25: LatencySummary;
+  readonly fusion: LatencySummary;
   readonly hybrid: LatencySummary;
+  readonly filteredKnn: LatencySummary;
+  readonly filteredBm25: LatencySummary;
   readonly filtered: LatencySummary;
   readonly loadSeconds: number;
+  /** From the start of the load to the first hybrid search's answer. */
+  readonly readySeconds: number;
   readonly rssMiB: number;
+  readonly rssAfterQueriesMiB: number;
+  readonly probeQueries: number;
   readonly rssGrowthMiB: number;
   readonly freshMemoryMsPerMiB: number;
 }
@@ -123,22 +131,25 @@ function directorySizes(directory: string): { snapshot: number; graph: number } 
   for (const name of readdirSync(directory)) {
     const size = statSync(join(directory, name)).size;
     if (name.endsWith('.graph')) graph += size;
-    else snapshot += size;
+    else if (name.endsWith('.snapshot')) snapshot += size;
   }
   return { snapshot, graph };
 }
 
-function probeLoad(directory: string, orgId: string, mode: 'exact' | 'ann') {
+function probeLoad(directory: string, orgId: string, mode: 'exact' | 'ann', queriesFile: string) {
   const result = spawnSync(
     join(ROOT, 'node_modules', '.bin', 'tsx'),
-    [join(__dirname, 'index-load-probe.ts'), directory, orgId, mode],
+    [join(__dirname, 'index-load-probe.ts'), directory, orgId, mode, queriesFile, EMBEDDER],
     { encoding: 'utf8', maxBuffer: 1024 * 1024 },
   );
   if (result.status !== 0) throw new Error(`load probe failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as {
     chunks: number;
     loadSeconds: number;
+    readySeconds: number;
     rssMiB: number;
+    rssAfterQueriesMiB: number;
+    queries: number;
     rssGrowthMiB: number;
     freshMemoryMsPerMiB: number;
   };
@@ -184,10 +195,12 @@ async function measureSize(
     }
     const insertSeconds = (performance.now() - started) / 1000;
     started = performance.now();
-    // The first k-NN search builds the graph.
+    // The graph grows with the inserts: the first search only takes in the last batch's vectors.
     await writer.knn({ orgId }, Array.from(vectors.subarray(0, DIMENSIONS)), EMBEDDER, 1);
     const graphSeconds = (performance.now() - started) / 1000;
-    log(`inserted in ${insertSeconds.toFixed(1)} s, graph built in ${graphSeconds.toFixed(1)} s`);
+    log(
+      `inserted (graph included) in ${insertSeconds.toFixed(1)} s, first search ${graphSeconds.toFixed(1)} s`,
+    );
     await writer.snapshot();
     await writer.close();
     const sizes = directorySizes(directory);
@@ -221,6 +234,8 @@ async function measureSize(
       exact: { all: [], filtered: [] },
       ann: { all: [], filtered: [] },
     };
+    const queriesFile = join(directory, 'queries.json');
+    writeFileSync(queriesFile, JSON.stringify(queries.slice(settings.warmupQueries)));
     const modes = {} as Record<'exact' | 'ann', ModeResult>;
     for (const mode of ['ann', 'exact'] as const) {
       const index = new EmbeddedIndex({
@@ -228,43 +243,61 @@ async function measureSize(
         ann: mode === 'exact' ? { minVectors: Number.POSITIVE_INFINITY } : {},
       });
       await index.count(filter);
-      const samples = { knn: [] as number[], hybrid: [] as number[], filtered: [] as number[] };
+      const parts = ['knn', 'bm25', 'fusion', 'hybrid', 'filteredKnn', 'filteredBm25', 'filtered'];
+      const samples = Object.fromEntries(parts.map((part) => [part, [] as number[]]));
+      const record = (part: string, ms: number) => samples[part]?.push(ms);
       for (const [n, { vector, text }] of queries.entries()) {
         const t0 = performance.now();
         const knn = await index.knn(filter, vector, EMBEDDER, depth);
         const t1 = performance.now();
         const bm25 = await index.bm25(filter, text, depth);
-        rankByStrategy('hybrid', { knn, bm25, queryVector: vector }, 10, strategy);
         const t2 = performance.now();
+        rankByStrategy('hybrid', { knn, bm25, queryVector: vector }, 10, strategy);
+        const t3 = performance.now();
         const knnFiltered = await index.knn(filtered, vector, EMBEDDER, depth);
+        const t4 = performance.now();
+        const bm25Filtered = await index.bm25(filtered, text, depth);
+        const t5 = performance.now();
         rankByStrategy(
           'hybrid',
-          { knn: knnFiltered, bm25: await index.bm25(filtered, text, depth), queryVector: vector },
+          { knn: knnFiltered, bm25: bm25Filtered, queryVector: vector },
           10,
           strategy,
         );
-        const t3 = performance.now();
+        const t6 = performance.now();
         if (n < settings.warmupQueries) continue;
-        samples.knn.push(t1 - t0);
-        samples.hybrid.push(t2 - t0);
-        samples.filtered.push(t3 - t2);
+        record('knn', t1 - t0);
+        record('bm25', t2 - t1);
+        record('fusion', t3 - t2);
+        record('hybrid', t3 - t0);
+        record('filteredKnn', t4 - t3);
+        record('filteredBm25', t5 - t4);
+        record('filtered', t6 - t3);
         tops[mode].all.push(knn.slice(0, 10).map((hit) => hit.chunk.chunk_id));
         tops[mode].filtered.push(knnFiltered.slice(0, 10).map((hit) => hit.chunk.chunk_id));
       }
       await index.close();
-      const loaded = probeLoad(directory, orgId, mode);
+      const loaded = probeLoad(directory, orgId, mode, queriesFile);
       if (loaded.chunks !== size) throw new Error(`${mode} load found ${loaded.chunks} chunks`);
+      const summary = (part: string) => summarize(samples[part] ?? []);
       modes[mode] = {
-        knn: summarize(samples.knn),
-        hybrid: summarize(samples.hybrid),
-        filtered: summarize(samples.filtered),
+        knn: summary('knn'),
+        bm25: summary('bm25'),
+        fusion: summary('fusion'),
+        hybrid: summary('hybrid'),
+        filteredKnn: summary('filteredKnn'),
+        filteredBm25: summary('filteredBm25'),
+        filtered: summary('filtered'),
         loadSeconds: loaded.loadSeconds,
+        readySeconds: loaded.readySeconds,
         rssMiB: loaded.rssMiB,
+        rssAfterQueriesMiB: loaded.rssAfterQueriesMiB,
+        probeQueries: loaded.queries,
         rssGrowthMiB: loaded.rssGrowthMiB,
         freshMemoryMsPerMiB: loaded.freshMemoryMsPerMiB,
       };
       log(
-        `${mode}: k-NN p95 ${modes[mode].knn.p95Ms.toFixed(2)} ms, hybrid p95 ${modes[mode].hybrid.p95Ms.toFixed(2)} ms, loads in ${loaded.loadSeconds.toFixed(1)} s, RSS ${loaded.rssMiB.toFixed(0)} MiB`,
+        `${mode}: k-NN p95 ${modes[mode].knn.p95Ms.toFixed(2)} ms, BM25 p95 ${modes[mode].bm25.p95Ms.toFixed(2)} ms, hybrid p95 ${modes[mode].hybrid.p95Ms.toFixed(2)} ms, loads in ${loaded.loadSeconds.toFixed(2)} s (first answer at ${loaded.readySeconds.toFixed(2)} s), RSS ${loaded.rssMiB.toFixed(0)} MiB, ${loaded.rssAfterQueriesMiB.toFixed(0)} MiB after ${loaded.queries} queries`,
       );
     }
     const recall = (kind: 'all' | 'filtered') => {
@@ -315,8 +348,12 @@ export function renderEmbeddedIndexSection(report: {
     (['exact', 'ann'] as const).flatMap((mode) =>
       (
         [
-          ['k-NN, top 100', result[mode].knn],
+          ['k-NN, top 100 (vector)', result[mode].knn],
+          ['BM25, top 100 (lexical)', result[mode].bm25],
+          ['fusion (RRF)', result[mode].fusion],
           ['hybrid (k-NN + BM25 + fusion)', result[mode].hybrid],
+          ['k-NN, 3 of 10 data sources', result[mode].filteredKnn],
+          ['BM25, 3 of 10 data sources', result[mode].filteredBm25],
           ['hybrid, 3 of 10 data sources', result[mode].filtered],
         ] as const
       ).map(([label, summary]) => [
@@ -337,16 +374,19 @@ export function renderEmbeddedIndexSection(report: {
     result.recallAt10.toFixed(3),
     result.filteredRecallAt10.toFixed(3),
     `${result.snapshotMiB.toFixed(0)} + ${result.graphMiB.toFixed(0)}`,
-    `${result.exact.loadSeconds.toFixed(1)} s / ${result.ann.loadSeconds.toFixed(1)} s`,
-    `${result.exact.rssMiB.toFixed(0)} / ${result.ann.rssMiB.toFixed(0)}`,
+  ]);
+  const loading = (['exact', 'ann'] as const).map((mode) => [
+    mode === 'exact' ? 'exact scan' : 'HNSW graph',
+    `${result[mode].loadSeconds.toFixed(2)} s`,
+    `${result[mode].readySeconds.toFixed(2)} s`,
+    result[mode].rssMiB.toFixed(0),
+    `${result[mode].rssAfterQueriesMiB.toFixed(0)} (${count(result[mode].probeQueries)} hybrid searches)`,
   ]);
   const floor = result.ann.freshMemoryMsPerMiB;
-  const targets =
-    result.chunks === 100_000
-      ? `
-**Targets (issue 10 item 5, at 100k × 384)**: k-NN p95 ≤ 5 ms: ${ms(result.ann.knn.p95Ms)} ms (${result.ann.knn.p95Ms <= 5 ? 'met' : 'not met'}); hybrid p95 ≤ 15 ms: ${ms(result.ann.hybrid.p95Ms)} ms (${result.ann.hybrid.p95Ms <= 15 ? 'met' : 'not met'}); recall@10 ≥ 0.95: ${result.recallAt10.toFixed(3)} (${result.recallAt10 >= 0.95 ? 'met' : 'not met'}); load about 1 s: ${result.ann.loadSeconds.toFixed(1)} s.
-`
-      : '';
+  const ann = result.ann;
+  const targets = `
+**Targets (issue 33 item 3)**: hybrid p95 ≤ 15 ms: ${ms(ann.hybrid.p95Ms)} ms (${ann.hybrid.p95Ms <= 15 ? 'met' : 'not met'}), filtered ${ms(ann.filtered.p95Ms)} ms (${ann.filtered.p95Ms <= 15 ? 'met' : 'not met'}); recall@10 ≥ 0.95: ${result.recallAt10.toFixed(3)}, filtered ${result.filteredRecallAt10.toFixed(3)} (${Math.min(result.recallAt10, result.filteredRecallAt10) >= 0.95 ? 'met' : 'not met'}); ready to answer after a restart ≤ 2 s: ${ann.readySeconds.toFixed(2)} s (${ann.readySeconds <= 2 ? 'met' : 'not met'}); build ≤ 5 minutes: ${(result.insertSeconds + result.graphSeconds).toFixed(0)} s (${result.insertSeconds + result.graphSeconds <= 300 ? 'met' : 'not met'}).
+`;
   return `## Embedded index at ${count(result.chunks)} chunks: exact scan and HNSW graph
 
 Written by \`${report.command}\` (test/bench/embedded-index.ts) on ${report.date};
@@ -361,15 +401,21 @@ core busy, the graph's build both; more means other work shared the machine and 
 
 ${table(['Chunks', 'k-NN by', 'Search', 'p50 ms', 'p95 ms', 'p99 ms'], latency)}
 
-### Build, recall, storage, load and memory
+### Build, recall and storage
 
-${table(['Chunks', 'Words/chunk', 'Insert', 'Graph build', 'Recall@10', 'Recall@10, filtered', 'Snapshot + graph MiB', 'Load exact / HNSW', 'RSS MiB exact / HNSW'], storage)}
+${table(['Chunks', 'Words/chunk', 'Insert (graph included)', 'First search after', 'Recall@10', 'Recall@10, filtered', 'Snapshot + graph MiB'], storage)}
+
+### A restart: load, first answer and resident memory (a fresh process)
+
+${table(['k-NN by', 'Load', 'First hybrid answer', 'RSS MiB after load', 'RSS MiB after searches'], loading)}
 ${targets}
 **This machine's floor for a load.** A new process here takes ${floor.toFixed(2)} ms to make
 each MiB of fresh memory resident (page faults, measured by touching 256 MiB
 after the load; a few tenths of a millisecond on bare metal), so the
 ${result.ann.rssGrowthMiB.toFixed(0)} MiB the HNSW load adds to the process cannot take less than
-${((floor * result.ann.rssGrowthMiB) / 1000).toFixed(1)} s on it, whatever the code does.
+${((floor * result.ann.rssGrowthMiB) / 1000).toFixed(1)} s on it, whatever the code does: the load reads the
+snapshot in place (vectors, postings and texts stay in the file, read by
+positional reads when a search needs them) so that it adds little.
 
 **What is measured.** One organization's \`EmbeddedIndex\`, chunks spread over
 ${DATA_SOURCES} data sources, 384-dimension vectors in ${count(CENTRES)} Gaussian clusters (a
@@ -381,11 +427,15 @@ graph" the default (P100). k-NN asks for ${RETRIEVAL_TUNING.candidates} results,
 hybrid rows are k-NN plus BM25 of the words plus reciprocal rank fusion (the
 query's embedding is given, not computed). Recall@10 is the share of the exact
 scan's top 10 that the graph's top 10 holds. Insert is \`upsert\` of every
-chunk (1,000 a call, logged to disk); graph build is the first search, which
-builds the graph in one multi-threaded batch. Snapshot and graph are the
-files a restart reads; load and RSS are measured in a fresh Node.js process
-that loads them (\`index-load-probe.ts\`; RSS includes Node.js itself, about
-50 MiB).`;
+chunk (1,000 a call, logged to disk), the graph growing with it in
+multi-threaded batches; "first search after" is what the first search then
+still waits for. Snapshot and graph are the files a restart reads; load,
+first answer and RSS are measured in a fresh Node.js process
+(\`index-load-probe.ts\`): load is until the index answers \`count\`, first
+answer until its first hybrid search returns, then RSS (Node.js itself is
+about 50 MiB of it) after the load and after the measured queries searched
+again, hybrid and filtered, until 1,000 searches; the page cache holds the
+files from the build, as after a restart of \`npm start\`.`;
 }
 
 export async function runEmbeddedIndexBench(options: {

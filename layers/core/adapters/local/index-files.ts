@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import {
   type FileHandle,
   mkdir,
@@ -15,7 +15,9 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AnnGraph } from './ann-graph';
+import { IndexFileCorruptError } from './index-file-error';
 import type { GraphLoader, PartitionImage, StoredChunk } from './partition/index-partition';
+import { PositionalFile } from './positional-file';
 import { storedChunkSchema } from './snapshot-chunk';
 import {
   encodeSnapshotV3,
@@ -33,14 +35,16 @@ import {
   readSnapshotV2,
 } from './snapshot-legacy';
 
+export { IndexFileCorruptError };
+
 /**
  * One organization's embedded index on disk: a snapshot and an append-only
  * log of what changed since.
  *
  * - `<org>.snapshot`: the whole partition at one moment, in format 3
- *   (snapshot-format.ts, P127): binary sections read straight into the
- *   arrays the partition keeps, and the chunks' text decoded only when a
- *   search returns it. Written to a temporary file, flushed, then renamed over
+ *   (snapshot-format.ts, P127): binary sections, the large ones (vectors,
+ *   postings, texts) read in place when a search needs them, the file kept
+ *   open for that (positional-file.ts). Written to a temporary file, flushed, then renamed over
  *   the old one, so a crash leaves the old or the new snapshot, never half of one.
  * - `<org>.<slab>-<random>.graph`: a slab's ANN graph (ann-graph.ts), named by
  *   the snapshot that was written with it, with its checksum. Written and
@@ -103,18 +107,6 @@ export type LoadedIndex = (
       readonly chunks: readonly { readonly chunk: StoredChunk; readonly embedding: Float32Array }[];
     }
 ) & { readonly operations: readonly IndexOperation[] };
-
-/** Thrown when an index file cannot be read back (not a torn last log line, which is skipped). */
-export class IndexFileCorruptError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(`${file}: ${message}`, options);
-    this.name = 'IndexFileCorruptError';
-  }
-}
 
 /**
  * A file name for an organization id that cannot leave the directory:
@@ -239,6 +231,7 @@ export class OrgIndexFiles {
           file: graph.file,
           size: graph.size,
           blake2b512: await this.#flushAndDigest(graph.file, 'blake2b512'),
+          sampled: sampledDigest(join(this.#directory, graph.file)),
         },
       );
     }
@@ -339,7 +332,11 @@ export class OrgIndexFiles {
         if (endianness() !== 'LE') {
           throw new SnapshotFormatError('snapshots are little-endian; this machine is not');
         }
-        const { image, graphs } = await readSnapshotV3(handle, this.#orgId);
+        // Read in place: the file stays open while the partition reads from it.
+        const { image, graphs } = readSnapshotV3(
+          PositionalFile.open(this.snapshotPath),
+          this.#orgId,
+        );
         return {
           format: 3,
           image,
@@ -379,8 +376,14 @@ export class OrgIndexFiles {
       if (!saved) return undefined;
       try {
         const path = join(this.#directory, saved.file);
-        // usearch reads a damaged file as if it were whole (and may crash the process): check it first.
-        if (digestOfFile(algorithm, path) !== expectedDigest(saved)) return undefined;
+        // usearch reads a damaged file as if it were whole (and may crash the process): check it first,
+        // by its sampled digest when the snapshot has one (a large graph's full digest took seconds).
+        const sampled = (saved as { readonly sampled?: SampledDigest }).sampled;
+        if (sampled) {
+          const found = sampledDigest(path);
+          if (found.bytes !== sampled.bytes || found.blake2b512 !== sampled.blake2b512)
+            return undefined;
+        } else if (digestOfFile(algorithm, path) !== expectedDigest(saved)) return undefined;
         return AnnGraph.load(path, dimensions, saved.size);
       } catch {
         // Lost or damaged: the graph is a cache of the vectors, rebuilt at the next search.
@@ -410,6 +413,57 @@ function digestOfFile(algorithm: 'blake2b512' | 'sha256', path: string): string 
     closeSync(descriptor);
   }
   return hash.digest('hex');
+}
+
+/** A file's size and the BLAKE2b-512 of the bytes `sampledDigest` reads. */
+interface SampledDigest {
+  readonly bytes: number;
+  readonly blake2b512: string;
+}
+
+/** Files up to this size are digested whole; larger ones, by samples. */
+const WHOLE_DIGEST_BYTES = 64 * 1024 * 1024;
+const SAMPLE_EDGE_BYTES = 4 * 1024 * 1024;
+const SAMPLE_BLOCKS = 256;
+const SAMPLE_BLOCK_BYTES = 64 * 1024;
+
+/**
+ * The digest a start checks a graph against: of the whole file up to 64 MiB,
+ * and beyond that of its first and last 4 MiB (the header, and the end a
+ * truncation cuts) and 256 blocks of 64 KiB spread evenly over the rest
+ * (24 MiB read whatever the size, where the whole 874 MiB graph of a million
+ * vectors took seconds). With the size, it catches a cut, a replaced or a
+ * grossly damaged file; a flipped bit between the samples is not caught at
+ * load (decisions/embedded-index.md says why that is accepted).
+ */
+function sampledDigest(path: string): SampledDigest {
+  const descriptor = openSync(path, 'r');
+  try {
+    const bytes = fstatSync(descriptor).size;
+    const hash = createHash('blake2b512');
+    const readAt = (position: number, length: number) => {
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const read = readSync(descriptor, buffer, done, length - done, position + done);
+        if (read === 0) break;
+        done += read;
+      }
+      hash.update(buffer.subarray(0, done));
+    };
+    if (bytes <= WHOLE_DIGEST_BYTES) readAt(0, bytes);
+    else {
+      readAt(0, SAMPLE_EDGE_BYTES);
+      const span = bytes - 2 * SAMPLE_EDGE_BYTES - SAMPLE_BLOCK_BYTES;
+      for (let block = 0; block < SAMPLE_BLOCKS; block += 1) {
+        readAt(SAMPLE_EDGE_BYTES + Math.floor((span * block) / SAMPLE_BLOCKS), SAMPLE_BLOCK_BYTES);
+      }
+      readAt(bytes - SAMPLE_EDGE_BYTES, SAMPLE_EDGE_BYTES);
+    }
+    return { bytes, blake2b512: hash.digest('hex') };
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** Flushes a file written by another hand (the graph's library) to disk. */

@@ -19,6 +19,12 @@ export const storedChunkSchema = z.object({
   embedder_id: z.string(),
 });
 
+/** A snapshot's titles and texts, back to back: in memory, or read from its file. */
+export interface StoredBodies {
+  bytes(start: number, end: number): Buffer;
+  text(start: number, end: number): string;
+}
+
 /**
  * A chunk loaded from a snapshot (format 3): its identifying fields are read
  * at load, its title and text stay UTF-8 in the snapshot's body section and
@@ -40,18 +46,18 @@ export class SnapshotChunk implements StoredChunk {
     readonly document_hash: string,
     readonly embedder_id: string,
     /** The body section, and where this chunk's title, then text, start and end in it. */
-    private readonly bodies: Buffer,
+    private readonly bodies: StoredBodies,
     private readonly titleStart: number,
     private readonly textStart: number,
     private readonly textEnd: number,
   ) {}
 
   get document_title(): string {
-    return this.bodies.toString('utf8', this.titleStart, this.textStart);
+    return this.bodies.text(this.titleStart, this.textStart);
   }
 
   get text(): string {
-    return this.bodies.toString('utf8', this.textStart, this.textEnd);
+    return this.bodies.text(this.textStart, this.textEnd);
   }
 
   /**
@@ -71,13 +77,13 @@ export class SnapshotChunk implements StoredChunk {
       data_source_id: this.data_source_id,
       document_id: this.document_id,
       get document_title() {
-        title ??= bodies.toString('utf8', titleStart, textStart);
+        title ??= bodies.text(titleStart, textStart);
         return title;
       },
       document_url: this.document_url,
       heading_path: this.heading_path,
       get text() {
-        text ??= bodies.toString('utf8', textStart, textEnd);
+        text ??= bodies.text(textStart, textEnd);
         return text;
       },
       position: this.position,
@@ -87,13 +93,19 @@ export class SnapshotChunk implements StoredChunk {
     };
   }
 
-  /** Title and text as stored, without decoding them (a snapshot written again copies these bytes). */
-  get titleBytes(): Buffer {
-    return this.bodies.subarray(this.titleStart, this.textStart);
+  /** Bytes of title and text together, as stored. */
+  get bodyLength(): number {
+    return this.textEnd - this.titleStart;
   }
 
-  get textBytes(): Buffer {
-    return this.bodies.subarray(this.textStart, this.textEnd);
+  /** Bytes of the title alone. */
+  get titleLength(): number {
+    return this.textStart - this.titleStart;
+  }
+
+  /** Title then text as stored, without decoding them (a snapshot written again copies these bytes). */
+  bodyBytes(): Buffer {
+    return this.bodies.bytes(this.titleStart, this.textEnd);
   }
 }
 

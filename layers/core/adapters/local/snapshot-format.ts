@@ -1,11 +1,15 @@
-import type { FileHandle } from 'node:fs/promises';
 import * as z from 'zod/mini';
+import { IndexFileCorruptError } from './index-file-error';
 import type { PartitionImage, StoredChunk } from './partition/index-partition';
-import { SnapshotChunk } from './snapshot-chunk';
+import type { StoredVectors } from './partition/partition-image';
+import { type PositionalFile, TruncatedFileError } from './positional-file';
+import { SnapshotChunk, type StoredBodies } from './snapshot-chunk';
 
 /**
- * Snapshot format 3: the partition in sections a start reads straight
- * into the arrays it keeps, each with one positioned read:
+ * Snapshot format 3: the partition in sections of plain arrays, so a start
+ * reads the small ones with one positioned read each and leaves the large
+ * ones (vectors, postings, bodies) in the file, read where they are when a
+ * search needs them (readSnapshotV3):
  *
  *     "AQSIDX03" · u32 header length · header (JSON) · padding to 8 bytes ·
  *     lengths (i32 per document) · body offsets (f64, 2 per document + 1) ·
@@ -20,7 +24,8 @@ import { SnapshotChunk } from './snapshot-chunk';
  * returns the chunk (SnapshotChunk): parsing them was most of format 2's
  * 10–15 s start at 100k chunks. Postings are plain i32 arrays, not format
  * 2's varints: four times the bytes (120 MB at 100k chunks), but decoding
- * varints took 0.8 s there and reading the arrays takes a copy.
+ * varints took 0.8 s there, and a term's postings are one read at a known
+ * place (the sum of the counts before it).
  * Little-endian, as format 2.
  */
 
@@ -32,6 +37,8 @@ const graphDescriptor = z.object({
   size: z.number().check(z.int(), z.nonnegative()),
   /** BLAKE2b-512 of the file: the graph's library trusts what it reads, so it is checked first. */
   blake2b512: z.string(),
+  /** The file's size and the digest of its samples (index-files.ts), checked at load instead when present. */
+  sampled: z.optional(z.object({ bytes: z.number(), blake2b512: z.string() })),
 });
 
 const headerV3 = z.object({
@@ -108,7 +115,15 @@ export function encodeSnapshotV3(
     copyBytes(image.documentFrequencies),
     bytesOf(postingCounts),
   ];
-  for (const slab of image.slabs) sections.push(copyBytes(slab.vectors), copyBytes(slab.docs));
+  for (const slab of image.slabs) {
+    // Vectors still in the old snapshot's file are read now, for this write alone (not kept).
+    sections.push(
+      slab.vectors instanceof Float32Array
+        ? copyBytes(slab.vectors)
+        : bytesOf(slab.vectors.readAll()),
+      copyBytes(slab.docs),
+    );
+  }
   sections.push(bytesOf(postingDocs), bytesOf(postingFrequencies), keys, bodies);
   const slabs = image.slabs.map((slab) => ({
     embedder_id: slab.embedderId,
@@ -162,7 +177,7 @@ function encodeBodies(chunks: PartitionImage['chunks']): { bodies: Buffer; offse
     if (!chunk) continue;
     size +=
       chunk instanceof SnapshotChunk
-        ? chunk.titleBytes.length + chunk.textBytes.length
+        ? chunk.bodyLength
         : Buffer.byteLength(chunk.document_title) + Buffer.byteLength(chunk.text);
   }
   const bodies = Buffer.allocUnsafe(size);
@@ -171,9 +186,9 @@ function encodeBodies(chunks: PartitionImage['chunks']): { bodies: Buffer; offse
   chunks.forEach((chunk, doc) => {
     offsets[2 * doc] = at;
     if (chunk instanceof SnapshotChunk) {
-      at += chunk.titleBytes.copy(bodies, at);
-      offsets[2 * doc + 1] = at;
-      at += chunk.textBytes.copy(bodies, at);
+      // One read of title and text together when they are still in the old snapshot's file.
+      offsets[2 * doc + 1] = at + chunk.titleLength;
+      at += chunk.bodyBytes().copy(bodies, at);
     } else if (chunk) {
       at += bodies.write(chunk.document_title, at, 'utf8');
       offsets[2 * doc + 1] = at;
@@ -197,25 +212,39 @@ function bytesOf(values: Int32Array | Float32Array | Float64Array): Uint8Array {
 }
 
 /**
- * Reads a format-3 snapshot from `file` (whose first bytes the caller has
- * checked are MAGIC_V3): the partition's image, and each slab's graph as the
- * snapshot names it.
+ * Reads a format-3 snapshot in place from `file` (whose first bytes the
+ * caller has checked are MAGIC_V3): the partition's image, and each slab's
+ * graph as the snapshot names it. Only the small per-document and per-term
+ * sections and the keys are copied now; vectors, postings and bodies stay
+ * in the file and are read when a search needs them (positional-file.ts),
+ * each checked then as the whole file used to be at load: a damaged one is
+ * refused with the file's name, never served.
  */
-export async function readSnapshotV3(
-  file: FileHandle,
+export function readSnapshotV3(
+  file: PositionalFile,
   orgId: string,
-): Promise<{ image: PartitionImage; graphs: (GraphDescriptor | null)[] }> {
-  const fileSize = (await file.stat()).size;
+): { image: PartitionImage; graphs: (GraphDescriptor | null)[] } {
+  try {
+    return readSections(file, orgId);
+  } catch (error) {
+    if (error instanceof TruncatedFileError) throw new SnapshotFormatError('truncated');
+    throw error;
+  }
+}
+
+function readSections(
+  file: PositionalFile,
+  orgId: string,
+): { image: PartitionImage; graphs: (GraphDescriptor | null)[] } {
+  const fileSize = file.size;
   let offset = MAGIC_V3.length;
-  const headerLength = (await readExactly(file, 4, offset, fileSize)).readUInt32LE(0);
+  const headerLength = file.read(offset, 4).readUInt32LE(0);
   offset += 4;
+  if (offset + headerLength > fileSize) throw new SnapshotFormatError('truncated');
   let header: z.infer<typeof headerV3>;
   try {
-    header = headerV3.parse(
-      JSON.parse((await readExactly(file, headerLength, offset, fileSize)).toString('utf8')),
-    );
+    header = headerV3.parse(JSON.parse(file.read(offset, headerLength).toString('utf8')));
   } catch (error) {
-    if (error instanceof SnapshotFormatError) throw error;
     throw new SnapshotFormatError('unreadable header', { cause: error });
   }
   if (header.org_id !== orgId)
@@ -234,19 +263,20 @@ export async function readSnapshotV3(
     header.bodies_bytes;
   if (fileSize !== expected) throw new SnapshotFormatError('sections have the wrong length');
 
-  const section = async <T extends Int32Array | Float32Array | Float64Array>(values: T) => {
-    await readInto(file, new Uint8Array(values.buffer), offset);
+  const section = <T extends Int32Array | Float32Array | Float64Array>(values: T) => {
+    file.readInto(new Uint8Array(values.buffer), offset);
     offset += values.byteLength;
     return values;
   };
-  const lengths = await section(new Int32Array(documents));
-  const offsets = await section(new Float64Array(2 * documents + 1));
-  const documentFrequencies = await section(new Int32Array(header.terms.length));
-  const postingCounts = await section(new Int32Array(header.terms.length));
+  const lengths = section(new Int32Array(documents));
+  const offsets = section(new Float64Array(2 * documents + 1));
+  const documentFrequencies = section(new Int32Array(header.terms.length));
+  const postingCounts = section(new Int32Array(header.terms.length));
   const slabs: PartitionImage['slabs'][number][] = [];
   for (const slab of header.slabs) {
-    const vectors = await section(new Float32Array(slab.size * slab.dimensions));
-    const docs = await section(new Int32Array(slab.size));
+    const vectors = new FileVectors(file, offset, slab.size, slab.dimensions);
+    offset += 4 * slab.size * slab.dimensions;
+    const docs = section(new Int32Array(slab.size));
     if (docs.some((doc) => doc < 0 || doc >= documents)) {
       throw new SnapshotFormatError('a vector of no chunk');
     }
@@ -258,13 +288,12 @@ export async function readSnapshotV3(
       saveGraph: null,
     });
   }
-  const postingDocs = await section(new Int32Array(header.postings));
-  const postingFrequencies = await section(new Int32Array(header.postings));
-  const postings = termPostings(postingCounts, postingDocs, postingFrequencies, documents);
-  const keys = await readExactly(file, header.keys_bytes, offset, fileSize);
+  const postings = termPostings(file, postingCounts, offset, header.postings, documents);
+  offset += 8 * header.postings;
+  const keys = file.read(offset, header.keys_bytes);
   offset += header.keys_bytes;
-  const bodies = await readExactly(file, header.bodies_bytes, offset, fileSize);
-  const chunks = decodeChunks(orgId, keys, bodies, offsets, documents);
+  const bodies = new FileBodies(file, offset);
+  const chunks = decodeChunks(orgId, keys, bodies, header.bodies_bytes, offsets, documents);
   return {
     image: {
       chunks,
@@ -278,40 +307,113 @@ export async function readSnapshotV3(
   };
 }
 
-/** Each term's postings, as views of the two arrays that hold them all; refuses any out of range. */
+/** A slab's vectors section, read where it is. */
+class FileVectors implements StoredVectors {
+  constructor(
+    readonly file: PositionalFile,
+    readonly at: number,
+    readonly rows: number,
+    readonly dimensions: number,
+  ) {}
+
+  readRows(from: number, target: Float32Array): void {
+    if (from < 0 || from * this.dimensions + target.length > this.rows * this.dimensions) {
+      throw new RangeError(`Internal: rows ${from}+ of a slab of ${this.rows}`);
+    }
+    readChecked(this.file, bytesOf(target), this.at + 4 * from * this.dimensions);
+  }
+
+  readAll(): Float32Array {
+    const all = new Float32Array(this.rows * this.dimensions);
+    this.readRows(0, all);
+    return all;
+  }
+}
+
+/** The bodies section (titles and texts), read where it is. */
+class FileBodies implements StoredBodies {
+  constructor(
+    readonly file: PositionalFile,
+    readonly at: number,
+  ) {}
+
+  bytes(start: number, end: number): Buffer {
+    const bytes = Buffer.allocUnsafe(end - start);
+    readChecked(this.file, bytes, this.at + start);
+    return bytes;
+  }
+
+  text(start: number, end: number): string {
+    return this.bytes(start, end).toString('utf8');
+  }
+}
+
+/**
+ * Each term's postings, read from the file (and checked) when asked for:
+ * `docs` and `frequencies` read again at each access, so their reader keeps
+ * them. The counts are checked now against the documents and the section.
+ */
 function termPostings(
+  file: PositionalFile,
   counts: Int32Array,
-  docs: Int32Array,
-  frequencies: Int32Array,
+  at: number,
+  total: number,
   documents: number,
 ): PartitionImage['postings'] {
-  for (let i = 0; i < docs.length; i += 1) {
-    if (!((docs[i] as number) >= 0 && (docs[i] as number) < documents)) {
-      throw new SnapshotFormatError('a posting of no document');
-    }
-    if ((frequencies[i] as number) < 1) throw new SnapshotFormatError('a posting of no occurrence');
-  }
   const postings: PartitionImage['postings'][number][] = new Array(counts.length);
-  let at = 0;
+  const frequenciesAt = at + 4 * total;
+  let start = 0;
   for (let term = 0; term < counts.length; term += 1) {
     const count = counts[term] as number;
-    if (count < 0 || count > documents || at + count > docs.length) {
+    if (count < 0 || count > documents || start + count > total) {
       throw new SnapshotFormatError('postings do not match their terms');
     }
+    const from = start;
     postings[term] = {
-      docs: docs.subarray(at, at + count),
-      frequencies: frequencies.subarray(at, at + count),
+      get docs() {
+        const docs = new Int32Array(count);
+        readChecked(file, bytesOf(docs), at + 4 * from);
+        for (let i = 0; i < count; i += 1) {
+          if (!((docs[i] as number) >= 0 && (docs[i] as number) < documents)) {
+            throw new IndexFileCorruptError(file.path, 'a posting of no document');
+          }
+        }
+        return docs;
+      },
+      get frequencies() {
+        const frequencies = new Int32Array(count);
+        readChecked(file, bytesOf(frequencies), frequenciesAt + 4 * from);
+        for (let i = 0; i < count; i += 1) {
+          if ((frequencies[i] as number) < 1) {
+            throw new IndexFileCorruptError(file.path, 'a posting of no occurrence');
+          }
+        }
+        return frequencies;
+      },
     };
-    at += count;
+    start += count;
   }
-  if (at !== docs.length) throw new SnapshotFormatError('postings do not match their terms');
+  if (start !== total) throw new SnapshotFormatError('postings do not match their terms');
   return postings;
+}
+
+/** A positioned read that names the file when it finds it shorter than it was. */
+function readChecked(file: PositionalFile, target: Uint8Array, position: number): void {
+  try {
+    file.readInto(target, position);
+  } catch (error) {
+    if (error instanceof TruncatedFileError) {
+      throw new IndexFileCorruptError(file.path, 'truncated since it was loaded');
+    }
+    throw error;
+  }
 }
 
 function decodeChunks(
   orgId: string,
   keys: Buffer,
-  bodies: Buffer,
+  bodies: StoredBodies,
+  bodiesBytes: number,
   offsets: Float64Array,
   documents: number,
 ): (StoredChunk | null)[] {
@@ -324,7 +426,7 @@ function decodeChunks(
   if (!Array.isArray(tuples) || tuples.length !== documents) {
     throw new SnapshotFormatError('keys do not match the documents');
   }
-  if (offsets[0] !== 0 || offsets[2 * documents] !== bodies.length) {
+  if (offsets[0] !== 0 || offsets[2 * documents] !== bodiesBytes) {
     throw new SnapshotFormatError('bodies do not match their offsets');
   }
   for (let i = 1; i < offsets.length; i += 1) {
@@ -371,27 +473,4 @@ function isKeyTuple(value: unknown): value is KeyTuple {
     typeof value[6] === 'string' &&
     typeof value[7] === 'string'
   );
-}
-
-/** `length` bytes at `position`, refusing a file that ends first. */
-async function readExactly(
-  file: FileHandle,
-  length: number,
-  position: number,
-  fileSize: number,
-): Promise<Buffer> {
-  if (position + length > fileSize) throw new SnapshotFormatError('truncated');
-  const bytes = Buffer.allocUnsafe(length);
-  await readInto(file, bytes, position);
-  return bytes;
-}
-
-/** Fills `target` from `position` (a read may return less than asked: Linux stops at 2 GiB). */
-async function readInto(file: FileHandle, target: Uint8Array, position: number): Promise<void> {
-  let done = 0;
-  while (done < target.length) {
-    const { bytesRead } = await file.read(target, done, target.length - done, position + done);
-    if (bytesRead === 0) throw new SnapshotFormatError('truncated');
-    done += bytesRead;
-  }
 }

@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import * as z from 'zod/mini';
 import type { PartitionImage, StoredChunk } from './partition/index-partition';
+import { vectorsInMemory } from './partition/partition-image';
 import { decodePostings, encodePostings } from './postings-codec';
 import { plainChunk, storedChunkSchema } from './snapshot-chunk';
 import { SnapshotFormatError } from './snapshot-format';
@@ -219,7 +220,8 @@ export function encodeSnapshotV2(
     Buffer.from(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
   const parts: Uint8Array[] = [MAGIC_V2, length, header, padding, bytes(image.lengths)];
   parts.push(bytes(image.documentFrequencies));
-  for (const slab of image.slabs) parts.push(bytes(slab.vectors), bytes(slab.docs));
+  for (const slab of image.slabs)
+    parts.push(bytes(vectorsInMemory(slab.vectors)), bytes(slab.docs));
   parts.push(postings);
   return parts;
 }

@@ -46,6 +46,13 @@ export class IndexPartition {
   #lexical = new LexicalIndex();
   #live = 0;
   #holes = 0;
+  /**
+   * Whether `#numberById` and the data sources' `documents` hold every chunk.
+   * A partition loaded from a snapshot fills them at its first change or
+   * document listing, not at load: a million chunks' ids in a Map took a
+   * good part of a restart that only needed to answer searches.
+   */
+  #membersKnown = true;
 
   constructor(ann: AnnSettings = DEFAULT_ANN) {
     this.#vectors = new VectorStore(ann);
@@ -59,12 +66,12 @@ export class IndexPartition {
   insert(chunk: StoredChunk, embedding: ArrayLike<number>): void {
     // First, as it may refuse the chunk (vector length): nothing has changed yet then.
     const slabNumber = this.#vectors.slabFor(chunk.embedder_id, embedding.length);
+    this.#knowMembers();
     const existing = this.#numberById.get(chunk.chunk_id);
     if (existing !== undefined) this.#remove(existing);
 
     const doc = this.#chunks.length;
     this.#chunks.push(chunk);
-    this.#numberById.set(chunk.chunk_id, doc);
     this.#dataSourceOf.push(this.#join(doc, chunk).number);
     this.#vectors.add(doc, slabNumber, embedding);
     this.#lexical.add(doc, chunk);
@@ -77,12 +84,14 @@ export class IndexPartition {
   }
 
   deleteDocument(dataSourceId: string, documentId: string): void {
+    this.#knowMembers();
     const members = this.#dataSources.get(dataSourceId)?.documents.get(documentId);
     for (const doc of [...(members ?? [])]) this.#remove(doc);
     this.#compactIfWorthIt();
   }
 
   deleteDataSource(dataSourceId: string): void {
+    this.#knowMembers();
     const source = this.#dataSources.get(dataSourceId);
     for (const members of [...(source?.documents.values() ?? [])]) {
       for (const doc of [...members]) this.#remove(doc);
@@ -97,6 +106,7 @@ export class IndexPartition {
    * the next sync embeds it again.
    */
   documentHashes(dataSourceId: string, embedderId?: string): Map<string, string> {
+    this.#knowMembers();
     const hashes = new Map<string, string>();
     for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
       const chunks = [...members].map((doc) => this.#chunks[doc]);
@@ -235,12 +245,12 @@ export class IndexPartition {
     partition.#chunks = image.chunks.map((chunk) => chunk ?? undefined);
     partition.#dataSourceOf = new IntList(Math.max(4, count));
     partition.#dataSourceOf.size = count;
+    partition.#membersKnown = false;
     partition.#chunks.forEach((chunk, doc) => {
       if (!chunk) {
         partition.#holes += 1;
         return;
       }
-      partition.#numberById.set(chunk.chunk_id, doc);
       partition.#dataSourceOf.values[doc] = partition.#join(doc, chunk).number;
       partition.#live += 1;
     });
@@ -250,6 +260,7 @@ export class IndexPartition {
 
   /** Renumbers live chunks densely and drops dead postings. */
   compact(): void {
+    this.#knowMembers();
     const renumbered = new Int32Array(this.#chunks.length).fill(-1);
     const kept: number[] = [];
     const chunks: StoredChunk[] = [];
@@ -312,15 +323,30 @@ export class IndexPartition {
       this.#nextDataSourceNumber += 1;
       this.#dataSources.set(chunk.data_source_id, source);
     }
+    if (this.#membersKnown) this.#addMember(source, doc, chunk);
+    source.chunkCount += 1;
+    source.embedders.set(chunk.embedder_id, (source.embedders.get(chunk.embedder_id) ?? 0) + 1);
+    return source;
+  }
+
+  #addMember(source: DataSourceEntry, doc: number, chunk: StoredChunk): void {
+    this.#numberById.set(chunk.chunk_id, doc);
     let members = source.documents.get(chunk.document_id);
     if (!members) {
       members = new Set();
       source.documents.set(chunk.document_id, members);
     }
     members.add(doc);
-    source.chunkCount += 1;
-    source.embedders.set(chunk.embedder_id, (source.embedders.get(chunk.embedder_id) ?? 0) + 1);
-    return source;
+  }
+
+  /** Fills the chunk-id map and the documents' members of a partition loaded from a snapshot, once. */
+  #knowMembers(): void {
+    if (this.#membersKnown) return;
+    this.#chunks.forEach((chunk, doc) => {
+      const source = chunk && this.#dataSources.get(chunk.data_source_id);
+      if (chunk && source) this.#addMember(source, doc, chunk);
+    });
+    this.#membersKnown = true;
   }
 
   #remove(doc: number): void {

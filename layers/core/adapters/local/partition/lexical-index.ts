@@ -11,11 +11,31 @@ export function bm25Text(chunk: Pick<IndexedChunk, 'document_title' | 'text'>): 
   return `${chunk.document_title}\n${chunk.text}`;
 }
 
+/** A term's postings as a snapshot image holds them. */
+type TermPostings = PartitionImage['postings'][number];
+
 /** One term's postings: (document number, term frequency) pairs, and how many live documents hold it. */
 interface Postings {
-  readonly docs: IntList;
-  readonly frequencies: IntList;
+  docs: IntList;
+  frequencies: IntList;
   documentFrequency: number;
+  /**
+   * Postings still in the snapshot's file (docs and frequencies are empty
+   * meanwhile): read and kept at the first search or change that needs them,
+   * so a loaded index holds the postings of the terms it was asked about.
+   */
+  stored: TermPostings | null;
+}
+
+/** The term's postings in memory, read from the snapshot's file first when they are still there. */
+function loaded(postings: Postings): Postings {
+  if (postings.stored) {
+    const { docs, frequencies } = postings.stored;
+    postings.docs = IntList.over(docs);
+    postings.frequencies = IntList.over(frequencies);
+    postings.stored = null;
+  }
+  return postings;
 }
 
 /** What the lexical index reads of a chunk. */
@@ -48,9 +68,15 @@ export class LexicalIndex {
     for (const [term, frequency] of frequencies) {
       let postings = this.#postings.get(term);
       if (!postings) {
-        postings = { docs: new IntList(), frequencies: new IntList(), documentFrequency: 0 };
+        postings = {
+          docs: new IntList(),
+          frequencies: new IntList(),
+          documentFrequency: 0,
+          stored: null,
+        };
         this.#postings.set(term, postings);
       }
+      loaded(postings);
       postings.docs.push(doc);
       postings.frequencies.push(frequency);
       postings.documentFrequency += 1;
@@ -106,7 +132,7 @@ export class LexicalIndex {
       const postings = this.#postings.get(term);
       if (!postings || postings.documentFrequency === 0) continue;
       const idf = occurrences * bm25Idf(postings.documentFrequency, documents.live);
-      accumulateBm25(postings, idf, normalization, scores);
+      accumulateBm25(loaded(postings), idf, normalization, scores);
       postingsRead += postings.docs.size;
     }
     const headingDocs = this.#headings.scoreInto(queryTerms, wanted, scores, parameters);
@@ -134,7 +160,10 @@ export class LexicalIndex {
     for (const [term, entry] of this.#postings) {
       documentFrequencies[terms.length] = entry.documentFrequency;
       terms.push(term);
-      postings.push({ docs: entry.docs.view(), frequencies: entry.frequencies.view() });
+      // Postings still in the old snapshot's file are read by the write, not kept here.
+      postings.push(
+        entry.stored ?? { docs: entry.docs.view(), frequencies: entry.frequencies.view() },
+      );
     }
     return { lengths: this.#lengthOf.view(), terms, documentFrequencies, postings };
   }
@@ -153,14 +182,12 @@ export class LexicalIndex {
       index.#totalLength += image.lengths[doc] ?? 0;
     });
     image.terms.forEach((term, i) => {
-      const { docs, frequencies } = image.postings[i] ?? {
-        docs: new Int32Array(0),
-        frequencies: new Int32Array(0),
-      };
+      // Not read here: a snapshot's postings are read from its file when a search first needs them.
       index.#postings.set(term, {
-        docs: IntList.over(docs),
-        frequencies: IntList.over(frequencies),
+        docs: new IntList(0),
+        frequencies: new IntList(0),
         documentFrequency: image.documentFrequencies[i] ?? 0,
+        stored: image.postings[i] ?? null,
       });
     });
     return index;
@@ -178,6 +205,7 @@ export class LexicalIndex {
         this.#postings.delete(term);
         continue;
       }
+      loaded(postings);
       const docs = new IntList(postings.documentFrequency);
       const frequencies = new IntList(postings.documentFrequency);
       for (let i = 0; i < postings.docs.size; i += 1) {
@@ -190,6 +218,7 @@ export class LexicalIndex {
         docs,
         frequencies,
         documentFrequency: postings.documentFrequency,
+        stored: null,
       });
     }
     this.#headings.renumber(renumbered);

@@ -1,7 +1,7 @@
 import { AnnGraph } from '../ann-graph';
 import { TopK } from '../top-k';
 import { IntList } from './int-list';
-import type { GraphLoader, SlabImage } from './partition-image';
+import { type GraphLoader, type SlabImage, vectorsInMemory } from './partition-image';
 import { scanSlab, slotScore, VectorSlab } from './vector-slab';
 
 /** When the embedded index searches a graph rather than every vector. */
@@ -96,9 +96,26 @@ export class VectorStore {
   /** Stores the vector of the newest document number `doc` in slab `slabNumber`. */
   add(doc: number, slabNumber: number, embedding: ArrayLike<number>): void {
     this.#slabOf.push(slabNumber);
-    this.#slotOf.push(this.#slabs[slabNumber]?.add(doc, embedding) ?? -1);
-    // The graph takes the vector in at a later search, in a batch; until then searches scan it.
-    this.#graphs[slabNumber]?.pending.push(doc);
+    const slab = this.#slabs[slabNumber];
+    this.#slotOf.push(slab?.add(doc, embedding) ?? -1);
+    if (!slab) return;
+    // The graph grows with the inserts, a batch of `pendingLimit` at a time (multi-threaded);
+    // until its batch is added, searches scan the vector exactly. A first search after a bulk
+    // load then finds the graph built, instead of waiting for all of it.
+    const entry = this.#graphs[slabNumber];
+    if (entry) {
+      entry.pending.push(doc);
+      if (entry.pending.size >= this.#ann.pendingLimit) {
+        this.#catchUp(slabNumber, slab, entry, (other) => this.#holds(slabNumber, other));
+      }
+    } else if (slab.size >= this.#ann.minVectors) {
+      this.#upToDateGraph(slabNumber, slab, (other) => this.#holds(slabNumber, other));
+    }
+  }
+
+  /** Whether slab `slabNumber` holds the vector of live document `doc` (removal forgets the slab). */
+  #holds(slabNumber: number, doc: number): boolean {
+    return this.#slabOf.values[doc] === slabNumber;
   }
 
   /** Forgets a document's vector (its graph node too). */
@@ -117,6 +134,13 @@ export class VectorStore {
       const moved = slab.remove(this.#slotOf.values[doc] ?? 0);
       if (moved >= 0) this.#slotOf.values[moved] = this.#slotOf.values[doc] ?? 0;
     }
+    this.#slabOf.values[doc] = -1;
+  }
+
+  /** Vectors of the embedder its graph holds (0 without a graph), those waiting for the next batch apart. */
+  graphSize(embedderId: string): number {
+    const slab = this.#slabByEmbedder.get(embedderId);
+    return slab === undefined ? 0 : (this.#graphs[slab]?.graph.size ?? 0);
   }
 
   /** A document's vector, as stored (a view: copy it before anything changes the store). */
@@ -196,11 +220,13 @@ export class VectorStore {
     const query32 = Float32Array.from(query);
     const best = new TopK(k);
     let found = 0;
+    // Where a candidate's vector is read when it is still in the snapshot's file.
+    const scratch = new Float32Array(slab.dimensions);
     const consider = (doc: number) => {
       if (!isLive(doc) || this.#slabOf.values[doc] !== slabNumber) return;
       if (allowed !== null && allowed[dataSourceOf[doc] as number] !== 1) return;
       found += 1;
-      best.offer(slotScore(slab, this.#slotOf.values[doc] as number, query), doc);
+      best.offer(slotScore(slab, this.#slotOf.values[doc] as number, query, scratch), doc);
     };
     for (const doc of graph.search(query32, wanted)) consider(doc);
     const recent = pending.view();
@@ -217,10 +243,8 @@ export class VectorStore {
     let entry = this.#graphs[slabNumber];
     if (!entry) {
       const graph = AnnGraph.create(slab.dimensions);
-      graph.add(
-        Array.from(slab.docs.subarray(0, slab.size)),
-        slab.data.subarray(0, slab.size * slab.dimensions),
-      );
+      // A copy for the build alone when the vectors are in the file: the slab itself stays there.
+      graph.add(Array.from(slab.docs.subarray(0, slab.size)), vectorsInMemory(slab.imageVectors()));
       entry = { graph, pending: new IntList() };
       this.#graphs[slabNumber] = entry;
     } else if (entry.pending.size > this.#ann.pendingLimit) {
@@ -260,7 +284,7 @@ export class VectorStore {
       return {
         embedderId: this.#embedderOfSlab[number] ?? '',
         dimensions: slab.dimensions,
-        vectors: slab.data.subarray(0, slab.size * slab.dimensions),
+        vectors: slab.imageVectors(),
         docs: slab.docs.subarray(0, slab.size),
         saveGraph: entry
           ? (path: string) => {
