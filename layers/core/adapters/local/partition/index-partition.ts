@@ -120,6 +120,7 @@ export class IndexPartition {
 
   /** Each indexed document of a data source: its first chunk's title and address, its chunk count. */
   documents(dataSourceId: string): IndexedDocument[] {
+    this.#knowMembers();
     const listed: IndexedDocument[] = [];
     for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
       const first = this.#inOrder(members)[0];
@@ -140,6 +141,7 @@ export class IndexPartition {
     documentId: string,
     limit: number,
   ): { chunks: ChunkText[]; total: number } {
+    this.#knowMembers();
     const members = this.#dataSources.get(dataSourceId)?.documents.get(documentId) ?? new Set();
     const chunks = this.#inOrder(members).slice(0, limit).map(plainChunk);
     return { chunks, total: members.size };
