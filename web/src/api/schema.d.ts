@@ -6626,7 +6626,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
+                    /** @description Events to deliver, by documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. Older names still accepted: data_source.synced, data_source.processed */
                     events: string[];
                     description?: string | null;
                 };
@@ -6848,7 +6848,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
+                    /** @description Events to deliver, by documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. Older names still accepted: data_source.synced, data_source.processed */
                     events?: string[];
                     description?: string | null;
                 };
@@ -7721,7 +7721,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
+                    /** @description Events to deliver, by documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. Older names still accepted: data_source.synced, data_source.processed */
                     events: string[];
                     description?: string | null;
                 };
@@ -7943,7 +7943,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description The events to deliver, each once, by its documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. The older names data_source.synced (for datasource.processed), data_source.processed (for datasource.processed) are still accepted for existing subscribers, and a delivery carries the name subscribed; new webhooks should use the documented names */
+                    /** @description Events to deliver, by documented name: interaction.created, interaction.completed, interaction.feedback, agent.created, agent.updated, agent.deleted, datasource.created, datasource.processed, datasource.failed, user.created, user.updated, eval.completed. Older names still accepted: data_source.synced, data_source.processed */
                     events?: string[];
                     description?: string | null;
                 };
