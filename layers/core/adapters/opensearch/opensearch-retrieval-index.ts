@@ -67,7 +67,8 @@ const COMPOSITE_PAGE_SIZE = 1000;
 
 /**
  * The retrieval index on OpenSearch (ARCHITECTURE: k-NN with HNSW and cosine,
- * BM25 on the same documents), through the official client.
+ * BM25 on the same documents), through the official client's transport
+ * (search-client.ts: the nine calls made here, without the client's 300 API modules).
  *
  * Choices, each explained where it is made:
  * - one index per embedder, named `<prefix>-<embedder slug>` (index-definition.ts);

@@ -194,6 +194,20 @@ describe('Function: createSearchClient', () => {
     server = await startRecordingOpenSearch();
   });
 
+  it('sends the user and password of the URL as basic authentication, as the full client does', async () => {
+    // Prepare
+    const url = server.url.replace('http://', 'http://admin:s%40cret@');
+    const client = createSearchClient({ node: url, requestTimeout: 2000, maxRetries: 0 });
+
+    // Act
+    await client.count({ index: 'svc-chunks-*' });
+
+    // Assess
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from('admin:s@cret').toString('base64')}`,
+    );
+  });
+
   it('rejects a call missing a required parameter without sending it', async () => {
     // Prepare
     const client = slimClient();
