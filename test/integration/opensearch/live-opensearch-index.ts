@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from '@opensearch-project/opensearch';
 import { createOpenSearchClient } from '../../../layers/core/adapters/opensearch/client';
 import { chunkIndexPattern } from '../../../layers/core/adapters/opensearch/index-definition';
 import { OpenSearchRetrievalIndex } from '../../../layers/core/adapters/opensearch/opensearch-retrieval-index';
@@ -16,14 +17,16 @@ export async function makeLiveOpenSearchIndex(url: string) {
   return {
     index,
     async cleanup(): Promise<void> {
+      // The service's client has only the calls the service makes; cleaning up needs the full one.
+      const admin = new Client({ node: url });
       // By name: a wildcard delete is refused where action.destructive_requires_name is on.
-      const found = await client.indices.get({
+      const found = await admin.indices.get({
         index: chunkIndexPattern(prefix),
         allow_no_indices: true,
       });
       const names = Object.keys(found.body);
-      if (names.length > 0) await client.indices.delete({ index: names });
-      await client.close();
+      if (names.length > 0) await admin.indices.delete({ index: names });
+      await admin.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
+import { createSearchClient, type SearchClient } from './search-client';
 
 export interface OpenSearchClientOptions {
   /**
@@ -35,28 +35,29 @@ export interface OpenSearchClientOptions {
  * createOpenSearchClient({ endpoint: 'search-svc-abc.eu-west-1.es.amazonaws.com', region: 'eu-west-1', timeoutMs: 5000 });
  * createOpenSearchClient({ url: 'http://localhost:9200', timeoutMs: 5000 });
  */
-export function createOpenSearchClient(options: OpenSearchClientOptions): Client {
+export function createOpenSearchClient(options: OpenSearchClientOptions): SearchClient {
+  // Never sniffs: Lambda functions reach one endpoint, and sniffing would try node addresses they cannot reach.
   const common = {
     requestTimeout: options.timeoutMs,
     maxRetries: options.maxRetries ?? 1,
-    // Lambda functions reach one endpoint; sniffing would try node addresses they cannot reach.
-    sniffOnStart: false,
   };
-  if (options.url) return new Client({ ...common, node: options.url });
+  if (options.url) return createSearchClient({ ...common, node: options.url });
   if (!options.endpoint || !options.region) {
     throw new Error('OpenSearch needs either a URL (OPENSEARCH_URL) or an endpoint and a region');
   }
   const node = /^https?:\/\//.test(options.endpoint)
     ? options.endpoint
     : `https://${options.endpoint}`;
-  return new Client({
+  const signing = AwsSigv4Signer({
+    region: options.region,
+    service: 'es',
+    // Given explicitly so the bundle does not depend on the signer finding an SDK at run time.
+    getCredentials: defaultProvider(),
+  });
+  return createSearchClient({
     ...common,
     node,
-    ...AwsSigv4Signer({
-      region: options.region,
-      service: 'es',
-      // Given explicitly so the bundle does not depend on the signer finding an SDK at run time.
-      getCredentials: defaultProvider(),
-    }),
+    Transport: signing.Transport,
+    Connection: signing.Connection,
   });
 }

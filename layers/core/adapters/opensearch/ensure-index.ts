@@ -1,4 +1,4 @@
-import { type Client, errors } from '@opensearch-project/opensearch';
+import * as errors from '@opensearch-project/opensearch/lib/errors.js';
 import * as z from 'zod/mini';
 import { IndexDefinitionConflictError, SearchUnavailableError } from './errors';
 import {
@@ -9,6 +9,7 @@ import {
   KNN_ENGINE,
   KNN_SPACE_TYPE,
 } from './index-definition';
+import type { SearchClient } from './search-client';
 import { translateError, withSearchErrors } from './translate-error';
 
 export interface EnsuredIndex {
@@ -62,7 +63,7 @@ const mappingSchema = z.record(
  * await ensureIndex(client, { prefix: 'svc-chunks', embedder: { id: 'offline-hash-v1/384', dimensions: 384 } });
  */
 export async function ensureIndex(
-  client: Client,
+  client: SearchClient,
   options: { readonly prefix: string; readonly embedder: EmbedderShape },
 ): Promise<EnsuredIndex> {
   const { embedder } = options;
@@ -160,7 +161,7 @@ export interface EnsureIndexesOptions {
  * Used by the index bootstrap on deploy.
  */
 export async function ensureIndexes(
-  client: Client,
+  client: SearchClient,
   options: EnsureIndexesOptions,
 ): Promise<EnsuredIndex[]> {
   const attempts = options.attempts ?? 5;

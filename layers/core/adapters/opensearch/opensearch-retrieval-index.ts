@@ -1,4 +1,3 @@
-import type { Client } from '@opensearch-project/opensearch';
 import { HEADING_BOOST } from '../../domain/retrieval/bm25';
 import {
   type ChunkText,
@@ -35,10 +34,11 @@ import {
   scoredChunks,
   searchResult,
 } from './retrieval-responses';
+import type { SearchClient } from './search-client';
 import { errorFromStatus, isTransientStatus, withSearchErrors } from './translate-error';
 
 export interface OpenSearchRetrievalIndexOptions {
-  readonly client: Client;
+  readonly client: SearchClient;
   /**
    * Prefix of the chunk index names (one index per embedder, see index-definition.ts).
    * @default 'svc-chunks'
@@ -67,7 +67,8 @@ const COMPOSITE_PAGE_SIZE = 1000;
 
 /**
  * The retrieval index on OpenSearch (ARCHITECTURE: k-NN with HNSW and cosine,
- * BM25 on the same documents), through the official client.
+ * BM25 on the same documents), through the official client's transport
+ * (search-client.ts: the nine calls made here, without the client's 300 API modules).
  *
  * Choices, each explained where it is made:
  * - one index per embedder, named `<prefix>-<embedder slug>` (index-definition.ts);
@@ -85,7 +86,7 @@ const COMPOSITE_PAGE_SIZE = 1000;
  * await index.knn({ orgId }, vector, embedder.id, 10);
  */
 export class OpenSearchRetrievalIndex implements RetrievalIndex {
-  private readonly client: Client;
+  private readonly client: SearchClient;
   private readonly prefix: string;
   private readonly writeTimeoutMs: number;
   /** Indexes this instance has made sure exist, by name (so only the first write checks). */

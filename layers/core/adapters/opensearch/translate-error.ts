@@ -1,4 +1,4 @@
-import { errors } from '@opensearch-project/opensearch';
+import * as errors from '@opensearch-project/opensearch/lib/errors.js';
 import { OpenSearchRequestError, SearchUnavailableError } from './errors';
 
 /** What OpenSearch says about a failure: `{ error: { type, reason }, status }`, or less. */

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Client } from '@opensearch-project/opensearch';
 import { createOpenSearchClient } from '../../../../layers/core/adapters/opensearch/client';
+import type { SearchClient } from '../../../../layers/core/adapters/opensearch/search-client';
 
 /** One request as the stand-in received it. */
 export interface RecordedRequest {
@@ -119,7 +119,7 @@ export async function startRecordingOpenSearch(respond?: Respond): Promise<Recor
 }
 
 /** A client for the stand-in: no retries, so every request the adapter means to send is seen once. */
-export function clientFor(server: { url: string }, timeoutMs = 2000): Client {
+export function clientFor(server: { url: string }, timeoutMs = 2000): SearchClient {
   return createOpenSearchClient({ url: server.url, maxRetries: 0, timeoutMs });
 }
 
