@@ -81,7 +81,7 @@ export const operations = {
       );
     },
   }),
-  listModels: operation({
+  listModelChoices: operation({
     summary: 'List the models agents can answer with',
     responses: {
       200: {

@@ -49,7 +49,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the models agents can answer with */
-        get: operations["listModels"];
+        get: operations["listModelChoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3802,7 +3802,7 @@ export interface operations {
             };
         };
     };
-    listModels: {
+    listModelChoices: {
         parameters: {
             query?: never;
             header?: never;

@@ -53,7 +53,7 @@ export const AGENTS_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/models',
     family: 'agents',
-    operation: 'listModels',
+    operation: 'listModelChoices',
     scope: 'Read',
     role: 'readonly',
     api: 'v1',
