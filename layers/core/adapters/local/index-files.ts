@@ -42,7 +42,7 @@ export { IndexFileCorruptError };
  * log of what changed since.
  *
  * - `<org>.snapshot`: the whole partition at one moment, in format 3
- *   (snapshot-format.ts, P127): binary sections, the large ones (vectors,
+ *   (snapshot-format.ts): binary sections, the large ones (vectors,
  *   postings, texts) read in place when a search needs them, the file kept
  *   open for that (positional-file.ts). Written to a temporary file, flushed, then renamed over
  *   the old one, so a crash leaves the old or the new snapshot, never half of one.
