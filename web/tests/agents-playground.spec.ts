@@ -250,7 +250,9 @@ test.describe('The agent playground and search', () => {
       }),
     );
     await ask(page, 'Warranty?');
-    await expect(turn.getByRole('alert')).toContainText('The service failed to answer.');
+    await expect(turn.getByRole('alert')).toContainText(
+      'No answer: the model is not answering for now.',
+    );
     await expect(turn.getByRole('alert')).toContainText('Reference: req_broke');
     await page.unrouteAll();
 
