@@ -1,3 +1,7 @@
+import type {
+  AggregationContainer,
+  CompositeAggregationSource,
+} from '@opensearch-project/opensearch/api/_types/_common.aggregations';
 import { HEADING_BOOST } from '../../domain/retrieval/bm25';
 import {
   type ChunkText,
@@ -145,9 +149,8 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
   }
 
   /**
-   * Pages through a composite aggregation over (document_id, document_hash):
-   * it scales to any number of documents, unlike a `terms` aggregation, whose
-   * size must be known up front. A document whose chunks disagree (an
+   * Pages through a composite aggregation over (document_id, document_hash).
+   * A document whose chunks disagree (an
    * update interrupted between its writes) reports an empty hash, as in the
    * embedded index: no content hash equals it, so the next sync redoes it.
    * So does a document with a chunk another embedder than `embedderId` made
@@ -159,47 +162,26 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
     embedderId?: string,
   ): Promise<Map<string, string>> {
     const hashes = new Map<string, string>();
-    let after: Record<string, string> | undefined;
-    do {
-      const response = await withSearchErrors('documentHashes', () =>
-        this.client.search({
-          index: chunkIndexPattern(this.prefix),
-          routing: orgId,
-          body: {
-            size: 0,
-            query: {
-              bool: {
-                filter: [{ term: { org_id: orgId } }, { term: { data_source_id: dataSourceId } }],
-              },
-            },
-            aggregations: {
-              documents: {
-                composite: {
-                  size: COMPOSITE_PAGE_SIZE,
-                  sources: [
-                    { document_id: { terms: { field: 'document_id' } } },
-                    { document_hash: { terms: { field: 'document_hash' } } },
-                    ...(embedderId === undefined
-                      ? []
-                      : [{ embedder_id: { terms: { field: 'embedder_id' } } }]),
-                  ],
-                  ...(after ? { after } : {}),
-                },
-              },
-            },
-          },
-        }),
-      );
-      const documents = compositeSchema.parse(response.body).aggregations?.documents;
-      if (!documents) break;
-      for (const { key } of documents.buckets) {
+    const sources: Record<string, CompositeAggregationSource>[] = [
+      { document_id: { terms: { field: 'document_id' } } },
+      { document_hash: { terms: { field: 'document_hash' } } },
+      ...(embedderId === undefined ? [] : [{ embedder_id: { terms: { field: 'embedder_id' } } }]),
+    ];
+    const pages = this.#documentBuckets(
+      'documentHashes',
+      orgId,
+      dataSourceId,
+      { sources },
+      (body) => compositeSchema.parse(body).aggregations?.documents,
+    );
+    for await (const buckets of pages) {
+      for (const { key } of buckets) {
         // Buckets come sorted by document id, so a second hash follows the first (maybe on the next page).
         const known = hashes.get(key.document_id);
         const foreign = embedderId !== undefined && key.embedder_id !== embedderId;
         hashes.set(key.document_id, known === undefined && !foreign ? key.document_hash : '');
       }
-      after = documents.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : documents.after_key;
-    } while (after);
+    }
     return hashes;
   }
 
@@ -322,12 +304,63 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
     return scoredChunks(response.body, filter.orgId, (score) => score);
   }
 
-  /** Pages through a composite aggregation over document_id, each bucket with its first chunk's title. */
+  /** Each document of a data source with its first chunk's title and address, by a composite aggregation over document_id. */
   async documents(orgId: string, dataSourceId: string): Promise<IndexedDocument[]> {
     const listed: IndexedDocument[] = [];
+    const pages = this.#documentBuckets(
+      'documents',
+      orgId,
+      dataSourceId,
+      {
+        sources: [{ document_id: { terms: { field: 'document_id' } } }],
+        aggregations: {
+          first: {
+            top_hits: {
+              size: 1,
+              sort: [{ position: 'asc' }],
+              _source: ['document_title', 'document_url'],
+            },
+          },
+        },
+      },
+      (body) => documentsSchema.parse(body).aggregations?.documents,
+    );
+    for await (const buckets of pages) {
+      for (const bucket of buckets) {
+        const first = bucket.first.hits.hits[0]?._source;
+        listed.push({
+          document_id: bucket.key.document_id,
+          document_title: first?.document_title ?? '',
+          document_url: first?.document_url ?? null,
+          chunks: bucket.doc_count,
+        });
+      }
+    }
+    return listed;
+  }
+
+  /**
+   * The buckets of a composite aggregation over one data source's chunks,
+   * a page at a time: it scales to any number of documents, unlike a
+   * `terms` aggregation, whose size must be known up front.
+   */
+  async *#documentBuckets<Bucket>(
+    operation: string,
+    orgId: string,
+    dataSourceId: string,
+    aggregation: {
+      readonly sources: Record<string, CompositeAggregationSource>[];
+      readonly aggregations?: Record<string, AggregationContainer>;
+    },
+    parse: (
+      body: unknown,
+    ) =>
+      | { readonly buckets: readonly Bucket[]; readonly after_key?: Record<string, string> }
+      | undefined,
+  ): AsyncGenerator<readonly Bucket[]> {
     let after: Record<string, string> | undefined;
     do {
-      const response = await withSearchErrors('documents', () =>
+      const response = await withSearchErrors(operation, () =>
         this.client.search({
           index: chunkIndexPattern(this.prefix),
           routing: orgId,
@@ -342,37 +375,20 @@ export class OpenSearchRetrievalIndex implements RetrievalIndex {
               documents: {
                 composite: {
                   size: COMPOSITE_PAGE_SIZE,
-                  sources: [{ document_id: { terms: { field: 'document_id' } } }],
+                  sources: aggregation.sources,
                   ...(after ? { after } : {}),
                 },
-                aggregations: {
-                  first: {
-                    top_hits: {
-                      size: 1,
-                      sort: [{ position: 'asc' }],
-                      _source: ['document_title', 'document_url'],
-                    },
-                  },
-                },
+                ...(aggregation.aggregations ? { aggregations: aggregation.aggregations } : {}),
               },
             },
           },
         }),
       );
-      const documents = documentsSchema.parse(response.body).aggregations?.documents;
-      if (!documents) break;
-      for (const bucket of documents.buckets) {
-        const first = bucket.first.hits.hits[0]?._source;
-        listed.push({
-          document_id: bucket.key.document_id,
-          document_title: first?.document_title ?? '',
-          document_url: first?.document_url ?? null,
-          chunks: bucket.doc_count,
-        });
-      }
-      after = documents.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : documents.after_key;
+      const page = parse(response.body);
+      if (!page) return;
+      yield page.buckets;
+      after = page.buckets.length < COMPOSITE_PAGE_SIZE ? undefined : page.after_key;
     } while (after);
-    return listed;
   }
 
   async documentChunks(
