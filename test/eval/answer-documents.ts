@@ -8,15 +8,26 @@
  *
  * Documents whose `split` is `distractor` have no question: they are there so
  * that retrieval has to pick the right manual among several that share words
- * (scp beside ssh, bash's huge manual, other libraries' READMEs).
+ * (scp beside ssh, bash's huge manual, other libraries' READMEs, Node.js's fs
+ * and stream pages beside its readline and zlib pages).
+ *
+ * The `holdout2` documents are pages of Node.js's API reference as Debian ships
+ * it (/usr/share/doc/nodejs/api): library API documentation, closer to the
+ * READMEs of the issue's own held-out set than the man pages that make up most
+ * of `tune` and `holdout`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { manToMarkdown } from './man-to-markdown';
 
-/** `tune` documents may be looked at while improving the answerer; `holdout` ones may not. */
-export type AnswerSplit = 'tune' | 'holdout';
+/**
+ * `tune` documents may be looked at while improving the answerer; `holdout`
+ * ones may not; `holdout2` ones may not either, and their questions were
+ * written from the documents alone, without running the answerer on them, so
+ * that nothing in the set was chosen for how the system does.
+ */
+export type AnswerSplit = 'tune' | 'holdout' | 'holdout2';
 
 export interface AnswerDocumentSpec {
   /** The file name it is uploaded as; questions name their document by it. */
@@ -39,6 +50,9 @@ const markdown = (name: string, path: string, split: AnswerDocumentSpec['split']
   ({ name, path: `${DOC}/${path}`, kind: 'markdown', split }) as const;
 const text = (name: string, path: string, split: AnswerDocumentSpec['split']) =>
   ({ name, path: `${DOC}/${path}`, kind: 'text', split }) as const;
+/** A page of Node.js's API reference, uploaded as `nodejs-<module>.md`. */
+const nodeApi = (module: string, split: AnswerDocumentSpec['split']) =>
+  markdown(`nodejs-${module}.md`, `nodejs/api/${module}.md`, split);
 const man = (page: string, split: AnswerDocumentSpec['split']) => {
   const section = page.slice(page.lastIndexOf('.') + 1);
   return {
@@ -92,6 +106,23 @@ export const ANSWER_DOCUMENTS: readonly AnswerDocumentSpec[] = [
   man('git-clone.1', 'holdout'),
   man('make.1', 'holdout'),
   man('gzip.1', 'holdout'),
+  // Second held-out set: Node.js API reference pages. Nobody tunes on these.
+  nodeApi('readline', 'holdout2'),
+  nodeApi('path', 'holdout2'),
+  nodeApi('url', 'holdout2'),
+  nodeApi('events', 'holdout2'),
+  nodeApi('timers', 'holdout2'),
+  nodeApi('util', 'holdout2'),
+  nodeApi('os', 'holdout2'),
+  nodeApi('dns', 'holdout2'),
+  nodeApi('string_decoder', 'holdout2'),
+  nodeApi('querystring', 'holdout2'),
+  nodeApi('zlib', 'holdout2'),
+  nodeApi('child_process', 'holdout2'),
+  nodeApi('worker_threads', 'holdout2'),
+  nodeApi('console', 'holdout2'),
+  nodeApi('process', 'holdout2'),
+  nodeApi('cluster', 'holdout2'),
   // Distractors: no question is about them.
   markdown('underscore-README.md', 'libjs-underscore/README.md', 'distractor'),
   markdown('systemd-CODING_STYLE.md', 'systemd/CODING_STYLE.md.gz', 'distractor'),
@@ -107,6 +138,11 @@ export const ANSWER_DOCUMENTS: readonly AnswerDocumentSpec[] = [
   man('scp.1', 'distractor'),
   man('git-log.1', 'distractor'),
   man('bash.1', 'distractor'),
+  nodeApi('fs', 'distractor'),
+  nodeApi('stream', 'distractor'),
+  nodeApi('net', 'distractor'),
+  nodeApi('https', 'distractor'),
+  nodeApi('globals', 'distractor'),
 ];
 
 function readMaybeCompressed(path: string): string {

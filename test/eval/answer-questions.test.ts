@@ -13,7 +13,7 @@ describe('answers eval questions', () => {
       expect(question.phrases.length).toBeGreaterThan(0);
       for (const phrase of question.phrases) expect(phrase.trim()).not.toBe('');
       expect(ANSWER_CATEGORIES).toContain(question.category);
-      expect(['tune', 'holdout']).toContain(question.split);
+      expect(['tune', 'holdout', 'holdout2']).toContain(question.split);
     }
   });
 
@@ -31,10 +31,26 @@ describe('answers eval questions', () => {
     }
   });
 
-  it('holds out about half the answerable questions', () => {
-    const holdout = answerable.filter((question) => question.split === 'holdout').length;
-    expect(holdout / answerable.length).toBeGreaterThan(0.35);
-    expect(holdout / answerable.length).toBeLessThan(0.65);
+  it('holds out about half of the first set (tune and holdout)', () => {
+    const first = answerable.filter((question) => question.split !== 'holdout2');
+    const holdout = first.filter((question) => question.split === 'holdout').length;
+    expect(holdout / first.length).toBeGreaterThan(0.35);
+    expect(holdout / first.length).toBeLessThan(0.65);
+  });
+
+  it('asks a second held-out set of about 60 questions of every kind over 12 to 20 Node.js API pages', () => {
+    const second = answerable.filter((question) => question.split === 'holdout2');
+    expect(second.length).toBeGreaterThanOrEqual(55);
+    const pages = new Set(second.map((question) => question.document));
+    expect(pages.size).toBeGreaterThanOrEqual(12);
+    expect(pages.size).toBeLessThanOrEqual(20);
+    for (const page of pages) expect(documents.get(page ?? '')?.path).toMatch(/\/nodejs\/api\//);
+    for (const category of ANSWER_CATEGORIES) {
+      expect(second.filter((question) => question.category === category).length).toBeGreaterThan(2);
+    }
+    expect(unanswerable.filter((question) => question.split === 'holdout2').length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('asks some questions that nothing in the set answers, with no phrase', () => {

@@ -10,8 +10,18 @@
  * eval checks it and stops loudly when one does not.
  *
  * The split is the document's (answer-documents.ts): tuning on `tune`
- * questions never looks at a `holdout` document. The last questions are about
- * nothing in the set; the honest answer to them is "couldn't find".
+ * questions never looks at a `holdout` or `holdout2` document. The last
+ * questions are about nothing in the set; the honest answer to them is
+ * "couldn't find".
+ *
+ * `holdout2` is a second held-out set over Node.js's API reference (library
+ * documentation, like the READMEs of the issue's own held-out set). Its
+ * questions were written from reading the documents only, the way developers
+ * type them, before the answerer was ever run on them, and were not reworded
+ * or swapped after seeing its answers. Nobody tunes on it: do not look at its
+ * per-question results while changing the answerer, and do not edit its
+ * questions to fit the system's answers (fix a question only when it is wrong
+ * about its document).
  */
 import type { AnswerSplit } from './answer-documents';
 
@@ -311,6 +321,152 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
     ['how do i check a .gz file is not corrupt', ['--test'], 'procedure'],
     ['does gzip delete the original file?', ['replaced by one with the extension .gz'], 'yes-no'],
   ]),
+  // ——— holdout2: Node.js API reference; written from the documents alone, never tuned on ———
+  ...about('nodejs-readline.md', 'holdout2', [
+    ['how do i read a file line by line in node', ['createInterface'], 'procedure'],
+    [
+      'prompt the user for input in a cli script and wait for what they type',
+      ['rl.question'],
+      'procedure',
+    ],
+    ['how many lines of history does readline keep by default', ['default: 30'], 'number'],
+    [
+      'reading a file from windows with readline gives me extra empty lines, crlf thing',
+      ['crlfDelay'],
+      'procedure',
+    ],
+  ]),
+  ...about('nodejs-path.md', 'holdout2', [
+    ['is path.join going to normalize .. segments?', ['normalizes the resulting path'], 'yes-no'],
+    ['get the file extension from a path', ['path.extname'], 'name'],
+    ["what's the difference between path.resolve and path.join", ['absolute path'], 'explanation'],
+    ['filename without the extension in node', ['path.basename', 'path.parse'], 'procedure'],
+    ['how do i handle windows style paths when my code runs on linux', ['path.win32'], 'name'],
+  ]),
+  ...about('nodejs-url.md', 'holdout2', [
+    ['get a query param out of a url string', ['searchParams', 'URLSearchParams'], 'procedure'],
+    ['convert a file:// url to a normal file path', ['fileURLToPath'], 'name'],
+    ['is url.parse deprecated?', ['WHATWG URL'], 'yes-no'],
+    ['check if a string is a valid url without try/catch', ['URL.canParse'], 'name'],
+  ]),
+  ...about('nodejs-events.md', 'holdout2', [
+    ["what's the default max listeners on an event emitter", ['10 listeners'], 'number'],
+    ['listen for an event just one time', ['.once('], 'procedure'],
+    [
+      'what happens if an emitter emits error and nobody is listening',
+      ['the error is thrown', 'crashes'],
+      'explanation',
+    ],
+    ['are event listeners called synchronously?', ['calls all listeners synchronously'], 'yes-no'],
+    ['await an event with a promise', ['events.once'], 'procedure'],
+  ]),
+  ...about('nodejs-timers.md', 'holdout2', [
+    ["what's the longest delay setTimeout accepts", ['2147483647'], 'number'],
+    ['stop a setInterval from keeping the process alive', ['unref'], 'procedure'],
+    ['promise version of setTimeout so i can await a sleep', ['timers/promises'], 'name'],
+  ]),
+  ...about('nodejs-util.md', 'holdout2', [
+    ['turn a callback style function into one that returns a promise', ['promisify'], 'procedure'],
+    ['deep compare two objects in node without a library', ['isDeepStrictEqual'], 'name'],
+    ['parse command line flags without installing a package', ['parseArgs'], 'name'],
+    ['mark a function as deprecated so callers get a warning', ['util.deprecate'], 'procedure'],
+  ]),
+  ...about('nodejs-os.md', 'holdout2', [
+    ['how to get the home directory', ['os.homedir'], 'name'],
+    [
+      'how many cpus does the machine have, to size a worker pool',
+      ['availableParallelism', 'os.cpus'],
+      'name',
+    ],
+    ["what's the line ending on windows vs linux in node", ['os.EOL'], 'name'],
+  ]),
+  ...about('nodejs-dns.md', 'holdout2', [
+    ['does dns.resolve use /etc/hosts?', ['do not use the configuration from'], 'yes-no'],
+    ['get the mx records for a domain', ['resolveMx'], 'procedure'],
+    ['node resolves ipv6 first, how do i make it prefer ipv4', ['ipv4first'], 'procedure'],
+    ['use a custom dns server instead of the system one', ['setServers'], 'procedure'],
+  ]),
+  ...about('nodejs-string_decoder.md', 'holdout2', [
+    [
+      'decode a stream of utf8 buffers without breaking multibyte characters',
+      ['StringDecoder'],
+      'procedure',
+    ],
+  ]),
+  ...about('nodejs-querystring.md', 'holdout2', [
+    [
+      'should i use querystring or URLSearchParams',
+      ['not a standardized API', 'more performant'],
+      'explanation',
+    ],
+  ]),
+  ...about('nodejs-zlib.md', 'holdout2', [
+    ['how do i gzip a file in node', ['createGzip'], 'procedure'],
+    ['compress a string with brotli', ['brotliCompress'], 'procedure'],
+    [
+      "decompress data when i don't know if it's gzip or deflate",
+      ['createUnzip', 'zlib.unzip'],
+      'procedure',
+    ],
+    ['how much memory does deflate need with the default settings', ['256K'], 'number'],
+  ]),
+  ...about('nodejs-child_process.md', 'holdout2', [
+    ['run a shell command and get its output', ['child_process.exec', 'execSync'], 'procedure'],
+    ["what's the difference between exec and execFile", ['does not spawn a shell'], 'explanation'],
+    ['maxBuffer exceeded on stdout, what is the default limit', ['1024 * 1024'], 'number'],
+    [
+      'does spawn run my command through a shell by default?',
+      ['default: false (no shell)'],
+      'yes-no',
+    ],
+    [
+      'start a background process that keeps running after node exits',
+      ['detached', 'subprocess.unref'],
+      'procedure',
+    ],
+    ['spawn another node script and talk to it with messages', ['child_process.fork'], 'procedure'],
+    ['which shell does exec use on linux', ['/bin/sh'], 'name'],
+  ]),
+  ...about('nodejs-worker_threads.md', 'holdout2', [
+    ['run cpu heavy code on another thread', ['new Worker'], 'procedure'],
+    ['can worker threads share memory?', ['SharedArrayBuffer'], 'yes-no'],
+    ['check if code is running in the main thread or a worker', ['isMainThread'], 'name'],
+    ['pass data to a worker when starting it', ['workerData'], 'procedure'],
+  ]),
+  ...about('nodejs-console.md', 'holdout2', [
+    ['time how long a block of code takes using console', ['console.time'], 'procedure'],
+    ['write console output to a log file instead of the terminal', ['new Console'], 'procedure'],
+    ['print an array of objects as a table', ['console.table'], 'name'],
+  ]),
+  ...about('nodejs-process.md', 'holdout2', [
+    ['load a .env file without dotenv', ['loadEnvFile'], 'name'],
+    [
+      'what exit code does node use for an uncaught exception',
+      ['1 uncaught fatal exception'],
+      'number',
+    ],
+    [
+      'my output gets cut off when i call process.exit, why',
+      ['asynchronous write', 'process.exitCode'],
+      'explanation',
+    ],
+    ['get the args passed to my node script', ['process.argv'], 'name'],
+    ['high resolution time for benchmarks in node', ['hrtime'], 'name'],
+  ]),
+  ...about('nodejs-cluster.md', 'holdout2', [
+    [
+      'does cluster restart workers that crash?',
+      ['does not automatically manage the number of workers'],
+      'yes-no',
+    ],
+    [
+      'how does cluster spread connections across workers by default',
+      ['round-robin'],
+      'explanation',
+    ],
+    ['env var to change the cluster scheduling policy', ['NODE_CLUSTER_SCHED_POLICY'], 'name'],
+    ['use all cpu cores for my http server', ['cluster.fork'], 'procedure'],
+  ]),
   // ——— nothing in the set answers these ———
   ...(
     [
@@ -320,6 +476,9 @@ export const ANSWER_QUESTIONS: readonly AnswerQuestion[] = [
       ['how do i enable dark mode in vscode', 'holdout'],
       ["what's the maximum size of a redis key", 'holdout'],
       ['how to schedule a task in windows task scheduler', 'holdout'],
+      ['how do i set up path aliases in webpack', 'holdout2'],
+      ["what's the default port of the vite dev server", 'holdout2'],
+      ['how do i add a column with a prisma migration', 'holdout2'],
     ] as const
   ).map(
     ([text, split], index): AnswerQuestion => ({
