@@ -35,12 +35,19 @@ export const answerable = (answers: readonly ScoredAnswer[]) =>
 export const unanswerable = (answers: readonly ScoredAnswer[]) =>
   answers.filter((answer) => answer.expected_document === null);
 
-/** The figures by split: tune, holdout and all answerable questions. */
+/**
+ * The figures by split: tune, holdout, holdout2, the first set (tune and
+ * holdout, the 117 questions earlier rounds were compared on) and all
+ * answerable questions.
+ */
 export function splitSummaries(answers: readonly ScoredAnswer[]) {
   const asked = answerable(answers);
+  const of = (...splits: string[]) => asked.filter((answer) => splits.includes(answer.split));
   return {
-    tune: summarize(asked.filter((answer) => answer.split === 'tune')),
-    holdout: summarize(asked.filter((answer) => answer.split === 'holdout')),
+    tune: summarize(of('tune')),
+    holdout: summarize(of('holdout')),
+    holdout2: summarize(of('holdout2')),
+    tuneAndHoldout: summarize(of('tune', 'holdout')),
     all: summarize(asked),
   };
 }
@@ -63,6 +70,14 @@ export const FAILURE_CLASSES = [
   ['no key phrase in the top 5 chunks', () => true],
 ] as const;
 
+/** How many documents the answerable questions (of one split, when given) are about. */
+function documentsAsked(answers: readonly ScoredAnswer[], split?: string): number {
+  const asked = answerable(answers).filter(
+    (answer) => split === undefined || answer.split === split,
+  );
+  return new Set(asked.map((answer) => answer.expected_document)).size;
+}
+
 export function failureClassOf(answer: ScoredAnswer): string {
   return FAILURE_CLASSES.find(([, test]) => test(answer))?.[0] ?? '';
 }
@@ -71,7 +86,7 @@ function failureRows(wrong: readonly ScoredAnswer[]): string {
   return FAILURE_CLASSES.map(([label]) => {
     const count = (split: string) =>
       wrong.filter((answer) => answer.split === split && failureClassOf(answer) === label).length;
-    return `| ${label} | ${count('tune')} | ${count('holdout')} |`;
+    return `| ${label} | ${count('tune')} | ${count('holdout')} | ${count('holdout2')} |`;
   }).join('\n');
 }
 
@@ -103,8 +118,9 @@ ${input.machine.os}, Node.js ${input.machine.node}.
 **What runs**: the local runtime as \`npm start\` runs it (in memory, background
 workers every 200 ms), driven only over HTTP. ${run.documents} documents that ship
 with Debian packages on this machine (test/eval/answer-documents.ts: READMEs and
-manuals in Markdown from /usr/share/doc, plain-text READMEs, and man pages of curl,
-git, tar, ssh, make, gzip and python3 rendered by \`man\` and re-marked as Markdown;
+manuals in Markdown from /usr/share/doc, plain-text READMEs, man pages of curl,
+git, tar, ssh, make, gzip and python3 rendered by \`man\` and re-marked as Markdown,
+and pages of Node.js's API reference from /usr/share/doc/nodejs/api;
 ${run.distractors} of them distractors no question is about), ${(run.bytesUploaded / 1024).toFixed(0)} KiB in all, read at
 eval time and never copied here, are uploaded as files to a \`file\` data source
 through the presigned upload flow and indexed in ${run.indexSeconds.toFixed(1)} s (${run.chunksIndexed} chunks).
@@ -114,24 +130,30 @@ to \`POST /api/v1/semantic-search\` (the agent's source, \`top_k\` ${SEARCH_TOP_
 answering document ranks. ${missing}
 
 The questions are written the way people ask ("whats the curl flag to follow
-redirects", "does tar keep permissions by default?"): ${answerable(run.answers).length} answerable ones over
-${new Set(answerable(run.answers).map((answer) => answer.expected_document)).size} documents, split by document into \`tune\` (may be looked at while
-improving the answerer) and \`holdout\` (may not), and ${none.length} that nothing in the
-set answers.
+redirects", "does tar keep permissions by default?", "how do i read a file line
+by line in node"): ${answerable(run.answers).length} answerable ones over
+${documentsAsked(run.answers)} documents, split by document into \`tune\` (may be looked at while
+improving the answerer; ${documentsAsked(run.answers, 'tune')} documents), \`holdout\` (may not; ${documentsAsked(run.answers, 'holdout')} documents) and
+\`holdout2\` (${documentsAsked(run.answers, 'holdout2')} pages of Node.js's API reference, library documentation
+like the READMEs of the issue's own held-out set; its questions were written from
+the documents alone, never run through the answerer to choose or reword them, and
+nobody tunes on it), and ${none.length} that nothing in the set answers.
 
 | Questions | Asked | Right | Cited | Abstained | Search hit@1 | Search hit@5 | p50 ms | p95 ms |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${row('tune', splits.tune)}
 ${row('holdout', splits.holdout)}
+${row('holdout2', splits.holdout2)}
+${row('tune + holdout', splits.tuneAndHoldout)}
 ${row('all answerable', splits.all)}
 
 Nothing in the set answers ${none.length} questions: ${honest} of them got the honest
 "couldn't find" (p50 ${Math.round(noneLatency.p50)} ms).
 
-Where the ${wrong.length} answers that are not right went wrong (by split: tune, holdout):
+Where the ${wrong.length} answers that are not right went wrong (by split):
 
-| Wrong answer | tune | holdout |
-| --- | ---: | ---: |
+| Wrong answer | tune | holdout | holdout2 |
+| --- | ---: | ---: | ---: |
 ${failureRows(wrong)}
 
 By what is asked (all answerable questions):
