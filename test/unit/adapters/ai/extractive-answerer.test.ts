@@ -456,6 +456,70 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).not.toContain('-F configfile');
   });
 
+  it('answers from the manual of what the question names when another manual shares its words', async () => {
+    const { result } = await answer(
+      {
+        question: 'ssh use a specific private key file',
+        sources: [
+          doc(
+            1,
+            '--key <key>\n\n(TLS SSH) Private key file name. Allows you to provide your private key in this separate file.',
+            {
+              document_title: 'curl.1.md',
+            },
+          ),
+          doc(
+            2,
+            '-i identity_file\n\nSelects a file from which the identity (private key) for public key authentication is read.',
+            {
+              document_title: 'ssh.1.md',
+            },
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('-i identity_file');
+    expect(result.cited).toEqual([2]);
+  });
+
+  it('settles a yes-or-no question with the sentence that gives the advice', async () => {
+    const { result } = await answer(
+      {
+        question: 'is it ok to use the git:// scheme with pip?',
+        sources: [
+          doc(
+            1,
+            'The supported schemes are `git+file`, `git+https`, `git+ssh`, `git+http`, `git+git` and `git`. Here are some of the supported forms for a project. The use of `git`, `git+git`, and `git+http` schemes is discouraged.',
+            { document_title: 'pip-vcs-support.md' },
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('is discouraged');
+  });
+
+  it('answers a number question with the sentence that states the number', async () => {
+    const { result } = await answer(
+      {
+        question: 'what python version do i need for truststore',
+        sources: [
+          doc(
+            1,
+            "Install the `truststore` package, in the Python environment you're running pip in.\n\nThis requires Python 3.10 or later.",
+            { document_title: 'pip-https-certificates.md' },
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('Python 3.10');
+  });
+
   it('quotes both of two units it cannot tell apart', async () => {
     const { result } = await answer(
       {

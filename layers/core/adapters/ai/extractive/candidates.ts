@@ -29,9 +29,13 @@ export const QUESTION_FILLER: ReadonlySet<string> = new Set(
   ),
 );
 
-/** A statement that settles a yes-or-no question one way or the other. */
+/**
+ * A statement that settles a yes-or-no question one way or the other: a
+ * rule, a default, or the documentation's advice ("is it ok to use git://?"
+ * is settled by "… is discouraged").
+ */
 const SETTLES =
-  /\b(?:not|no|never|only|cannot|can't|must|always|by default|supports?|requires?)\b/i;
+  /\b(?:not|no|never|only|cannot|can't|must|always|by default|supports?|requires?|required|optional|allowed|recommended|discouraged|deprecated|safe|unsafe|insecure)\b/i;
 
 /** A heading that asks is a FAQ's question: it does not lead a quote. */
 const QUESTION_END = /[?？]["'”’)\]]*$/u;

@@ -1,3 +1,4 @@
+import { documentationTerms } from '../../../domain/retrieval/documentation-words';
 import { analyze, words } from '../../../domain/retrieval/text-analysis';
 import type { AnswerSource, ConversationTurn } from '../../../ports/answerer.port';
 import {
@@ -7,7 +8,7 @@ import {
   meaningfulTerms,
   type ScoredCandidate,
 } from './candidates';
-import { COMMON_WORDS, comparesThings, documentationTerms, questionFocus } from './question-focus';
+import { COMMON_WORDS, comparesThings, questionFocus } from './question-focus';
 
 export { QUESTION_FILLER, type ScoredCandidate } from './candidates';
 
@@ -96,6 +97,14 @@ const SCORE_WEIGHTS = {
   position: 0.02,
   density: 0.02,
 } as const;
+
+/**
+ * A unit of a document whose title names none of the subjects the question
+ * names ("ssh" in "ssh use a specific private key file"), when another offered
+ * document's title does, scores this share: curl's manual also speaks of SSH
+ * keys, but the question is about ssh.
+ */
+const OFF_SUBJECT = 0.8;
 
 /** The retrieval prior of the passages by rank: the first is usually the one. */
 const RANK_PRIOR = [1, 0.7, 0.5, 0.35, 0.25] as const;
@@ -214,6 +223,7 @@ export function pickUnits(
   // cover ("kubectl", "nginx"): the honest answer is that nothing was found.
   if (absentShare(asked.own, sources, query, idf, queryMass) > ABSENT_SHARE) return [];
   const documentCoverage = coverageByDocument(candidates, query, idf, queryMass);
+  const aboutSubject = subjectOfQuestion(candidates, asked.own);
   const documentRank = documentRanks(sources);
   const scored: ScoredCandidate[] = [];
   for (const candidate of candidates) {
@@ -251,7 +261,7 @@ export function pickUnits(
       SCORE_WEIGHTS.named * (namedMass / queryMass) +
       SCORE_WEIGHTS.position / (1 + candidate.unit.index) +
       SCORE_WEIGHTS.density * (candidate.terms.size === 0 ? 0 : matched / candidate.terms.size);
-    scored.push({ ...candidate, score });
+    scored.push({ ...candidate, score: aboutSubject(candidate) ? score : score * OFF_SUBJECT });
   }
   // Ties go to the better-ranked source, then to the earlier unit: deterministic.
   scored.sort(
@@ -309,7 +319,9 @@ export function pickUnits(
   }
   // What the question asks for (a command, a name, a number) may sit next to the sentence
   // that matches it best: quote the best unit of the same document that holds it.
-  const answersFocus = (candidate: ScoredCandidate) => candidate.focus >= FOCUS_HELD;
+  // A number question is answered by a number: a name beside it ("truststore") is not one.
+  const answersFocus = (candidate: ScoredCandidate) =>
+    focus === 'number' ? candidate.focus === 1 : candidate.focus >= FOCUS_HELD;
   if (focus !== 'explanation' && !picked.some(answersFocus)) {
     const holder = scored.find(
       (candidate) =>
@@ -444,6 +456,25 @@ function titleCoverage(
     if (questionTerms.has(term)) mass += (query.get(term) ?? 0) * (idf.get(term) ?? 0);
   }
   return mass / queryMass;
+}
+
+/**
+ * Whether a unit is about what the question names: the question's own rarer
+ * words that some offered document's title holds are its subjects, and a
+ * unit is about them when its title holds one. With no such word, every unit is.
+ */
+function subjectOfQuestion(
+  candidates: readonly Candidate[],
+  ownTerms: ReadonlySet<string>,
+): (candidate: Candidate) => boolean {
+  const subjects = new Set<string>();
+  for (const candidate of candidates) {
+    for (const term of candidate.titleTerms) {
+      if (ownTerms.has(term) && !COMMON_WORDS.has(term)) subjects.add(term);
+    }
+  }
+  if (subjects.size === 0) return () => true;
+  return (candidate) => [...candidate.titleTerms].some((term) => subjects.has(term));
 }
 
 /** Each document's place among the offered passages' documents, by its best-ranked passage (from 0). */

@@ -4,7 +4,7 @@
  * of passage answers it. "How do I…" is answered by a command or a code
  * block, "what's the flag for…" by an identifier, "how many…" by a number.
  */
-import { analyze, words } from '../../../domain/retrieval/text-analysis';
+import { analyze } from '../../../domain/retrieval/text-analysis';
 
 export type QuestionFocus =
   /** "how do I…", "how to…": steps, a command, a code example. */
@@ -27,8 +27,13 @@ const NAME =
 const NUMBER =
   /\bhow\s+(?:many|much|long|big|large|often|old|fast|far|high|low)\b|\b(?:default|maximum|minimum|max|min|limit|timeout|port|size|version|number|count|ratio|rate|percentage|speed|length|interval|duration|capacity)\b/i;
 
+/**
+ * A question word that opens the question, or a question mark that ends it.
+ * Inside an instruction a "when" or a "which" only qualifies it: "keep the
+ * original file when gzipping" asks how, not when.
+ */
 const QUESTION_WORD =
-  /\b(?:what|whats|why|which|who|when|where|explain|describe|meaning|difference)\b|\?\s*$/i;
+  /^\W*(?:what|whats|why|which|who|when|where|explain|describe)\b|\b(?:meaning|difference)\b|\?\s*$/i;
 
 const YES_NO =
   /^(?:\W*)(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|may|must)\b/i;
@@ -160,119 +165,4 @@ export function questionKeywords(question: string, filler: ReadonlySet<string>):
     kept.push(word);
   }
   return kept;
-}
-
-/**
- * How users ask against how documentation words it. A question's word
- * brings in the documentation's words at a lower weight ("turn off" finds
- * "disable", "folder" finds "directory"). Small on purpose: these are the
- * pairs seen again and again in questions about software; a wider thesaurus
- * would match sentences that are not about the question.
- */
-const DOCUMENTATION_WORDS: ReadonlyArray<readonly [string, string]> = [
-  ['turn off', 'disable'],
-  ['switch off', 'disable'],
-  ['stop', 'disable'],
-  ['turn on', 'enable'],
-  ['switch on', 'enable'],
-  ['folder', 'directory'],
-  ['dir', 'directory'],
-  ['config', 'configuration'],
-  ['settings', 'configuration'],
-  ['clear', 'purge'],
-  ['clear', 'remove'],
-  ['wipe', 'remove'],
-  ['erase', 'delete'],
-  ['delete', 'remove'],
-  ['remove', 'delete'],
-  ['setup', 'install'],
-  ['launch', 'start'],
-  ['run', 'execute'],
-  ['speed', 'performance'],
-  ['fast', 'performance'],
-  ['slow', 'performance'],
-  ['error', 'fail'],
-  ['crash', 'fail'],
-  ['wait', 'timeout'],
-  ['retry', 'retries'],
-  ['login', 'authentication'],
-  ['log in', 'authentication'],
-  ['password', 'credentials'],
-  ['env var', 'environment variable'],
-  ['envvar', 'environment variable'],
-  ['args', 'arguments'],
-  ['params', 'parameters'],
-  ['make', 'create'],
-  ['new', 'create'],
-  ['update', 'upgrade'],
-  ['upgrade', 'update'],
-  ['version', 'release'],
-  ['download', 'fetch'],
-  ['copy', 'clone'],
-  ['undo', 'revert'],
-  ['undo', 'reset'],
-  ['turn', 'convert'],
-  ['transform', 'convert'],
-  ['huge', 'large'],
-  ['huge', 'big'],
-  ['big', 'large'],
-  ['large', 'big'],
-  ['keep', 'store'],
-  ['keep', 'preserve'],
-  ['save', 'store'],
-  ['save', 'write'],
-  ['read', 'load'],
-  ['read', 'parse'],
-  ['load', 'read'],
-  ['print', 'output'],
-  ['show', 'display'],
-  ['see', 'show'],
-  ['see', 'display'],
-  ['list', 'show'],
-  ['time limit', 'timeout'],
-  ['time limit', 'maximum time'],
-  ['limit', 'maximum'],
-  ['throw away', 'discard'],
-  ['drop', 'strip'],
-  ['drop', 'discard'],
-  ['get back', 'restore'],
-  ['check', 'verify'],
-  ['check', 'validate'],
-  ['combine', 'merge'],
-  ['kill', 'terminate'],
-  ['quit', 'exit'],
-  ['cancel', 'abort'],
-  ['send', 'request'],
-  ['auth', 'authentication'],
-  ['repo', 'repository'],
-  ['deps', 'dependencies'],
-  ['db', 'database'],
-  ['app', 'application'],
-  ['docs', 'documentation'],
-  ['regex', 'regular expression'],
-  ['colour', 'color'],
-  ['quiet', 'silent'],
-  ['debug', 'verbose'],
-];
-
-/** The documentation's terms for a question's words, each with the question term it stands for. */
-export function documentationTerms(question: string): Map<string, string> {
-  const asked = ` ${words(question).join(' ')} `;
-  // A word of a matched phrase means the phrase: "turn off" is "disable", not "convert".
-  const inPhrases = new Set<string>();
-  for (const [users] of DOCUMENTATION_WORDS) {
-    if (users.includes(' ') && asked.includes(` ${users} `)) {
-      for (const word of users.split(' ')) inPhrases.add(word);
-    }
-  }
-  const found = new Map<string, string>();
-  for (const [users, documentation] of DOCUMENTATION_WORDS) {
-    if (!asked.includes(` ${users} `)) continue;
-    if (!users.includes(' ') && inPhrases.has(users)) continue;
-    const [userTerm] = analyze(users).slice(-1);
-    for (const term of analyze(documentation)) {
-      if (userTerm !== undefined && !found.has(term)) found.set(term, userTerm);
-    }
-  }
-  return found;
 }

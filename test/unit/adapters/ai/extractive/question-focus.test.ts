@@ -1,6 +1,5 @@
 import {
   comparesThings,
-  documentationTerms,
   identifiersIn,
   questionFocus,
 } from '../../../../../layers/core/adapters/ai/extractive/question-focus';
@@ -18,6 +17,9 @@ describe('Function: questionFocus', () => {
     ['is the git protocol recommended?', 'yes-no'],
     ['why is my build slow', 'explanation'],
     ['where does pip keep its cache on linux?', 'name'],
+    // A question word inside an instruction only qualifies it.
+    ['keep the original file when gzipping', 'procedure'],
+    ['list the files which changed', 'procedure'],
   ] as const)('reads %j as a %s question', (question, focus) => {
     expect(questionFocus(question)).toBe(focus);
   });
@@ -57,13 +59,5 @@ describe('Function: comparesThings', () => {
     expect(comparesThings('gzip vs zstd speed')).toBe(true);
     expect(comparesThings('what is the difference between reset and revert')).toBe(true);
     expect(comparesThings('how do I reset a branch')).toBe(false);
-  });
-});
-
-describe('Function: documentationTerms', () => {
-  it("brings in the documentation's word for a user's", () => {
-    expect([...documentationTerms('how can i turn off the cache').keys()]).toEqual(['disabl']);
-    expect([...documentationTerms('which folder is it in').keys()]).toEqual(['directori']);
-    expect([...documentationTerms('turn a dict back into xml').keys()]).toEqual(['convert']);
   });
 });
