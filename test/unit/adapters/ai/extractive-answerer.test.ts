@@ -520,6 +520,24 @@ describe('Class: ExtractiveAnswerer, documentation structure', () => {
     expect(result.text).toContain('Python 3.10');
   });
 
+  it('answers "which command" with the sentence that names a command', async () => {
+    const { result } = await answer(
+      {
+        question: 'which command writes a requirements file with pinned versions',
+        sources: [
+          doc(
+            1,
+            'Pinning package versions of your dependencies in the requirements file protects you from bugs, using `==` for each.\n\nA requirements file, containing pinned package versions can be generated using `pip freeze`.',
+            { document_title: 'pip-repeatable-installs.md' },
+          ),
+        ],
+      },
+      tuned,
+    );
+
+    expect(result.text).toContain('`pip freeze`');
+  });
+
   it('quotes both of two units it cannot tell apart', async () => {
     const { result } = await answer(
       {

@@ -1,7 +1,13 @@
 import { analyze } from '../../../domain/retrieval/text-analysis';
 import type { AnswerSource } from '../../../ports/answerer.port';
 import { type PassageUnit, passageUnits } from './passage-units';
-import { hasNumber, identifiersIn, type QuestionFocus } from './question-focus';
+import {
+  hasNumber,
+  identifiersIn,
+  isNameOfKind,
+  type NameKind,
+  type QuestionFocus,
+} from './question-focus';
 
 /**
  * The units of the offered passages as candidates for quoting: each with the
@@ -88,29 +94,37 @@ export function documentOf(source: AnswerSource): string {
   return source.document_id ?? source.document_url ?? source.document_title;
 }
 
+/** How well a name of another kind than the one asked for ("which env var", a `--flag`) holds the answer. */
+const OTHER_KIND = 0.6;
+
 /** How well a unit holds what the question's focus asks for, 0–1. */
 function focusMatch(
   focus: QuestionFocus,
   unit: PassageUnit,
   text: string,
-  identifiers: number,
+  identifiers: readonly string[],
+  kind: NameKind | undefined,
 ): number {
   switch (focus) {
     case 'procedure':
       if (unit.kind === 'lead' && unit.codeLines > 0) return 1;
       if (unit.term !== undefined) return 1;
       if (unit.kind === 'code') return 0.8;
-      return identifiers > 0 ? 0.6 : 0;
+      return identifiers.length > 0 ? 0.6 : 0;
     case 'name':
+      // The kind of name asked for ("which env var") is the answer; a name of another kind is less likely.
+      if (kind !== undefined && identifiers.length > 0) {
+        return identifiers.some((identifier) => isNameOfKind(identifier, kind)) ? 1 : OTHER_KIND;
+      }
       // A described term names the thing and says what it does; an example only shows it used.
       if (unit.term !== undefined) return 1;
       // A short block of names alone (a path, a setting) is the name itself.
       if (unit.kind === 'code') return namesOnly(unit) ? 1 : 0.4;
-      return identifiers > 0 ? 0.8 : 0;
+      return identifiers.length > 0 ? 0.8 : 0;
     case 'number':
       // A default or a limit is a number, or a named value ("defaults to --mixed").
       if (hasNumber(text)) return 1;
-      return identifiers > 0 ? 0.6 : 0;
+      return identifiers.length > 0 ? 0.6 : 0;
     case 'yes-no':
       return unit.kind === 'sentence' && SETTLES.test(text)
         ? 1
@@ -150,7 +164,11 @@ function leadingHeadingCandidate(
   return identifiers.length === 0 ? null : { text: heading, identifiers };
 }
 
-export function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candidate[] {
+export function candidatesOf(
+  source: AnswerSource,
+  focus: QuestionFocus,
+  kind?: NameKind,
+): Candidate[] {
   const headingTerms = meaningfulTerms((source.heading_path ?? []).join('\n'));
   // A file's name is one token to the analyzer ("pip-caching.md"); its words name the subject.
   const titleTerms = new Set([
@@ -175,7 +193,7 @@ export function candidatesOf(source: AnswerSource, focus: QuestionFocus): Candid
       headingTerms,
       titleTerms,
       leadingHeading,
-      focus: focusMatch(focus, unit, text, named.length),
+      focus: focusMatch(focus, unit, text, named, kind),
     };
   });
 }

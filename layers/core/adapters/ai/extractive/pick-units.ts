@@ -8,7 +8,7 @@ import {
   meaningfulTerms,
   type ScoredCandidate,
 } from './candidates';
-import { COMMON_WORDS, comparesThings, questionFocus } from './question-focus';
+import { askedNameKind, COMMON_WORDS, comparesThings, questionFocus } from './question-focus';
 
 export { QUESTION_FILLER, type ScoredCandidate } from './candidates';
 
@@ -210,7 +210,8 @@ export function pickUnits(
   const query = queryTerms(question, asked, history);
   if (query.size === 0 || sources.length === 0) return [];
   const focus = questionFocus(question);
-  const candidates = sources.flatMap((source) => candidatesOf(source, focus));
+  const kind = askedNameKind(question);
+  const candidates = sources.flatMap((source) => candidatesOf(source, focus, kind));
   const idf = inverseSourceFrequency(candidates, sources.length, query.keys());
   let queryMass = 0;
   for (const [term, weight] of query) queryMass += weight * (idf.get(term) ?? 0);

@@ -56,6 +56,49 @@ export function questionFocus(question: string): QuestionFocus {
   return 'explanation';
 }
 
+/** The kind of name a question asks for, when it says: "which flag", "what env var", "the command to". */
+export type NameKind = 'flag' | 'variable' | 'call' | 'command' | 'path';
+
+const NAME_KINDS: ReadonlyArray<readonly [NameKind, RegExp, RegExp]> = [
+  ['flag', /\b(?:flag|option|switch|argument|arg)s?\b/i, /^`?--?[A-Za-z][\w-]*/],
+  [
+    'variable',
+    /\b(?:env(?:ironment)?\s+var(?:iable)?s?|envvars?)\b/i,
+    /^`?\$?\{?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/,
+  ],
+  [
+    'call',
+    /\b(?:function|method|call|api)s?\b/i,
+    /^`?[A-Za-z_$][\w$.]*\(|^`?[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*`?$/,
+  ],
+  ['command', /\b(?:command|subcommand)s?\b/i, /^`[a-z][\w.-]*(?: [\w.=-]+)+`$/],
+  [
+    'path',
+    /\b(?:file(?:name)?|directory|folder|path)s?\b/i,
+    /^`?[^\s`]*\/[^\s`]*`?$|^`?[\w.-]+\.[a-z]{2,5}`?$/,
+  ],
+];
+
+/**
+ * The kind of name a "which…"/"what's the…" question asks for, if it says:
+ * "which env var" wants `PIP_CONFIG_FILE`, "which command" `pip freeze`,
+ * "what flag" `--insecure`. The first kind the question names counts.
+ */
+export function askedNameKind(question: string): NameKind | undefined {
+  let found: { kind: NameKind; at: number } | undefined;
+  for (const [kind, asks] of NAME_KINDS) {
+    const at = question.search(asks);
+    if (at >= 0 && (found === undefined || at < found.at)) found = { kind, at };
+  }
+  return found?.kind;
+}
+
+/** Whether `identifier` (as identifiersIn gives it) is a name of `kind`. */
+export function isNameOfKind(identifier: string, kind: NameKind): boolean {
+  const pattern = NAME_KINDS.find(([candidate]) => candidate === kind)?.[2];
+  return pattern !== undefined && pattern.test(identifier);
+}
+
 /**
  * Does the question compare things ("X vs Y", "difference between")? Only
  * then may an answer quote several documents side by side; otherwise one

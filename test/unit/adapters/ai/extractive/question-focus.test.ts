@@ -1,6 +1,8 @@
 import {
+  askedNameKind,
   comparesThings,
   identifiersIn,
+  isNameOfKind,
   questionFocus,
 } from '../../../../../layers/core/adapters/ai/extractive/question-focus';
 
@@ -59,5 +61,37 @@ describe('Function: comparesThings', () => {
     expect(comparesThings('gzip vs zstd speed')).toBe(true);
     expect(comparesThings('what is the difference between reset and revert')).toBe(true);
     expect(comparesThings('how do I reset a branch')).toBe(false);
+  });
+});
+
+describe('Function: askedNameKind', () => {
+  it.each([
+    ['which env var points pip at a config file', 'variable'],
+    ['whats the curl flag to follow redirects', 'flag'],
+    ['which command writes a requirements file', 'command'],
+    ['what method closes the interface', 'call'],
+    ['which folder does pip keep its cache in', 'path'],
+    ['what is the default port', undefined],
+  ] as const)('reads %j as asking for a %s', (question, kind) => {
+    expect(askedNameKind(question)).toBe(kind);
+  });
+});
+
+describe('Function: isNameOfKind', () => {
+  it.each([
+    ['--insecure', 'flag'],
+    ['`PIP_CONFIG_FILE`', 'variable'],
+    ['$HTTPS_PROXY', 'variable'],
+    ['rl.close()', 'call'],
+    ['`pip freeze`', 'command'],
+    ['`$HOME/.config/pip/pip.conf`', 'path'],
+    ['pip.conf', 'path'],
+  ] as const)('knows %j as a %s', (identifier, kind) => {
+    expect(isNameOfKind(identifier, kind)).toBe(true);
+  });
+
+  it('tells one kind from another', () => {
+    expect(isNameOfKind('--insecure', 'variable')).toBe(false);
+    expect(isNameOfKind('`pip freeze`', 'flag')).toBe(false);
   });
 });
