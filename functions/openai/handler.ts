@@ -156,6 +156,7 @@ export const operations = {
             encode: encodeChunk,
             onUnexpectedError: (error) => logger.error('stream', { error: error as Error }),
             onAbandoned: () => abandoned.abort(),
+            requestId,
           },
         ),
       };

@@ -118,6 +118,7 @@ export const operations = {
         body: sseStream(serverSentEvents(rest, requestId, abandoned.signal), {
           onUnexpectedError: (error) => logger.error('stream', { error: error as Error }),
           onAbandoned: () => abandoned.abort(),
+          requestId,
         }),
       };
       // The middleware chain only touches status and headers; the body stays a stream.

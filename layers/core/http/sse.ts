@@ -30,6 +30,8 @@ export function sseStream(
      * waiting on a model would otherwise only notice at its next event.
      */
     onAbandoned?: () => void;
+    /** The request's id, quoted in the generic `error` event as in every error body. */
+    requestId?: string;
     /** How an event is written: `event:` and `data:` lines unless said (an OpenAI-style stream has data only). */
     encode?: (event: ServerSentEvent) => string;
   } = {},
@@ -59,6 +61,7 @@ export function sseStream(
           event: 'error',
           data: {
             error: { code: 'internal_error', message: 'The answer stream failed', details: {} },
+            ...(options.requestId === undefined ? {} : { request_id: options.requestId }),
           },
         });
         return;

@@ -37,4 +37,29 @@ describe('Function: sseStream', () => {
     expect(stream.destroyed).toBe(true);
     expect(onAbandoned).toHaveBeenCalledTimes(1);
   });
+
+  it('ends with a generic error event that quotes the request id when its source throws', async () => {
+    // Prepare
+    const onUnexpectedError = jest.fn();
+    async function* events() {
+      yield { event: 'delta', data: { text: 'Hel' } };
+      throw new Error('the model connection broke');
+    }
+
+    // Act
+    const chunks: string[] = [];
+    for await (const chunk of sseStream(events(), { onUnexpectedError, requestId: 'req_1' })) {
+      chunks.push(String(chunk));
+    }
+
+    // Assess: the same body shape as every error response, nothing of the cause
+    const last = chunks.at(-1) ?? '';
+    expect(last.startsWith('event: error\n')).toBe(true);
+    expect(JSON.parse(last.split('data: ')[1] ?? '')).toEqual({
+      error: { code: 'internal_error', message: 'The answer stream failed', details: {} },
+      request_id: 'req_1',
+    });
+    expect(last).not.toContain('model connection');
+    expect(onUnexpectedError).toHaveBeenCalledTimes(1);
+  });
 });
