@@ -22,6 +22,9 @@ silent.enable = () => {};
 silent.disable = () => '';
 silent.enabled = () => false;
 silent.formatters = {};
+// As the package exports itself: node-saml calls `debug.default(…)`.
+silent.debug = silent;
+silent.default = silent;
 
 // A path, not the package name, which the alias would turn back into this file.
 module.exports = process.env.DEBUG ? require('../../node_modules/debug/src/index.js') : silent;
