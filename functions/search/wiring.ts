@@ -1,8 +1,8 @@
 import { DynamoDbAgentRepository } from '../../layers/core/adapters/dynamodb/agent-repository';
 import { DynamoDbDataSourceRepository } from '../../layers/core/adapters/dynamodb/data-source-repository';
 import { DynamoDbUploadedFileRepository } from '../../layers/core/adapters/dynamodb/uploaded-file-repository';
+import { cloudEmbedder } from '../../layers/core/wiring/cloud/cloud-embedder';
 import { cloudHttpPlatform } from '../../layers/core/wiring/cloud/cloud-http-platform';
-import { cloudModels } from '../../layers/core/wiring/cloud/cloud-models';
 import { cloudRetrievalIndex } from '../../layers/core/wiring/cloud/cloud-retrieval';
 import { cloudTable } from '../../layers/core/wiring/cloud/cloud-table';
 import { compositionRoot } from '../../layers/core/wiring/composition-root';
@@ -21,7 +21,7 @@ export const dependencies = compositionRoot(() => {
     retrieval: cloudRetrievalIndex(),
     // A file source's documents are its upload records (listed in every state).
     files: new DynamoDbUploadedFileRepository(client, tableName),
-    embedder: cloudModels().embedder,
+    embedder: cloudEmbedder(),
   };
 });
 

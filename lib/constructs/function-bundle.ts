@@ -68,6 +68,10 @@ export const LAMBDA_BUNDLING = {
     // The MCP SDK's support for zod 3 tool schemas; the MCP server's are zod 4.
     'zod/v3': path.resolve(__dirname, '..', 'bundling', 'zod-v3-unused.cjs'),
     'zod-to-json-schema': path.resolve(__dirname, '..', 'bundling', 'zod-v3-unused.cjs'),
+    // The OpenSearch Serializer's parser for numbers beyond 2^53, which the service's client never asks for.
+    json11: path.resolve(__dirname, '..', 'bundling', 'json11-unused.cjs'),
+    // Silent loggers unless DEBUG is set, without loading the package (OpenSearch, node-saml).
+    debug: path.resolve(__dirname, '..', 'bundling', 'debug-when-asked.cjs'),
   },
 } as const satisfies BuildOptions;
 

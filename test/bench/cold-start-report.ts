@@ -297,7 +297,12 @@ function builds it while its module loads (P48). Work deferred to a first
 use is not: the packages loaded on first use (P209: the Encryption SDK,
 P70, the Anthropic and OpenAI SDKs, node-saml, P93, the workers' parsers
 and tokenizer, measured in their own table), the S3 client of
-\`data-sources\` (P71), the SQS client (P210), secrets and connections. This is Node.js
+\`data-sources\` (P71), the SQS client (P210), secrets and connections, and in
+the answering families what an answer needs and a refused request does not:
+the offline answerer's modules, the OpenSearch client, the answerers for
+organizations' own keys and grounding's sentence segmenter (the first
+\`Intl\` object, which initializes ICU), evaluated at their first use
+inside \`index.js\` (see "What refused requests do not load" below). This is Node.js
 ${machine.node} on ${machine.cores} x86 cores with ${settings.concurrency} processes sharing them; the functions run
 Node.js 24 on ARM64 with the CPU share of their memory size (1,024 MB, about
 0.6 vCPU), so absolute times there differ: compare the rows and the ratios

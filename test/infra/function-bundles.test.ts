@@ -385,6 +385,25 @@ describe('Function bundles (issue 8: each Lambda carries only its family)', () =
     );
   });
 
+  it('relies on the OpenSearch Serializer calling json11 only with long numeral support, which the client never enables', () => {
+    const serializer = readFileSync(
+      join(ROOT, 'node_modules/@opensearch-project/opensearch/lib/Serializer.js'),
+      'utf8',
+    );
+    const client = readFileSync(
+      join(ROOT, 'layers/core/adapters/opensearch/search-client.ts'),
+      'utf8',
+    );
+
+    // Each call sits in a branch taken only with `enableLongNumeralSupport`, inside a try that keeps JSON's result.
+    expect(serializer.match(/JSON11\.\w+\(/g)).toEqual(['JSON11.stringify(', 'JSON11.parse(']);
+    expect(
+      serializer.match(/if \(shouldHandleLongNumerals && !numeralsAreNumbers\) \{\n\s+try \{/g),
+    ).toHaveLength(2);
+    expect(client).toContain('new Serializer()');
+    expect(client).not.toContain('enableLongNumeralSupport');
+  });
+
   it.each([...CRUD_FAMILIES, ...PROVIDER_SIGN_IN_FAMILIES])(
     'loads %s as Lambda does at init (tracer, SDK clients and composition built)',
     async (name) => {

@@ -1,23 +1,13 @@
 import { BedrockAnswerer } from '../adapters/ai/bedrock-answerer';
-import { BedrockEmbedder } from '../adapters/ai/bedrock-embedder';
 import type { BedrockSettings } from '../adapters/ai/bedrock-models';
-import { ExtractiveAnswerer, OFFLINE_EXTRACTIVE_MODEL } from '../adapters/ai/extractive-answerer';
-import { OfflineHashEmbedder } from '../adapters/ai/offline-embedder';
 import { OpenAiAnswerer } from '../adapters/ai/openai-answerer';
-import { OpenAiEmbedder } from '../adapters/ai/openai-embedder';
-import type { DeploymentModels } from '../domain/deployment-models';
+import { type DeploymentModels, OFFLINE_MODEL } from '../domain/deployment-models';
 import { InvalidRequestError } from '../domain/errors';
 import type { Answerer } from '../ports/answerer.port';
 import type { Embedder } from '../ports/embedder.port';
+import { embedderFor, type OpenAiSettings, openAiConnection } from './model-embedder';
 
-export type { BedrockSettings } from '../adapters/ai/bedrock-models';
-
-/** `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any compatible endpoint). */
-export interface OpenAiSettings {
-  /** The key, or how to read it before each request (the cloud's Secrets Manager secret). */
-  readonly apiKey: string | (() => Promise<string>);
-  readonly baseURL?: string | undefined;
-}
+export type { BedrockSettings, OpenAiSettings } from './model-embedder';
 
 /**
  * D20/D36 and issue 32: embeddings and answers from Amazon Bedrock (the
@@ -48,37 +38,45 @@ export function modelProviders(
   openAi: OpenAiSettings | null,
   bedrock: BedrockSettings | null = null,
 ): ModelProviders {
-  const extractive = new ExtractiveAnswerer();
-  const connection = openAi
-    ? { apiKey: openAi.apiKey, ...(openAi.baseURL ? { baseURL: openAi.baseURL } : {}) }
-    : null;
-  const where = bedrock ? { region: bedrock.region, endpoint: bedrock.endpoint } : {};
+  const extractive = answererLoadedOnFirstUse(
+    async () => new (await import('../adapters/ai/extractive-answerer')).ExtractiveAnswerer(),
+  );
   const chat = bedrock
-    ? new BedrockAnswerer({ modelId: bedrock.answerModel, ...where })
-    : connection
-      ? new OpenAiAnswerer(connection)
-      : null;
-  const embedder = bedrock
-    ? new BedrockEmbedder({
-        model: bedrock.embeddingModel,
-        ...(bedrock.embeddingDimensions === undefined
-          ? {}
-          : { dimensions: bedrock.embeddingDimensions }),
-        ...where,
+    ? new BedrockAnswerer({
+        modelId: bedrock.answerModel,
+        region: bedrock.region,
+        endpoint: bedrock.endpoint,
       })
-    : connection
-      ? new OpenAiEmbedder(connection)
-      : new OfflineHashEmbedder();
+    : openAi
+      ? new OpenAiAnswerer(openAiConnection(openAi))
+      : null;
+  const embedder = embedderFor(openAi, bedrock);
   return {
     embedder,
     deployment: deploymentModelsOf(openAi, bedrock),
     answererFor: (model) => {
-      if (model === OFFLINE_EXTRACTIVE_MODEL) return extractive;
+      if (model === OFFLINE_MODEL) return extractive;
       if (chat) return chat;
       throw new InvalidRequestError(
-        `The agent's model "${model}" needs a model provider, and none is configured; set the agent's model to ${OFFLINE_EXTRACTIVE_MODEL}, or configure a model provider (on one machine SVC_MODEL_PROVIDER=bedrock or OPENAI_API_KEY; in the cloud the deployment's modelProvider=bedrock or modelApiKeySecret)`,
+        `The agent's model "${model}" needs a model provider, and none is configured; set the agent's model to ${OFFLINE_MODEL}, or configure a model provider (on one machine SVC_MODEL_PROVIDER=bedrock or OPENAI_API_KEY; in the cloud the deployment's modelProvider=bedrock or modelApiKeySecret)`,
         { fields: [{ path: 'model', message: 'no provider configured for this model' }] },
       );
+    },
+  };
+}
+
+/**
+ * An answerer whose module is evaluated when it first answers, not when the
+ * function starts: the offline answerer builds its sentence segmenter and word
+ * tables as its modules load, which a function whose agents answer with a
+ * provider's model, or a request that never reaches an answer, does not need.
+ */
+function answererLoadedOnFirstUse(load: () => Promise<Answerer>): Answerer {
+  let loaded: Promise<Answerer> | undefined;
+  return {
+    async *answer(request) {
+      loaded ??= load();
+      yield* (await loaded).answer(request);
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   KNN_ENGINE,
   KNN_SPACE_TYPE,
 } from './index-definition';
-import type { SearchClient } from './search-client';
+import type { SearchCalls } from './search-client';
 import { translateError, withSearchErrors } from './translate-error';
 
 export interface EnsuredIndex {
@@ -63,7 +63,7 @@ const mappingSchema = z.record(
  * await ensureIndex(client, { prefix: 'svc-chunks', embedder: { id: 'offline-hash-v1/384', dimensions: 384 } });
  */
 export async function ensureIndex(
-  client: SearchClient,
+  client: SearchCalls,
   options: { readonly prefix: string; readonly embedder: EmbedderShape },
 ): Promise<EnsuredIndex> {
   const { embedder } = options;
@@ -161,7 +161,7 @@ export interface EnsureIndexesOptions {
  * Used by the index bootstrap on deploy.
  */
 export async function ensureIndexes(
-  client: SearchClient,
+  client: SearchCalls,
   options: EnsureIndexesOptions,
 ): Promise<EnsuredIndex[]> {
   const attempts = options.attempts ?? 5;

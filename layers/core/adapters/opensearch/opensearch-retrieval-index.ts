@@ -38,11 +38,11 @@ import {
   scoredChunks,
   searchResult,
 } from './retrieval-responses';
-import type { SearchClient } from './search-client';
+import type { SearchCalls } from './search-client';
 import { errorFromStatus, isTransientStatus, withSearchErrors } from './translate-error';
 
 export interface OpenSearchRetrievalIndexOptions {
-  readonly client: SearchClient;
+  readonly client: SearchCalls;
   /**
    * Prefix of the chunk index names (one index per embedder, see index-definition.ts).
    * @default 'svc-chunks'
@@ -90,7 +90,7 @@ const COMPOSITE_PAGE_SIZE = 1000;
  * await index.knn({ orgId }, vector, embedder.id, 10);
  */
 export class OpenSearchRetrievalIndex implements RetrievalIndex {
-  private readonly client: SearchClient;
+  private readonly client: SearchCalls;
   private readonly prefix: string;
   private readonly writeTimeoutMs: number;
   /** Indexes this instance has made sure exist, by name (so only the first write checks). */

@@ -32,8 +32,10 @@ export type SearchResponse = ApiResponse;
  * The OpenSearch calls the service makes, with the official client's call and
  * answer shapes: failures reject with the package's own errors
  * (`ResponseError` for a 4xx/5xx answer, `ConnectionError`, `TimeoutError`, …).
+ * What the adapters use, which a client connected at its first call
+ * (search-client-on-first-use.ts) provides too.
  */
-export interface SearchClient {
+export interface SearchCalls {
   search(params: Search_Request, options?: CallOptions): Promise<SearchResponse>;
   msearch(params: Msearch_Request, options?: CallOptions): Promise<SearchResponse>;
   count(params: Count_Request, options?: CallOptions): Promise<SearchResponse>;
@@ -46,6 +48,10 @@ export interface SearchClient {
     getMapping(params: Indices_GetMapping_Request, options?: CallOptions): Promise<SearchResponse>;
     putMapping(params: Indices_PutMapping_Request, options?: CallOptions): Promise<SearchResponse>;
   };
+}
+
+/** The calls, on the package's transport to one node. */
+export interface SearchClient extends SearchCalls {
   /** The nodes the client talks to (one, in this service). */
   readonly connectionPool: ConnectionPool;
 }

@@ -56,7 +56,16 @@ export const SUPPORT_SHARE = 0.7;
 /** Sentences on either side of a sentence that its window takes in. */
 const WINDOW_REACH = 1;
 
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+/**
+ * Built at the first answer grounded, not as the module loads: the first
+ * `Intl` object of a process initializes ICU, about 10 ms, which a request
+ * that is refused before it is answered should not pay at the function's init.
+ */
+let sentences: Intl.Segmenter | undefined;
+function sentenceSegmenter(): Intl.Segmenter {
+  sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' });
+  return sentences;
+}
 
 /** Markers at the start of a segment: they close the sentence before it (`… days. [1] Next …`). */
 const LEADING_MARKERS = /^\s*(?:\[\d{1,4}(?:\s*,\s*\d{1,4})*\]\s*)+/;
@@ -75,22 +84,26 @@ const DECORATION_START = /^(?:[-*+>•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+/;
  * "According to the documentation, …" claims only what follows. Stemmed as
  * the analyzer stems, to be compared with analyzed terms.
  */
-const FUNCTION_TERMS: ReadonlySet<string> = new Set(
-  analyze(
-    'here how what when where which who whom whose why also so thus hence then now just ' +
-      'you your yours we our us i me my he she him her his its them those this these ' +
-      'can could may might must shall should would do does did done doing have has had ' +
-      'been being am were was would like follow following below above example ' +
-      'yes ok okay note simply only very more most some any all each both either neither ' +
-      'there therefore however moreover furthermore ' +
-      // Words an answer uses to point at its sources rather than to claim something.
-      'according source sources document documentation docs states stated says said mentions mentioned',
-  ),
-);
+const FUNCTION_WORDS =
+  'here how what when where which who whom whose why also so thus hence then now just ' +
+  'you your yours we our us i me my he she him her his its them those this these ' +
+  'can could may might must shall should would do does did done doing have has had ' +
+  'been being am were was would like follow following below above example ' +
+  'yes ok okay note simply only very more most some any all each both either neither ' +
+  'there therefore however moreover furthermore ' +
+  // Words an answer uses to point at its sources rather than to claim something.
+  'according source sources document documentation docs states stated says said mentions mentioned';
+
+/** Analyzed at the first claim checked (the analyzer compiles its word pattern at its first use). */
+let functionTerms: ReadonlySet<string> | undefined;
+function isFunctionTerm(term: string): boolean {
+  functionTerms ??= new Set(analyze(FUNCTION_WORDS));
+  return functionTerms.has(term);
+}
 
 /** A claim's content terms: analyzed words, function words left out, each once. */
 function contentTermsOf(text: string): string[] {
-  return [...new Set(analyze(text))].filter((term) => !FUNCTION_TERMS.has(term));
+  return [...new Set(analyze(text))].filter((term) => !isFunctionTerm(term));
 }
 
 /** An answer that claims nothing (the non-answers). */
@@ -173,7 +186,7 @@ function claimUnits(answer: string, sourceCount: number): ClaimUnit[] {
       continue;
     }
     const heading = HEADING.test(line);
-    for (const { segment } of SENTENCES.segment(line.replace(DECORATION_START, ''))) {
+    for (const { segment } of sentenceSegmenter().segment(line.replace(DECORATION_START, ''))) {
       const previous = units.at(-1);
       const leading = previous ? (LEADING_MARKERS.exec(segment)?.[0] ?? '') : '';
       if (previous && leading) previous.markers += leading;
@@ -243,7 +256,7 @@ class SourceIndex {
     for (const number of cited) {
       const text = sources[number - 1]?.chunk_text ?? '';
       const sentences: SourceSentence[] = [];
-      for (const { segment, index } of SENTENCES.segment(text)) {
+      for (const { segment, index } of sentenceSegmenter().segment(text)) {
         const position = sentences.length;
         for (const term of new Set(analyze(segment))) {
           let bySource = this.postings.get(term);

@@ -10,14 +10,36 @@ describe('cloudModels with MODEL_PROVIDER=bedrock', () => {
     process.env = { ...saved, MODEL_PROVIDER: 'bedrock', ...variables };
   };
 
-  it('embeds with Titan Text Embeddings V2 at 1024 dimensions and answers with Bedrock by default', () => {
+  it('embeds with Titan Text Embeddings V2 at 1024 dimensions and answers with Bedrock by default', async () => {
     withEnvironment({});
 
     const models = cloudModels();
 
     expect(models.embedder.id).toBe('bedrock/amazon.titan-embed-text-v2:0/1024');
     expect(models.answererFor('amazon.nova-lite-v1:0').constructor.name).toBe('BedrockAnswerer');
-    expect(models.answererFor('offline-extractive').constructor.name).toBe('ExtractiveAnswerer');
+    // The offline answerer still answers offline agents, without a call to Bedrock.
+    const events = [];
+    for await (const event of models.answererFor('offline-extractive').answer({
+      model: 'offline-extractive',
+      systemPrompt: null,
+      question: 'How long do refunds take?',
+      history: [],
+      sources: [
+        {
+          number: 1,
+          chunk_id: 'c1',
+          document_title: 'Refunds',
+          document_url: null,
+          text: 'Refunds are paid back within 14 days of the return.',
+          score: 1,
+        },
+      ],
+      temperature: 0,
+      maxTokens: 200,
+    })) {
+      events.push(event);
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'done', result: { model: 'offline-extractive' } });
   });
 
   it('takes the models and the dimension the stack names', () => {
