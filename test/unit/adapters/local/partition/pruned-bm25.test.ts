@@ -65,9 +65,9 @@ describe('BM25 with a top-k threshold', () => {
           const chunks = chunksOf(seed, count);
           const index = new LexicalIndex();
           const texts = chunks.map((words) => words.join(' '));
-          texts.forEach((text, doc) =>
-            index.add(doc, { document_title: '', text, heading_path: [] }),
-          );
+          texts.forEach((text, doc) => {
+            index.add(doc, { document_title: '', text, heading_path: [] });
+          });
           const wanted = (doc: number) => !filtered || doc % 3 === 1;
 
           // Act
