@@ -32,16 +32,20 @@ export interface PrunedSearchContext {
  * search, postings are sorted by document), and candidates that cannot reach
  * the threshold even with every remaining term are dropped first.
  *
- * Exact: the result is the exhaustive search's, scores to the last bit, as
- * the candidates are scored again from zero, term after term in query order
- * (`terms` order), with the exhaustive search's arithmetic. `extraCandidates`
- * are documents scored by something else afterwards (the headings field):
- * they are kept as candidates whatever their text scores.
+ * When the threshold never gets there, every term is read in full, as the
+ * exhaustive search does, and only the chunks at or above the k-th best
+ * score remain candidates.
  *
- * Returns null, with the accumulator left clean, when the threshold never
- * beats the remaining terms early enough to save reading (then the caller
- * runs the exhaustive search); otherwise the candidates, sorted, with their
- * text scores in `scores` (the caller adds the headings and collects them).
+ * Exact: the result is the exhaustive search's, scores to the last bit, as
+ * the few candidates left are scored again from zero, term after term in
+ * query order (`terms` order), with the exhaustive search's arithmetic (the
+ * margins of 1e-9 above cover the rounding of sums made in another order).
+ * `extraCandidates` are documents scored by something else afterwards (the
+ * headings field): they are kept as candidates whatever their text scores.
+ *
+ * Returns the candidates, sorted, with their text scores in `scores` (the
+ * caller adds the headings and collects them, which resets the scores); null
+ * for fewer than two terms (nothing to gain; the accumulator is untouched).
  */
 export function prunedCandidates(
   terms: readonly QueryTermPostings[],
@@ -66,44 +70,71 @@ export function prunedCandidates(
     remainingPostings += term.size;
   }
   let touchedCount = 0;
+  let readBound = 0;
   let threshold = Number.NEGATIVE_INFINITY;
-  let closed = false;
-  for (let step = 0; step < order.length - 1; step += 1) {
-    const term = terms[order[step] as number] as QueryTermPostings;
+  let read = 0;
+  while (read < order.length) {
+    const term = terms[order[read] as number] as QueryTermPostings;
     touchedCount = accumulateTracked(term, normalization, scores, touched, touchedCount);
+    read += 1;
     remainingBound -= term.bound;
+    readBound += term.bound;
     remainingPostings -= term.size;
-    // Looking the candidates up in the rest must cost less than reading the rest.
-    if (touchedCount * 4 > remainingPostings) break;
-    threshold = kthBest(touched, touchedCount, scores, wanted, k);
-    // A margin for rounding: the bound and the threshold are sums in another order than the final one.
-    if (remainingBound < threshold * (1 - 1e-9)) {
-      closed = true;
+    if (read === order.length) {
+      remainingBound = 0;
+      threshold = kthBest(touched, touchedCount, scores, wanted, k);
       break;
     }
-  }
-  if (!closed) {
-    for (let i = 0; i < touchedCount; i += 1) scores[touched[i] as number] = 0;
-    return null;
+    // No chunk has more than the bounds of the terms read so far: the threshold cannot beat the rest
+    // yet; and looking the candidates up in the rest must cost less than reading it.
+    if (remainingBound >= readBound || touchedCount * 4 > remainingPostings) continue;
+    threshold = kthBest(touched, touchedCount, scores, wanted, k);
+    // A margin for rounding: the bound and the threshold are sums in another order than the final one.
+    if (remainingBound < threshold * (1 - 1e-9)) break;
   }
   // Candidates: wanted chunks that could still reach the threshold, and every extra one.
-  const floor = threshold * (1 - 1e-9) - remainingBound;
+  let floor = threshold * (1 - 1e-9) - remainingBound;
   let kept = 0;
   for (let i = 0; i < touchedCount; i += 1) {
     const doc = touched[i] as number;
     const score = scores[doc] as number;
-    scores[doc] = 0;
     if (score >= floor && wanted(doc)) {
       touched[kept] = doc;
       kept += 1;
+    } else {
+      scores[doc] = 0;
     }
   }
-  const all = new Int32Array(kept + extraCandidates.length);
-  all.set(touched.subarray(0, kept));
-  all.set(extraCandidates, kept);
-  const candidates = unique(all.sort());
-  for (const term of terms) addToCandidates(term, normalization, scores, candidates);
-  return candidates;
+  let candidates = unique(touched.subarray(0, kept).sort());
+  // The remaining terms, most weight first, each looked up for the candidates left; after each,
+  // a candidate that cannot reach the threshold even with all the rest is dropped (MaxScore).
+  for (let step = read; step < order.length; step += 1) {
+    const term = terms[order[step] as number] as QueryTermPostings;
+    addToCandidates(term, normalization, scores, candidates);
+    remainingBound -= term.bound;
+    threshold = Math.max(threshold, kthBest(candidates, candidates.length, scores, wanted, k));
+    floor = threshold * (1 - 1e-9) - remainingBound;
+    kept = 0;
+    for (let i = 0; i < candidates.length; i += 1) {
+      const doc = candidates[i] as number;
+      if ((scores[doc] as number) >= floor) {
+        candidates[kept] = doc;
+        kept += 1;
+      } else {
+        scores[doc] = 0;
+      }
+    }
+    candidates = candidates.subarray(0, kept);
+  }
+  // The few left are scored again from zero in query order, so their scores are the exhaustive
+  // search's to the last bit (the sums above ran in another order).
+  const all = new Int32Array(candidates.length + extraCandidates.length);
+  all.set(candidates);
+  all.set(extraCandidates, candidates.length);
+  for (const doc of all) scores[doc] = 0;
+  const final = unique(all.sort());
+  for (const term of terms) addToCandidates(term, normalization, scores, final);
+  return final;
 }
 
 /** Adds the term's contribution to every document of its postings; lists documents scored the first time. */

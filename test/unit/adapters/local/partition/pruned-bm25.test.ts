@@ -144,12 +144,14 @@ describe('BM25 with a top-k threshold', () => {
     expect(scores.filter((score) => score !== 0)).toHaveLength(1);
   });
 
-  it('gives up, leaving no score behind, when the threshold never beats the common terms', () => {
-    // Prepare: two terms of equal weight in every chunk: no chunk can be ruled out.
+  it('reads every term when the threshold never beats the rest, keeping the chunks at the k-th best', () => {
+    // Prepare: two terms of equal weight in every chunk, the first twice in chunks 7 and 9.
     const documents = 100;
-    const every = (weight: number): QueryTermPostings => ({
+    const every = (weight: number, twice: readonly number[]): QueryTermPostings => ({
       docs: Int32Array.from({ length: documents }, (_, doc) => doc),
-      frequencies: new Int32Array(documents).fill(1),
+      frequencies: Int32Array.from({ length: documents }, (_, doc) =>
+        twice.includes(doc) ? 2 : 1,
+      ),
       size: documents,
       weight,
       bound: weight,
@@ -158,8 +160,8 @@ describe('BM25 with a top-k threshold', () => {
 
     // Act
     const candidates = prunedCandidates(
-      [every(1), every(1)],
-      5,
+      [every(1, [7, 9]), every(1, [])],
+      2,
       {
         normalization: new Float64Array(documents).fill(0.9),
         scores,
@@ -170,7 +172,7 @@ describe('BM25 with a top-k threshold', () => {
     );
 
     // Assess
-    expect(candidates).toBeNull();
-    expect(scores.every((score) => score === 0)).toBe(true);
+    expect(Array.from(candidates ?? [])).toEqual([7, 9]);
+    expect(scores.filter((score) => score !== 0)).toHaveLength(2);
   });
 });
