@@ -8,6 +8,7 @@ import {
   bm25Idf,
   bm25TermScore,
   DEFAULT_BM25,
+  HEADING_BOOST,
 } from '../../../../../layers/core/domain/retrieval/bm25';
 
 /** Words by how common they are: the first in nearly every chunk, the last in a few. */
@@ -52,7 +53,7 @@ function chunksOf(seed: number, count: number): string[][] {
 }
 
 describe('BM25 with a top-k threshold', () => {
-  it('ranks and scores as the exhaustive formula, to the last bit, with filters (property)', () => {
+  it('ranks and scores as the exhaustive formula, to the last bit, with filters and headings (property)', () => {
     fc.assert(
       fc.property(
         fc.nat(),
@@ -65,8 +66,10 @@ describe('BM25 with a top-k threshold', () => {
           const chunks = chunksOf(seed, count);
           const index = new LexicalIndex();
           const texts = chunks.map((words) => words.join(' '));
+          // Every seventh chunk has a heading: one of its own words, common or rare.
+          const headingOf = (doc: number) => (doc % 7 === 0 ? [chunks[doc]?.[doc % 12] ?? ''] : []);
           texts.forEach((text, doc) => {
-            index.add(doc, { document_title: '', text, heading_path: [] });
+            index.add(doc, { document_title: '', text, heading_path: headingOf(doc) });
           });
           const wanted = (doc: number) => !filtered || doc % 3 === 1;
 
@@ -97,6 +100,17 @@ describe('BM25 with a top-k threshold', () => {
                 (scores[doc] ?? 0) +
                 bm25TermScore(idf, frequency, words.length, average, DEFAULT_BM25);
             });
+          }
+          // Then the headings field, on its own statistics (the chunks with a heading), boosted.
+          const headed = texts.map((_, doc) => doc).filter((doc) => headingOf(doc).length > 0);
+          for (const [word, times] of occurrences) {
+            const holding = headed.filter((doc) => headingOf(doc)[0] === word);
+            if (holding.length === 0) continue;
+            const idf = HEADING_BOOST * times * bm25Idf(holding.length, headed.length);
+            for (const doc of holding) {
+              if (!wanted(doc)) continue;
+              scores[doc] = (scores[doc] ?? 0) + bm25TermScore(idf, 1, 1, 1, DEFAULT_BM25);
+            }
           }
           const expected = scores
             .map((score, doc) => ({ id: doc, score }))
