@@ -16,13 +16,20 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AnnGraph } from './ann-graph';
 import { IndexFileCorruptError } from './index-file-error';
-import type { GraphLoader, PartitionImage, StoredChunk } from './partition/index-partition';
+import type {
+  GraphLoader,
+  LoadedImage,
+  PartitionImage,
+  StoredChunk,
+} from './partition/index-partition';
 import { PositionalFile } from './positional-file';
 import { storedChunkSchema } from './snapshot-chunk';
 import {
   encodeSnapshotV3,
+  encodeSnapshotV4,
   type GraphDescriptor,
   MAGIC_V3,
+  MAGIC_V4,
   readSnapshotV3,
   SnapshotFormatError,
 } from './snapshot-format';
@@ -94,11 +101,11 @@ export type IndexOperation =
 export type LoadedIndex = (
   | {
       /**
-       * A format-3 snapshot (or none), or a format-2 one (to be written again
-       * in format 3): the partition's image and a loader of its graphs.
+       * A format-4 snapshot (or none), or a format-2 or -3 one (to be written
+       * again in format 4): the partition's image and a loader of its graphs.
        */
-      readonly format: 2 | 3;
-      readonly image: PartitionImage | null;
+      readonly format: 2 | 3 | 4;
+      readonly image: LoadedImage | null;
       readonly loadGraph: GraphLoader;
     }
   | {
@@ -221,8 +228,20 @@ export class OrgIndexFiles {
    * write changes.
    */
   async writeSnapshot(image: PartitionImage): Promise<void> {
+    await this.#writeSnapshotIn(image, encodeSnapshotV4);
+  }
+
+  /** Writes a format-3 snapshot (before the keys were read in place): only to test its conversion. */
+  async writeFormat3Snapshot(image: PartitionImage): Promise<void> {
+    await this.#writeSnapshotIn(image, encodeSnapshotV3);
+  }
+
+  async #writeSnapshotIn(
+    image: PartitionImage,
+    encode: typeof encodeSnapshotV4 | typeof encodeSnapshotV3,
+  ): Promise<void> {
     const graphs = this.#saveGraphs(image);
-    const { sections, head } = encodeSnapshotV3(this.#orgId, image);
+    const { sections, head } = encode(this.#orgId, image);
     // The header names each graph with its checksum, known once the file is flushed and read back.
     const descriptors: (GraphDescriptor | null)[] = [];
     for (const graph of graphs) {
@@ -315,7 +334,7 @@ export class OrgIndexFiles {
   }
 
   async #readSnapshot(): Promise<
-    | { format: 2 | 3; image: PartitionImage | null; loadGraph: GraphLoader }
+    | { format: 2 | 3 | 4; image: LoadedImage | null; loadGraph: GraphLoader }
     | { format: 1; chunks: Extract<LoadedIndex, { format: 1 }>['chunks'] }
   > {
     let handle: FileHandle;
@@ -323,12 +342,13 @@ export class OrgIndexFiles {
       handle = await open(this.snapshotPath, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return { format: 3, image: null, loadGraph: () => undefined };
+      return { format: 4, image: null, loadGraph: () => undefined };
     }
     try {
       const magic = Buffer.alloc(MAGIC_V3.length);
       const { bytesRead } = await handle.read(magic, 0, magic.length, 0);
-      if (bytesRead === magic.length && magic.equals(MAGIC_V3)) {
+      const version = magic.equals(MAGIC_V4) ? 4 : magic.equals(MAGIC_V3) ? 3 : undefined;
+      if (bytesRead === magic.length && version !== undefined) {
         if (endianness() !== 'LE') {
           throw new SnapshotFormatError('snapshots are little-endian; this machine is not');
         }
@@ -336,9 +356,10 @@ export class OrgIndexFiles {
         const { image, graphs } = readSnapshotV3(
           PositionalFile.open(this.snapshotPath),
           this.#orgId,
+          version,
         );
         return {
-          format: 3,
+          format: version,
           image,
           loadGraph: this.#graphLoader(graphs, 'blake2b512', (graph) => graph.blake2b512),
         };

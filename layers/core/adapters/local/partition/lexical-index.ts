@@ -193,19 +193,24 @@ export class LexicalIndex {
     return { lengths: this.#lengthOf.view(), terms, documentFrequencies, postings };
   }
 
-  /** The index a snapshot's image describes; `chunks` are its documents, null for holes. */
+  /**
+   * The index a snapshot's image describes: `live` tells its documents from
+   * its holes, `headings` gives the heading paths of those that have one.
+   */
   static fromImage(
-    image: PartitionImage,
-    chunks: readonly (LexicalChunk | undefined)[],
+    image: Pick<PartitionImage, 'lengths' | 'terms' | 'documentFrequencies' | 'postings'>,
+    live: (doc: number) => boolean,
+    headings: ReadonlyMap<number, readonly string[]>,
   ): LexicalIndex {
     const index = new LexicalIndex();
     index.#lengthOf = IntList.over(image.lengths);
-    chunks.forEach((chunk, doc) => {
-      if (!chunk) return;
-      // The headings field is not in the snapshot: heading paths are short, so it is rebuilt from the chunks.
-      index.#headings.add(doc, chunk.heading_path);
-      index.#totalLength += image.lengths[doc] ?? 0;
-    });
+    for (let doc = 0; doc < image.lengths.length; doc += 1) {
+      if (live(doc)) index.#totalLength += image.lengths[doc] ?? 0;
+    }
+    // The headings field is not in the snapshot: heading paths are short, so it is rebuilt from them.
+    for (const [doc, headingPath] of [...headings].sort(([a], [b]) => a - b)) {
+      index.#headings.add(doc, headingPath);
+    }
     image.terms.forEach((term, i) => {
       // Not read here: a snapshot's postings are read from its file when a search first needs them.
       index.#postings.set(term, {
