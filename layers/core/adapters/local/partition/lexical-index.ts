@@ -150,7 +150,7 @@ export class LexicalIndex {
     const candidates = prunedCandidates(
       terms,
       k,
-      { normalization, scores, touched: this.#touched, wanted },
+      { normalization, scores, touched: this.#touched, documents: documents.count, wanted },
       this.#headings.documentsWith(queryTerms, wanted),
     );
     if (candidates) {

@@ -19,6 +19,8 @@ export interface PrunedSearchContext {
   readonly scores: Float64Array;
   /** Scratch room for as many document numbers as there are documents. */
   readonly touched: Int32Array;
+  /** Document numbers, holes included (the accumulator's used length). */
+  readonly documents: number;
   readonly wanted: (doc: number) => boolean;
 }
 
@@ -73,39 +75,52 @@ export function prunedCandidates(
   let readBound = 0;
   let threshold = Number.NEGATIVE_INFINITY;
   let read = 0;
+  // Listing the chunks scored pays while they are few; past an eighth of all, the terms are read
+  // as the exhaustive search reads them and the candidates found by one pass over every chunk.
+  let tracking = true;
   while (read < order.length) {
     const term = terms[order[read] as number] as QueryTermPostings;
-    touchedCount = accumulateTracked(term, normalization, scores, touched, touchedCount);
+    if (tracking) {
+      touchedCount = accumulateTracked(term, normalization, scores, touched, touchedCount);
+      tracking = touchedCount <= context.documents / 8;
+    } else {
+      accumulate(term, normalization, scores);
+    }
     read += 1;
     remainingBound -= term.bound;
     readBound += term.bound;
     remainingPostings -= term.size;
     if (read === order.length) {
       remainingBound = 0;
-      threshold = kthBest(touched, touchedCount, scores, wanted, k);
+      if (tracking) threshold = kthBest(touched, touchedCount, scores, wanted, k);
       break;
     }
     // No chunk has more than the bounds of the terms read so far: the threshold cannot beat the rest
     // yet; and looking the candidates up in the rest must cost less than reading it.
-    if (remainingBound >= readBound || touchedCount * 4 > remainingPostings) continue;
+    if (!tracking || remainingBound >= readBound || touchedCount * 4 > remainingPostings) continue;
     threshold = kthBest(touched, touchedCount, scores, wanted, k);
     // A margin for rounding: the bound and the threshold are sums in another order than the final one.
     if (remainingBound < threshold * (1 - 1e-9)) break;
   }
-  // Candidates: wanted chunks that could still reach the threshold, and every extra one.
-  let floor = threshold * (1 - 1e-9) - remainingBound;
-  let kept = 0;
-  for (let i = 0; i < touchedCount; i += 1) {
-    const doc = touched[i] as number;
-    const score = scores[doc] as number;
-    if (score >= floor && wanted(doc)) {
-      touched[kept] = doc;
-      kept += 1;
-    } else {
-      scores[doc] = 0;
+  let candidates: Int32Array;
+  if (tracking) {
+    // Candidates: wanted chunks that could still reach the threshold, and every extra one.
+    const floor = threshold * (1 - 1e-9) - remainingBound;
+    let kept = 0;
+    for (let i = 0; i < touchedCount; i += 1) {
+      const doc = touched[i] as number;
+      const score = scores[doc] as number;
+      if (score >= floor && wanted(doc)) {
+        touched[kept] = doc;
+        kept += 1;
+      } else {
+        scores[doc] = 0;
+      }
     }
+    candidates = unique(touched.subarray(0, kept).sort());
+  } else {
+    candidates = atOrAboveKthBest(scores, context.documents, wanted, k, touched);
   }
-  let candidates = unique(touched.subarray(0, kept).sort());
   // The remaining terms, most weight first, each looked up for the candidates left; after each,
   // a candidate that cannot reach the threshold even with all the rest is dropped (MaxScore).
   for (let step = read; step < order.length; step += 1) {
@@ -113,8 +128,8 @@ export function prunedCandidates(
     addToCandidates(term, normalization, scores, candidates);
     remainingBound -= term.bound;
     threshold = Math.max(threshold, kthBest(candidates, candidates.length, scores, wanted, k));
-    floor = threshold * (1 - 1e-9) - remainingBound;
-    kept = 0;
+    const floor = threshold * (1 - 1e-9) - remainingBound;
+    let kept = 0;
     for (let i = 0; i < candidates.length; i += 1) {
       const doc = candidates[i] as number;
       if ((scores[doc] as number) >= floor) {
@@ -135,6 +150,55 @@ export function prunedCandidates(
   const final = unique(all.sort());
   for (const term of terms) addToCandidates(term, normalization, scores, final);
   return final;
+}
+
+/** Adds the term's contribution to every document of its postings (the exhaustive search's loop). */
+function accumulate(
+  term: QueryTermPostings,
+  normalization: Float64Array,
+  scores: Float64Array,
+): void {
+  const { docs, frequencies, size, weight } = term;
+  for (let i = 0; i < size; i += 1) {
+    const doc = docs[i] as number;
+    const frequency = frequencies[i] as number;
+    scores[doc] =
+      (scores[doc] as number) + (weight * frequency) / (frequency + (normalization[doc] as number));
+  }
+}
+
+/**
+ * The wanted documents below `documents` scoring at least the k-th best of
+ * them (less the rounding margin), in order, written into `room`; every
+ * score is reset to 0. Two passes over all documents, in order.
+ */
+function atOrAboveKthBest(
+  scores: Float64Array,
+  documents: number,
+  wanted: (doc: number) => boolean,
+  k: number,
+  room: Int32Array,
+): Int32Array {
+  const best = new TopK(k);
+  let threshold = best.threshold;
+  for (let doc = 0; doc < documents; doc += 1) {
+    const score = scores[doc] as number;
+    if (score > 0 && score > threshold && wanted(doc)) {
+      best.offer(score, doc);
+      threshold = best.threshold;
+    }
+  }
+  const floor = threshold * (1 - 1e-9);
+  let kept = 0;
+  for (let doc = 0; doc < documents; doc += 1) {
+    const score = scores[doc] as number;
+    if (score > 0 && score >= floor && wanted(doc)) {
+      room[kept] = doc;
+      kept += 1;
+    }
+  }
+  scores.fill(0, 0, documents);
+  return room.subarray(0, kept);
 }
 
 /** Adds the term's contribution to every document of its postings; lists documents scored the first time. */

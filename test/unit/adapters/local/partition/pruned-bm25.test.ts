@@ -148,7 +148,7 @@ describe('BM25 with a top-k threshold', () => {
     const candidates = prunedCandidates(
       [common, rare],
       1,
-      { normalization, scores, touched: new Int32Array(documents), wanted: () => true },
+      { normalization, scores, touched: new Int32Array(documents), documents, wanted: () => true },
       [],
     );
 
@@ -180,6 +180,7 @@ describe('BM25 with a top-k threshold', () => {
         normalization: new Float64Array(documents).fill(0.9),
         scores,
         touched: new Int32Array(documents),
+        documents,
         wanted: () => true,
       },
       [],
