@@ -48,9 +48,9 @@ export { IndexFileCorruptError };
  * One organization's embedded index on disk: a snapshot and an append-only
  * log of what changed since.
  *
- * - `<org>.snapshot`: the whole partition at one moment, in format 3
+ * - `<org>.snapshot`: the whole partition at one moment, in format 4
  *   (snapshot-format.ts): binary sections, the large ones (vectors,
- *   postings, texts) read in place when a search needs them, the file kept
+ *   postings, texts, the chunks' keys) read in place when a search needs them, the file kept
  *   open for that (positional-file.ts). Written to a temporary file, flushed, then renamed over
  *   the old one, so a crash leaves the old or the new snapshot, never half of one.
  * - `<org>.<slab>-<random>.graph`: a slab's ANN graph (ann-graph.ts), named by
@@ -59,8 +59,8 @@ export { IndexFileCorruptError };
  *   names (older ones, or one whose snapshot a crash never committed) are
  *   deleted after the next snapshot. A missing or damaged graph is rebuilt
  *   from the vectors.
- * - Snapshots in formats 1 and 2 (snapshot-legacy.ts) still load;
- *   EmbeddedIndex then writes them again in format 3 (P127).
+ * - Snapshots in formats 1 and 2 (snapshot-legacy.ts) and 3 still load;
+ *   EmbeddedIndex then writes them again in format 4 (P127).
  * - `<org>.log`: one JSON line per write (upsert, delete document, delete data
  *   source), flushed before the write resolves, so a sync that was told its
  *   chunks are indexed finds them after a restart. A crash can tear only the
@@ -222,7 +222,7 @@ export class OrgIndexFiles {
   }
 
   /**
-   * Replaces the snapshot with `image` (atomically), in format 3, then
+   * Replaces the snapshot with `image` (atomically), in format 4, then
    * empties the log. Everything is encoded (and graphs saved) before the
    * first await: the image views the partition's memory, which the next
    * write changes.
@@ -364,7 +364,7 @@ export class OrgIndexFiles {
           loadGraph: this.#graphLoader(graphs, 'blake2b512', (graph) => graph.blake2b512),
         };
       }
-      // Formats 1 and 2 are read whole, once: the start writes them again in format 3.
+      // Formats 1 and 2 are read whole, once: the start writes them again in format 4.
       const file = await handle.readFile();
       if (magic.equals(MAGIC_V2)) {
         const { image, graphs } = readSnapshotV2(file, this.#orgId);
@@ -415,7 +415,7 @@ export class OrgIndexFiles {
 }
 
 /**
- * A file's digest (BLAKE2b-512 for format 3's graphs: 3× faster than SHA-256
+ * A file's digest (BLAKE2b-512 for format 3 and 4's graphs: 3× faster than SHA-256
  * here, and the check is on every start's path; format 2 used SHA-256), read through one reused 4 MiB buffer: reading a 90 MiB
  * graph whole into fresh memory cost 0.5 s of page faults on the bench's
  * virtual machine, for bytes that are hashed and dropped.

@@ -102,7 +102,7 @@ type KeyTuple = [
   embedder_id: string,
 ];
 
-/** Thrown when a format-3 snapshot cannot be read back; index-files.ts names the file. */
+/** Thrown when a format-3 or -4 snapshot cannot be read back; index-files.ts names the file. */
 export class SnapshotFormatError extends Error {}
 
 /**
@@ -312,11 +312,12 @@ function bytesOf(values: Int32Array | Float32Array | Float64Array): Uint8Array {
 }
 
 /**
- * Reads a format-3 snapshot in place from `file` (whose first bytes the
- * caller has checked are MAGIC_V3): the partition's image, and each slab's
- * graph as the snapshot names it. Only the small per-document and per-term
- * sections and the keys are copied now; vectors, postings and bodies stay
- * in the file and are read when a search needs them (positional-file.ts),
+ * Reads a format-3 or format-4 snapshot in place from `file` (whose first
+ * bytes the caller has checked are MAGIC_V3 or MAGIC_V4, `version`): the
+ * partition's image, and each slab's graph as the snapshot names it. Only the
+ * small per-document and per-term sections are copied now (and format 3's
+ * keys, decoded into a chunk each); vectors, postings, bodies and format 4's
+ * keys stay in the file and are read when a search needs them (positional-file.ts),
  * each checked then as the whole file used to be at load: a damaged one is
  * refused with the file's name, never served.
  */
