@@ -10,7 +10,7 @@
  * filtered to 3 of 10 data sources, until 1,000 searches, to report the
  * resident memory after them: it grows with what the searches read.
  *
- * tsx test/bench/index-load-probe.ts <directory> <orgId> <exact|ann> <queries.json> <embedderId>
+ * tsx test/bench/index-load-probe.ts <directory> <orgId> <exact|ann> <queries.json> <embedderId> [searches]
  */
 import { readFileSync } from 'node:fs';
 import { EmbeddedIndex } from '../../layers/core/adapters/local/embedded-index';
@@ -23,12 +23,13 @@ import type { SearchFilter } from '../../layers/core/ports/retrieval-index.port'
 
 /** MiB of new memory touched, page by page, after the load. */
 const FLOOR_MIB = 256;
-/** Searches run after the load before the second memory reading. */
+/** Searches run after the load before the second memory reading, unless the command line says. */
 const SEARCHES = 1_000;
 
 async function main(): Promise<void> {
-  const [directory = '', orgId = '', mode = 'ann', queriesFile = '', embedderId = ''] =
+  const [directory = '', orgId = '', mode = 'ann', queriesFile = '', embedderId = '', limit] =
     process.argv.slice(2);
+  const searchesWanted = limit === undefined ? SEARCHES : Number(limit);
   const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as {
     vector: number[];
     text: string;
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   const readySeconds = (performance.now() - started) / 1000;
   const memory = process.memoryUsage();
   let searches = first ? 1 : 0;
-  for (let at = 1; searches < SEARCHES && queries.length > 0; at += 1) {
+  for (let at = 1; searches < searchesWanted && queries.length > 0; at += 1) {
     const query = queries[at % queries.length];
     if (!query) break;
     await hybrid(all, query);

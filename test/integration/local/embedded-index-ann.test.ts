@@ -20,7 +20,7 @@ import type { IndexedChunk, ScoredChunk } from '../../../layers/core/ports/retri
 /**
  * The embedded index's HNSW graph (issue 10 item 5, P100–P103): filtered and
  * unfiltered k-NN through the graph against the exact scan, the snapshot's
- * format 3 with its graph files (P127), and the conversion of format-1 and
+ * format 4 with its graph files (P127), and the conversion of format-1,
  * format-2 snapshots.
  * No timing here: speed is the bench's (`npm run bench -- --only embedded-index`).
  */
@@ -155,7 +155,7 @@ describe('EmbeddedIndex k-NN through its graph (P100, P101)', () => {
   });
 });
 
-describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', () => {
+describe('EmbeddedIndex snapshot format 4 and its graphs (P102, P103, P127)', () => {
   let directory: string;
   beforeEach(() => {
     directory = temporaryDirectory();
@@ -195,7 +195,7 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
     const files = readdirSync(directory).sort();
     expect(files.filter((name) => name.endsWith('.graph'))).toHaveLength(1);
     expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
-      'AQSIDX03',
+      'AQSIDX04',
     );
     expect(readFileSync(join(directory, 'org_a.log'), 'utf8')).toBe('');
     expect(await read()).toEqual({ count: 299, ...before });
@@ -290,7 +290,7 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
     expect(graphs).not.toContain('org_a.0-000000000000.graph');
   });
 
-  it('loads a format-1 snapshot and its log, and writes it again in format 3 once (P103)', async () => {
+  it('loads a format-1 snapshot and its log, and writes it again in format 4 once (P103)', async () => {
     // Prepare: a data directory as it was before P102, with a log after its snapshot.
     const exact = new EmbeddedIndex({ ann: { minVectors: Number.POSITIVE_INFINITY } });
     await exact.upsert(chunks);
@@ -314,9 +314,9 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
     // Act
     const first = await read();
 
-    // Assess: converted, same content as an index that never saw a file; a second start reads format 3.
+    // Assess: converted, same content as an index that never saw a file; a second start reads format 4.
     expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
-      'AQSIDX03',
+      'AQSIDX04',
     );
     expect(readFileSync(join(directory, 'org_a.log'), 'utf8')).toBe('');
     expect(first.count).toBe(299);
@@ -328,7 +328,46 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
     expect(recall(second.knn, exactKnn)).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('loads a format-2 snapshot with its graph, and writes it again in format 3 once (P127)', async () => {
+  it('loads a format-3 snapshot (its keys decoded at the start), and writes it again in format 4 once', async () => {
+    // Prepare: a data directory as format 3 wrote it, with a hole and a heading.
+    const headed = chunks.map((each, i) =>
+      i === 7 ? { ...each, heading_path: ['Réglages', '設定'], text: 'fizz — 設定 (2)' } : each,
+    );
+    const partition = new IndexPartition({ minVectors: 100, pendingLimit: 2048, overFetch: 1.5 });
+    for (const { embedding, ...stored } of headed) partition.insert(stored, embedding);
+    partition.deleteDocument('ds_0', 'doc_0');
+    partition.knn(undefined, query, EMBEDDER, 1); // builds the graph the snapshot saves
+    await new OrgIndexFiles(directory, 'org_a').writeFormat3Snapshot(partition.image());
+    expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
+      'AQSIDX03',
+    );
+
+    // Act
+    const index = new EmbeddedIndex({ directory, ann });
+    const hits = await index.bm25({ orgId: 'org_a' }, '設定 réglages', 5);
+    const restarted = new EmbeddedIndex({ directory, ann });
+
+    // Assess: the same chunks, heading included, in format 4; a second start answers alike.
+    expect(await index.count({ orgId: 'org_a' })).toBe(299);
+    expect(hits[0]?.chunk).toMatchObject({
+      chunk_id: 'chk_7',
+      text: 'fizz — 設定 (2)',
+      heading_path: ['Réglages', '設定'],
+    });
+    expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
+      'AQSIDX04',
+    );
+    expect(ids(await restarted.bm25({ orgId: 'org_a' }, '設定 réglages', 5))).toEqual(ids(hits));
+    expect(await restarted.documentHashes('org_a', 'ds_1')).toEqual(
+      await index.documentHashes('org_a', 'ds_1'),
+    );
+    expect(await read()).toMatchObject({
+      count: 299,
+      knn: ids(await index.knn({ orgId: 'org_a' }, query, EMBEDDER, 20)),
+    });
+  });
+
+  it('loads a format-2 snapshot with its graph, and writes it again in format 4 once (P127)', async () => {
     // Prepare: a data directory as P102 wrote it, the graph named by its SHA-256, a hole and a heading.
     const headed = chunks.map((each, i) =>
       i === 7 ? { ...each, heading_path: ['Réglages', '設定'], text: 'fizz — 設定 (2)' } : each,
@@ -347,7 +386,7 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
     const index = new EmbeddedIndex({ directory, ann });
     const hits = await index.bm25({ orgId: 'org_a' }, '設定 réglages', 5);
 
-    // Assess: the same chunks, text and heading to the character, in format 3, its graph carried over.
+    // Assess: the same chunks, text and heading to the character, in format 4, its graph carried over.
     expect(await index.count({ orgId: 'org_a' })).toBe(299);
     expect(hits[0]?.chunk).toMatchObject({
       chunk_id: 'chk_7',
@@ -355,7 +394,7 @@ describe('EmbeddedIndex snapshot format 3 and its graphs (P102, P103, P127)', ()
       heading_path: ['Réglages', '設定'],
     });
     expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
-      'AQSIDX03',
+      'AQSIDX04',
     );
     const graphs = readdirSync(directory).filter((name) => name.endsWith('.graph'));
     expect(graphs).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedIndex } from '../../../layers/core/adapters/local/embedded-index';
@@ -117,5 +117,50 @@ describe('EmbeddedIndex reading its snapshot in place', () => {
     // Assess: refused, never answered from the wrong bytes.
     await expect(searching).rejects.toThrow(IndexFileCorruptError);
     await expect(searching).rejects.toThrow('truncated since it was loaded');
+  });
+
+  it('decodes a chunk from the file when a search returns it, refusing one whose keys changed since', async () => {
+    // Prepare: chunk 7's data source rewritten in its keys (valid JSON, the same length) before the start.
+    const snapshot = join(directory, 'org_a.snapshot');
+    const bytes = readFileSync(snapshot);
+    const at = bytes.indexOf('["chk_7","ds_1"');
+    expect(at).toBeGreaterThan(0);
+    bytes.write('["chk_7","ds_2"', at);
+    writeFileSync(snapshot, bytes);
+    const loaded = new EmbeddedIndex({ directory });
+
+    // Act: the start reads no keys; a search that returns chunk 7 reads them.
+    const count = await loaded.count({ orgId: 'org_a' });
+    const other = await loaded.bm25({ orgId: 'org_a' }, 'title 8', 1);
+    const searching = loaded.bm25({ orgId: 'org_a' }, 'title 7', 1);
+
+    // Assess: refused, naming the file, never served under the wrong data source.
+    expect(count).toBe(119);
+    expect(ids(other)).toEqual(['chk_8']);
+    await expect(searching).rejects.toThrow(IndexFileCorruptError);
+    await expect(searching).rejects.toThrow(`${snapshot}: the keys of document 7 are unreadable`);
+  });
+
+  it('refuses at load, naming it, a snapshot whose data source column names no data source', async () => {
+    // Prepare: document 3's data source number (format 4's columns, after the header) set to 99.
+    const snapshot = join(directory, 'org_a.snapshot');
+    const bytes = readFileSync(snapshot);
+    const headerLength = bytes.readUInt32LE(8);
+    const documents = (
+      JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as {
+        documents: number;
+      }
+    ).documents;
+    const columns = 12 + headerLength + ((8 - ((12 + headerLength) % 8)) % 8);
+    const dataSourceOf = columns + 4 * documents + 8 * (2 * documents + 1) + 8 * (documents + 1);
+    bytes.writeInt32LE(99, dataSourceOf + 4 * 3);
+    writeFileSync(snapshot, bytes);
+
+    // Act
+    const loading = new EmbeddedIndex({ directory }).count({ orgId: 'org_a' });
+
+    // Assess
+    await expect(loading).rejects.toThrow(IndexFileCorruptError);
+    await expect(loading).rejects.toThrow(`${snapshot}: keys do not match the documents`);
   });
 });

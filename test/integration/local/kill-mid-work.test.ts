@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrgIndexFiles } from '../../../layers/core/adapters/local/index-files';
 import type { StoredChunk } from '../../../layers/core/adapters/local/partition/index-partition';
+import { chunksInMemory } from '../../../layers/core/adapters/local/partition/partition-image';
 import { ENTRY_POINTS, killTree, type Running, start } from '../../support/child-process';
 import { api, json } from '../../support/http-client';
 import { htmlPage, type LoopbackSite, startLoopbackSite } from '../../support/loopback-site';
@@ -247,7 +248,7 @@ async function indexedChunks(directory: string) {
     const snapshot =
       loaded.format === 1
         ? loaded.chunks.map(({ chunk }) => chunk)
-        : (loaded.image?.chunks ?? []).flatMap((chunk) => (chunk ? [chunk] : []));
+        : chunksInMemory(loaded.image?.chunks ?? []).flatMap((chunk) => (chunk ? [chunk] : []));
     for (const chunk of snapshot) chunks.set(chunk.chunk_id, chunk);
     for (const operation of operations) {
       if (operation.op === 'upsert') {

@@ -230,8 +230,8 @@ export class EmbeddedIndex implements RetrievalIndex {
         : new IndexPartition(this.#ann);
     }
     for (const operation of loaded.operations) apply(partition, operation);
-    // An older format is written again in format 3 once, so the next start is fast.
-    if (loaded.format !== 3) await files.writeSnapshot(partition.image());
+    // An older format is written again in format 4 once, so the next start is fast.
+    if (loaded.format !== 4) await files.writeSnapshot(partition.image());
     return partition;
   }
 

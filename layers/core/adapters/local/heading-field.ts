@@ -69,6 +69,18 @@ export class HeadingField {
     this.#totalLength -= length;
   }
 
+  /** The live, allowed documents whose headings hold a query term (one may be listed more than once). */
+  documentsWith(queryTerms: ReadonlyMap<string, number>, live: (doc: number) => boolean): number[] {
+    const found: number[] = [];
+    if (this.#documents === 0) return found;
+    for (const term of queryTerms.keys()) {
+      const postings = this.#postings.get(term);
+      if (!postings || postings.documentFrequency === 0) continue;
+      for (const doc of postings.docs) if (live(doc)) found.push(doc);
+    }
+    return found;
+  }
+
   /**
    * Adds `HEADING_BOOST` × BM25 of the query terms in each live, allowed
    * document's headings to `scores`; returns the documents it scored (one may

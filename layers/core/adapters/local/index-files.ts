@@ -16,13 +16,20 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AnnGraph } from './ann-graph';
 import { IndexFileCorruptError } from './index-file-error';
-import type { GraphLoader, PartitionImage, StoredChunk } from './partition/index-partition';
+import type {
+  GraphLoader,
+  LoadedImage,
+  PartitionImage,
+  StoredChunk,
+} from './partition/index-partition';
 import { PositionalFile } from './positional-file';
 import { storedChunkSchema } from './snapshot-chunk';
 import {
   encodeSnapshotV3,
+  encodeSnapshotV4,
   type GraphDescriptor,
   MAGIC_V3,
+  MAGIC_V4,
   readSnapshotV3,
   SnapshotFormatError,
 } from './snapshot-format';
@@ -41,9 +48,9 @@ export { IndexFileCorruptError };
  * One organization's embedded index on disk: a snapshot and an append-only
  * log of what changed since.
  *
- * - `<org>.snapshot`: the whole partition at one moment, in format 3
+ * - `<org>.snapshot`: the whole partition at one moment, in format 4
  *   (snapshot-format.ts): binary sections, the large ones (vectors,
- *   postings, texts) read in place when a search needs them, the file kept
+ *   postings, texts, the chunks' keys) read in place when a search needs them, the file kept
  *   open for that (positional-file.ts). Written to a temporary file, flushed, then renamed over
  *   the old one, so a crash leaves the old or the new snapshot, never half of one.
  * - `<org>.<slab>-<random>.graph`: a slab's ANN graph (ann-graph.ts), named by
@@ -52,8 +59,8 @@ export { IndexFileCorruptError };
  *   names (older ones, or one whose snapshot a crash never committed) are
  *   deleted after the next snapshot. A missing or damaged graph is rebuilt
  *   from the vectors.
- * - Snapshots in formats 1 and 2 (snapshot-legacy.ts) still load;
- *   EmbeddedIndex then writes them again in format 3 (P127).
+ * - Snapshots in formats 1 and 2 (snapshot-legacy.ts) and 3 still load;
+ *   EmbeddedIndex then writes them again in format 4 (P127).
  * - `<org>.log`: one JSON line per write (upsert, delete document, delete data
  *   source), flushed before the write resolves, so a sync that was told its
  *   chunks are indexed finds them after a restart. A crash can tear only the
@@ -94,11 +101,11 @@ export type IndexOperation =
 export type LoadedIndex = (
   | {
       /**
-       * A format-3 snapshot (or none), or a format-2 one (to be written again
-       * in format 3): the partition's image and a loader of its graphs.
+       * A format-4 snapshot (or none), or a format-2 or -3 one (to be written
+       * again in format 4): the partition's image and a loader of its graphs.
        */
-      readonly format: 2 | 3;
-      readonly image: PartitionImage | null;
+      readonly format: 2 | 3 | 4;
+      readonly image: LoadedImage | null;
       readonly loadGraph: GraphLoader;
     }
   | {
@@ -215,14 +222,26 @@ export class OrgIndexFiles {
   }
 
   /**
-   * Replaces the snapshot with `image` (atomically), in format 3, then
+   * Replaces the snapshot with `image` (atomically), in format 4, then
    * empties the log. Everything is encoded (and graphs saved) before the
    * first await: the image views the partition's memory, which the next
    * write changes.
    */
   async writeSnapshot(image: PartitionImage): Promise<void> {
+    await this.#writeSnapshotIn(image, encodeSnapshotV4);
+  }
+
+  /** Writes a format-3 snapshot (before the keys were read in place): only to test its conversion. */
+  async writeFormat3Snapshot(image: PartitionImage): Promise<void> {
+    await this.#writeSnapshotIn(image, encodeSnapshotV3);
+  }
+
+  async #writeSnapshotIn(
+    image: PartitionImage,
+    encode: typeof encodeSnapshotV4 | typeof encodeSnapshotV3,
+  ): Promise<void> {
     const graphs = this.#saveGraphs(image);
-    const { sections, head } = encodeSnapshotV3(this.#orgId, image);
+    const { sections, head } = encode(this.#orgId, image);
     // The header names each graph with its checksum, known once the file is flushed and read back.
     const descriptors: (GraphDescriptor | null)[] = [];
     for (const graph of graphs) {
@@ -315,7 +334,7 @@ export class OrgIndexFiles {
   }
 
   async #readSnapshot(): Promise<
-    | { format: 2 | 3; image: PartitionImage | null; loadGraph: GraphLoader }
+    | { format: 2 | 3 | 4; image: LoadedImage | null; loadGraph: GraphLoader }
     | { format: 1; chunks: Extract<LoadedIndex, { format: 1 }>['chunks'] }
   > {
     let handle: FileHandle;
@@ -323,12 +342,13 @@ export class OrgIndexFiles {
       handle = await open(this.snapshotPath, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return { format: 3, image: null, loadGraph: () => undefined };
+      return { format: 4, image: null, loadGraph: () => undefined };
     }
     try {
       const magic = Buffer.alloc(MAGIC_V3.length);
       const { bytesRead } = await handle.read(magic, 0, magic.length, 0);
-      if (bytesRead === magic.length && magic.equals(MAGIC_V3)) {
+      const version = magic.equals(MAGIC_V4) ? 4 : magic.equals(MAGIC_V3) ? 3 : undefined;
+      if (bytesRead === magic.length && version !== undefined) {
         if (endianness() !== 'LE') {
           throw new SnapshotFormatError('snapshots are little-endian; this machine is not');
         }
@@ -336,14 +356,15 @@ export class OrgIndexFiles {
         const { image, graphs } = readSnapshotV3(
           PositionalFile.open(this.snapshotPath),
           this.#orgId,
+          version,
         );
         return {
-          format: 3,
+          format: version,
           image,
           loadGraph: this.#graphLoader(graphs, 'blake2b512', (graph) => graph.blake2b512),
         };
       }
-      // Formats 1 and 2 are read whole, once: the start writes them again in format 3.
+      // Formats 1 and 2 are read whole, once: the start writes them again in format 4.
       const file = await handle.readFile();
       if (magic.equals(MAGIC_V2)) {
         const { image, graphs } = readSnapshotV2(file, this.#orgId);
@@ -394,7 +415,7 @@ export class OrgIndexFiles {
 }
 
 /**
- * A file's digest (BLAKE2b-512 for format 3's graphs: 3× faster than SHA-256
+ * A file's digest (BLAKE2b-512 for format 3 and 4's graphs: 3× faster than SHA-256
  * here, and the check is on every start's path; format 2 used SHA-256), read through one reused 4 MiB buffer: reading a 90 MiB
  * graph whole into fresh memory cost 0.5 s of page faults on the bench's
  * virtual machine, for bytes that are hashed and dropped.

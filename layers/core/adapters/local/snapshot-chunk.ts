@@ -26,8 +26,9 @@ export interface StoredBodies {
 }
 
 /**
- * A chunk loaded from a snapshot (format 3): its identifying fields are read
- * at load, its title and text stay UTF-8 in the snapshot's body section and
+ * A chunk loaded from a snapshot (format 3 or 4): its identifying fields are
+ * read at load (format 4: when first asked for), its title and text stay
+ * UTF-8 in the snapshot's body section and
  * are decoded when read. Decoding 100k chunks' text (130 MB) at every start
  * took seconds, and a search reads the text of its few results only.
  *

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { IndexFileCorruptError } from './index-file-error';
 import type { PartitionImage, StoredChunk } from './partition/index-partition';
-import type { StoredVectors } from './partition/partition-image';
+import type { LoadedImage, StoredChunkTable, StoredVectors } from './partition/partition-image';
 import { type PositionalFile, TruncatedFileError } from './positional-file';
 import { SnapshotChunk, type StoredBodies } from './snapshot-chunk';
 
@@ -30,6 +30,26 @@ import { SnapshotChunk, type StoredBodies } from './snapshot-chunk';
  */
 
 export const MAGIC_V3 = Buffer.from('AQSIDX03', 'ascii');
+
+/**
+ * Snapshot format 4: format 3 with the keys read in place too. Two
+ * per-document sections follow the body offsets (key offsets, f64, one per
+ * document + 1; data source numbers, i32, −1 for a hole), the header lists the
+ * data sources by number, the keys section holds each chunk's tuple on its own
+ * (back to back, none for a hole), and a headings section (JSON, the heading
+ * paths of the chunks that have one) follows the bodies:
+ *
+ *     "AQSIDX04" · u32 header length · header (JSON) · padding to 8 bytes ·
+ *     lengths · body offsets · key offsets · data source numbers ·
+ *     document frequencies · postings per term · slabs · posting documents ·
+ *     posting frequencies · keys · bodies · headings
+ *
+ * A start reads the columns and the headings, and makes nothing per chunk:
+ * a chunk is decoded from its tuple when a search returns it (at a million
+ * chunks, decoding every tuple at the start took about 2 s, most of the
+ * restart, and left a million objects for every collection to walk).
+ */
+export const MAGIC_V4 = Buffer.from('AQSIDX04', 'ascii');
 
 const graphDescriptor = z.object({
   file: z.string(),
@@ -60,6 +80,14 @@ const headerV3 = z.object({
   bodies_bytes: z.number().check(z.int(), z.nonnegative()),
 });
 
+const headerV4 = z.object({
+  ...headerV3.shape,
+  version: z.literal(4),
+  /** Data source ids by the numbers the data source section gives each document. */
+  data_sources: z.array(z.string()),
+  headings_bytes: z.number().check(z.int(), z.nonnegative()),
+});
+
 export type GraphDescriptor = z.infer<typeof graphDescriptor>;
 
 /** A chunk's identifying fields in the keys section (org_id is the snapshot's). */
@@ -74,7 +102,7 @@ type KeyTuple = [
   embedder_id: string,
 ];
 
-/** Thrown when a format-3 snapshot cannot be read back; index-files.ts names the file. */
+/** Thrown when a format-3 or -4 snapshot cannot be read back; index-files.ts names the file. */
 export class SnapshotFormatError extends Error {}
 
 /**
@@ -85,15 +113,22 @@ export class SnapshotFormatError extends Error {}
 export function encodeSnapshotV3(
   orgId: string,
   image: PartitionImage,
+  /** Format 4's keys (instead of format 3's JSON array), and a section after the bodies. */
+  v4?: { readonly keys: Buffer; readonly bodiesTail: Uint8Array },
 ): {
   readonly sections: readonly Uint8Array[];
-  readonly head: (graphs: readonly (GraphDescriptor | null)[]) => Uint8Array[];
+  readonly head: (
+    graphs: readonly (GraphDescriptor | null)[],
+    format4?: { readonly magic: Buffer; readonly extra: object },
+  ) => Uint8Array[];
 } {
   const documents = image.chunks.length;
-  const keys = Buffer.from(
-    JSON.stringify(image.chunks.map((chunk) => (chunk ? keyTuple(orgId, chunk) : null))),
-    'utf8',
-  );
+  const keys =
+    v4?.keys ??
+    Buffer.from(
+      JSON.stringify(image.chunks.map((chunk) => (chunk ? keyTuple(orgId, chunk) : null))),
+      'utf8',
+    );
   const { bodies, offsets } = encodeBodies(image.chunks);
   const postingCounts = new Int32Array(image.postings.length);
   let postingCount = 0;
@@ -125,6 +160,7 @@ export function encodeSnapshotV3(
     );
   }
   sections.push(bytesOf(postingDocs), bytesOf(postingFrequencies), keys, bodies);
+  if (v4) sections.push(v4.bodiesTail);
   const slabs = image.slabs.map((slab) => ({
     embedder_id: slab.embedderId,
     dimensions: slab.dimensions,
@@ -132,25 +168,89 @@ export function encodeSnapshotV3(
   }));
   const terms = [...image.terms];
 
-  const head = (graphs: readonly (GraphDescriptor | null)[]) => {
+  const head = (
+    graphs: readonly (GraphDescriptor | null)[],
+    format4?: { readonly magic: Buffer; readonly extra: object },
+  ) => {
     const header = Buffer.from(
       JSON.stringify({
-        version: 3,
-        org_id: orgId,
-        documents,
-        slabs: slabs.map((slab, number) => ({ ...slab, graph: graphs[number] ?? null })),
-        terms,
-        postings: postingCount,
-        keys_bytes: keys.length,
-        bodies_bytes: bodies.length,
-      } satisfies z.infer<typeof headerV3>),
+        ...({
+          version: 3,
+          org_id: orgId,
+          documents,
+          slabs: slabs.map((slab, number) => ({ ...slab, graph: graphs[number] ?? null })),
+          terms,
+          postings: postingCount,
+          keys_bytes: keys.length,
+          bodies_bytes: bodies.length,
+        } satisfies z.infer<typeof headerV3>),
+        ...format4?.extra,
+      }),
       'utf8',
     );
+    const magic = format4?.magic ?? MAGIC_V3;
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
-    const padding = Buffer.alloc((8 - ((MAGIC_V3.length + 4 + header.length) % 8)) % 8);
-    return [MAGIC_V3, length, header, padding];
+    const padding = Buffer.alloc((8 - ((magic.length + 4 + header.length) % 8)) % 8);
+    return [magic, length, header, padding];
   };
+  return { sections, head };
+}
+
+/**
+ * A format-4 snapshot's sections (see MAGIC_V4), as encodeSnapshotV3 gives
+ * format 3's: copied or encoded now, and the bytes before them once the
+ * graphs' checksums are known.
+ */
+export function encodeSnapshotV4(
+  orgId: string,
+  image: PartitionImage,
+): {
+  readonly sections: readonly Uint8Array[];
+  readonly head: (graphs: readonly (GraphDescriptor | null)[]) => Uint8Array[];
+} {
+  const documents = image.chunks.length;
+  // Data sources numbered in order of first appearance; each chunk's tuple on its own.
+  const dataSourceNumbers = new Map<string, number>();
+  const dataSourceOf = new Int32Array(documents).fill(-1);
+  const keyOffsets = new Float64Array(documents + 1);
+  const tuples: string[] = [];
+  const headings: [number, string[]][] = [];
+  let keysBytes = 0;
+  image.chunks.forEach((chunk, doc) => {
+    keyOffsets[doc] = keysBytes;
+    if (!chunk) return;
+    let number = dataSourceNumbers.get(chunk.data_source_id);
+    if (number === undefined) {
+      number = dataSourceNumbers.size;
+      dataSourceNumbers.set(chunk.data_source_id, number);
+    }
+    dataSourceOf[doc] = number;
+    const tuple = JSON.stringify(keyTuple(orgId, chunk));
+    tuples.push(tuple);
+    keysBytes += Buffer.byteLength(tuple);
+    if (chunk.heading_path.length > 0) headings.push([doc, [...chunk.heading_path]]);
+  });
+  keyOffsets[documents] = keysBytes;
+  const keys = Buffer.from(tuples.join(''), 'utf8');
+  const headingsBytes = Buffer.from(JSON.stringify(headings), 'utf8');
+  const v3 = encodeSnapshotV3(orgId, image, { keys, bodiesTail: headingsBytes });
+  // Format 3's sections with the two columns after the body offsets (its second section).
+  const sections = [
+    ...v3.sections.slice(0, 2),
+    bytesOf(keyOffsets),
+    bytesOf(dataSourceOf),
+    ...v3.sections.slice(2),
+  ];
+  const head = (graphs: readonly (GraphDescriptor | null)[]) =>
+    v3.head(graphs, {
+      magic: MAGIC_V4,
+      extra: {
+        version: 4,
+        data_sources: [...dataSourceNumbers.keys()],
+        headings_bytes: headingsBytes.length,
+      },
+    });
   return { sections, head };
 }
 
@@ -212,20 +312,22 @@ function bytesOf(values: Int32Array | Float32Array | Float64Array): Uint8Array {
 }
 
 /**
- * Reads a format-3 snapshot in place from `file` (whose first bytes the
- * caller has checked are MAGIC_V3): the partition's image, and each slab's
- * graph as the snapshot names it. Only the small per-document and per-term
- * sections and the keys are copied now; vectors, postings and bodies stay
- * in the file and are read when a search needs them (positional-file.ts),
+ * Reads a format-3 or format-4 snapshot in place from `file` (whose first
+ * bytes the caller has checked are MAGIC_V3 or MAGIC_V4, `version`): the
+ * partition's image, and each slab's graph as the snapshot names it. Only the
+ * small per-document and per-term sections are copied now (and format 3's
+ * keys, decoded into a chunk each); vectors, postings, bodies and format 4's
+ * keys stay in the file and are read when a search needs them (positional-file.ts),
  * each checked then as the whole file used to be at load: a damaged one is
  * refused with the file's name, never served.
  */
 export function readSnapshotV3(
   file: PositionalFile,
   orgId: string,
-): { image: PartitionImage; graphs: (GraphDescriptor | null)[] } {
+  version: 3 | 4 = 3,
+): { image: LoadedImage; graphs: (GraphDescriptor | null)[] } {
   try {
-    return readSections(file, orgId);
+    return readSections(file, orgId, version);
   } catch (error) {
     if (error instanceof TruncatedFileError) throw new SnapshotFormatError('truncated');
     throw error;
@@ -235,15 +337,18 @@ export function readSnapshotV3(
 function readSections(
   file: PositionalFile,
   orgId: string,
-): { image: PartitionImage; graphs: (GraphDescriptor | null)[] } {
+  version: 3 | 4,
+): { image: LoadedImage; graphs: (GraphDescriptor | null)[] } {
   const fileSize = file.size;
   let offset = MAGIC_V3.length;
   const headerLength = file.read(offset, 4).readUInt32LE(0);
   offset += 4;
   if (offset + headerLength > fileSize) throw new SnapshotFormatError('truncated');
-  let header: z.infer<typeof headerV3>;
+  let header: Omit<z.infer<typeof headerV3>, 'version'> &
+    Partial<Omit<z.infer<typeof headerV4>, 'version'>>;
   try {
-    header = headerV3.parse(JSON.parse(file.read(offset, headerLength).toString('utf8')));
+    const json: unknown = JSON.parse(file.read(offset, headerLength).toString('utf8'));
+    header = version === 4 ? headerV4.parse(json) : headerV3.parse(json);
   } catch (error) {
     throw new SnapshotFormatError('unreadable header', { cause: error });
   }
@@ -260,7 +365,8 @@ function readSections(
     header.slabs.reduce((sum, slab) => sum + 4 * slab.size * (slab.dimensions + 1), 0) +
     8 * header.postings +
     header.keys_bytes +
-    header.bodies_bytes;
+    header.bodies_bytes +
+    (version === 4 ? 8 * (documents + 1) + 4 * documents + (header.headings_bytes ?? 0) : 0);
   if (fileSize !== expected) throw new SnapshotFormatError('sections have the wrong length');
 
   const section = <T extends Int32Array | Float32Array | Float64Array>(values: T) => {
@@ -270,6 +376,8 @@ function readSections(
   };
   const lengths = section(new Int32Array(documents));
   const offsets = section(new Float64Array(2 * documents + 1));
+  const keyOffsets = version === 4 ? section(new Float64Array(documents + 1)) : null;
+  const dataSourceOf = version === 4 ? section(new Int32Array(documents)) : null;
   const documentFrequencies = section(new Int32Array(header.terms.length));
   const postingCounts = section(new Int32Array(header.terms.length));
   const slabs: PartitionImage['slabs'][number][] = [];
@@ -290,10 +398,19 @@ function readSections(
   }
   const postings = termPostings(file, postingCounts, offset, header.postings, documents);
   offset += 8 * header.postings;
-  const keys = file.read(offset, header.keys_bytes);
+  const keysAt = offset;
   offset += header.keys_bytes;
   const bodies = new FileBodies(file, offset);
-  const chunks = decodeChunks(orgId, keys, bodies, header.bodies_bytes, offsets, documents);
+  offset += header.bodies_bytes;
+  checkBodyOffsets(offsets, documents, header.bodies_bytes);
+  const chunks =
+    keyOffsets && dataSourceOf
+      ? new FileChunkTable(file, orgId, keysAt, keyOffsets, dataSourceOf, bodies, offsets, {
+          dataSources: header.data_sources ?? [],
+          keysBytes: header.keys_bytes,
+          headings: readHeadings(file, offset, header.headings_bytes ?? 0, documents),
+        })
+      : decodeChunks(orgId, file.read(keysAt, header.keys_bytes), bodies, offsets, documents);
   return {
     image: {
       chunks,
@@ -413,7 +530,6 @@ function decodeChunks(
   orgId: string,
   keys: Buffer,
   bodies: StoredBodies,
-  bodiesBytes: number,
   offsets: Float64Array,
   documents: number,
 ): (StoredChunk | null)[] {
@@ -426,6 +542,17 @@ function decodeChunks(
   if (!Array.isArray(tuples) || tuples.length !== documents) {
     throw new SnapshotFormatError('keys do not match the documents');
   }
+  // Checked by hand, not with a schema: 100k tuples, and this is the start's hot path.
+  return tuples.map((tuple: unknown, doc) => {
+    if (tuple === null) return null;
+    if (!isKeyTuple(tuple))
+      throw new SnapshotFormatError(`the keys of document ${doc} are unreadable`);
+    return chunkOf(orgId, tuple, bodies, offsets, doc);
+  });
+}
+
+/** The body offsets start at 0, never decrease, and end at the section's end. */
+function checkBodyOffsets(offsets: Float64Array, documents: number, bodiesBytes: number): void {
   if (offsets[0] !== 0 || offsets[2 * documents] !== bodiesBytes) {
     throw new SnapshotFormatError('bodies do not match their offsets');
   }
@@ -435,28 +562,141 @@ function decodeChunks(
       throw new SnapshotFormatError('bodies do not match their offsets');
     }
   }
-  // Checked by hand, not with a schema: 100k tuples, and this is the start's hot path.
-  return tuples.map((tuple: unknown, doc) => {
-    if (tuple === null) return null;
-    if (!isKeyTuple(tuple))
-      throw new SnapshotFormatError(`the keys of document ${doc} are unreadable`);
-    const [chunkId, dataSourceId, documentId, url, headingPath, position, hash, embedderId] = tuple;
-    return new SnapshotChunk(
-      chunkId,
-      orgId,
-      dataSourceId,
-      documentId,
-      url,
-      headingPath,
-      position,
-      hash,
-      embedderId,
-      bodies,
-      offsets[2 * doc] as number,
-      offsets[2 * doc + 1] as number,
-      offsets[2 * doc + 2] as number,
-    );
-  });
+}
+
+function chunkOf(
+  orgId: string,
+  tuple: KeyTuple,
+  bodies: StoredBodies,
+  offsets: Float64Array,
+  doc: number,
+): SnapshotChunk {
+  const [chunkId, dataSourceId, documentId, url, headingPath, position, hash, embedderId] = tuple;
+  return new SnapshotChunk(
+    chunkId,
+    orgId,
+    dataSourceId,
+    documentId,
+    url,
+    headingPath,
+    position,
+    hash,
+    embedderId,
+    bodies,
+    offsets[2 * doc] as number,
+    offsets[2 * doc + 1] as number,
+    offsets[2 * doc + 2] as number,
+  );
+}
+
+/** Format 4's headings section: [document, heading path] pairs, checked now (it is small). */
+function readHeadings(
+  file: PositionalFile,
+  at: number,
+  bytes: number,
+  documents: number,
+): Map<number, readonly string[]> {
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(file.read(at, bytes).toString('utf8'));
+  } catch (error) {
+    throw new SnapshotFormatError('unreadable headings', { cause: error });
+  }
+  const headings = new Map<number, readonly string[]>();
+  if (!Array.isArray(pairs)) throw new SnapshotFormatError('unreadable headings');
+  for (const pair of pairs) {
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      !Number.isInteger(pair[0]) ||
+      pair[0] < 0 ||
+      pair[0] >= documents ||
+      !Array.isArray(pair[1]) ||
+      !pair[1].every((heading: unknown) => typeof heading === 'string')
+    ) {
+      throw new SnapshotFormatError('unreadable headings');
+    }
+    headings.set(pair[0], pair[1]);
+  }
+  return headings;
+}
+
+/**
+ * Format 4's chunks, left in the file: the columns are checked now against
+ * each other (a hole has no tuple and no data source, every chunk both);
+ * a tuple is read, checked and decoded when its chunk is asked for, and a
+ * damaged one is refused with the file's name, never served.
+ */
+class FileChunkTable implements StoredChunkTable {
+  readonly count: number;
+  readonly dataSources: readonly string[];
+  readonly headings: ReadonlyMap<number, readonly string[]>;
+
+  constructor(
+    readonly file: PositionalFile,
+    readonly orgId: string,
+    readonly keysAt: number,
+    readonly keyOffsets: Float64Array,
+    readonly dataSourceOf: Int32Array,
+    readonly bodies: StoredBodies,
+    readonly bodyOffsets: Float64Array,
+    sections: {
+      readonly dataSources: readonly string[];
+      readonly keysBytes: number;
+      readonly headings: ReadonlyMap<number, readonly string[]>;
+    },
+  ) {
+    this.count = dataSourceOf.length;
+    this.dataSources = sections.dataSources;
+    this.headings = sections.headings;
+    if (keyOffsets[0] !== 0 || keyOffsets[this.count] !== sections.keysBytes) {
+      throw new SnapshotFormatError('keys do not match their offsets');
+    }
+    const sources = this.dataSources.length;
+    for (let doc = 0; doc < this.count; doc += 1) {
+      const length = (keyOffsets[doc + 1] as number) - (keyOffsets[doc] as number);
+      const source = dataSourceOf[doc] as number;
+      // Also refuses NaN offsets: every comparison with NaN is false.
+      const hole = source === -1 && length === 0;
+      if (!hole && !(source >= 0 && source < sources && length > 0)) {
+        throw new SnapshotFormatError('keys do not match the documents');
+      }
+    }
+  }
+
+  chunk(doc: number): StoredChunk {
+    const start = this.keyOffsets[doc] as number;
+    const bytes = Buffer.allocUnsafe((this.keyOffsets[doc + 1] as number) - start);
+    readChecked(this.file, bytes, this.keysAt + start);
+    return this.#decode(bytes.toString('utf8'), doc);
+  }
+
+  all(): (StoredChunk | null)[] {
+    const end = this.keyOffsets[this.count] as number;
+    const keys = Buffer.allocUnsafe(end);
+    readChecked(this.file, keys, this.keysAt);
+    const chunks: (StoredChunk | null)[] = new Array(this.count);
+    for (let doc = 0; doc < this.count; doc += 1) {
+      const start = this.keyOffsets[doc] as number;
+      const stop = this.keyOffsets[doc + 1] as number;
+      chunks[doc] = start === stop ? null : this.#decode(keys.toString('utf8', start, stop), doc);
+    }
+    return chunks;
+  }
+
+  #decode(json: string, doc: number): StoredChunk {
+    let tuple: unknown;
+    try {
+      tuple = JSON.parse(json);
+    } catch {
+      tuple = undefined;
+    }
+    // Its data source must be the one the start counted it under: else the filters were wrong.
+    if (!isKeyTuple(tuple) || tuple[1] !== this.dataSources[this.dataSourceOf[doc] as number]) {
+      throw new IndexFileCorruptError(this.file.path, `the keys of document ${doc} are unreadable`);
+    }
+    return chunkOf(this.orgId, tuple, this.bodies, this.bodyOffsets, doc);
+  }
 }
 
 function isKeyTuple(value: unknown): value is KeyTuple {

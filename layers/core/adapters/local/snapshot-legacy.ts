@@ -7,7 +7,7 @@ import { plainChunk, storedChunkSchema } from './snapshot-chunk';
 import { SnapshotFormatError } from './snapshot-format';
 
 /**
- * Snapshot formats a start still reads, to write them again in format 3
+ * Snapshot formats a start still reads, to write them again in format 4
  * (snapshot-format.ts) at once:
  *
  * - format 1 (before P102): JSON header with every chunk, then float32 vectors;

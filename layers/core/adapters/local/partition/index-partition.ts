@@ -9,10 +9,10 @@ import {
 import { plainChunk, SnapshotChunk, type StoredChunk } from '../snapshot-chunk';
 import { IntList } from './int-list';
 import { LexicalIndex } from './lexical-index';
-import type { GraphLoader, PartitionImage } from './partition-image';
+import type { GraphLoader, LoadedImage, PartitionImage, StoredChunkTable } from './partition-image';
 import { type AnnSettings, DEFAULT_ANN, VectorStore } from './vector-store';
 
-export type { GraphLoader, PartitionImage } from './partition-image';
+export type { GraphLoader, LoadedImage, PartitionImage } from './partition-image';
 export { type AnnSettings, DEFAULT_ANN } from './vector-store';
 export type { StoredChunk };
 
@@ -36,8 +36,14 @@ interface DataSourceEntry {
  * Document numbers only grow; a deleted chunk leaves a hole that searches
  * skip, and `compact()` renumbers once holes outnumber live chunks.
  */
+/** A live chunk still in the snapshot's file (format 4): decoded when first asked for. */
+const IN_FILE = Symbol('in the snapshot file');
+
 export class IndexPartition {
-  #chunks: (StoredChunk | undefined)[] = [];
+  /** By document number: the chunk, IN_FILE for one not decoded yet, undefined for a hole. */
+  #chunks: (StoredChunk | typeof IN_FILE | undefined)[] = [];
+  /** Where IN_FILE chunks are read from; null once none is left. */
+  #stored: StoredChunkTable | null = null;
   readonly #numberById = new Map<string, number>();
   #dataSourceOf = new IntList();
   readonly #dataSources = new Map<string, DataSourceEntry>();
@@ -109,7 +115,7 @@ export class IndexPartition {
     this.#knowMembers();
     const hashes = new Map<string, string>();
     for (const [documentId, members] of this.#dataSources.get(dataSourceId)?.documents ?? []) {
-      const chunks = [...members].map((doc) => this.#chunks[doc]);
+      const chunks = [...members].map((doc) => this.#chunkAt(doc));
       const seen = new Set(chunks.map((chunk) => chunk?.document_hash ?? ''));
       const foreign =
         embedderId !== undefined && chunks.some((chunk) => chunk?.embedder_id !== embedderId);
@@ -149,7 +155,7 @@ export class IndexPartition {
 
   #inOrder(members: ReadonlySet<number>): StoredChunk[] {
     return [...members]
-      .map((doc) => this.#chunks[doc])
+      .map((doc) => this.#chunkAt(doc))
       .filter((chunk): chunk is StoredChunk => chunk !== undefined)
       .sort((a, b) => a.position - b.position);
   }
@@ -224,8 +230,9 @@ export class IndexPartition {
    * memory: encode them before anything else changes the partition.
    */
   image(): PartitionImage {
+    this.#decodeAll();
     return {
-      chunks: this.#chunks.map((chunk) => chunk ?? null),
+      chunks: this.#chunks.map((chunk) => (chunk === IN_FILE ? null : (chunk ?? null))),
       slabs: this.#vectors.image((doc) => this.#chunks[doc] !== undefined),
       ...this.#lexical.image(),
     };
@@ -237,27 +244,88 @@ export class IndexPartition {
    * search then builds it again from the vectors.
    */
   static fromImage(
-    image: PartitionImage,
+    image: LoadedImage,
     loadGraph: GraphLoader,
     ann: AnnSettings = DEFAULT_ANN,
   ): IndexPartition {
     const partition = new IndexPartition(ann);
-    const count = image.chunks.length;
+    const table = Array.isArray(image.chunks) ? null : (image.chunks as StoredChunkTable);
+    const count = table ? table.count : (image.chunks as readonly unknown[]).length;
     partition.#vectors = VectorStore.fromImage(image.slabs, count, loadGraph, ann);
-    partition.#chunks = image.chunks.map((chunk) => chunk ?? undefined);
     partition.#dataSourceOf = new IntList(Math.max(4, count));
     partition.#dataSourceOf.size = count;
     partition.#membersKnown = false;
-    partition.#chunks.forEach((chunk, doc) => {
-      if (!chunk) {
-        partition.#holes += 1;
-        return;
-      }
-      partition.#dataSourceOf.values[doc] = partition.#join(doc, chunk).number;
-      partition.#live += 1;
-    });
-    partition.#lexical = LexicalIndex.fromImage(image, partition.#chunks);
+    if (table) {
+      partition.#fromTable(table, image);
+    } else {
+      const chunks = image.chunks as readonly (StoredChunk | null)[];
+      partition.#chunks = chunks.map((chunk) => chunk ?? undefined);
+      chunks.forEach((chunk, doc) => {
+        if (!chunk) {
+          partition.#holes += 1;
+          return;
+        }
+        partition.#dataSourceOf.values[doc] = partition.#join(doc, chunk).number;
+        partition.#live += 1;
+      });
+    }
+    const chunks = partition.#chunks;
+    partition.#lexical = LexicalIndex.fromImage(
+      image,
+      (doc) => chunks[doc] !== undefined,
+      table ? table.headings : headingsOf(chunks),
+    );
     return partition;
+  }
+
+  /**
+   * A format-4 image's columns, without decoding a chunk: data source numbers
+   * as the snapshot gives them, counts from them and from the slabs.
+   */
+  #fromTable(table: StoredChunkTable, image: LoadedImage): void {
+    const count = table.count;
+    const sources = table.dataSources.map((id, number) => ({
+      id,
+      number,
+      chunkCount: 0,
+      embedders: new Map<string, number>(),
+    }));
+    this.#chunks = new Array(count);
+    this.#dataSourceOf.values.set(table.dataSourceOf);
+    for (let doc = 0; doc < count; doc += 1) {
+      const number = table.dataSourceOf[doc] as number;
+      const source = sources[number];
+      if (!source) {
+        this.#chunks[doc] = undefined;
+        this.#holes += 1;
+        continue;
+      }
+      this.#chunks[doc] = IN_FILE;
+      source.chunkCount += 1;
+      this.#live += 1;
+    }
+    // Each live chunk's vector is in its embedder's slab: the slabs count chunks by embedder.
+    for (const slab of image.slabs) {
+      const perSource = new Int32Array(sources.length);
+      for (const doc of slab.docs) {
+        const number = table.dataSourceOf[doc] as number;
+        perSource[number] = (perSource[number] ?? 0) + 1;
+      }
+      perSource.forEach((embedded, number) => {
+        if (embedded > 0) sources[number]?.embedders.set(slab.embedderId, embedded);
+      });
+    }
+    for (const source of sources) {
+      if (source.chunkCount === 0) continue;
+      this.#dataSources.set(source.id, {
+        number: source.number,
+        documents: new Map(),
+        chunkCount: source.chunkCount,
+        embedders: source.embedders,
+      });
+    }
+    this.#nextDataSourceNumber = sources.length;
+    this.#stored = table;
   }
 
   /** Renumbers live chunks densely and drops dead postings. */
@@ -268,7 +336,7 @@ export class IndexPartition {
     const chunks: StoredChunk[] = [];
     const dataSourceOf = new IntList(Math.max(4, this.#live));
     this.#chunks.forEach((chunk, doc) => {
-      if (!chunk) return;
+      if (!chunk || chunk === IN_FILE) return;
       renumbered[doc] = chunks.length;
       this.#numberById.set(chunk.chunk_id, chunks.length);
       kept.push(doc);
@@ -288,7 +356,7 @@ export class IndexPartition {
   }
 
   #scored(doc: number, score: number): ScoredChunk {
-    const chunk = this.#chunks[doc];
+    const chunk = this.#chunkAt(doc);
     if (!chunk) throw new Error(`Internal: document ${doc} is not live`);
     // A copy of the vector (one memcpy): the slab moves vectors when chunks are removed.
     const embedding = this.#vectors.vectorOf(doc).slice();
@@ -344,15 +412,37 @@ export class IndexPartition {
   /** Fills the chunk-id map and the documents' members of a partition loaded from a snapshot, once. */
   #knowMembers(): void {
     if (this.#membersKnown) return;
+    this.#decodeAll();
     this.#chunks.forEach((chunk, doc) => {
-      const source = chunk && this.#dataSources.get(chunk.data_source_id);
-      if (chunk && source) this.#addMember(source, doc, chunk);
+      const source = chunk && chunk !== IN_FILE && this.#dataSources.get(chunk.data_source_id);
+      if (chunk && chunk !== IN_FILE && source) this.#addMember(source, doc, chunk);
     });
     this.#membersKnown = true;
   }
 
-  #remove(doc: number): void {
+  /** The chunk of document `doc`, decoded from the snapshot's file (and kept) the first time. */
+  #chunkAt(doc: number): StoredChunk | undefined {
     const chunk = this.#chunks[doc];
+    if (chunk !== IN_FILE) return chunk;
+    if (!this.#stored) throw new Error(`Internal: document ${doc} is in no file`);
+    const decoded = this.#stored.chunk(doc);
+    this.#chunks[doc] = decoded;
+    return decoded;
+  }
+
+  /** Decodes every chunk still in the snapshot's file (one read), before a change or a listing. */
+  #decodeAll(): void {
+    const stored = this.#stored;
+    if (!stored) return;
+    const all = stored.all();
+    this.#chunks.forEach((chunk, doc) => {
+      if (chunk === IN_FILE) this.#chunks[doc] = all[doc] ?? undefined;
+    });
+    this.#stored = null;
+  }
+
+  #remove(doc: number): void {
+    const chunk = this.#chunkAt(doc);
     if (!chunk) return;
     this.#chunks[doc] = undefined;
     this.#numberById.delete(chunk.chunk_id);
@@ -377,4 +467,17 @@ export class IndexPartition {
   #compactIfWorthIt(): void {
     if (this.#holes > 1024 && this.#holes > this.#live) this.compact();
   }
+}
+
+/** The heading paths of the chunks that have one, by document number. */
+function headingsOf(
+  chunks: readonly (StoredChunk | typeof IN_FILE | undefined)[],
+): Map<number, readonly string[]> {
+  const headings = new Map<number, readonly string[]>();
+  chunks.forEach((chunk, doc) => {
+    if (chunk && chunk !== IN_FILE && chunk.heading_path.length > 0) {
+      headings.set(doc, chunk.heading_path);
+    }
+  });
+  return headings;
 }

@@ -5,6 +5,7 @@ import { HeadingField } from '../heading-field';
 import { TopK } from '../top-k';
 import { IntList } from './int-list';
 import type { PartitionImage } from './partition-image';
+import { prunedCandidates, type QueryTermPostings } from './pruned-bm25';
 
 /** What BM25 reads of a chunk (issue 3: "over text and title"), as Anserini's flat BEIR documents. */
 export function bm25Text(chunk: Pick<IndexedChunk, 'document_title' | 'text'>): string {
@@ -25,6 +26,8 @@ interface Postings {
    * so a loaded index holds the postings of the terms it was asked about.
    */
   stored: TermPostings | null;
+  /** The largest tf factor of these postings under the length factors it was computed for. */
+  largest?: { readonly normalization: Float64Array; readonly factor: number };
 }
 
 /** The term's postings in memory, read from the snapshot's file first when they are still there. */
@@ -55,6 +58,8 @@ export class LexicalIndex {
   #totalLength = 0;
   /** Per-document score accumulator, reused between searches. */
   #scores = new Float64Array(0);
+  /** Room for the document numbers a search scored, reused between searches. */
+  #touched = new Int32Array(0);
   /** BM25 length factors by document, valid while the average length and the parameters stay. */
   #normalization:
     | { averageLength: number; k1: number; b: number; values: Float64Array }
@@ -125,26 +130,46 @@ export class LexicalIndex {
     }
     const scores = this.#scores;
     const normalization = this.#lengthNormalization(parameters, documents);
-    // The accumulation is the whole cost of a search (a common term has a posting in most chunks),
-    // so it checks nothing: a dead or filtered-out chunk gets a score too, and is left out below.
-    let postingsRead = 0;
+    if (this.#touched.length < documents.count) this.#touched = new Int32Array(scores.length);
+    // The terms as the search reads them, in query order (the order scores are summed in).
+    const terms: QueryTermPostings[] = [];
     for (const [term, occurrences] of queryTerms) {
       const postings = this.#postings.get(term);
       if (!postings || postings.documentFrequency === 0) continue;
-      const idf = occurrences * bm25Idf(postings.documentFrequency, documents.live);
-      accumulateBm25(loaded(postings), idf, normalization, scores);
-      postingsRead += postings.docs.size;
+      const weight = occurrences * bm25Idf(postings.documentFrequency, documents.live);
+      const { docs, frequencies } = loaded(postings);
+      terms.push({
+        docs: docs.values,
+        frequencies: frequencies.values,
+        size: docs.size,
+        weight,
+        bound: weight * largestTfFactor(postings, normalization) * (1 + 1e-9),
+      });
+    }
+    const best = new TopK(k);
+    const candidates = prunedCandidates(
+      terms,
+      k,
+      { normalization, scores, touched: this.#touched, documents: documents.count, wanted },
+      this.#headings.documentsWith(queryTerms, wanted),
+    );
+    if (candidates) {
+      this.#headings.scoreInto(queryTerms, wanted, scores, parameters);
+      collectTop(candidates, candidates.length, scores, wanted, best);
+      return best;
+    }
+    // The accumulation is the whole cost of a search (a common term has a posting in most chunks),
+    // so it checks nothing: a dead or filtered-out chunk gets a score too, and is left out below.
+    let postingsRead = 0;
+    for (const term of terms) {
+      accumulateBm25(term, normalization, scores);
+      postingsRead += term.size;
     }
     const headingDocs = this.#headings.scoreInto(queryTerms, wanted, scores, parameters);
-    const best = new TopK(k);
     // Every chunk with a score is found again, then its score reset: by walking the postings just
     // read when they are few, by one pass over all chunks when they are many (cheaper than keeping a list).
     if (postingsRead < documents.count / 8) {
-      for (const term of queryTerms.keys()) {
-        const postings = this.#postings.get(term);
-        if (!postings || postings.documentFrequency === 0) continue;
-        collectTop(postings.docs.values, postings.docs.size, scores, wanted, best);
-      }
+      for (const term of terms) collectTop(term.docs, term.size, scores, wanted, best);
       collectTop(Int32Array.from(headingDocs), headingDocs.length, scores, wanted, best);
     } else {
       collectTop(null, documents.count, scores, wanted, best);
@@ -168,19 +193,24 @@ export class LexicalIndex {
     return { lengths: this.#lengthOf.view(), terms, documentFrequencies, postings };
   }
 
-  /** The index a snapshot's image describes; `chunks` are its documents, null for holes. */
+  /**
+   * The index a snapshot's image describes: `live` tells its documents from
+   * its holes, `headings` gives the heading paths of those that have one.
+   */
   static fromImage(
-    image: PartitionImage,
-    chunks: readonly (LexicalChunk | undefined)[],
+    image: Pick<PartitionImage, 'lengths' | 'terms' | 'documentFrequencies' | 'postings'>,
+    live: (doc: number) => boolean,
+    headings: ReadonlyMap<number, readonly string[]>,
   ): LexicalIndex {
     const index = new LexicalIndex();
     index.#lengthOf = IntList.over(image.lengths);
-    chunks.forEach((chunk, doc) => {
-      if (!chunk) return;
-      // The headings field is not in the snapshot: heading paths are short, so it is rebuilt from the chunks.
-      index.#headings.add(doc, chunk.heading_path);
-      index.#totalLength += image.lengths[doc] ?? 0;
-    });
+    for (let doc = 0; doc < image.lengths.length; doc += 1) {
+      if (live(doc)) index.#totalLength += image.lengths[doc] ?? 0;
+    }
+    // The headings field is not in the snapshot: heading paths are short, so it is rebuilt from them.
+    for (const [doc, headingPath] of [...headings].sort(([a], [b]) => a - b)) {
+      index.#headings.add(doc, headingPath);
+    }
     image.terms.forEach((term, i) => {
       // Not read here: a snapshot's postings are read from its file when a search first needs them.
       index.#postings.set(term, {
@@ -266,20 +296,36 @@ export class LexicalIndex {
  * V8 optimises this loop alone.
  */
 function accumulateBm25(
-  postings: Postings,
-  idf: number,
+  term: QueryTermPostings,
   normalization: Float64Array,
   scores: Float64Array,
 ): void {
-  const docs = postings.docs.values;
-  const frequencies = postings.frequencies.values;
-  const size = postings.docs.size;
+  const { docs, frequencies, size, weight } = term;
   for (let i = 0; i < size; i += 1) {
     const doc = docs[i] as number;
     const frequency = frequencies[i] as number;
     scores[doc] =
-      (scores[doc] as number) + (idf * frequency) / (frequency + (normalization[doc] as number));
+      (scores[doc] as number) + (weight * frequency) / (frequency + (normalization[doc] as number));
   }
+}
+
+/**
+ * The largest `tf / (tf + length factor)` of the term's postings: what one
+ * posting can add at most, per unit of weight (below 1). Kept with the
+ * postings until the length factors change (an insert or a deletion).
+ */
+function largestTfFactor(postings: Postings, normalization: Float64Array): number {
+  if (postings.largest?.normalization === normalization) return postings.largest.factor;
+  const docs = postings.docs.values;
+  const frequencies = postings.frequencies.values;
+  let factor = 0;
+  for (let i = 0; i < postings.docs.size; i += 1) {
+    const frequency = frequencies[i] as number;
+    const value = frequency / (frequency + (normalization[docs[i] as number] as number));
+    if (value > factor) factor = value;
+  }
+  postings.largest = { normalization, factor };
+  return factor;
 }
 
 /**

@@ -19,6 +19,36 @@ export interface PartitionImage {
   readonly postings: readonly { readonly docs: Int32Array; readonly frequencies: Int32Array }[];
 }
 
+/**
+ * A loaded snapshot's chunks left in its file (format 4): what a start needs
+ * of them as columns, and each chunk decoded from the file when a search
+ * returns it. A start then makes no object per chunk: at a million chunks,
+ * making them was most of a restart and of the heap a collection walks.
+ */
+export interface StoredChunkTable {
+  /** Document numbers, holes included. */
+  readonly count: number;
+  /** Document number → its data source's number (an index of `dataSources`), −1 for a hole. */
+  readonly dataSourceOf: Int32Array;
+  readonly dataSources: readonly string[];
+  /** The heading paths of the documents that have one (the headings field is rebuilt from them). */
+  readonly headings: ReadonlyMap<number, readonly string[]>;
+  /** Document `doc`'s chunk, read and checked now (it must not be a hole). */
+  chunk(doc: number): StoredChunk;
+  /** Every chunk, null for holes, from one read of the section. */
+  all(): (StoredChunk | null)[];
+}
+
+/** A partition image as a snapshot is read back: its chunks in memory, or left in the file. */
+export type LoadedImage = Omit<PartitionImage, 'chunks'> & {
+  readonly chunks: readonly (StoredChunk | null)[] | StoredChunkTable;
+};
+
+/** A loaded image's chunks as an array (null for holes), read from the file when they are still there. */
+export function chunksInMemory(chunks: LoadedImage['chunks']): readonly (StoredChunk | null)[] {
+  return Array.isArray(chunks) ? chunks : (chunks as StoredChunkTable).all();
+}
+
 /** A slab's vectors in memory, read whole from the file when they are still there. */
 export function vectorsInMemory(vectors: Float32Array | StoredVectors): Float32Array {
   return vectors instanceof Float32Array ? vectors : vectors.readAll();
