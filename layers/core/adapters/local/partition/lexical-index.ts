@@ -5,7 +5,7 @@ import { HeadingField } from '../heading-field';
 import { TopK } from '../top-k';
 import { IntList } from './int-list';
 import type { PartitionImage } from './partition-image';
-import { prunedCandidates, type QueryTermPostings } from './pruned-bm25';
+import { accumulateBm25, prunedCandidates, type QueryTermPostings } from './pruned-bm25';
 
 /** What BM25 reads of a chunk (issue 3: "over text and title"), as Anserini's flat BEIR documents. */
 export function bm25Text(chunk: Pick<IndexedChunk, 'document_title' | 'text'>): string {
@@ -286,26 +286,6 @@ export class LexicalIndex {
     }
     this.#normalization = { averageLength, k1, b, values };
     return values;
-  }
-}
-
-/**
- * Adds one term's BM25 contribution to `scores` for every chunk of its
- * postings: bm25TermScore with the length factor looked up, the same
- * operations in the same order, so the same score. A function of its own so
- * V8 optimises this loop alone.
- */
-function accumulateBm25(
-  term: QueryTermPostings,
-  normalization: Float64Array,
-  scores: Float64Array,
-): void {
-  const { docs, frequencies, size, weight } = term;
-  for (let i = 0; i < size; i += 1) {
-    const doc = docs[i] as number;
-    const frequency = frequencies[i] as number;
-    scores[doc] =
-      (scores[doc] as number) + (weight * frequency) / (frequency + (normalization[doc] as number));
   }
 }
 

@@ -84,7 +84,7 @@ export function prunedCandidates(
       touchedCount = accumulateTracked(term, normalization, scores, touched, touchedCount);
       tracking = touchedCount <= context.documents / 8;
     } else {
-      accumulate(term, normalization, scores);
+      accumulateBm25(term, normalization, scores);
     }
     read += 1;
     remainingBound -= term.bound;
@@ -152,8 +152,13 @@ export function prunedCandidates(
   return final;
 }
 
-/** Adds the term's contribution to every document of its postings (the exhaustive search's loop). */
-function accumulate(
+/**
+ * Adds one term's BM25 contribution to `scores` for every chunk of its
+ * postings: bm25TermScore with the length factor looked up, the same
+ * operations in the same order, so the same score as the exhaustive search
+ * (which uses this loop too). A function of its own so V8 optimises this loop alone.
+ */
+export function accumulateBm25(
   term: QueryTermPostings,
   normalization: Float64Array,
   scores: Float64Array,
