@@ -16,7 +16,12 @@ export const queryBody = z.strictObject({
     .string()
     .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(INTERACTION_LIMITS.queryMax)),
   session_id: z.optional(
-    z.string().check(z.refine((value) => isId('session', value), 'must be a sess_ id')),
+    z.string().check(
+      z.refine((value) => isId('session', value), 'must be a sess_ id'),
+      z.describe(
+        "Continues a conversation: an earlier answer's `metadata.session_id`. A conversation started by a signed-in person is continued only by that person, one started with an API key by the organization's API keys; anyone else's answers 404.",
+      ),
+    ),
   ),
   stream: z._default(z.boolean(), false),
   temperature: z.optional(

@@ -208,6 +208,37 @@ describe('Conversations', () => {
     );
   });
 
+  it("does not let anyone continue another's conversation, answering as for one that does not exist", async () => {
+    const body = (sessionId: string) => ({
+      agent_id: agentId,
+      query: 'What did I ask before?',
+      session_id: sessionId,
+    });
+    const bobContinuesAda = await bob.request('/api/v1/query', {
+      method: 'POST',
+      body: body(sessions.adaFirst),
+    });
+    const keyContinuesBob = await api(service.url, '/api/v1/query', {
+      method: 'POST',
+      key: service.adminKey,
+      body: body(sessions.bob),
+    });
+    const adaContinuesKey = await ada.request('/api/v1/query', {
+      method: 'POST',
+      body: body(sessions.key),
+    });
+
+    for (const response of [bobContinuesAda, keyContinuesBob, adaContinuesKey]) {
+      expectNestedError(response, 404, 'not_found');
+    }
+    expect(json(bobContinuesAda).error.message).toBe(`No conversation ${sessions.adaFirst}`);
+    // Nothing was recorded: Bob's own list is as it was.
+    const listed = json(await bob.request('/api/v1/conversations'));
+    expect(listed.conversations.map((item: { session_id: string }) => item.session_id)).toEqual([
+      sessions.bob,
+    ]);
+  });
+
   it('refuses an id that is not a session id', async () => {
     const response = await ada.request('/api/v1/conversations/int_01hzzzzzzzzzzzzzzzzzzzzzzz');
 

@@ -45,10 +45,23 @@ export interface InteractionRepository {
   ): Promise<Interaction | null>;
 }
 
+/** A session's last turns and who started it (`user:<id>` or `api_key`; null for a session kept before that was recorded). */
+export interface SessionTurns {
+  readonly turns: ConversationTurn[];
+  readonly startedBy: string | null;
+}
+
 /** A session's last turns, kept as one small item. */
 export interface SessionHistory {
-  turns(orgId: string, sessionId: string): Promise<ConversationTurn[]>;
-  append(orgId: string, sessionId: string, turn: ConversationTurn, at: string): Promise<void>;
+  turns(orgId: string, sessionId: string): Promise<SessionTurns>;
+  /** Appends a turn; the first append records `startedBy`, later ones keep it. */
+  append(
+    orgId: string,
+    sessionId: string,
+    turn: ConversationTurn,
+    at: string,
+    startedBy: string,
+  ): Promise<void>;
 }
 
 /** Hourly rollups per organization and agent, updated with each interaction (ARCHITECTURE.md: analytics never scans interactions). */

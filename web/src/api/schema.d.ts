@@ -8611,6 +8611,7 @@ export interface operations {
                 "application/json": {
                     agent_id: string;
                     query: string;
+                    /** @description Continues a conversation: an earlier answer's `metadata.session_id`. A conversation started by a signed-in person is continued only by that person, one started with an API key by the organization's API keys; anyone else's answers 404. */
                     session_id?: string;
                     /** @default false */
                     stream?: boolean;
@@ -8742,6 +8743,7 @@ export interface operations {
                 "application/json": {
                     agent_id: string;
                     query: string;
+                    /** @description Continues a conversation: an earlier answer's `metadata.session_id`. A conversation started by a signed-in person is continued only by that person, one started with an API key by the organization's API keys; anyone else's answers 404. */
                     session_id?: string;
                     /** @default false */
                     stream?: boolean;

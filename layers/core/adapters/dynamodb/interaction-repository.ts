@@ -8,6 +8,7 @@ import type {
   InteractionFilter,
   InteractionRepository,
   SessionHistory,
+  SessionTurns,
 } from '../../ports/interaction-repository.port';
 import { isConditionFailure } from './document-client';
 import { OrgPartitionItems } from './org-partition-items';
@@ -159,7 +160,7 @@ export class DynamoDbSessionHistory implements SessionHistory {
     return { PK: keys.orgPartition(orgId), SK: `SESS#${sessionId}` };
   }
 
-  async turns(orgId: string, sessionId: string): Promise<ConversationTurn[]> {
+  async turns(orgId: string, sessionId: string): Promise<SessionTurns> {
     const { Item } = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
@@ -167,7 +168,10 @@ export class DynamoDbSessionHistory implements SessionHistory {
         ConsistentRead: true,
       }),
     );
-    return (Item?.turns as ConversationTurn[] | undefined) ?? [];
+    return {
+      turns: (Item?.turns as ConversationTurn[] | undefined) ?? [],
+      startedBy: typeof Item?.started_by === 'string' ? Item.started_by : null,
+    };
   }
 
   async append(
@@ -175,6 +179,7 @@ export class DynamoDbSessionHistory implements SessionHistory {
     sessionId: string,
     turn: ConversationTurn,
     at: string,
+    startedBy: string,
   ): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const { Item } = await this.client.send(
@@ -192,7 +197,7 @@ export class DynamoDbSessionHistory implements SessionHistory {
             TableName: this.tableName,
             Key: this.key(orgId, sessionId),
             UpdateExpression:
-              'SET turns = :turns, updated_at = :at, item_version = :next, org_id = :org',
+              'SET turns = :turns, updated_at = :at, item_version = :next, org_id = :org, started_by = if_not_exists(started_by, :by)',
             ConditionExpression: 'attribute_not_exists(item_version) OR item_version = :version',
             ExpressionAttributeValues: {
               ':turns': [...previous, turn].slice(-KEPT_TURNS),
@@ -200,6 +205,7 @@ export class DynamoDbSessionHistory implements SessionHistory {
               ':next': version + 1,
               ':version': version,
               ':org': orgId,
+              ':by': startedBy,
             },
           }),
         );

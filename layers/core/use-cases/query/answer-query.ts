@@ -158,8 +158,7 @@ export async function* answerQuery(
   // model key is gone or unreadable, is a plain 4xx either way.
   const { answerer, billedTo, modelKeyId } = await answererForAgent(deps, orgId, agent);
   const sessionId = input.session_id ?? newId('session', started.getTime());
-  const history =
-    input.history ?? (input.session_id ? await deps.sessions.turns(orgId, sessionId) : []);
+  const history = input.history ?? (await sessionTurns(deps, principal, input.session_id));
 
   const retrieved =
     agent.data_source_ids.length === 0
@@ -283,6 +282,7 @@ export async function* answerQuery(
     sessionId,
     { question: input.query, answer: answer.text },
     finished.toISOString(),
+    sessionStarter(principal),
   );
   await deps.rollups.recordInteraction(orgId, interaction);
   // Settled once the answer is complete, on the day it was asked (the day whose tokens
@@ -349,4 +349,32 @@ function interactionEvents(
       answered,
     ),
   ];
+}
+
+/**
+ * Who a session belongs to: the signed-in person who started it, or the
+ * organization's programs (any of its API keys, so a rotated key continues
+ * the conversations of the one it replaces).
+ */
+function sessionStarter(principal: Principal): string {
+  return principal.kind === 'session' ? `user:${principal.userId}` : 'api_key';
+}
+
+/**
+ * The earlier turns of the session the caller continues: none for a new
+ * one. A session someone else started is answered as unknown, so one
+ * person's conversation never becomes another's context, nor its existence
+ * a hint. Sessions kept before their starter was recorded stay open to all.
+ */
+async function sessionTurns(
+  deps: Pick<QueryDependencies, 'sessions'>,
+  principal: Principal,
+  sessionId: string | undefined,
+): Promise<ConversationTurn[]> {
+  if (sessionId === undefined) return [];
+  const { turns, startedBy } = await deps.sessions.turns(principal.orgId, sessionId);
+  if (startedBy !== null && startedBy !== sessionStarter(principal)) {
+    throw new NotFoundError(`No conversation ${sessionId}`);
+  }
+  return turns;
 }
