@@ -169,6 +169,18 @@ describe('EmbeddedIndex snapshot format 4 and its graphs (P102, P103, P127)', ()
   const query = clustered(1, DIMENSIONS, 12)[0] ?? [];
   const ann = { minVectors: 100 };
 
+  /** What an older format wrote: a hole (a deleted document), a heading, and a built graph. */
+  const partitionWithHoleAndHeading = () => {
+    const headed = chunks.map((each, i) =>
+      i === 7 ? { ...each, heading_path: ['Réglages', '設定'], text: 'fizz — 設定 (2)' } : each,
+    );
+    const partition = new IndexPartition({ minVectors: 100, pendingLimit: 2048, overFetch: 1.5 });
+    for (const { embedding, ...stored } of headed) partition.insert(stored, embedding);
+    partition.deleteDocument('ds_0', 'doc_0');
+    partition.knn(undefined, query, EMBEDDER, 1); // builds the graph the snapshot saves
+    return partition;
+  };
+
   async function written(): Promise<{ knn: string[]; bm25: string[] }> {
     const writer = new EmbeddedIndex({ directory, ann });
     await writer.upsert(chunks);
@@ -330,13 +342,7 @@ describe('EmbeddedIndex snapshot format 4 and its graphs (P102, P103, P127)', ()
 
   it('loads a format-3 snapshot (its keys decoded at the start), and writes it again in format 4 once', async () => {
     // Prepare: a data directory as format 3 wrote it, with a hole and a heading.
-    const headed = chunks.map((each, i) =>
-      i === 7 ? { ...each, heading_path: ['Réglages', '設定'], text: 'fizz — 設定 (2)' } : each,
-    );
-    const partition = new IndexPartition({ minVectors: 100, pendingLimit: 2048, overFetch: 1.5 });
-    for (const { embedding, ...stored } of headed) partition.insert(stored, embedding);
-    partition.deleteDocument('ds_0', 'doc_0');
-    partition.knn(undefined, query, EMBEDDER, 1); // builds the graph the snapshot saves
+    const partition = partitionWithHoleAndHeading();
     await new OrgIndexFiles(directory, 'org_a').writeFormat3Snapshot(partition.image());
     expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
       'AQSIDX03',
@@ -369,13 +375,7 @@ describe('EmbeddedIndex snapshot format 4 and its graphs (P102, P103, P127)', ()
 
   it('loads a format-2 snapshot with its graph, and writes it again in format 4 once (P127)', async () => {
     // Prepare: a data directory as P102 wrote it, the graph named by its SHA-256, a hole and a heading.
-    const headed = chunks.map((each, i) =>
-      i === 7 ? { ...each, heading_path: ['Réglages', '設定'], text: 'fizz — 設定 (2)' } : each,
-    );
-    const partition = new IndexPartition({ minVectors: 100, pendingLimit: 2048, overFetch: 1.5 });
-    for (const { embedding, ...stored } of headed) partition.insert(stored, embedding);
-    partition.deleteDocument('ds_0', 'doc_0');
-    partition.knn(undefined, query, EMBEDDER, 1); // builds the graph the snapshot saves
+    const partition = partitionWithHoleAndHeading();
     await new OrgIndexFiles(directory, 'org_a').writeFormat2Snapshot(partition.image());
     expect(readFileSync(join(directory, 'org_a.snapshot')).subarray(0, 8).toString()).toBe(
       'AQSIDX02',

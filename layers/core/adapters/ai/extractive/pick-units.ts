@@ -469,13 +469,17 @@ function subjectOfQuestion(
   ownTerms: ReadonlySet<string>,
 ): (candidate: Candidate) => boolean {
   const subjects = new Set<string>();
-  for (const candidate of candidates) {
-    for (const term of candidate.titleTerms) {
+  // Units of one source share its title's set: each set is read once.
+  for (const titleTerms of new Set(candidates.map((candidate) => candidate.titleTerms))) {
+    for (const term of titleTerms) {
       if (ownTerms.has(term) && !COMMON_WORDS.has(term)) subjects.add(term);
     }
   }
   if (subjects.size === 0) return () => true;
-  return (candidate) => [...candidate.titleTerms].some((term) => subjects.has(term));
+  return ({ titleTerms }) => {
+    for (const term of titleTerms) if (subjects.has(term)) return true;
+    return false;
+  };
 }
 
 /** Each document's place among the offered passages' documents, by its best-ranked passage (from 0). */

@@ -95,8 +95,7 @@ export function askedNameKind(question: string): NameKind | undefined {
 
 /** Whether `identifier` (as identifiersIn gives it) is a name of `kind`. */
 export function isNameOfKind(identifier: string, kind: NameKind): boolean {
-  const pattern = NAME_KINDS.find(([candidate]) => candidate === kind)?.[2];
-  return pattern !== undefined && pattern.test(identifier);
+  return NAME_KINDS.find(([candidate]) => candidate === kind)?.[2].test(identifier) === true;
 }
 
 /**
